@@ -1,0 +1,135 @@
+//! The command line: parses flags into a [`pipeline::Config`] and dispatches subcommands.
+//!
+//! `pith eval ...` goes to [`crate::eval`]; everything else is the extraction filter.
+
+use std::process::ExitCode;
+
+use argh::FromArgs;
+
+use crate::extract::{Algo, Options};
+use crate::output::Format;
+use crate::pipeline;
+
+/// Reads web pages and writes their main content.
+///
+/// With no FILE, or with `-`, reads standard input. Input may be HTML, WARC (plain or gzip),
+/// or JSON lines with an `html` field; output is plain text unless --format says otherwise.
+/// Subcommands: `pith eval DATASET_DIR` scores extractors against a gold set (see `pith eval --help`).
+#[derive(FromArgs, Debug)]
+struct Args {
+    /// extraction algorithm: danag (DANAg on block-normalized lines, the default) or
+    /// danag-lines (DANAg on the source's physical lines, as the paper)
+    #[argh(option, default = "Algo::default()")]
+    algo: Algo,
+
+    /// DANAg gap: positive regions at most N lines apart join the main content (default 20, the paper's)
+    #[argh(option, default = "crate::extract::danag::PAPER_GAP")]
+    gap: usize,
+
+    /// charset of the input pages, overriding their <meta> declaration and HTTP header (a BOM still wins);
+    /// any WHATWG label, e.g. utf-8, windows-1252, gbk, shift_jis
+    #[argh(option)]
+    charset: Option<String>,
+
+    /// output format: text (default; one paragraph per line), markdown, or json (one object per record per line)
+    #[argh(option, default = "String::from(\"text\")")]
+    format: String,
+
+    /// in markdown output, keep link targets as [text](url)
+    #[argh(switch)]
+    links: bool,
+
+    /// input framing: auto (default; gzip, WARC and JSON lines are recognized), html, warc or jsonl
+    #[argh(option, default = "String::from(\"auto\")")]
+    input: String,
+
+    /// worker threads (default: all cores); output stays in input order
+    #[argh(option, short = 'j')]
+    jobs: Option<usize>,
+
+    /// largest record accepted, in bytes after decompression (default 64 MiB); larger ones are reported and skipped
+    #[argh(option, default = "64 << 20")]
+    max_record_bytes: usize,
+
+    /// exit non-zero when any record failed
+    #[argh(switch)]
+    strict: bool,
+
+    /// input files (HTML, WARC, WARC.gz or JSON lines); `-` or none reads standard input
+    #[argh(positional)]
+    files: Vec<String>,
+}
+
+/// Entry point of the binary.
+pub fn main() -> ExitCode {
+    let argv: Vec<String> = std::env::args().collect();
+    let cmd = argv.first().map(String::as_str).unwrap_or("pith");
+    let rest: Vec<&str> = argv.iter().skip(1).map(String::as_str).collect();
+    if rest.first() == Some(&"eval") {
+        return crate::eval::cli_main(&[cmd, "eval"], &rest[1..]);
+    }
+    let args = match Args::from_args(&[cmd], &rest) {
+        Ok(args) => args,
+        Err(early) => {
+            return match early.status {
+                Ok(()) => {
+                    print!("{}", early.output);
+                    ExitCode::SUCCESS
+                }
+                Err(()) => {
+                    eprint!("{}", early.output);
+                    ExitCode::from(2)
+                }
+            };
+        }
+    };
+    match config_from(args) {
+        Ok(config) => pipeline::run(&config),
+        Err(msg) => {
+            eprintln!("pith: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn config_from(args: Args) -> Result<pipeline::Config, String> {
+    let (format, json) = match args.format.as_str() {
+        "text" => (Format::Text, false),
+        "markdown" | "md" => (Format::Markdown, false),
+        "json" | "jsonl" => (Format::Text, true),
+        other => return Err(format!("unknown --format `{other}` (one of: text, markdown, json)")),
+    };
+    let input = match args.input.as_str() {
+        "auto" => pipeline::InputKind::Auto,
+        "html" => pipeline::InputKind::Html,
+        "warc" => pipeline::InputKind::Warc,
+        "jsonl" | "json" => pipeline::InputKind::Jsonl,
+        other => return Err(format!("unknown --input `{other}` (one of: auto, html, warc, jsonl)")),
+    };
+    if let Some(label) = &args.charset {
+        if encoding_rs::Encoding::for_label(label.trim().as_bytes()).is_none() {
+            return Err(format!("unknown --charset `{label}`"));
+        }
+    }
+    if args.jobs == Some(0) {
+        return Err("-j must be at least 1".into());
+    }
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    Ok(pipeline::Config {
+        options: Options {
+            algo: args.algo,
+            gap: args.gap,
+            charset: args.charset,
+            format,
+            links: args.links,
+        },
+        json,
+        input,
+        jobs,
+        max_record_bytes: args.max_record_bytes,
+        strict: args.strict,
+        files: if args.files.is_empty() { vec!["-".to_string()] } else { args.files },
+    })
+}

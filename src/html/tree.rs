@@ -1,0 +1,2 @@
+//! The arena tree. (being written)
+pub type NodeId = u32;

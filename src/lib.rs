@@ -1,0 +1,26 @@
+//! pith: reads web pages and writes their main content.
+//!
+//! A page flows through the modules in this order, and each module owns one step:
+//!
+//! - [`input`]: framing. Files, stdin, WARC (plain or gzip per record), JSON lines: turns a byte
+//!   stream into records with their metadata (URL, id, date, transport charset).
+//! - [`decode`]: charset. BOM, a forced charset, the transport charset, the `<meta>` prescan,
+//!   then detection; the page becomes UTF-8 text (borrowed when it already is).
+//! - [`html`]: the prepass that neutralizes raw-text elements and comments, the token stream
+//!   (tl's node list plus end tags recovered from the gaps), and the arena tree built from it.
+//! - [`extract`]: the algorithms (DANAg on physical or normalized lines, the default `auto`),
+//!   all behind one interface, [`extract::extract`].
+//! - [`output`]: rendering the selected content as text, markdown or JSON lines.
+//! - [`pipeline`]: one reader, N workers, one writer; records out in input order.
+//! - [`eval`]: scoring extractors against gold sets the way the field does.
+
+pub mod cli;
+pub mod decode;
+pub mod eval;
+pub mod extract;
+pub mod html;
+pub mod input;
+pub mod output;
+pub mod pipeline;
+
+pub use extract::{Algo, Extracted, Options, extract};
