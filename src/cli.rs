@@ -97,19 +97,27 @@ fn config_from(args: Args) -> Result<pipeline::Config, String> {
         "text" => (Format::Text, false),
         "markdown" | "md" => (Format::Markdown, false),
         "json" | "jsonl" => (Format::Text, true),
-        other => return Err(format!("unknown --format `{other}` (one of: text, markdown, json)")),
+        other => {
+            return Err(format!(
+                "unknown --format `{other}` (one of: text, markdown, json)"
+            ));
+        }
     };
     let input = match args.input.as_str() {
         "auto" => pipeline::InputKind::Auto,
         "html" => pipeline::InputKind::Html,
         "warc" => pipeline::InputKind::Warc,
         "jsonl" | "json" => pipeline::InputKind::Jsonl,
-        other => return Err(format!("unknown --input `{other}` (one of: auto, html, warc, jsonl)")),
-    };
-    if let Some(label) = &args.charset {
-        if encoding_rs::Encoding::for_label(label.trim().as_bytes()).is_none() {
-            return Err(format!("unknown --charset `{label}`"));
+        other => {
+            return Err(format!(
+                "unknown --input `{other}` (one of: auto, html, warc, jsonl)"
+            ));
         }
+    };
+    if let Some(label) = &args.charset
+        && encoding_rs::Encoding::for_label(label.trim().as_bytes()).is_none()
+    {
+        return Err(format!("unknown --charset `{label}`"));
     }
     if args.jobs == Some(0) {
         return Err("-j must be at least 1".into());
@@ -130,6 +138,10 @@ fn config_from(args: Args) -> Result<pipeline::Config, String> {
         jobs,
         max_record_bytes: args.max_record_bytes,
         strict: args.strict,
-        files: if args.files.is_empty() { vec!["-".to_string()] } else { args.files },
+        files: if args.files.is_empty() {
+            vec!["-".to_string()]
+        } else {
+            args.files
+        },
     })
 }

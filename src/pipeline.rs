@@ -63,6 +63,9 @@ pub fn run(config: &Config) -> ExitCode {
         }
     }
     let _ = out.flush();
-    if read_any { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+    if read_any {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
 }
-

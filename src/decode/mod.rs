@@ -19,7 +19,10 @@ pub struct Decoded<'a> {
 /// `transport` the charset of an HTTP header.
 pub fn decode<'a>(bytes: &'a [u8], forced: Option<&str>, transport: Option<&str>) -> Decoded<'a> {
     let _ = (forced, transport);
-    Decoded { text: String::from_utf8_lossy(bytes), encoding: encoding_rs::UTF_8 }
+    Decoded {
+        text: String::from_utf8_lossy(bytes),
+        encoding: encoding_rs::UTF_8,
+    }
 }
 
 /// True when `bytes` are clearly not an HTML page (NUL-heavy, or a known binary signature).

@@ -138,15 +138,36 @@ pub fn extract(
     if decoded.text.len() >= u32::MAX as usize {
         return Err(Error::TooLarge);
     }
-    let doc = Document::parse(&decoded.text);
-    let selection = run(&doc, opts);
-    let text = output::render(&doc, &selection, opts.format, opts.links);
-    Ok(Extracted {
-        title: doc.title(),
-        lang: doc.lang(),
-        text,
-        algo: opts.algo.name(),
-        encoding: decoded.encoding.name(),
+    let encoding = decoded.encoding.name();
+    Ok(with_arena(|arena| {
+        let doc = Document::parse(&decoded.text, arena);
+        let selection = run(&doc, opts);
+        let text = output::render(&doc, &selection, opts.format, opts.links);
+        Extracted {
+            title: doc.title(),
+            lang: doc.lang(),
+            text,
+            algo: opts.algo.name(),
+            encoding,
+        }
+    }))
+}
+
+thread_local! {
+    /// One arena per thread, reset between pages: a page's copy, tree and tokens are freed in
+    /// one step and the memory is reused by the next page.
+    static ARENA: std::cell::RefCell<bumpalo::Bump> = std::cell::RefCell::new(bumpalo::Bump::new());
+}
+
+/// Runs `f` with this thread's arena, reset. A nested call (never made by pith itself) gets a
+/// fresh arena instead of panicking.
+fn with_arena<R>(f: impl FnOnce(&bumpalo::Bump) -> R) -> R {
+    ARENA.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut arena) => {
+            arena.reset();
+            f(&arena)
+        }
+        Err(_) => f(&bumpalo::Bump::new()),
     })
 }
 
