@@ -1,0 +1,19 @@
+# pith's recipes. `just --list` shows them. Everything reads ../shared when present and
+# skips cleanly otherwise.
+
+# Run the tests (the same command .ci/run uses).
+test:
+    cargo test
+
+# Extract the main text of the sample page in tests/.
+run page="tests/pages/article.html":
+    cargo run --release -- {{page}}
+
+# Throughput of tl::parse, the tree and every algorithm, as ratios in one run.
+bench:
+    cargo bench --bench throughput
+
+# Formatting and lints, as CI wants them.
+lint:
+    cargo fmt --check
+    cargo clippy --all-targets -- -D warnings
