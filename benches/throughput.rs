@@ -28,7 +28,11 @@ fn main() {
         .map(|b| pith::decode::decode(b, None, None).text.into_owned())
         .collect();
     let bytes: usize = pages.iter().map(Vec::len).sum();
-    println!("{} pages, {:.1} MB, {PASSES} passes, median\n", pages.len(), bytes as f64 / 1e6);
+    println!(
+        "{} pages, {:.1} MB, {PASSES} passes, median\n",
+        pages.len(),
+        bytes as f64 / 1e6
+    );
 
     let tl = median_secs(|| {
         for t in &texts {
@@ -63,7 +67,10 @@ fn main() {
         }),
     ));
     for &algo in Algo::ALL {
-        let opts = Options { algo, ..Options::default() };
+        let opts = Options {
+            algo,
+            ..Options::default()
+        };
         let name: &'static str = Box::leak(format!("extract {}", algo.name()).into_boxed_str());
         rows.push((
             name,

@@ -1,7 +1,10 @@
 //! Extracts every page of a directory N times (for profiling).
 fn main() {
     let dir = std::env::args().nth(1).expect("usage: extract_all DIR [N]");
-    let n: usize = std::env::args().nth(2).and_then(|s| s.parse().ok()).unwrap_or(5);
+    let n: usize = std::env::args()
+        .nth(2)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(5);
     let pages: Vec<Vec<u8>> = std::fs::read_dir(dir)
         .expect("dir")
         .filter_map(|e| std::fs::read(e.ok()?.path()).ok())
@@ -10,7 +13,9 @@ fn main() {
     let mut total = 0;
     for _ in 0..n {
         for p in &pages {
-            total += pith::extract(p, None, &opts).map(|e| e.text.len()).unwrap_or(0);
+            total += pith::extract(p, None, &opts)
+                .map(|e| e.text.len())
+                .unwrap_or(0);
         }
     }
     println!("{total}");

@@ -16,9 +16,11 @@ fn main() {
             let a = Instant::now();
             let doc = pith::html::Document::parse(p, &arena);
             let b = Instant::now();
-            let prof = pith::extract::danag::profile(&doc, pith::extract::danag::Segments::Normalized);
+            let prof =
+                pith::extract::danag::profile(&doc, pith::extract::danag::Segments::Normalized);
             let c = Instant::now();
-            let sel = pith::extract::danag::extract(&doc, pith::extract::danag::Segments::Normalized, 20);
+            let sel =
+                pith::extract::danag::extract(&doc, pith::extract::danag::Segments::Normalized, 20);
             let d = Instant::now();
             let text = pith::output::text::render(&doc, &sel);
             let e = Instant::now();
@@ -30,7 +32,10 @@ fn main() {
             }
         }
     }
-    for (name, secs) in ["parse", "profile", "danag(all)", "render", "title"].iter().zip(t) {
+    for (name, secs) in ["parse", "profile", "danag(all)", "render", "title"]
+        .iter()
+        .zip(t)
+    {
         println!("{name:<12} {:8.1} MB/s", 5.0 * mb / secs);
     }
 }

@@ -17,8 +17,8 @@ use crate::pipeline;
 /// Subcommands: `pith eval DATASET_DIR` scores extractors against a gold set (see `pith eval --help`).
 #[derive(FromArgs, Debug)]
 struct Args {
-    /// extraction algorithm: danag (DANAg on block-normalized lines, the default) or
-    /// danag-lines (DANAg on the source's physical lines, as the paper)
+    /// extraction algorithm: auto (the default: DANAg's profile plus tree signals), danag (DANAg
+    /// on block-normalized lines) or danag-lines (DANAg on the source's physical lines, as the paper)
     #[argh(option, default = "Algo::default()")]
     algo: Algo,
 

@@ -4,6 +4,7 @@
 //! returns a [`Selection`] over the tree (which text nodes are main content); rendering the
 //! selection as text or markdown is the output module's job, so each algorithm stays small.
 
+pub mod auto;
 pub mod danag;
 
 use crate::decode;
@@ -13,9 +14,11 @@ use crate::output::{self, Format};
 /// Which extraction algorithm runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Algo {
+    /// The default: DANAg's profile plus tree signals (see [`auto`]).
+    #[default]
+    Auto,
     /// DANAg over a normalized source: one line per block-level boundary, so minified
     /// one-line pages work (Mohammadzadeh et al. 2011, segments of Section 3.1 normalized).
-    #[default]
     Danag,
     /// DANAg over the physical lines of the source, exactly as the paper counts them.
     DanagLines,
@@ -23,11 +26,12 @@ pub enum Algo {
 
 impl Algo {
     /// Every algorithm, in the order `--help` and eval tables list them.
-    pub const ALL: &'static [Algo] = &[Algo::Danag, Algo::DanagLines];
+    pub const ALL: &'static [Algo] = &[Algo::Auto, Algo::Danag, Algo::DanagLines];
 
     /// The name used on the command line and in JSON output.
     pub fn name(self) -> &'static str {
         match self {
+            Algo::Auto => "auto",
             Algo::Danag => "danag",
             Algo::DanagLines => "danag-lines",
         }
@@ -174,6 +178,7 @@ fn with_arena<R>(f: impl FnOnce(&bumpalo::Bump) -> R) -> R {
 /// Runs the chosen algorithm on a parsed document.
 pub fn run(doc: &Document<'_>, opts: &Options) -> Selection {
     match opts.algo {
+        Algo::Auto => auto::extract(doc),
         Algo::Danag => danag::extract(doc, danag::Segments::Normalized, opts.gap),
         Algo::DanagLines => danag::extract(doc, danag::Segments::PhysicalLines, opts.gap),
     }

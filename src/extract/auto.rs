@@ -1,0 +1,327 @@
+//! `auto`, the default: DANAg's line profile as the backbone, decisions made on the tree.
+//!
+//! 1. Statistics per element, gathered bottom-up in one reverse pass over the arena (children
+//!    have larger ids than their parents, so no recursion): visible text characters, characters
+//!    inside links, commas, and how much of the text DANAg selected.
+//! 2. Hints per element, top-down in one forward pass: an element is boilerplate when its tag
+//!    says so (nav, aside, footer) or its class/id names a page part that is never main content
+//!    (navigation, comments, sharing, related links, adverts); it is hidden when the page hides
+//!    it (`hidden`, `display:none`, `aria-hidden`).
+//! 3. The main container: paragraph-like blocks with enough text vote for their parent (fully)
+//!    and grandparent (half), by their length and commas, the way Readability scores candidates
+//!    (Mozilla Readability, `_grabArticle`); the container's score is scaled by its share of
+//!    non-link text and by how much of its text DANAg's densest region covers. Siblings of the
+//!    winner that score close to it, or that are plain paragraphs, join it.
+//! 4. Inside the chosen containers, text comes out in document order minus boilerplate subtrees,
+//!    hidden ones and link-dense blocks (menus and link lists inside the article).
+//!
+//! When no container wins (a page of short texts), DANAg's own selection is the answer.
+
+use crate::extract::Selection;
+use crate::extract::danag::{self, Segments};
+use crate::html::tags::{Tag, flags};
+use crate::html::tree::{Kind, NodeId, context};
+use crate::html::{Document, TokenKind};
+
+/// Per-element statistics over its subtree.
+#[derive(Clone, Copy, Default, Debug)]
+pub struct Stats {
+    /// Visible non-white-space text characters (bytes).
+    pub text: u32,
+    /// Of those, inside links.
+    pub link: u32,
+    /// Commas (Latin and CJK), a sign of prose.
+    pub commas: u32,
+    /// Characters of text that DANAg selected.
+    pub danag: u32,
+    /// Has a block-level element child (so it is a container, not a paragraph).
+    pub has_block_child: bool,
+}
+
+impl Stats {
+    /// Share of the text inside links, 0 to 1.
+    pub fn link_density(&self) -> f32 {
+        if self.text == 0 {
+            0.0
+        } else {
+            self.link as f32 / self.text as f32
+        }
+    }
+}
+
+/// Words in class and id values that name page parts which are not main content. Sources:
+/// the boilerplate classes that Readability's and trafilatura's cleaners remove, reduced to
+/// words that name a page part rather than a site.
+const NEGATIVE: &[&str] = &[
+    "comment",
+    "footer",
+    "sidebar",
+    "share",
+    "sharing",
+    "social",
+    "related",
+    "advert",
+    "sponsor",
+    "promo",
+    "newsletter",
+    "subscribe",
+    "breadcrumb",
+    "pagination",
+    "pager",
+    "widget",
+    "menu",
+    "navbar",
+    "masthead",
+    "cookie",
+    "banner",
+    "popup",
+    "modal",
+    "disqus",
+    "outbrain",
+    "taboola",
+    "recommend",
+    "most-popular",
+    "trending",
+    "signup",
+    "login",
+    "byline",
+    "toolbar",
+    "skip",
+];
+
+/// Words that name the main content; they cancel a negative word on the same element (e.g.
+/// `article-footer` stays negative, `main-content comments-open` does not).
+const POSITIVE: &[&str] = &[
+    "article", "content", "entry", "post", "story", "body", "main", "text", "blog",
+];
+
+/// Tags that are boilerplate wherever they stand (HTML's sectioning semantics).
+fn boilerplate_tag(tag: Tag) -> bool {
+    matches!(
+        tag,
+        Tag::Nav | Tag::Aside | Tag::Footer | Tag::Header | Tag::Menu | Tag::Select
+    )
+}
+
+/// Class/id verdict: -1 boilerplate, +1 content, 0 no opinion.
+fn class_hint(doc: &Document<'_>, id: NodeId) -> i8 {
+    let class = doc.attr(id, "class").unwrap_or("");
+    let ident = doc.attr(id, "id").unwrap_or("");
+    if class.is_empty() && ident.is_empty() {
+        return 0;
+    }
+    let mut hay = String::with_capacity(class.len() + ident.len() + 1);
+    hay.push_str(class);
+    hay.push(' ');
+    hay.push_str(ident);
+    hay.make_ascii_lowercase();
+    let neg = NEGATIVE.iter().any(|w| hay.contains(w));
+    let pos = POSITIVE.iter().any(|w| hay.contains(w));
+    match (neg, pos) {
+        (true, false) => -1,
+        (false, true) => 1,
+        _ => 0,
+    }
+}
+
+/// The page hides this element from readers.
+fn hidden(doc: &Document<'_>, id: NodeId) -> bool {
+    if doc.attr(id, "hidden").is_some() || doc.attr(id, "aria-hidden") == Some("true") {
+        return true;
+    }
+    doc.attr(id, "style").is_some_and(|s| {
+        let s: String = s
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect::<String>()
+            .to_ascii_lowercase();
+        s.contains("display:none") || s.contains("visibility:hidden")
+    })
+}
+
+/// Runs `auto`.
+pub fn extract(doc: &Document<'_>) -> Selection {
+    let nodes = &doc.tree.nodes;
+    let n = nodes.len();
+    let danag_sel = danag::extract(doc, Segments::Normalized, danag::PAPER_GAP);
+
+    // 1. Bottom-up statistics.
+    let mut stats = vec![Stats::default(); n];
+    let mut in_danag = vec![false; n];
+    for &id in &danag_sel.nodes {
+        in_danag[id as usize] = true;
+    }
+    for tok in doc.tokens.iter() {
+        if tok.kind != TokenKind::Text {
+            continue;
+        }
+        let node = &nodes[tok.node as usize];
+        if node.context & context::HIDDEN != 0 {
+            continue;
+        }
+        let raw = doc.raw_text(tok.node).as_bytes();
+        let chars: u32 = raw.iter().map(|&c| u32::from(c > b' ')).sum();
+        let s = &mut stats[tok.node as usize];
+        s.text = chars;
+        if node.context & context::LINK != 0 {
+            s.link = chars;
+        }
+        s.commas = memchr::memchr_iter(b',', raw).count() as u32
+            + memchr::memmem::find_iter(raw, "，").count() as u32
+            + memchr::memmem::find_iter(raw, "、").count() as u32;
+        if in_danag[tok.node as usize] {
+            s.danag = chars;
+        }
+    }
+    for i in (1..n).rev() {
+        let parent = nodes[i].parent as usize;
+        let s = stats[i];
+        let p = &mut stats[parent];
+        p.text += s.text;
+        p.link += s.link;
+        p.commas += s.commas;
+        p.danag += s.danag;
+        if nodes[i].kind == Kind::Element && nodes[i].tag.is(flags::BLOCK) {
+            p.has_block_child = true;
+        }
+    }
+
+    // 2. Top-down hints: removed = boilerplate or hidden, inherited.
+    let mut removed = vec![false; n];
+    let mut hint = vec![0i8; n];
+    for i in 1..n {
+        let node = &nodes[i];
+        let parent_removed = removed[node.parent as usize];
+        if node.kind != Kind::Element {
+            removed[i] = parent_removed;
+            continue;
+        }
+        let id = i as NodeId;
+        hint[i] = if matches!(node.tag, Tag::Html | Tag::Body | Tag::Main | Tag::Article) {
+            0
+        } else {
+            class_hint(doc, id)
+        };
+        removed[i] = parent_removed || boilerplate_tag(node.tag) || hint[i] < 0 || hidden(doc, id);
+    }
+
+    // 3. Candidate containers scored by their paragraphs.
+    let mut score = vec![0f32; n];
+    for i in 1..n {
+        let node = &nodes[i];
+        if node.kind != Kind::Element || removed[i] {
+            continue;
+        }
+        let paragraph_like = matches!(node.tag, Tag::P | Tag::Pre | Tag::Td | Tag::Blockquote)
+            || (matches!(
+                node.tag,
+                Tag::Div | Tag::Section | Tag::Article | Tag::Span | Tag::Font
+            ) && !stats[i].has_block_child);
+        let s = stats[i];
+        // Readability's 25-character floor on a paragraph, here in non-blank bytes.
+        if !paragraph_like || s.text < 25 {
+            continue;
+        }
+        let vote = 1.0 + s.commas as f32 + (s.text / 100).min(3) as f32;
+        let parent = node.parent as usize;
+        score[parent] += vote;
+        let grand = nodes[parent].parent;
+        if grand != crate::html::tree::NONE {
+            score[grand as usize] += vote / 2.0;
+        }
+    }
+    let mut best: Option<(usize, f32)> = None;
+    for i in 1..n {
+        if score[i] <= 0.0 || removed[i] || nodes[i].kind != Kind::Element {
+            continue;
+        }
+        let s = &stats[i];
+        let tag_prior = match nodes[i].tag {
+            Tag::Div | Tag::Article | Tag::Main | Tag::Section => 5.0,
+            Tag::Pre | Tag::Td | Tag::Blockquote => 3.0,
+            Tag::Ol | Tag::Ul | Tag::Dl | Tag::Li | Tag::Form => -3.0,
+            t if t.is(flags::HEADING) => -5.0,
+            _ => 0.0,
+        };
+        let class_prior = f32::from(hint[i]) * 25.0;
+        let danag_cover = if s.text == 0 {
+            0.0
+        } else {
+            s.danag as f32 / s.text as f32
+        };
+        let total =
+            (score[i] + tag_prior + class_prior) * (1.0 - s.link_density()) * (0.5 + danag_cover);
+        score[i] = total;
+        if best.is_none_or(|(_, b)| total > b) {
+            best = Some((i, total));
+        }
+    }
+    let Some((top, top_score)) = best else {
+        return danag_sel;
+    };
+    if stats[top].text < 50 {
+        return danag_sel;
+    }
+
+    // Siblings that belong with the winner (Readability's sibling rule).
+    let parent = nodes[top].parent;
+    let threshold = (top_score * 0.2).max(10.0);
+    let mut roots: Vec<NodeId> = Vec::new();
+    for sib in doc.tree.children(parent) {
+        let i = sib as usize;
+        if sib as usize == top {
+            roots.push(sib);
+            continue;
+        }
+        if removed[i] || nodes[i].kind != Kind::Element {
+            continue;
+        }
+        let s = &stats[i];
+        let keep = score[i] >= threshold
+            || (nodes[i].tag == Tag::P && s.text > 80 && s.link_density() < 0.25)
+            || (nodes[i].tag == Tag::P && s.text > 0 && s.link == 0 && ends_sentence(doc, sib));
+        if keep {
+            roots.push(sib);
+        }
+    }
+
+    // 4. Text of the chosen subtrees minus boilerplate, hidden and link-dense blocks.
+    let mut drop = vec![false; n];
+    let mut sel = Selection::default();
+    for root in roots {
+        for i in doc.tree.subtree(root) {
+            let node = &nodes[i];
+            let p = node.parent as usize;
+            if i != root as usize && drop[p] {
+                drop[i] = true;
+                continue;
+            }
+            if removed[i] && i != root as usize {
+                drop[i] = true;
+                continue;
+            }
+            match node.kind {
+                Kind::Element => {
+                    let s = &stats[i];
+                    // A block that is mostly link text is a menu or a link list.
+                    if node.tag.is(flags::BLOCK) && s.text > 0 && s.link_density() > 0.5 {
+                        drop[i] = true;
+                    }
+                }
+                Kind::Text => {
+                    if node.context & context::HIDDEN == 0 {
+                        sel.nodes.push(i as NodeId);
+                    }
+                }
+                Kind::Document => {}
+            }
+        }
+    }
+    sel
+}
+
+/// The element's text ends like a sentence (`.`, `!`, `?`, `。`, `"`).
+fn ends_sentence(doc: &Document<'_>, id: NodeId) -> bool {
+    let text = doc.text_of(id);
+    text.ends_with(['.', '!', '?', '。', '"', '”'])
+}
