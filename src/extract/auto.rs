@@ -181,12 +181,17 @@ pub fn extract(doc: &Document<'_>) -> Selection {
         p.link += s.link;
         p.commas += s.commas;
         p.danag += s.danag;
-        if nodes[i].kind == Kind::Element && nodes[i].tag.is(flags::BLOCK) {
+        // A line break does not make a container: `text<br>text` is one paragraph.
+        if nodes[i].kind == Kind::Element
+            && nodes[i].tag.is(flags::BLOCK)
+            && !matches!(nodes[i].tag, Tag::Br | Tag::Hr)
+        {
             p.has_block_child = true;
         }
     }
 
     // 2. Top-down hints: removed = boilerplate or hidden, inherited.
+    let total_danag = stats[0].danag;
     let mut removed = vec![false; n];
     let mut hint = vec![0i8; n];
     for i in 1..n {
@@ -202,7 +207,11 @@ pub fn extract(doc: &Document<'_>) -> Selection {
         } else {
             class_hint(doc, id)
         };
-        removed[i] = parent_removed || boilerplate_tag(node.tag) || hint[i] < 0 || hidden(doc, id);
+        // A boilerplate-looking element that holds most of DANAg's densest region is a page
+        // wrapper with an unlucky class (`container penci_sidebar`), not a boilerplate block.
+        let wraps_main = stats[i].danag * 2 > total_danag;
+        let boiler = (boilerplate_tag(node.tag) || hint[i] < 0) && !wraps_main;
+        removed[i] = parent_removed || boiler || hidden(doc, id);
     }
 
     // 3. Candidate containers scored by their paragraphs.
@@ -303,8 +312,13 @@ pub fn extract(doc: &Document<'_>) -> Selection {
             match node.kind {
                 Kind::Element => {
                     let s = &stats[i];
-                    // A block that is mostly link text is a menu or a link list.
-                    if node.tag.is(flags::BLOCK) && s.text > 0 && s.link_density() > 0.5 {
+                    // A block that is mostly link text is a menu or a link list; the chosen
+                    // container itself was scored with its link density already.
+                    if i != root as usize
+                        && node.tag.is(flags::BLOCK)
+                        && s.text > 0
+                        && s.link_density() > 0.5
+                    {
                         drop[i] = true;
                     }
                 }

@@ -5,8 +5,9 @@
 //! finds those regions with memchr and overwrites them in a copy of the page of the same length:
 //!
 //! - a comment (`<!-- ... -->`) becomes spaces, whole: it carries no content and no markup that
-//!   DANAg should count (the paper's preprocessing removes comments);
-//! - inside a raw-text element (script, style, textarea, title, xmp, noscript, iframe, noembed,
+//!   DANAg should count (the paper's preprocessing removes comments); so do DOCTYPEs, CDATA
+//!   sections and processing instructions;
+//! - inside a raw-text element (script, style, textarea, title, xmp, iframe, noembed,
 //!   noframes, plaintext), every `<` becomes a space, so tl sees one text run. The element and
 //!   its byte span stay; its text is read from the original page, not from the copy.
 //!
@@ -27,6 +28,16 @@ pub fn neutralize_in_place(bytes: &mut [u8]) {
         let rest = &bytes[lt + 1..];
         if rest.starts_with(b"!--") {
             let end = comment_end(bytes, lt);
+            bytes[lt..end].fill(b' ');
+            pos = end;
+            continue;
+        }
+        // Other markup declarations and processing instructions (`<!DOCTYPE ...>`,
+        // `<![CDATA[...]]>`, `<?xml ...?>`) carry no content; tl stops reading a DOCTYPE after
+        // its second word and would turn the rest into text. They end at the next `>` (WHATWG
+        // "bogus comment" and DOCTYPE states).
+        if matches!(rest.first(), Some(b'!' | b'?')) {
+            let end = memchr(b'>', rest).map_or(bytes.len(), |i| lt + 1 + i + 1);
             bytes[lt..end].fill(b' ');
             pos = end;
             continue;

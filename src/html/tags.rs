@@ -80,7 +80,9 @@ tags! {
     Base "base" VOID | NO_CONTENT;
     Script "script" RAW_TEXT | NO_CONTENT;
     Style "style" RAW_TEXT | NO_CONTENT;
-    Noscript "noscript" RAW_TEXT | NO_CONTENT;
+    // Not raw text: pith reads pages as a reader without scripts does, and forums and
+    // single-page apps put their whole content in <noscript> for such readers.
+    Noscript "noscript" 0;
     Template "template" NO_CONTENT;
     Iframe "iframe" RAW_TEXT | NO_CONTENT;
     Noembed "noembed" RAW_TEXT | NO_CONTENT;
