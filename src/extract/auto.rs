@@ -216,6 +216,9 @@ pub fn extract(doc: &Document<'_>) -> Selection {
 
     // 3. Candidate containers scored by their paragraphs.
     let mut score = vec![0f32; n];
+    // Text of the voting paragraphs under each element (added to the paragraph's ancestors
+    // below, in one reverse pass).
+    let mut prose = vec![0u32; n];
     for i in 1..n {
         let node = &nodes[i];
         if node.kind != Kind::Element || removed[i] {
@@ -232,11 +235,20 @@ pub fn extract(doc: &Document<'_>) -> Selection {
             continue;
         }
         let vote = 1.0 + s.commas as f32 + (s.text / 100).min(3) as f32;
+        if s.link_density() < 0.5 {
+            prose[i] = s.text;
+        }
         let parent = node.parent as usize;
         score[parent] += vote;
         let grand = nodes[parent].parent;
         if grand != crate::html::tree::NONE {
             score[grand as usize] += vote / 2.0;
+        }
+    }
+    for i in (1..n).rev() {
+        let p = nodes[i].parent as usize;
+        if !removed[i] {
+            prose[p] += prose[i];
         }
     }
     let mut best: Option<(usize, f32)> = None;
@@ -272,6 +284,21 @@ pub fn extract(doc: &Document<'_>) -> Selection {
         return danag_sel;
     }
 
+    // An article cut into sections (around figures, adverts, pull quotes) scores section by
+    // section; climb while the parent holds clearly more prose than the winner, so the other
+    // sections come along. Body and html are never the container.
+    let mut top = top;
+    loop {
+        let p = nodes[top].parent as usize;
+        if p == 0 || matches!(nodes[p].tag, Tag::Body | Tag::Html) || removed[p] {
+            break;
+        }
+        if prose[p] * 2 >= prose[top] * 3 && stats[p].link_density() < 0.35 {
+            top = p;
+        } else {
+            break;
+        }
+    }
     // Siblings that belong with the winner (Readability's sibling rule).
     let parent = nodes[top].parent;
     let threshold = (top_score * 0.2).max(10.0);
