@@ -12,6 +12,7 @@
 //! DANAg counts per line.
 
 pub mod entities;
+mod entity_table;
 pub mod prepass;
 pub mod tags;
 pub mod tree;
