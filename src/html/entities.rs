@@ -72,10 +72,10 @@ fn reference_at(s: &str) -> Option<(usize, Decoded)> {
     if run == 0 {
         return None;
     }
-    if b.get(run) == Some(&b';') {
-        if let Some(v) = lookup(&s[..=run]) {
-            return Some((run + 1, Decoded::Str(v)));
-        }
+    if b.get(run) == Some(&b';')
+        && let Some(v) = lookup(&s[..=run])
+    {
+        return Some((run + 1, Decoded::Str(v)));
     }
     // Legacy names without a semicolon, longest prefix first (`&notit;` is `¬it;`).
     (2..=run.min(6))
