@@ -60,6 +60,9 @@ struct Args {
     files: Vec<String>,
 }
 
+/// Stands for `-` while argh parses.
+const STDIN_ARG: &str = "\0stdin";
+
 /// Entry point of the binary.
 pub fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args().collect();
@@ -68,6 +71,12 @@ pub fn main() -> ExitCode {
     if rest.first() == Some(&"eval") {
         return crate::eval::cli_main(&[cmd, "eval"], &rest[1..]);
     }
+    // argh reads a lone `-` as an unknown flag; it is the usual name of standard input, so it
+    // travels through parsing under a name no file can have.
+    let rest: Vec<&str> = rest
+        .into_iter()
+        .map(|a| if a == "-" { STDIN_ARG } else { a })
+        .collect();
     let args = match Args::from_args(&[cmd], &rest) {
         Ok(args) => args,
         Err(early) => {
@@ -141,7 +150,8 @@ fn config_from(args: Args) -> Result<pipeline::Config, String> {
         files: if args.files.is_empty() {
             vec!["-".to_string()]
         } else {
-            args.files
+            let stdin = |f: String| if f == STDIN_ARG { "-".to_string() } else { f };
+            args.files.into_iter().map(stdin).collect()
         },
     })
 }

@@ -36,7 +36,9 @@ pub struct Config {
 pub fn run(config: &Config) -> ExitCode {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let mut read_any = false;
+    // Exit status: failure only when no input gave a page at all (every one missing, empty or
+    // binary); a page without main text is still a page.
+    let mut any_page = false;
     for (i, name) in config.files.iter().enumerate() {
         let mut bytes = Vec::new();
         let res = if name == "-" {
@@ -48,9 +50,9 @@ pub fn run(config: &Config) -> ExitCode {
             eprintln!("pith: {name}: {e}");
             continue;
         }
-        read_any = true;
         match crate::extract::extract(&bytes, None, &config.options) {
             Ok(doc) => {
+                any_page = true;
                 if i > 0 {
                     let _ = out.write_all(b"\x0c\n");
                 }
@@ -63,7 +65,7 @@ pub fn run(config: &Config) -> ExitCode {
         }
     }
     let _ = out.flush();
-    if read_any {
+    if any_page {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

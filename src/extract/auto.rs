@@ -139,8 +139,23 @@ fn hidden(doc: &Document<'_>, id: NodeId) -> bool {
     })
 }
 
-/// Runs `auto`.
+/// Runs `auto`. A page where nothing stands out (a few short lines, a fragment) gives all its
+/// visible text: a filter that answers nothing for `<p>a<li>b` is of no use.
 pub fn extract(doc: &Document<'_>) -> Selection {
+    let sel = select(doc);
+    if !sel.nodes.is_empty() {
+        return sel;
+    }
+    let mut all = Selection::default();
+    for tok in doc.tokens.iter() {
+        if tok.kind == TokenKind::Text && doc.tree.node(tok.node).context & context::HIDDEN == 0 {
+            all.nodes.push(tok.node);
+        }
+    }
+    all
+}
+
+fn select(doc: &Document<'_>) -> Selection {
     let nodes = &doc.tree.nodes;
     let n = nodes.len();
     let danag_sel = danag::extract(doc, Segments::Normalized, danag::PAPER_GAP);
