@@ -2,40 +2,37 @@
 use std::time::Instant;
 fn main() {
     let dir = std::env::args().nth(1).expect("usage: stages DIR");
-    let pages: Vec<String> = std::fs::read_dir(dir)
+    let raw: Vec<Vec<u8>> = std::fs::read_dir(dir)
         .expect("dir")
         .filter_map(|e| std::fs::read(e.ok()?.path()).ok())
-        .map(|b| String::from_utf8_lossy(&b).into_owned())
         .collect();
-    let mb: f64 = pages.iter().map(|p| p.len()).sum::<usize>() as f64 / 1e6;
-    let mut t = [0f64; 5];
+    let mb: f64 = raw.iter().map(|p| p.len()).sum::<usize>() as f64 / 1e6;
+    let names = ["decode", "parse", "danag", "auto", "render", "title+lang"];
+    let mut t = [0f64; 6];
     let mut arena = bumpalo::Bump::new();
     for _ in 0..5 {
-        for p in &pages {
+        for bytes in &raw {
             arena.reset();
-            let a = Instant::now();
-            let doc = pith::html::Document::parse(p, &arena);
-            let b = Instant::now();
-            let prof =
-                pith::extract::danag::profile(&doc, pith::extract::danag::Segments::Normalized);
-            let c = Instant::now();
-            let sel =
-                pith::extract::danag::extract(&doc, pith::extract::danag::Segments::Normalized, 20);
-            let d = Instant::now();
+            let t0 = Instant::now();
+            let dec = pith::decode::decode(bytes, None, None);
+            let t1 = Instant::now();
+            let doc = pith::html::Document::parse(&dec.text, &arena);
+            let t2 = Instant::now();
+            let d = pith::extract::danag::extract(&doc, pith::extract::danag::Segments::Normalized, 20);
+            let t3 = Instant::now();
+            let sel = pith::extract::auto::extract(&doc);
+            let t4 = Instant::now();
             let text = pith::output::text::render(&doc, &sel);
-            let e = Instant::now();
-            let title = doc.title();
-            let f = Instant::now();
-            std::hint::black_box((prof.content.len(), text, title));
-            for (i, (x, y)) in [(a, b), (b, c), (c, d), (d, e), (e, f)].iter().enumerate() {
-                t[i] += (*y - *x).as_secs_f64();
+            let t5 = Instant::now();
+            let title = (doc.title(), doc.lang());
+            let t6 = Instant::now();
+            std::hint::black_box((d.nodes.len(), text, title));
+            for (i, w) in [t0, t1, t2, t3, t4, t5, t6].windows(2).enumerate() {
+                t[i] += (w[1] - w[0]).as_secs_f64();
             }
         }
     }
-    for (name, secs) in ["parse", "profile", "danag(all)", "render", "title"]
-        .iter()
-        .zip(t)
-    {
-        println!("{name:<12} {:8.1} MB/s", 5.0 * mb / secs);
+    for (name, secs) in names.iter().zip(t) {
+        println!("{name:<12} {:8.1} MB/s  {:6.1} ms", 5.0 * mb / secs, secs * 1000.0 / 5.0);
     }
 }

@@ -27,9 +27,41 @@ pub struct Decoded<'a> {
     pub encoding: &'static Encoding,
 }
 
-/// How much of an undeclared page chardetng reads: enough for a confident guess, bounded so
-/// detection costs the same on a 100 MB page as on a 100 KB one.
-const DETECT_PREFIX: usize = 64 << 10;
+/// chardetng reads the neighbourhoods of non-ASCII bytes only: ASCII markup says nothing about
+/// a legacy encoding and chardetng spends its time per byte. At most this much is fed, so
+/// detection costs the same on a 100 MB page as on a 100 KB one...
+const DETECT_BUDGET: usize = 8 << 10;
+/// ...taken from this many leading bytes of the page...
+const DETECT_SCAN: usize = 256 << 10;
+/// ...as this many bytes on each side of a non-ASCII byte (a word or two of context).
+const DETECT_CONTEXT: usize = 24;
+
+/// Feeds chardetng the context of non-ASCII bytes, merged into runs.
+fn feed_non_ascii_context(det: &mut chardetng::EncodingDetector, bytes: &[u8]) {
+    let scan = &bytes[..bytes.len().min(DETECT_SCAN)];
+    let mut fed = 0;
+    let mut run: Option<(usize, usize)> = None;
+    for (i, _) in scan.iter().enumerate().filter(|(_, b)| **b >= 0x80) {
+        let (s, e) = (i.saturating_sub(DETECT_CONTEXT), (i + DETECT_CONTEXT).min(scan.len()));
+        match run {
+            Some((rs, re)) if s <= re => run = Some((rs, e.max(re))),
+            Some((rs, re)) => {
+                det.feed(&scan[rs..re], false);
+                fed += re - rs;
+                if fed >= DETECT_BUDGET {
+                    run = None;
+                    break;
+                }
+                run = Some((s, e));
+            }
+            None => run = Some((s, e)),
+        }
+    }
+    if let Some((rs, re)) = run {
+        det.feed(&scan[rs..re], false);
+    }
+    det.feed(&[], true);
+}
 
 /// Decodes `bytes`. `forced` is the user's `--charset` (wins over everything but a BOM);
 /// `transport` the charset of an HTTP header.
@@ -51,10 +83,7 @@ pub fn decode<'a>(bytes: &'a [u8], forced: Option<&str>, transport: Option<&str>
         None if utf8_ok => UTF_8,
         None => {
             let mut det = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Allow);
-            det.feed(
-                &bytes[..bytes.len().min(DETECT_PREFIX)],
-                bytes.len() <= DETECT_PREFIX,
-            );
+            feed_non_ascii_context(&mut det, bytes);
             det.guess(None, chardetng::Utf8Detection::Allow)
         }
     };

@@ -26,7 +26,7 @@ use crate::html::{Document, TokenKind};
 /// Per-element statistics over its subtree.
 #[derive(Clone, Copy, Default, Debug)]
 pub struct Stats {
-    /// Visible non-white-space text characters (bytes).
+    /// Visible text characters (bytes, without the blanks around each text run).
     pub text: u32,
     /// Of those, inside links.
     pub link: u32,
@@ -103,40 +103,63 @@ fn boilerplate_tag(tag: Tag) -> bool {
     )
 }
 
-/// Class/id verdict: -1 boilerplate, +1 content, 0 no opinion.
-fn class_hint(doc: &Document<'_>, id: NodeId) -> i8 {
-    let class = doc.attr(id, "class").unwrap_or("");
-    let ident = doc.attr(id, "id").unwrap_or("");
-    if class.is_empty() && ident.is_empty() {
-        return 0;
+/// Both word lists in one automaton: pattern ids below `NEGATIVE.len()` are negative.
+fn hint_matcher() -> &'static aho_corasick::AhoCorasick {
+    static M: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
+    M.get_or_init(|| {
+        aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(NEGATIVE.iter().chain(POSITIVE))
+            .unwrap_or_else(|_| unreachable!("fixed ASCII word lists build an automaton"))
+    })
+}
+
+/// Class/id verdict (-1 boilerplate, +1 content, 0 no opinion) and whether the page hides the
+/// element (`hidden`, `aria-hidden="true"`, `display:none`, `visibility:hidden`).
+fn element_hints(doc: &Document<'_>, id: NodeId) -> (i8, bool) {
+    let Some(attrs) = doc.attributes(id) else { return (0, false) };
+    let class = attrs.class().map_or(&b""[..], |b| b.as_bytes());
+    let ident = attrs.id().map_or(&b""[..], |b| b.as_bytes());
+    let mut neg = false;
+    let mut pos = false;
+    for hay in [class, ident] {
+        for m in hint_matcher().find_overlapping_iter(hay) {
+            if m.pattern().as_usize() < NEGATIVE.len() {
+                neg = true;
+            } else {
+                pos = true;
+            }
+        }
     }
-    let mut hay = String::with_capacity(class.len() + ident.len() + 1);
-    hay.push_str(class);
-    hay.push(' ');
-    hay.push_str(ident);
-    hay.make_ascii_lowercase();
-    let neg = NEGATIVE.iter().any(|w| hay.contains(w));
-    let pos = POSITIVE.iter().any(|w| hay.contains(w));
-    match (neg, pos) {
+    let hint = match (neg, pos) {
         (true, false) => -1,
         (false, true) => 1,
         _ => 0,
+    };
+    let others = attrs.len() - usize::from(!class.is_empty()) - usize::from(!ident.is_empty());
+    if others == 0 {
+        return (hint, false);
     }
+    let value = |name: &'static str| attrs.get(name).map(|v| v.map_or(&b""[..], |b| b.as_bytes()));
+    let hidden = value("hidden").is_some()
+        || value("aria-hidden") == Some(b"true")
+        || value("style").is_some_and(|s| {
+            let s: Vec<u8> =
+                s.iter().filter(|c| !c.is_ascii_whitespace()).map(u8::to_ascii_lowercase).collect();
+            memchr::memmem::find(&s, b"display:none").is_some()
+                || memchr::memmem::find(&s, b"visibility:hidden").is_some()
+        });
+    (hint, hidden)
 }
 
-/// The page hides this element from readers.
-fn hidden(doc: &Document<'_>, id: NodeId) -> bool {
-    if doc.attr(id, "hidden").is_some() || doc.attr(id, "aria-hidden") == Some("true") {
-        return true;
+/// Commas, Latin and CJK (`，` U+FF0C and `、` U+3001): a sign of prose in any script.
+fn commas(raw: &[u8]) -> u32 {
+    let latin = memchr::memchr_iter(b',', raw).count();
+    if raw.is_ascii() {
+        return latin as u32;
     }
-    doc.attr(id, "style").is_some_and(|s| {
-        let s: String = s
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .collect::<String>()
-            .to_ascii_lowercase();
-        s.contains("display:none") || s.contains("visibility:hidden")
-    })
+    let cjk = raw.windows(3).filter(|w| *w == "，".as_bytes() || *w == "、".as_bytes()).count();
+    (latin + cjk) as u32
 }
 
 /// Runs `auto`. A page where nothing stands out (a few short lines, a fragment) gives all its
@@ -175,15 +198,13 @@ fn select(doc: &Document<'_>) -> Selection {
             continue;
         }
         let raw = doc.raw_text(tok.node).as_bytes();
-        let chars: u32 = raw.iter().map(|&c| u32::from(c > b' ')).sum();
+        let chars = raw.trim_ascii().len() as u32;
         let s = &mut stats[tok.node as usize];
         s.text = chars;
         if node.context & context::LINK != 0 {
             s.link = chars;
         }
-        s.commas = memchr::memchr_iter(b',', raw).count() as u32
-            + memchr::memmem::find_iter(raw, "，").count() as u32
-            + memchr::memmem::find_iter(raw, "、").count() as u32;
+        s.commas = commas(raw);
         if in_danag[tok.node as usize] {
             s.danag = chars;
         }
@@ -216,17 +237,18 @@ fn select(doc: &Document<'_>) -> Selection {
             removed[i] = parent_removed;
             continue;
         }
-        let id = i as NodeId;
+        let (class_hint, is_hidden) = element_hints(doc, i as NodeId);
+        // The document's own containers are never boilerplate, whatever their class says.
         hint[i] = if matches!(node.tag, Tag::Html | Tag::Body | Tag::Main | Tag::Article) {
             0
         } else {
-            class_hint(doc, id)
+            class_hint
         };
         // A boilerplate-looking element that holds most of DANAg's densest region is a page
         // wrapper with an unlucky class (`container penci_sidebar`), not a boilerplate block.
         let wraps_main = stats[i].danag * 2 > total_danag;
         let boiler = (boilerplate_tag(node.tag) || hint[i] < 0) && !wraps_main;
-        removed[i] = parent_removed || boiler || hidden(doc, id);
+        removed[i] = parent_removed || boiler || is_hidden;
     }
 
     // 3. Candidate containers scored by their paragraphs.

@@ -11,8 +11,10 @@
 //!
 //! Two segmentations: the paper's physical source lines, and a normalized representation with
 //! one line per block-level boundary, which gives minified one-line pages a profile at all.
-//! Characters are counted as non-white-space bytes: a CJK character is three bytes and carries
-//! about a word, which suits a language-independent density measure.
+//! Characters are counted as bytes: every byte of a tag is code (attribute blanks included), and
+//! a text run counts without the blanks around it (indentation is neither content nor code).
+//! A CJK character is three bytes and carries about a word, which suits a
+//! language-independent density measure; counting needs no pass over the bytes themselves.
 
 use crate::extract::Selection;
 use crate::html::tags::flags;
@@ -99,11 +101,11 @@ pub fn profile(doc: &Document<'_>, segments: Segments) -> Profile {
         }
         while at < e {
             let piece_end = e.min(next_break);
-            let n = non_space(&bytes[at..piece_end]);
+            let piece = &bytes[at..piece_end];
             if is_content {
-                p.content[line] += n;
+                p.content[line] += piece.trim_ascii().len() as u32;
             } else {
-                p.code[line] += n;
+                p.code[line] += piece.len() as u32;
             }
             at = piece_end;
             if at < e {
@@ -118,15 +120,6 @@ pub fn profile(doc: &Document<'_>, segments: Segments) -> Profile {
     p
 }
 
-/// Non-white-space bytes: the paper counts characters of tokens, not the blanks between them.
-#[inline]
-fn non_space(b: &[u8]) -> u32 {
-    let ws = b
-        .iter()
-        .filter(|&&c| matches!(c, b' ' | b'\n' | b'\t' | b'\r' | b'\x0c'))
-        .count();
-    (b.len() - ws) as u32
-}
 
 /// Section 3.2 and 3.3: the smoothed profile, the densest positive region, and the regions
 /// joined to it within `gap` lines. Returns the selected lines as inclusive ranges.

@@ -94,6 +94,11 @@ impl<'a> Document<'a> {
         self.dom.as_ref()?.nodes().get(token as usize)?.as_tag()
     }
 
+    /// All attributes of element `id`.
+    pub fn attributes(&self, id: NodeId) -> Option<&tl::Attributes<'a>> {
+        self.tl_tag(id).map(|t| t.attributes())
+    }
+
     /// The value of attribute `name` (as written, usually lower case) on element `id`.
     pub fn attr<'s>(&'s self, id: NodeId, name: &'s str) -> Option<&'s str> {
         let tag = self.tl_tag(id)?;

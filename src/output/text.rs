@@ -75,25 +75,44 @@ impl LineWriter {
         self.pending_break = false;
     }
 
-    /// Inline text: words joined by single spaces.
+    /// Inline text: words joined by single spaces. Blanks are ASCII white space and the
+    /// no-break space (`&nbsp;` is the most common way pages space words); the scan is over
+    /// bytes, and both kinds of blank end at character boundaries, so slicing stays valid.
     pub fn inline(&mut self, text: &str) {
-        let starts_blank = text.starts_with(char::is_whitespace);
-        let ends_blank = text.ends_with(char::is_whitespace);
-        let mut words = text.split_whitespace().peekable();
-        if words.peek().is_none() {
-            self.pending_space |= !text.is_empty();
-            return;
-        }
-        self.break_if_pending();
-        let mut first = true;
-        for word in words {
-            if !self.line_is_empty() && (!first || starts_blank || self.pending_space) {
+        let b = text.as_bytes();
+        let blank_len = |i: usize| -> usize {
+            match b[i] {
+                b' ' | b'\n' | b'\t' | b'\r' | b'\x0c' => 1,
+                0xC2 if b.get(i + 1) == Some(&0xA0) => 2,
+                _ => 0,
+            }
+        };
+        let mut i = 0;
+        while i < b.len() {
+            let blank_start = i;
+            while i < b.len() {
+                match blank_len(i) {
+                    0 => break,
+                    n => i += n,
+                }
+            }
+            if i > blank_start {
+                self.pending_space = true;
+            }
+            if i == b.len() {
+                break;
+            }
+            let word_start = i;
+            while i < b.len() && blank_len(i) == 0 {
+                i += 1;
+            }
+            self.break_if_pending();
+            if self.pending_space && !self.line_is_empty() {
                 self.out.push(' ');
             }
-            self.out.push_str(word);
-            first = false;
+            self.out.push_str(&text[word_start..i]);
+            self.pending_space = false;
         }
-        self.pending_space = ends_blank;
     }
 
     /// Preformatted text: its own line breaks, trailing blanks of each line dropped.
