@@ -18,7 +18,8 @@ fn main() {
             let t1 = Instant::now();
             let doc = pith::html::Document::parse(&dec.text, &arena);
             let t2 = Instant::now();
-            let d = pith::extract::danag::extract(&doc, pith::extract::danag::Segments::Normalized, 20);
+            let d =
+                pith::extract::danag::extract(&doc, pith::extract::danag::Segments::Normalized, 20);
             let t3 = Instant::now();
             let sel = pith::extract::auto::extract(&doc);
             let t4 = Instant::now();
@@ -33,6 +34,10 @@ fn main() {
         }
     }
     for (name, secs) in names.iter().zip(t) {
-        println!("{name:<12} {:8.1} MB/s  {:6.1} ms", 5.0 * mb / secs, secs * 1000.0 / 5.0);
+        println!(
+            "{name:<12} {:8.1} MB/s  {:6.1} ms",
+            5.0 * mb / secs,
+            secs * 1000.0 / 5.0
+        );
     }
 }

@@ -84,7 +84,13 @@ fn danag_finds_the_article_region_on_both_segmentations() {
         }
         // The footer lies within the paper's gap of 20 lines of the article, so DANAg keeps it
         // by design (that is what `auto` adds); the menu, far above, stays out.
-        for s in ["Business", "Weather", "Contact us", "Subscribe now", "script text"] {
+        for s in [
+            "Business",
+            "Weather",
+            "Contact us",
+            "Subscribe now",
+            "script text",
+        ] {
             assert!(!text.contains(s), "{algo}: kept {s:?}");
         }
     }

@@ -42,7 +42,10 @@ fn feed_non_ascii_context(det: &mut chardetng::EncodingDetector, bytes: &[u8]) {
     let mut fed = 0;
     let mut run: Option<(usize, usize)> = None;
     for (i, _) in scan.iter().enumerate().filter(|(_, b)| **b >= 0x80) {
-        let (s, e) = (i.saturating_sub(DETECT_CONTEXT), (i + DETECT_CONTEXT).min(scan.len()));
+        let (s, e) = (
+            i.saturating_sub(DETECT_CONTEXT),
+            (i + DETECT_CONTEXT).min(scan.len()),
+        );
         match run {
             Some((rs, re)) if s <= re => run = Some((rs, e.max(re))),
             Some((rs, re)) => {

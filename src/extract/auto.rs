@@ -117,7 +117,9 @@ fn hint_matcher() -> &'static aho_corasick::AhoCorasick {
 /// Class/id verdict (-1 boilerplate, +1 content, 0 no opinion) and whether the page hides the
 /// element (`hidden`, `aria-hidden="true"`, `display:none`, `visibility:hidden`).
 fn element_hints(doc: &Document<'_>, id: NodeId) -> (i8, bool) {
-    let Some(attrs) = doc.attributes(id) else { return (0, false) };
+    let Some(attrs) = doc.attributes(id) else {
+        return (0, false);
+    };
     let class = attrs.class().map_or(&b""[..], |b| b.as_bytes());
     let ident = attrs.id().map_or(&b""[..], |b| b.as_bytes());
     let mut neg = false;
@@ -140,12 +142,19 @@ fn element_hints(doc: &Document<'_>, id: NodeId) -> (i8, bool) {
     if others == 0 {
         return (hint, false);
     }
-    let value = |name: &'static str| attrs.get(name).map(|v| v.map_or(&b""[..], |b| b.as_bytes()));
+    let value = |name: &'static str| {
+        attrs
+            .get(name)
+            .map(|v| v.map_or(&b""[..], |b| b.as_bytes()))
+    };
     let hidden = value("hidden").is_some()
         || value("aria-hidden") == Some(b"true")
         || value("style").is_some_and(|s| {
-            let s: Vec<u8> =
-                s.iter().filter(|c| !c.is_ascii_whitespace()).map(u8::to_ascii_lowercase).collect();
+            let s: Vec<u8> = s
+                .iter()
+                .filter(|c| !c.is_ascii_whitespace())
+                .map(u8::to_ascii_lowercase)
+                .collect();
             memchr::memmem::find(&s, b"display:none").is_some()
                 || memchr::memmem::find(&s, b"visibility:hidden").is_some()
         });
@@ -158,7 +167,10 @@ fn commas(raw: &[u8]) -> u32 {
     if raw.is_ascii() {
         return latin as u32;
     }
-    let cjk = raw.windows(3).filter(|w| *w == "，".as_bytes() || *w == "、".as_bytes()).count();
+    let cjk = raw
+        .windows(3)
+        .filter(|w| *w == "，".as_bytes() || *w == "、".as_bytes())
+        .count();
     (latin + cjk) as u32
 }
 

@@ -120,7 +120,6 @@ pub fn profile(doc: &Document<'_>, segments: Segments) -> Profile {
     p
 }
 
-
 /// Section 3.2 and 3.3: the smoothed profile, the densest positive region, and the regions
 /// joined to it within `gap` lines. Returns the selected lines as inclusive ranges.
 pub fn select_lines(p: &Profile, gap: usize) -> Vec<(usize, usize)> {

@@ -44,6 +44,28 @@ pub fn render(doc: &Document<'_>, sel: &Selection) -> String {
     w.finish()
 }
 
+/// Bytes that may start a blank: ASCII white space, and 0xC2 (the no-break space is C2 A0).
+const BLANK_LEAD: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b' ' as usize] = true;
+    t[b'\n' as usize] = true;
+    t[b'\t' as usize] = true;
+    t[b'\r' as usize] = true;
+    t[0x0c] = true;
+    t[0xC2] = true;
+    t
+};
+
+/// The length of the blank at `i`, if one starts there.
+#[inline]
+fn blank_at(b: &[u8], i: usize) -> Option<usize> {
+    match *b.get(i)? {
+        b' ' | b'\n' | b'\t' | b'\r' | b'\x0c' => Some(1),
+        0xC2 if b.get(i + 1) == Some(&0xA0) => Some(2),
+        _ => None,
+    }
+}
+
 /// Accumulates text into lines with collapsed white space.
 #[derive(Default)]
 pub struct LineWriter {
@@ -80,38 +102,66 @@ impl LineWriter {
     /// bytes, and both kinds of blank end at character boundaries, so slicing stays valid.
     pub fn inline(&mut self, text: &str) {
         let b = text.as_bytes();
-        let blank_len = |i: usize| -> usize {
-            match b[i] {
-                b' ' | b'\n' | b'\t' | b'\r' | b'\x0c' => 1,
-                0xC2 if b.get(i + 1) == Some(&0xA0) => 2,
-                _ => 0,
+        let skip_blanks = |mut i: usize| {
+            while let Some(n) = blank_at(b, i) {
+                i += n;
             }
+            i
         };
-        let mut i = 0;
-        while i < b.len() {
-            let blank_start = i;
-            while i < b.len() {
-                match blank_len(i) {
-                    0 => break,
-                    n => i += n,
+        let mut i = skip_blanks(0);
+        if i > 0 {
+            self.pending_space = true;
+        }
+        if i == b.len() {
+            return;
+        }
+        self.break_if_pending();
+        if self.pending_space && !self.line_is_empty() {
+            self.out.push(' ');
+        }
+        // Copy segments of words joined by single spaces in one go; only other blank runs
+        // (newlines, indentation, doubled spaces, no-break spaces) are rewritten.
+        // Text without tabs, carriage returns or form feeds (nearly all) is scanned for the
+        // remaining blank bytes with SIMD memchr3.
+        let rare_blanks = memchr::memchr3(b'\t', b'\r', b'\x0c', b).is_some();
+        let mut seg = i;
+        loop {
+            if rare_blanks {
+                while i < b.len() && !(BLANK_LEAD[b[i] as usize] && blank_at(b, i).is_some()) {
+                    i += 1;
+                }
+            } else {
+                loop {
+                    match memchr::memchr3(b' ', b'\n', 0xC2, &b[i..]) {
+                        Some(off) if blank_at(b, i + off).is_some() => {
+                            i += off;
+                            break;
+                        }
+                        Some(off) => i += off + 1,
+                        None => {
+                            i = b.len();
+                            break;
+                        }
+                    }
                 }
             }
-            if i > blank_start {
-                self.pending_space = true;
-            }
             if i == b.len() {
-                break;
+                self.out.push_str(&text[seg..]);
+                self.pending_space = false;
+                return;
             }
-            let word_start = i;
-            while i < b.len() && blank_len(i) == 0 {
+            if b[i] == b' ' && i + 1 < b.len() && blank_at(b, i + 1).is_none() {
                 i += 1;
+                continue;
             }
-            self.break_if_pending();
-            if self.pending_space && !self.line_is_empty() {
-                self.out.push(' ');
+            self.out.push_str(&text[seg..i]);
+            i = skip_blanks(i);
+            if i == b.len() {
+                self.pending_space = true;
+                return;
             }
-            self.out.push_str(&text[word_start..i]);
-            self.pending_space = false;
+            self.out.push(' ');
+            seg = i;
         }
     }
 
