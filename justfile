@@ -17,3 +17,9 @@ bench:
 lint:
     cargo fmt --check
     cargo clippy --all-targets -- -D warnings
+
+# Accuracy of every algorithm on every gold set in ../shared/data, beside the peers;
+# writes eval/RESULTS.md.
+eval:
+    cargo build --release
+    python3 eval/quick_eval.py target/release/pith

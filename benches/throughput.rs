@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use pith::extract::{Algo, Options};
 
-const PASSES: usize = 7;
+const PASSES: usize = 9;
 
 fn main() {
     let dir = std::env::var("PITH_BENCH_DIR")
@@ -34,53 +34,86 @@ fn main() {
         bytes as f64 / 1e6
     );
 
-    let tl = median_secs(|| {
-        for t in &texts {
-            let dom = tl::parse(t, tl::ParserOptions::default());
-            std::hint::black_box(&dom);
-        }
-    });
-    let mut rows = vec![("tl::parse", tl)];
-    rows.push((
-        "prepass+tl",
-        median_secs(|| {
-            let mut buf = Vec::new();
-            for t in &texts {
-                buf.clear();
-                buf.extend_from_slice(t.as_bytes());
-                pith::html::prepass::neutralize_in_place(&mut buf);
-                if let Ok(s) = std::str::from_utf8(&buf) {
-                    std::hint::black_box(tl::parse(s, tl::ParserOptions::default()).ok());
+    let opts: Vec<(String, Options)> = Algo::ALL
+        .iter()
+        .map(|&algo| {
+            (
+                format!("extract {}", algo.name()),
+                Options {
+                    algo,
+                    ..Options::default()
+                },
+            )
+        })
+        .collect();
+    let mut stages: Vec<(String, Box<dyn Fn() + '_>)> = vec![
+        (
+            "tl::parse".into(),
+            Box::new(|| {
+                for t in &texts {
+                    std::hint::black_box(tl::parse(t, tl::ParserOptions::default()).ok());
                 }
-            }
-        }),
-    ));
-    rows.push((
-        "tree (Document::parse)",
-        median_secs(|| {
-            let mut arena = bumpalo::Bump::new();
-            for t in &texts {
-                arena.reset();
-                let doc = pith::html::Document::parse(t, &arena);
-                std::hint::black_box(doc.tree.nodes.len());
-            }
-        }),
-    ));
-    for &algo in Algo::ALL {
-        let opts = Options {
-            algo,
-            ..Options::default()
-        };
-        let name: &'static str = Box::leak(format!("extract {}", algo.name()).into_boxed_str());
-        rows.push((
-            name,
-            median_secs(|| {
-                for p in &pages {
-                    std::hint::black_box(pith::extract::extract(p, None, &opts).ok());
+            }),
+        ),
+        (
+            "prepass+tl".into(),
+            Box::new(|| {
+                let mut buf = Vec::new();
+                for t in &texts {
+                    buf.clear();
+                    buf.extend_from_slice(t.as_bytes());
+                    pith::html::prepass::neutralize_in_place(&mut buf);
+                    if let Ok(s) = std::str::from_utf8(&buf) {
+                        std::hint::black_box(tl::parse(s, tl::ParserOptions::default()).ok());
+                    }
+                }
+            }),
+        ),
+        (
+            "tree (Document::parse)".into(),
+            Box::new(|| {
+                let mut arena = bumpalo::Bump::new();
+                for t in &texts {
+                    arena.reset();
+                    let doc = pith::html::Document::parse(t, &arena);
+                    std::hint::black_box(doc.tree.nodes.len());
+                }
+            }),
+        ),
+    ];
+    let pages = &pages;
+    for (name, o) in &opts {
+        stages.push((
+            name.clone(),
+            Box::new(move || {
+                for p in pages {
+                    std::hint::black_box(pith::extract::extract(p, None, o).ok());
                 }
             }),
         ));
     }
+    // Passes interleave the stages, so a slow spell of the machine hits all of them alike and
+    // the ratios stay meaningful on a noisy machine.
+    let mut times: Vec<Vec<f64>> = vec![Vec::new(); stages.len()];
+    for pass in 0..=PASSES {
+        for (i, (_, f)) in stages.iter().enumerate() {
+            let t = Instant::now();
+            f();
+            if pass > 0 {
+                times[i].push(t.elapsed().as_secs_f64());
+            }
+        }
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let rows: Vec<(String, f64)> = stages
+        .iter()
+        .zip(times.iter_mut())
+        .map(|((n, _), t)| (n.clone(), median(t)))
+        .collect();
+    let tl = rows[0].1;
     println!("{:<26} {:>10} {:>10}", "stage", "MB/s", "x tl");
     for (name, secs) in rows {
         println!(
@@ -90,18 +123,4 @@ fn main() {
             tl / secs
         );
     }
-}
-
-/// Median wall time of `PASSES` runs of `f`, after one warm-up run.
-fn median_secs(mut f: impl FnMut()) -> f64 {
-    f();
-    let mut times: Vec<f64> = (0..PASSES)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed().as_secs_f64()
-        })
-        .collect();
-    times.sort_by(f64::total_cmp);
-    times[PASSES / 2]
 }
