@@ -103,6 +103,12 @@ fn boilerplate_tag(tag: Tag) -> bool {
     )
 }
 
+/// A paragraph outside the main container is recovered from this many characters on: about
+/// two sentences, longer than captions, teasers and bylines.
+const RECOVER_MIN_TEXT: u32 = 150;
+/// ...and when under this share of its text is link text (prose cites, it does not list).
+const RECOVER_MAX_LINK_DENSITY: f32 = 0.2;
+
 /// Both word lists in one automaton: pattern ids below `NEGATIVE.len()` are negative.
 fn hint_matcher() -> &'static aho_corasick::AhoCorasick {
     static M: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
@@ -268,6 +274,7 @@ fn select(doc: &Document<'_>) -> Selection {
     // Text of the voting paragraphs under each element (added to the paragraph's ancestors
     // below, in one reverse pass).
     let mut prose = vec![0u32; n];
+    let mut is_paragraph = vec![false; n];
     for i in 1..n {
         let node = &nodes[i];
         if node.kind != Kind::Element || removed[i] {
@@ -278,6 +285,7 @@ fn select(doc: &Document<'_>) -> Selection {
                 node.tag,
                 Tag::Div | Tag::Section | Tag::Article | Tag::Span | Tag::Font
             ) && !stats[i].has_block_child);
+        is_paragraph[i] = paragraph_like;
         let s = stats[i];
         // Readability's 25-character floor on a paragraph, here in non-blank bytes.
         if !paragraph_like || s.text < 25 {
@@ -370,41 +378,48 @@ fn select(doc: &Document<'_>) -> Selection {
         }
     }
 
-    // 4. Text of the chosen subtrees minus boilerplate, hidden and link-dense blocks.
-    let mut drop = vec![false; n];
+    // 4. Prose outside the chosen container: a paragraph of real sentences with hardly any
+    // links is content wherever it stands (a lead paragraph above a figure, a section the
+    // markup split off), unless a boilerplate ancestor removed it.
+    let mut is_root = vec![false; n];
+    for &r in &roots {
+        is_root[r as usize] = true;
+    }
+    for i in 1..n {
+        if is_paragraph[i]
+            && !removed[i]
+            && stats[i].text >= RECOVER_MIN_TEXT
+            && stats[i].link_density() < RECOVER_MAX_LINK_DENSITY
+        {
+            is_root[i] = true;
+        }
+    }
+
+    // 5. Text of the chosen subtrees, in document order, minus boilerplate, hidden and
+    // link-dense blocks. One forward pass: `inside` is inherited from the parent.
+    let mut inside = vec![false; n];
     let mut sel = Selection::default();
-    for root in roots {
-        for i in doc.tree.subtree(root) {
-            let node = &nodes[i];
-            let p = node.parent as usize;
-            if i != root as usize && drop[p] {
-                drop[i] = true;
-                continue;
+    for i in 1..n {
+        let node = &nodes[i];
+        let parent_inside = inside[node.parent as usize];
+        if !(parent_inside || is_root[i]) || removed[i] {
+            continue;
+        }
+        let starts_here = is_root[i] && !parent_inside;
+        match node.kind {
+            Kind::Element => {
+                // A block that is mostly link text is a menu or a link list; a chosen root was
+                // judged with its link density already.
+                let s = &stats[i];
+                let link_list = node.tag.is(flags::BLOCK) && s.text > 0 && s.link_density() > 0.5;
+                inside[i] = starts_here || !link_list;
             }
-            if removed[i] && i != root as usize {
-                drop[i] = true;
-                continue;
-            }
-            match node.kind {
-                Kind::Element => {
-                    let s = &stats[i];
-                    // A block that is mostly link text is a menu or a link list; the chosen
-                    // container itself was scored with its link density already.
-                    if i != root as usize
-                        && node.tag.is(flags::BLOCK)
-                        && s.text > 0
-                        && s.link_density() > 0.5
-                    {
-                        drop[i] = true;
-                    }
+            Kind::Text => {
+                if node.context & context::HIDDEN == 0 {
+                    sel.nodes.push(i as NodeId);
                 }
-                Kind::Text => {
-                    if node.context & context::HIDDEN == 0 {
-                        sel.nodes.push(i as NodeId);
-                    }
-                }
-                Kind::Document => {}
             }
+            Kind::Document => {}
         }
     }
     sel
