@@ -109,6 +109,9 @@ const RECOVER_MIN_TEXT: u32 = 150;
 /// ...and when under this share of its text is link text (prose cites, it does not list).
 const RECOVER_MAX_LINK_DENSITY: f32 = 0.2;
 
+/// ...and its parent is not a teaser card (a linked headline beside a summary).
+const RECOVER_MAX_PARENT_LINK_DENSITY: f32 = 0.25;
+
 /// Both word lists in one automaton: pattern ids below `NEGATIVE.len()` are negative.
 fn hint_matcher() -> &'static aho_corasick::AhoCorasick {
     static M: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
@@ -390,6 +393,7 @@ fn select(doc: &Document<'_>) -> Selection {
             && !removed[i]
             && stats[i].text >= RECOVER_MIN_TEXT
             && stats[i].link_density() < RECOVER_MAX_LINK_DENSITY
+            && stats[nodes[i].parent as usize].link_density() < RECOVER_MAX_PARENT_LINK_DENSITY
         {
             is_root[i] = true;
         }
