@@ -21,7 +21,10 @@ fn main() {
             let d =
                 pith::extract::danag::extract(&doc, pith::extract::danag::Segments::Normalized, 20);
             let t3 = Instant::now();
-            let sel = pith::extract::auto::extract(&doc);
+            let sel = pith::extract::auto::extract(
+                &doc,
+                &pith::extract::auto::Tuning::new(Default::default(), false),
+            );
             let t4 = Instant::now();
             let text = pith::output::text::render(&doc, &sel);
             let t5 = Instant::now();

@@ -22,6 +22,18 @@ struct Args {
     #[argh(option, default = "Algo::default()")]
     algo: Algo,
 
+    /// auto: favour precision (only the main container; fewer boilerplate lines, some content lost)
+    #[argh(switch)]
+    precision: bool,
+
+    /// auto: favour recall (recover shorter paragraphs; more content, some boilerplate kept)
+    #[argh(switch)]
+    recall: bool,
+
+    /// auto: keep user comments (after the article, in page order); by default they are dropped
+    #[argh(switch)]
+    comments: bool,
+
     /// DANAg gap: positive regions at most N lines apart join the main content (default 20, the paper's)
     #[argh(option, default = "crate::extract::danag::PAPER_GAP")]
     gap: usize,
@@ -128,6 +140,16 @@ fn config_from(args: Args) -> Result<pipeline::Config, String> {
     {
         return Err(format!("unknown --charset `{label}`"));
     }
+    if args.precision && args.recall {
+        return Err("--precision and --recall exclude each other".into());
+    }
+    let mode = if args.precision {
+        crate::extract::auto::Mode::Precision
+    } else if args.recall {
+        crate::extract::auto::Mode::Recall
+    } else {
+        crate::extract::auto::Mode::Balanced
+    };
     if args.jobs == Some(0) {
         return Err("-j must be at least 1".into());
     }
@@ -141,6 +163,8 @@ fn config_from(args: Args) -> Result<pipeline::Config, String> {
             charset: args.charset,
             format,
             links: args.links,
+            mode,
+            comments: args.comments,
         },
         json,
         input,

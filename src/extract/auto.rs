@@ -103,14 +103,67 @@ fn boilerplate_tag(tag: Tag) -> bool {
     )
 }
 
-/// A paragraph outside the main container is recovered from this many characters on: about
-/// two sentences, longer than captions, teasers and bylines.
-const RECOVER_MIN_TEXT: u32 = 150;
-/// ...and when under this share of its text is link text (prose cites, it does not list).
-const RECOVER_MAX_LINK_DENSITY: f32 = 0.2;
+/// The trade-off knobs of `auto`; [`Tuning::new`] gives them for a [`Mode`].
+#[derive(Clone, Copy, Debug)]
+pub struct Tuning {
+    /// Recover a paragraph outside the main container from this many characters on (0: never).
+    pub recover_min_text: u32,
+    /// ...when under this share of its text is link text (prose cites, it does not list)...
+    pub recover_max_link_density: f32,
+    /// ...and its parent is not a teaser card (a linked headline beside a summary).
+    pub recover_max_parent_link_density: f32,
+    /// Inside the container, a block with more link text than this is a menu or link list.
+    pub link_list_density: f32,
+    /// Keep comment sections (class/id words about comments are not boilerplate).
+    pub comments: bool,
+}
 
-/// ...and its parent is not a teaser card (a linked headline beside a summary).
-const RECOVER_MAX_PARENT_LINK_DENSITY: f32 = 0.25;
+impl Tuning {
+    pub fn new(mode: Mode, comments: bool) -> Tuning {
+        match mode {
+            // About two sentences: longer than captions, teasers and bylines. A block that is
+            // more than half link text is a list of links (trafilatura and jusText use the
+            // same 0.5 order of magnitude for link density).
+            Mode::Balanced => Tuning {
+                recover_min_text: 150,
+                recover_max_link_density: 0.2,
+                recover_max_parent_link_density: 0.25,
+                link_list_density: 0.5,
+                comments,
+            },
+            // Only the main container, and blocks a third links are already link lists.
+            Mode::Precision => Tuning {
+                recover_min_text: 0,
+                recover_max_link_density: 0.0,
+                recover_max_parent_link_density: 0.0,
+                link_list_density: 0.33,
+                comments,
+            },
+            // One sentence is enough to come back, and only clear link lists go.
+            Mode::Recall => Tuning {
+                recover_min_text: 80,
+                recover_max_link_density: 0.3,
+                recover_max_parent_link_density: 0.4,
+                link_list_density: 0.66,
+                comments,
+            },
+        }
+    }
+}
+
+/// Which way `--precision` and `--recall` move `auto`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mode {
+    #[default]
+    Balanced,
+    /// Less boilerplate, some content lost.
+    Precision,
+    /// More content, some boilerplate kept.
+    Recall,
+}
+
+/// Class/id words about user comments; with `--comments` they are not boilerplate.
+const COMMENT_WORDS: &[&str] = &["comment", "disqus"];
 
 /// Both word lists in one automaton: pattern ids below `NEGATIVE.len()` are negative.
 fn hint_matcher() -> &'static aho_corasick::AhoCorasick {
@@ -125,7 +178,7 @@ fn hint_matcher() -> &'static aho_corasick::AhoCorasick {
 
 /// Class/id verdict (-1 boilerplate, +1 content, 0 no opinion) and whether the page hides the
 /// element (`hidden`, `aria-hidden="true"`, `display:none`, `visibility:hidden`).
-fn element_hints(doc: &Document<'_>, id: NodeId) -> (i8, bool) {
+fn element_hints(doc: &Document<'_>, id: NodeId, comments: bool) -> (i8, bool) {
     let Some(attrs) = doc.attributes(id) else {
         return (0, false);
     };
@@ -135,8 +188,9 @@ fn element_hints(doc: &Document<'_>, id: NodeId) -> (i8, bool) {
     let mut pos = false;
     for hay in [class, ident] {
         for m in hint_matcher().find_overlapping_iter(hay) {
-            if m.pattern().as_usize() < NEGATIVE.len() {
-                neg = true;
+            let k = m.pattern().as_usize();
+            if k < NEGATIVE.len() {
+                neg |= !(comments && COMMENT_WORDS.contains(&NEGATIVE[k]));
             } else {
                 pos = true;
             }
@@ -185,8 +239,8 @@ fn commas(raw: &[u8]) -> u32 {
 
 /// Runs `auto`. A page where nothing stands out (a few short lines, a fragment) gives all its
 /// visible text: a filter that answers nothing for `<p>a<li>b` is of no use.
-pub fn extract(doc: &Document<'_>) -> Selection {
-    let sel = select(doc);
+pub fn extract(doc: &Document<'_>, tuning: &Tuning) -> Selection {
+    let sel = select(doc, tuning);
     if !sel.nodes.is_empty() {
         return sel;
     }
@@ -199,7 +253,7 @@ pub fn extract(doc: &Document<'_>) -> Selection {
     all
 }
 
-fn select(doc: &Document<'_>) -> Selection {
+fn select(doc: &Document<'_>, tuning: &Tuning) -> Selection {
     let nodes = &doc.tree.nodes;
     let n = nodes.len();
     let danag_sel = danag::extract(doc, Segments::Normalized, danag::PAPER_GAP);
@@ -258,7 +312,7 @@ fn select(doc: &Document<'_>) -> Selection {
             removed[i] = parent_removed;
             continue;
         }
-        let (class_hint, is_hidden) = element_hints(doc, i as NodeId);
+        let (class_hint, is_hidden) = element_hints(doc, i as NodeId, tuning.comments);
         // The document's own containers are never boilerplate, whatever their class says.
         hint[i] = if matches!(node.tag, Tag::Html | Tag::Body | Tag::Main | Tag::Article) {
             0
@@ -391,9 +445,11 @@ fn select(doc: &Document<'_>) -> Selection {
     for i in 1..n {
         if is_paragraph[i]
             && !removed[i]
-            && stats[i].text >= RECOVER_MIN_TEXT
-            && stats[i].link_density() < RECOVER_MAX_LINK_DENSITY
-            && stats[nodes[i].parent as usize].link_density() < RECOVER_MAX_PARENT_LINK_DENSITY
+            && tuning.recover_min_text > 0
+            && stats[i].text >= tuning.recover_min_text
+            && stats[i].link_density() < tuning.recover_max_link_density
+            && stats[nodes[i].parent as usize].link_density()
+                < tuning.recover_max_parent_link_density
         {
             is_root[i] = true;
         }
@@ -415,7 +471,9 @@ fn select(doc: &Document<'_>) -> Selection {
                 // A block that is mostly link text is a menu or a link list; a chosen root was
                 // judged with its link density already.
                 let s = &stats[i];
-                let link_list = node.tag.is(flags::BLOCK) && s.text > 0 && s.link_density() > 0.5;
+                let link_list = node.tag.is(flags::BLOCK)
+                    && s.text > 0
+                    && s.link_density() > tuning.link_list_density;
                 inside[i] = starts_here || !link_list;
             }
             Kind::Text => {

@@ -65,6 +65,10 @@ pub struct Options {
     pub format: Format,
     /// Keep link targets in markdown output.
     pub links: bool,
+    /// `--precision` / `--recall`: which way `auto` leans.
+    pub mode: auto::Mode,
+    /// Keep user comments (`auto`).
+    pub comments: bool,
 }
 
 impl Default for Options {
@@ -75,6 +79,8 @@ impl Default for Options {
             charset: None,
             format: Format::Text,
             links: false,
+            mode: auto::Mode::Balanced,
+            comments: false,
         }
     }
 }
@@ -178,7 +184,7 @@ fn with_arena<R>(f: impl FnOnce(&bumpalo::Bump) -> R) -> R {
 /// Runs the chosen algorithm on a parsed document.
 pub fn run(doc: &Document<'_>, opts: &Options) -> Selection {
     match opts.algo {
-        Algo::Auto => auto::extract(doc),
+        Algo::Auto => auto::extract(doc, &auto::Tuning::new(opts.mode, opts.comments)),
         Algo::Danag => danag::extract(doc, danag::Segments::Normalized, opts.gap),
         Algo::DanagLines => danag::extract(doc, danag::Segments::PhysicalLines, opts.gap),
     }
