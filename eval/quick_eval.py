@@ -15,7 +15,15 @@ import collections, json, os, re, statistics, subprocess, sys, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.path.join(ROOT, "..", "shared")
-ALGOS = ["auto", "danag", "danag-lines"]
+# (row name, pith arguments)
+VARIANTS = [
+    ("auto", ["--algo", "auto"]),
+    ("auto --precision", ["--algo", "auto", "--precision"]),
+    ("auto --recall", ["--algo", "auto", "--recall"]),
+    ("auto --comments", ["--algo", "auto", "--comments"]),
+    ("danag", ["--algo", "danag"]),
+    ("danag-lines", ["--algo", "danag-lines"]),
+]
 SETS = ["scrapinghub", "cleaneval_final", "dragnet", "l3s_gn1", "wcxb_dev", "trafilatura_eval"]
 
 
@@ -47,13 +55,12 @@ def bow(pred, gold):
     return P, R, F
 
 
-def run_pith(binary, algo, paths):
-    """Extracts every page in one process; records are separated by form-feed lines."""
+def run_pith(binary, args, paths):
+    """Extracts every page, one process per page (keeps the mapping to ids exact)."""
     t = time.perf_counter()
     outs = []
-    # One process per page keeps the mapping to ids exact; batches would need the JSON output.
     for path in paths:
-        r = subprocess.run([binary, "--algo", algo, path], capture_output=True)
+        r = subprocess.run([binary, *args, path], capture_output=True)
         outs.append(r.stdout.decode("utf-8", "replace"))
     return outs, time.perf_counter() - t
 
@@ -70,7 +77,6 @@ def main():
              "Produced by `just eval` (`eval/quick_eval.py`). Mean bag-of-words F1 (P, R means as in",
              "`../shared/peers/README.md`); snippet F1 for trafilatura_eval. Peers: `../shared/peers/<set>.json`.",
              "Best F1 per set in bold.", ""]
-    summary = []
     for name in SETS:
         d = os.path.join(SHARED, "data", name)
         if not os.path.isdir(d):
@@ -79,8 +85,8 @@ def main():
         paths = [os.path.join(d, "html", i + ".html") for i in ids]
         snippet = name == "trafilatura_eval"
         rows = {}
-        for algo in ALGOS:
-            outs, secs = run_pith(binary, algo, paths)
+        for algo, args in VARIANTS:
+            outs, secs = run_pith(binary, args, paths)
             if snippet:
                 tp = fp = fn = tn = 0
                 for i, out in zip(ids, outs):
@@ -129,8 +135,8 @@ def main():
             lines.append(f"| {tool} | {f} | {P:.3f} | {R:.3f} | {empty} | {pps:.1f} |")
         lines.append("")
         best_peer = max((v for k, v in rows.items() if not k.startswith("pith")), key=lambda r: r[0])
-        summary.append((name, rows["pith auto"][0], rows["pith danag"][0], rows["pith danag-lines"][0], best_peer[0]))
-        print(f"{name}: auto {rows['pith auto'][0]:.3f} danag {rows['pith danag'][0]:.3f} danag-lines {rows['pith danag-lines'][0]:.3f} best peer {best_peer[0]:.3f}", flush=True)
+        mine = " ".join(f"{v}={rows['pith ' + v][0]:.3f}" for v, _ in VARIANTS)
+        print(f"{name}: {mine} best-peer={best_peer[0]:.3f}", flush=True)
     lines += ["pith's pages/s here include starting one process per page; see `just bench` for throughput.", ""]
     with open(out_path, "w", encoding="utf-8") as f:
         f.write("\n".join(lines))

@@ -34,6 +34,19 @@ pub struct Config {
 
 /// Runs the filter; the exit code follows the README's rules.
 pub fn run(config: &Config) -> ExitCode {
+    let unsupported = if config.json {
+        Some("--format json")
+    } else if config.options.format == crate::output::Format::Markdown {
+        Some("--format markdown")
+    } else if matches!(config.input, InputKind::Warc | InputKind::Jsonl) {
+        Some("--input warc/jsonl")
+    } else {
+        None
+    };
+    if let Some(flag) = unsupported {
+        eprintln!("pith: {flag} is not available in this version");
+        return ExitCode::from(2);
+    }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     // Exit status: failure only when no input gave a page at all (every one missing, empty or
