@@ -22,4 +22,4 @@ lint:
 # writes eval/RESULTS.md.
 eval:
     cargo build --release
-    python3 eval/quick_eval.py target/release/pith
+    python3 eval/report.py target/release/pith

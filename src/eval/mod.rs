@@ -1,12 +1,623 @@
-//! Evaluation: scoring extractors against gold sets.
+//! Evaluation: scores pith's algorithms, or another tool's saved outputs, against a gold set,
+//! with the field's measures ([`metrics`]) and the reference scorer's aggregation rules
+//! (`shared/peers/README.md`: precision averaged over pages with output, recall over pages with
+//! gold, F1 over all pages; medians as Python's `statistics.median`).
 //!
-//! PLACEHOLDER: the eval work replaces this module.
+//! A gold set is a directory with `html/<id>.html` and `gold/<id>.txt` (text gold, scored with
+//! bag of words and LCS) and/or `gold/<id>.json` (`{"with": [...], "without": [...]}` snippets).
+//! Gold quirks are undone as the reference scorer does, keyed by the set's `MANIFEST.json` name
+//! (or its folder name): CleanEval's `URL:` line and `<p>`/`<h>`/`<l>` markers, Dragnet's comment
+//! separator line.
 
+pub mod metrics;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use argh::FromArgs;
+
+use crate::extract::{Algo, Options};
+use metrics::{Prf, SnippetCounts};
+
+/// Scores extractors on a gold set: pith's algorithms in-process, or files another tool wrote.
+///
+/// Prints a summary table (or JSON with --json). Metrics: bow (bag-of-words, ScrapingHub),
+/// lcs (longest common subsequence of words, Gottron), snippet (trafilatura's with/without
+/// snippets, counted over the set).
+#[derive(FromArgs, Debug)]
+pub struct EvalArgs {
+    /// algorithm to score (repeatable; default: auto). One of: auto, danag, danag-lines
+    #[argh(option)]
+    algo: Vec<Algo>,
+
+    /// score the files DIR/<id>.txt another tool wrote, instead of running pith (repeatable)
+    #[argh(option)]
+    pred: Vec<PathBuf>,
+
+    /// run pith's auto with --precision
+    #[argh(switch)]
+    precision: bool,
+
+    /// run pith's auto with --recall
+    #[argh(switch)]
+    recall: bool,
+
+    /// run pith's auto with --comments
+    #[argh(switch)]
+    comments: bool,
+
+    /// print the summary as one JSON object (shape documented in eval/METRICS.md)
+    #[argh(switch)]
+    json: bool,
+
+    /// write one CSV row per page and algorithm to this file
+    #[argh(option)]
+    per_page: Option<PathBuf>,
+
+    /// worker threads (default: all cores)
+    #[argh(option, short = 'j')]
+    jobs: Option<usize>,
+
+    /// the gold set directory (with html/ and gold/)
+    #[argh(positional)]
+    dataset: PathBuf,
+}
 
 /// `pith eval ...`: `cmd` is the command path for help text, `args` what follows `eval`.
 pub fn cli_main(cmd: &[&str], args: &[&str]) -> ExitCode {
-    let _ = (cmd, args);
-    eprintln!("pith eval: not built yet");
-    ExitCode::from(2)
+    let args = match EvalArgs::from_args(cmd, args) {
+        Ok(a) => a,
+        Err(early) => {
+            return match early.status {
+                Ok(()) => {
+                    print!("{}", early.output);
+                    ExitCode::SUCCESS
+                }
+                Err(()) => {
+                    eprint!("{}", early.output);
+                    ExitCode::from(2)
+                }
+            };
+        }
+    };
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("pith eval: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The gold of one page.
+#[derive(Debug, Default)]
+pub struct Gold {
+    /// Text gold, cleaned; `None` when the set has only snippets.
+    pub text: Option<String>,
+    /// Snippet gold.
+    pub with: Vec<String>,
+    pub without: Vec<String>,
+    pub has_snippets: bool,
+}
+
+/// A gold set on disk.
+pub struct Dataset {
+    pub name: String,
+    pub dir: PathBuf,
+    /// Page ids, sorted.
+    pub ids: Vec<String>,
+}
+
+impl Dataset {
+    /// Opens `dir`: lists `html/*.html`, reads the name from `MANIFEST.json` if present.
+    pub fn open(dir: &Path) -> Result<Dataset, String> {
+        let html = dir.join("html");
+        let entries = std::fs::read_dir(&html).map_err(|e| format!("{}: {e}", html.display()))?;
+        let mut ids: Vec<String> = entries
+            .filter_map(|e| e.ok())
+            .filter_map(|e| {
+                let name = e.file_name().into_string().ok()?;
+                name.strip_suffix(".html").map(str::to_string)
+            })
+            .collect();
+        ids.sort();
+        if ids.is_empty() {
+            return Err(format!("{}: no .html pages", html.display()));
+        }
+        let manifest_name = std::fs::read(dir.join("MANIFEST.json"))
+            .ok()
+            .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+            .and_then(|v| v.get("name").and_then(|n| n.as_str()).map(str::to_string));
+        let folder = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        Ok(Dataset {
+            name: manifest_name.unwrap_or(folder),
+            dir: dir.to_path_buf(),
+            ids,
+        })
+    }
+
+    /// The gold of page `id`, with the set's quirks undone.
+    pub fn gold(&self, id: &str) -> Gold {
+        let mut gold = Gold::default();
+        let gold_dir = self.dir.join("gold");
+        if let Ok(b) = std::fs::read(gold_dir.join(format!("{id}.txt"))) {
+            gold.text = Some(clean_gold(&self.name, &String::from_utf8_lossy(&b)));
+        }
+        if let Some(v) = std::fs::read(gold_dir.join(format!("{id}.json")))
+            .ok()
+            .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+        {
+            let list = |k: &str| -> Vec<String> {
+                v.get(k)
+                    .and_then(|a| a.as_array())
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(|s| s.as_str().map(str::to_string))
+                            .collect()
+                    })
+                    .unwrap_or_default()
+            };
+            gold.with = list("with");
+            gold.without = list("without");
+            gold.has_snippets = v.get("with").is_some() || v.get("without").is_some();
+        }
+        gold
+    }
+}
+
+/// Undoes the gold quirks the reference scorer undoes (peers/README.md, "Gold clean-up").
+pub fn clean_gold(set: &str, gold: &str) -> String {
+    if set.starts_with("cleaneval") {
+        // A leading `URL:` line, then the block markers <p>, <h>, <l> (either case) as newlines.
+        let trimmed = gold.trim_start();
+        let body = match trimmed.strip_prefix("URL:") {
+            Some(rest) => rest.split_once('\n').map_or("", |(_, after)| after),
+            None => gold,
+        };
+        let mut out = String::with_capacity(body.len());
+        let mut rest = body;
+        while let Some(i) = rest.find('<') {
+            out.push_str(&rest[..i]);
+            let tail = &rest[i..];
+            let marker = tail.len() >= 3
+                && matches!(tail.as_bytes()[1].to_ascii_lowercase(), b'p' | b'h' | b'l')
+                && tail.as_bytes()[2] == b'>';
+            if marker {
+                out.push('\n');
+                rest = &tail[3..];
+            } else {
+                out.push('<');
+                rest = &tail[1..];
+            }
+        }
+        out.push_str(rest);
+        return out;
+    }
+    if set.starts_with("dragnet") {
+        // The line separating article and comments; the comments stay gold.
+        return gold
+            .split('\n')
+            .map(|l| {
+                let t = l.trim_end_matches('\r').trim_matches([' ', '\t']);
+                if t.starts_with("!@#$%^&*()") && t["!@#$%^&*()".len()..].trim() == "COMMENTS" {
+                    ""
+                } else {
+                    l
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+    }
+    gold.to_string()
+}
+
+/// One page's scores under one system.
+#[derive(Clone, Debug)]
+pub struct PageScore {
+    pub id: String,
+    pub empty: bool,
+    pub error: bool,
+    pub bow: Option<Prf>,
+    pub lcs: Option<Prf>,
+    pub snippet: Option<SnippetCounts>,
+    pub seconds: f64,
+}
+
+/// A system under test: pith with some options, or a directory of predictions.
+#[derive(Clone, Debug)]
+pub enum System {
+    Pith(Options),
+    Pred(PathBuf),
+}
+
+impl System {
+    /// The row name: the algorithm and the switches that change it, or the folder name.
+    pub fn name(&self) -> String {
+        match self {
+            System::Pith(o) => {
+                let mut n = o.algo.name().to_string();
+                if o.algo == Algo::Auto {
+                    match o.mode {
+                        crate::extract::auto::Mode::Precision => n.push_str(" --precision"),
+                        crate::extract::auto::Mode::Recall => n.push_str(" --recall"),
+                        crate::extract::auto::Mode::Balanced => {}
+                    }
+                    if o.comments {
+                        n.push_str(" --comments");
+                    }
+                }
+                n
+            }
+            System::Pred(dir) => dir
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| dir.display().to_string()),
+        }
+    }
+}
+
+/// Scores every page of `ds` under `sys`, on `jobs` threads; results in id order.
+pub fn score_set(ds: &Dataset, sys: &System, jobs: usize) -> Vec<PageScore> {
+    let next = AtomicUsize::new(0);
+    let mut results: Vec<Option<PageScore>> = vec![None; ds.ids.len()];
+    let chunks: Vec<Vec<(usize, PageScore)>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..jobs.max(1))
+            .map(|_| {
+                s.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(id) = ds.ids.get(i) else { break };
+                        done.push((i, score_page(ds, sys, id)));
+                    }
+                    done
+                })
+            })
+            .collect();
+        handles.into_iter().filter_map(|h| h.join().ok()).collect()
+    });
+    for (i, p) in chunks.into_iter().flatten() {
+        results[i] = Some(p);
+    }
+    results.into_iter().flatten().collect()
+}
+
+fn score_page(ds: &Dataset, sys: &System, id: &str) -> PageScore {
+    let gold = ds.gold(id);
+    let started = Instant::now();
+    let (output, error) = match sys {
+        System::Pith(opts) => match std::fs::read(ds.dir.join("html").join(format!("{id}.html"))) {
+            Ok(bytes) => match crate::extract::extract(&bytes, None, opts) {
+                Ok(e) => (e.text, false),
+                Err(_) => (String::new(), true),
+            },
+            Err(_) => (String::new(), true),
+        },
+        // A missing prediction file is an empty prediction (reference scorer rule).
+        System::Pred(dir) => match std::fs::read(dir.join(format!("{id}.txt"))) {
+            Ok(b) => (String::from_utf8_lossy(&b).into_owned(), false),
+            Err(_) => (String::new(), false),
+        },
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    let pred_tokens = metrics::tokens(&output);
+    let (bow, lcs) = match &gold.text {
+        Some(g) => {
+            let gold_tokens = metrics::tokens(g);
+            (
+                Some(metrics::bow(&pred_tokens, &gold_tokens)),
+                Some(metrics::lcs(&pred_tokens, &gold_tokens)),
+            )
+        }
+        None => (None, None),
+    };
+    let snippet = gold
+        .has_snippets
+        .then(|| metrics::snippets(&output, &gold.with, &gold.without));
+    PageScore {
+        id: id.to_string(),
+        empty: pred_tokens.is_empty(),
+        error,
+        bow,
+        lcs,
+        snippet,
+        seconds,
+    }
+}
+
+/// Mean and median of a list (Python's `statistics` conventions; empty gives 0).
+fn mean_median(mut v: Vec<f64>) -> (f64, f64) {
+    if v.is_empty() {
+        return (0.0, 0.0);
+    }
+    let mean = v.iter().sum::<f64>() / v.len() as f64;
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    let median = if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    };
+    (mean, median)
+}
+
+/// The set-level summary of one metric.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Summary {
+    pub precision: (f64, f64),
+    pub recall: (f64, f64),
+    pub f1: (f64, f64),
+}
+
+/// Aggregates per-page scores of one text metric.
+pub fn summarize(scores: &[Prf]) -> Summary {
+    Summary {
+        precision: mean_median(scores.iter().filter_map(|s| s.precision).collect()),
+        recall: mean_median(scores.iter().filter_map(|s| s.recall).collect()),
+        f1: mean_median(scores.iter().map(|s| s.f1).collect()),
+    }
+}
+
+/// Everything reported for one system.
+pub struct Report {
+    pub name: String,
+    pub bow: Option<Summary>,
+    pub lcs: Option<Summary>,
+    pub snippet: Option<SnippetCounts>,
+    pub empty: usize,
+    pub errors: usize,
+    pub pages_per_s: f64,
+}
+
+pub fn report(name: String, pages: &[PageScore]) -> Report {
+    let bows: Vec<Prf> = pages.iter().filter_map(|p| p.bow).collect();
+    let lcss: Vec<Prf> = pages.iter().filter_map(|p| p.lcs).collect();
+    let mut snippet: Option<SnippetCounts> = None;
+    for p in pages {
+        if let Some(c) = p.snippet {
+            snippet.get_or_insert_with(SnippetCounts::default).add(c);
+        }
+    }
+    let secs: f64 = pages.iter().map(|p| p.seconds).sum();
+    Report {
+        name,
+        bow: (!bows.is_empty()).then(|| summarize(&bows)),
+        lcs: (!lcss.is_empty()).then(|| summarize(&lcss)),
+        snippet,
+        empty: pages.iter().filter(|p| p.empty).count(),
+        errors: pages.iter().filter(|p| p.error).count(),
+        pages_per_s: if secs > 0.0 {
+            pages.len() as f64 / secs
+        } else {
+            0.0
+        },
+    }
+}
+
+fn run(args: &EvalArgs) -> Result<(), String> {
+    let ds = Dataset::open(&args.dataset)?;
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let mut systems: Vec<System> = args.pred.iter().cloned().map(System::Pred).collect();
+    if args.precision && args.recall {
+        return Err("--precision and --recall exclude each other".into());
+    }
+    let mode = if args.precision {
+        crate::extract::auto::Mode::Precision
+    } else if args.recall {
+        crate::extract::auto::Mode::Recall
+    } else {
+        crate::extract::auto::Mode::Balanced
+    };
+    let mut algos = args.algo.clone();
+    if algos.is_empty() && args.pred.is_empty() {
+        algos.push(Algo::Auto);
+    }
+    for algo in algos {
+        let opts = Options {
+            algo,
+            mode,
+            comments: args.comments,
+            ..Options::default()
+        };
+        systems.push(System::Pith(opts));
+    }
+    for sys in &systems {
+        if let System::Pred(dir) = sys
+            && !dir.is_dir()
+        {
+            return Err(format!("{}: not a directory", dir.display()));
+        }
+    }
+    let mut csv = match &args.per_page {
+        Some(path) => {
+            let f = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let mut w = std::io::BufWriter::new(f);
+            writeln!(w, "system,id,empty,error,bow_p,bow_r,bow_f1,lcs_p,lcs_r,lcs_f1,snip_tp,snip_fp,snip_fn,snip_tn")
+                .map_err(|e| e.to_string())?;
+            Some(w)
+        }
+        None => None,
+    };
+    let mut reports = Vec::new();
+    for sys in &systems {
+        let pages = score_set(&ds, sys, jobs);
+        if let Some(w) = csv.as_mut() {
+            for p in &pages {
+                write_csv_row(w, &sys.name(), p).map_err(|e| e.to_string())?;
+            }
+        }
+        reports.push(report(sys.name(), &pages));
+    }
+    if let Some(mut w) = csv {
+        w.flush().map_err(|e| e.to_string())?;
+    }
+    let out = if args.json {
+        to_json(&ds, &reports)
+    } else {
+        to_table(&ds, &reports)
+    };
+    print!("{out}");
+    Ok(())
+}
+
+fn write_csv_row(w: &mut impl Write, sys: &str, p: &PageScore) -> std::io::Result<()> {
+    let f = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v:.4}"));
+    let prf = |m: Option<Prf>| match m {
+        Some(m) => format!("{},{},{:.4}", f(m.precision), f(m.recall), m.f1),
+        None => ",,".to_string(),
+    };
+    let snip = match p.snippet {
+        Some(c) => format!("{},{},{},{}", c.tp, c.fp, c.fn_, c.tn),
+        None => ",,,".to_string(),
+    };
+    writeln!(
+        w,
+        "{sys},{},{},{},{},{},{snip}",
+        p.id,
+        p.empty,
+        p.error,
+        prf(p.bow),
+        prf(p.lcs)
+    )
+}
+
+/// The JSON summary (shape in eval/METRICS.md).
+pub fn to_json(ds: &Dataset, reports: &[Report]) -> String {
+    use serde_json::{Map, Value, json};
+    let summary = |s: &Summary| {
+        json!({
+            "precision": {"mean": s.precision.0, "median": s.precision.1},
+            "recall": {"mean": s.recall.0, "median": s.recall.1},
+            "f1": {"mean": s.f1.0, "median": s.f1.1},
+        })
+    };
+    let mut results = Map::new();
+    for r in reports {
+        let mut o = Map::new();
+        if let Some(s) = &r.bow {
+            o.insert("bow".into(), summary(s));
+        }
+        if let Some(s) = &r.lcs {
+            o.insert("lcs".into(), summary(s));
+        }
+        if let Some(c) = &r.snippet {
+            o.insert(
+                "snippet".into(),
+                json!({"precision": c.precision(), "recall": c.recall(), "f1": c.f1(),
+                       "accuracy": c.accuracy(), "tp": c.tp, "fp": c.fp, "fn": c.fn_, "tn": c.tn}),
+            );
+        }
+        o.insert("empty".into(), json!(r.empty));
+        o.insert("errors".into(), json!(r.errors));
+        o.insert("pages_per_s".into(), json!(r.pages_per_s));
+        results.insert(r.name.clone(), Value::Object(o));
+    }
+    let v = json!({"dataset": ds.name, "pages": ds.ids.len(), "results": results});
+    format!("{v}\n")
+}
+
+/// The human-readable table.
+pub fn to_table(ds: &Dataset, reports: &[Report]) -> String {
+    let mut s = format!("{} ({} pages)\n", ds.name, ds.ids.len());
+    s.push_str(&format!(
+        "{:<16} {:<7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>6} {:>6} {:>9}\n",
+        "system",
+        "metric",
+        "P mean",
+        "P med",
+        "R mean",
+        "R med",
+        "F1 mean",
+        "F1 med",
+        "empty",
+        "errors",
+        "pages/s"
+    ));
+    for r in reports {
+        let mut first = true;
+        let mut row =
+            |metric: &str, cols: [f64; 6]| {
+                let (e, er, pps) = if first {
+                    (
+                        r.empty.to_string(),
+                        r.errors.to_string(),
+                        format!("{:.1}", r.pages_per_s),
+                    )
+                } else {
+                    (String::new(), String::new(), String::new())
+                };
+                s.push_str(&format!(
+                "{:<16} {:<7} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>6} {:>6} {:>9}\n",
+                if first { r.name.as_str() } else { "" },
+                metric,
+                cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], e, er, pps
+            ));
+                first = false;
+            };
+        for (metric, sum) in [("bow", &r.bow), ("lcs", &r.lcs)] {
+            if let Some(m) = sum {
+                row(
+                    metric,
+                    [
+                        m.precision.0,
+                        m.precision.1,
+                        m.recall.0,
+                        m.recall.1,
+                        m.f1.0,
+                        m.f1.1,
+                    ],
+                );
+            }
+        }
+        if let Some(c) = &r.snippet {
+            row(
+                "snippet",
+                [
+                    c.precision(),
+                    c.precision(),
+                    c.recall(),
+                    c.recall(),
+                    c.f1(),
+                    c.f1(),
+                ],
+            );
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cleaneval_gold_markers_and_url_line() {
+        let g = clean_gold(
+            "cleaneval_final",
+            "URL: http://x\n<p>One para<h>Head<L>item <b>x",
+        );
+        assert_eq!(g, "\nOne para\nHead\nitem <b>x");
+        assert_eq!(clean_gold("cleaneval_final", "<p>no url"), "\nno url");
+    }
+
+    #[test]
+    fn dragnet_separator_line() {
+        let g = clean_gold("dragnet", "Article\r\n!@#$%^&*()  COMMENTS\r\nA comment");
+        assert_eq!(g, "Article\r\n\nA comment");
+    }
+
+    #[test]
+    fn medians_follow_python() {
+        assert_eq!(mean_median(vec![3.0, 1.0, 2.0]), (2.0, 2.0));
+        assert_eq!(mean_median(vec![1.0, 2.0, 3.0, 4.0]), (2.5, 2.5));
+        assert_eq!(mean_median(vec![]), (0.0, 0.0));
+    }
 }
