@@ -71,14 +71,13 @@ impl<'a> Document<'a> {
         let mut doc = Driver {
             bytes: neutral.as_bytes(),
             base: neutral.as_ptr() as usize,
-            builder: tree::Builder::new(arena, count),
+            builder: tree::Builder::new(arena, count, tree::quirks_mode(src.as_bytes())),
             tokens: BumpVec::with_capacity_in(count + count / 2, arena),
         };
         if let Some(dom) = &dom {
             doc.run(dom.nodes());
         }
-        let names = |token: u32| other_name(dom.as_ref(), token);
-        let tree = doc.builder.finish(src.len() as u32, &names);
+        let tree = doc.builder.finish(src.len() as u32);
         Document {
             src,
             neutral,
@@ -197,14 +196,6 @@ fn clean_inline(raw: &str) -> String {
     out
 }
 
-/// The lower-cased name of the tl tag at `token`.
-fn other_name(dom: Option<&tl::VDom<'_>>, token: u32) -> Vec<u8> {
-    dom.and_then(|d| d.nodes().get(token as usize))
-        .and_then(|n| n.as_tag())
-        .map(|t| t.name().as_bytes().to_ascii_lowercase())
-        .unwrap_or_default()
-}
-
 /// Feeds tl's nodes and the end tags between them to the tree builder.
 struct Driver<'a, 'arena> {
     bytes: &'a [u8],
@@ -228,22 +219,37 @@ impl Driver<'_, '_> {
     }
 
     fn run(&mut self, nodes: &[tl::Node<'_>]) {
-        let names = |token: u32| {
-            nodes
-                .get(token as usize)
-                .and_then(|n| n.as_tag())
-                .map(|t| t.name().as_bytes().to_ascii_lowercase())
-                .unwrap_or_default()
-        };
+        // Everything before `prev_end` has been fed to the builder.
         let mut prev_end = 0usize;
         for (i, node) in nodes.iter().enumerate() {
             let Some(start) = self.node_start(node) else {
                 continue;
             };
+            let node_end = match node {
+                tl::Node::Raw(b) | tl::Node::Comment(b) => start + b.as_bytes().len(),
+                tl::Node::Tag(_) => start + 1,
+            };
             if start < prev_end {
-                continue; // cannot happen with tl's document-order list; never go backwards
+                // Inside a start tag tl gave up on and the gap reader parsed (below): the rest
+                // of a text run after that tag's `>` is still text.
+                if let tl::Node::Raw(_) = node
+                    && node_end > prev_end
+                {
+                    self.text(prev_end, node_end);
+                    prev_end = node_end;
+                }
+                continue;
             }
-            self.gap(prev_end, start, &names);
+            prev_end = self.gap(prev_end, start);
+            if start < prev_end {
+                if let tl::Node::Raw(_) = node
+                    && node_end > prev_end
+                {
+                    self.text(prev_end, node_end);
+                    prev_end = node_end;
+                }
+                continue;
+            }
             match node {
                 tl::Node::Tag(t) => {
                     let limit = nodes[i + 1..]
@@ -258,45 +264,46 @@ impl Driver<'_, '_> {
                         .get(start + 1)
                         .is_some_and(u8::is_ascii_alphabetic)
                         && !name.is_empty();
-                    if !is_tag {
+                    if is_tag {
+                        self.start_tag(name, start, end, i as u32);
+                    } else {
                         // `a < b` is text in HTML; tl reads a tag there.
                         self.text(start, end);
-                    } else {
-                        let tag = Tag::lookup(name);
-                        let lower = if tag == Tag::Other {
-                            name.to_ascii_lowercase()
-                        } else {
-                            Vec::new()
-                        };
-                        let self_closing = end >= 2 && self.bytes[end - 2] == b'/';
-                        let t = tree::StartTag {
-                            tag,
-                            lower_name: &lower,
-                            start: start as u32,
-                            inner_start: end as u32,
-                            token: i as u32,
-                            self_closing,
-                        };
-                        if let Some(id) = self.builder.start_tag(t, &names) {
-                            self.tokens.push(Token {
-                                kind: TokenKind::StartTag,
-                                start: start as u32,
-                                end: end as u32,
-                                node: id,
-                            });
-                        }
                     }
                     prev_end = end;
                 }
-                tl::Node::Raw(b) => {
-                    let end = start + b.as_bytes().len();
-                    self.text(start, end);
-                    prev_end = end;
+                tl::Node::Raw(_) => {
+                    self.text(start, node_end);
+                    prev_end = node_end;
                 }
-                tl::Node::Comment(b) => prev_end = start + b.as_bytes().len(),
+                tl::Node::Comment(_) => prev_end = node_end,
             }
         }
-        self.gap(prev_end, self.bytes.len(), &names);
+        self.gap(prev_end, self.bytes.len());
+    }
+
+    fn start_tag(&mut self, name: &[u8], start: usize, end: usize, token: u32) {
+        let tag = Tag::lookup(name);
+        let t = tree::StartTag {
+            tag,
+            name_hash: if tag == Tag::Other {
+                tree::name_hash(name)
+            } else {
+                0
+            },
+            start: start as u32,
+            inner_start: end as u32,
+            token,
+            self_closing: end >= 2 && self.bytes[end - 2] == b'/',
+        };
+        if let Some(id) = self.builder.start_tag(t) {
+            self.tokens.push(Token {
+                kind: TokenKind::StartTag,
+                start: start as u32,
+                end: end as u32,
+                node: id,
+            });
+        }
     }
 
     fn text(&mut self, start: usize, end: usize) {
@@ -311,8 +318,11 @@ impl Driver<'_, '_> {
         }
     }
 
-    /// Finds the end tags in `from..to`, bytes tl did not list as nodes.
-    fn gap(&mut self, from: usize, to: usize, names: &dyn Fn(u32) -> Vec<u8>) {
+    /// Reads the bytes tl did not list as nodes, `from..to`: end tags, and start tags tl gave
+    /// up on (an unquoted attribute value with a `/`, as in `type=text/css>`, makes tl drop the
+    /// tag and read its tail as text). Returns where it stopped: past `to` when such a start
+    /// tag runs beyond it.
+    fn gap(&mut self, from: usize, to: usize) -> usize {
         let mut pos = from;
         while pos < to {
             let Some(off) = memchr(b'<', &self.bytes[pos..to]) else {
@@ -320,28 +330,34 @@ impl Driver<'_, '_> {
             };
             let lt = pos + off;
             pos = lt + 1;
-            if self.bytes.get(lt + 1) != Some(&b'/') {
+            let is_end = self.bytes.get(lt + 1) == Some(&b'/');
+            let name_start = if is_end { lt + 2 } else { lt + 1 };
+            if !self
+                .bytes
+                .get(name_start)
+                .is_some_and(u8::is_ascii_alphabetic)
+            {
                 continue;
             }
-            let name_start = lt + 2;
-            let name_len = self.bytes[name_start..to]
+            let name_len = self.bytes[name_start..]
                 .iter()
                 .position(|&b| matches!(b, b'>' | b'/' | b' ' | b'\t' | b'\n' | b'\r' | b'\x0c'))
-                .unwrap_or(to - name_start);
-            if name_len == 0 {
+                .unwrap_or(self.bytes.len() - name_start);
+            let name = &self.bytes[name_start..name_start + name_len];
+            if !is_end {
+                let end = prepass::start_tag_end(self.bytes, lt);
+                self.start_tag(name, lt, end, tree::NONE);
+                pos = end;
                 continue;
             }
-            let name = &self.bytes[name_start..name_start + name_len];
             let end = memchr(b'>', &self.bytes[name_start..to]).map_or(to, |i| name_start + i + 1);
             let tag = Tag::lookup(name);
-            let lower = if tag == Tag::Other {
-                name.to_ascii_lowercase()
+            let hash = if tag == Tag::Other {
+                tree::name_hash(name)
             } else {
-                Vec::new()
+                0
             };
-            let node = self
-                .builder
-                .end_tag(tag, &lower, lt as u32, end as u32, names);
+            let node = self.builder.end_tag(tag, hash, lt as u32, end as u32);
             self.tokens.push(Token {
                 kind: TokenKind::EndTag,
                 start: lt as u32,
@@ -350,6 +366,7 @@ impl Driver<'_, '_> {
             });
             pos = end;
         }
+        pos.max(to)
     }
 }
 

@@ -180,6 +180,8 @@ tags! {
     Picture "picture" 0;
     Frameset "frameset" BLOCK;
     Frame "frame" VOID;
+    Basefont "basefont" VOID;
+    Bgsound "bgsound" VOID;
 }
 
 impl Tag {

@@ -156,14 +156,52 @@ fn own_context(tag: Tag, kind: Kind) -> u8 {
     c
 }
 
+/// Whether a page is in quirks mode, from its DOCTYPE (WHATWG 13.2.6.4.1, "initial" insertion
+/// mode), reduced to the cases that occur: no DOCTYPE at all, or an HTML 3.x / 4.0 / 4.01
+/// Transitional or Frameset public identifier (4.01 ones only without a system identifier).
+pub fn quirks_mode(src: &[u8]) -> bool {
+    let head = &src[..src.len().min(4096)];
+    let Some(at) = head
+        .windows(9)
+        .position(|w| w.eq_ignore_ascii_case(b"<!doctype"))
+    else {
+        return true;
+    };
+    let end = memchr::memchr(b'>', &head[at..]).map_or(head.len(), |i| at + i);
+    let d = head[at..end].to_ascii_lowercase();
+    let has = |needle: &[u8]| memchr::memmem::find(&d, needle).is_some();
+    if has(b"html 3")
+        || has(b"html 4.0 transitional")
+        || has(b"html 4.0 frameset")
+        || has(b"html 2")
+    {
+        return true;
+    }
+    (has(b"html 4.01 transitional") || has(b"html 4.01 frameset")) && !has(b"http://")
+}
+
+/// How many open elements an implied end tag looks through (see `close_known`).
+const IMPLIED_END_SEARCH: usize = 256;
+
+/// A stable hash of a tag name, ASCII-case-insensitive (FNV-1a over the lower-cased bytes):
+/// unknown elements are matched to their end tags by it without allocating their names.
+pub fn name_hash(name: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in name {
+        h ^= u64::from(b.to_ascii_lowercase());
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
 // The open-element counts are indexed by tag.
 const _: () = assert!((Tag::Other as usize) < 128);
 
 /// A start tag as the builder needs it.
-pub struct StartTag<'n> {
+pub struct StartTag {
     pub tag: Tag,
-    /// The lower-cased name, for [`Tag::Other`] only.
-    pub lower_name: &'n [u8],
+    /// [`name_hash`] of the name, for [`Tag::Other`] only (0 otherwise).
+    pub name_hash: u64,
     /// Span of the start tag.
     pub start: u32,
     pub inner_start: u32,
@@ -176,18 +214,20 @@ pub struct StartTag<'n> {
 /// Builds a [`Tree`] from tokens given in document order.
 pub struct Builder<'arena> {
     tree: Tree<'arena>,
-    /// Open elements, innermost last.
-    stack: Vec<NodeId>,
+    /// Open elements, innermost last, with the name hash of unknown ones.
+    stack: Vec<(NodeId, u64)>,
     /// How many elements of each known kind are open: an end tag whose kind is not open is
     /// ignored in O(1) instead of searching the stack, which keeps stray end tags on a deeply
     /// nested page linear.
     open_known: [u32; 128],
-    /// The same for unknown names, keyed by the lower-cased name.
-    open_other: ahash::AHashMap<Box<[u8]>, u32>,
+    /// The same for unknown names, keyed by [`name_hash`].
+    open_other: ahash::AHashMap<u64, u32>,
+    /// The page is in quirks mode (see [`quirks_mode`]).
+    quirks: bool,
 }
 
 impl<'arena> Builder<'arena> {
-    pub fn new(arena: &'arena Bump, capacity: usize) -> Self {
+    pub fn new(arena: &'arena Bump, capacity: usize, quirks: bool) -> Self {
         let mut nodes = BumpVec::with_capacity_in(capacity + 1, arena);
         nodes.push(Node {
             kind: Kind::Document,
@@ -208,11 +248,12 @@ impl<'arena> Builder<'arena> {
             stack: Vec::with_capacity(64),
             open_known: [0; 128],
             open_other: ahash::AHashMap::new(),
+            quirks,
         }
     }
 
     fn current(&self) -> NodeId {
-        self.stack.last().copied().unwrap_or(ROOT)
+        self.stack.last().map_or(ROOT, |&(id, _)| id)
     }
 
     fn append(&mut self, mut node: Node) -> NodeId {
@@ -232,23 +273,25 @@ impl<'arena> Builder<'arena> {
         id
     }
 
-    fn is_open(&self, tag: Tag, lower_name: &[u8]) -> bool {
+    fn is_open(&self, tag: Tag, name_hash: u64) -> bool {
         if tag == Tag::Other {
-            self.open_other.get(lower_name).is_some_and(|&n| n > 0)
+            self.open_other.get(&name_hash).is_some_and(|&n| n > 0)
         } else {
             self.open_known[tag as usize] > 0
         }
     }
 
     /// Pops the innermost element, closing it at `at` (its end tag's start) / `end`.
-    fn pop(&mut self, at: u32, end: u32, other_name: Option<&[u8]>) {
-        let Some(id) = self.stack.pop() else { return };
+    fn pop(&mut self, at: u32, end: u32) {
+        let Some((id, hash)) = self.stack.pop() else {
+            return;
+        };
         let node = &mut self.tree.nodes[id as usize];
         node.inner_end = at.max(node.inner_start);
         node.end = end.max(node.inner_end);
         let tag = node.tag;
         if tag == Tag::Other {
-            if let Some(n) = other_name.and_then(|name| self.open_other.get_mut(name)) {
+            if let Some(n) = self.open_other.get_mut(&hash) {
                 *n = n.saturating_sub(1);
             }
         } else {
@@ -259,21 +302,15 @@ impl<'arena> Builder<'arena> {
 
     /// Closes open elements up to and including the innermost `target`, if one is open and no
     /// element of `boundary` kinds lies above it.
-    fn close_known(
-        &mut self,
-        target: &[Tag],
-        boundary: &[Tag],
-        at: u32,
-        names: &dyn Fn(u32) -> Vec<u8>,
-    ) {
+    fn close_known(&mut self, target: &[Tag], boundary: &[Tag], at: u32) {
         if !target.iter().any(|&t| self.open_known[t as usize] > 0) {
             return;
         }
-        // Search is bounded by the boundary kinds (list and table containers), so it stays
-        // short in real pages; on hostile ones the open_known count makes it run only when a
-        // target is open, and every popped element is popped once.
+        // The search stops at the boundary kinds (list and table containers), which keeps it
+        // short on real pages, and after IMPLIED_END_SEARCH elements, which keeps hostile ones
+        // (an open <li> under a million <div>s, then a million <li>s) linear.
         let mut depth = None;
-        for (i, &id) in self.stack.iter().enumerate().rev() {
+        for (i, &(id, _)) in self.stack.iter().enumerate().rev().take(IMPLIED_END_SEARCH) {
             let t = self.tree.nodes[id as usize].tag;
             if target.contains(&t) {
                 depth = Some(i);
@@ -285,21 +322,17 @@ impl<'arena> Builder<'arena> {
         }
         if let Some(d) = depth {
             while self.stack.len() > d {
-                let id = self.current();
-                let other = (self.tree.nodes[id as usize].tag == Tag::Other)
-                    .then(|| names(self.tree.nodes[id as usize].token));
-                self.pop(at, at, other.as_deref());
+                self.pop(at, at);
             }
         }
     }
 
-    /// A start tag; `names` gives the lower-cased name of the tl token of an open unknown
-    /// element (for bookkeeping when it is implicitly closed).
-    pub fn start_tag(&mut self, t: StartTag<'_>, names: &dyn Fn(u32) -> Vec<u8>) -> Option<NodeId> {
+    /// A start tag.
+    pub fn start_tag(&mut self, t: StartTag) -> Option<NodeId> {
         use Tag::*;
         let StartTag {
             tag,
-            lower_name,
+            name_hash,
             start,
             inner_start,
             token,
@@ -307,31 +340,42 @@ impl<'arena> Builder<'arena> {
         } = t;
         // Implied end tags (WHATWG 13.2.6.4.7, "in body" start tags).
         match tag {
-            Li => self.close_known(&[Li], &[Ul, Ol, Menu, Dir, Table], start, names),
-            Dt | Dd => self.close_known(&[Dt, Dd], &[Dl, Table], start, names),
-            Option => self.close_known(&[Option], &[Select, Optgroup], start, names),
+            Li => self.close_known(&[Li], &[Ul, Ol, Menu, Dir, Table], start),
+            Dt | Dd => self.close_known(&[Dt, Dd], &[Dl, Table], start),
+            Option => self.close_known(&[Option], &[Select, Optgroup], start),
             Optgroup => {
-                self.close_known(&[Option], &[Select], start, names);
-                self.close_known(&[Optgroup], &[Select], start, names);
+                self.close_known(&[Option], &[Select], start);
+                self.close_known(&[Optgroup], &[Select], start);
             }
-            Tr => self.close_known(&[Tr], &[Table, Thead, Tbody, Tfoot], start, names),
-            Td | Th => self.close_known(&[Td, Th], &[Tr, Table], start, names),
-            Thead | Tbody | Tfoot => {
-                self.close_known(&[Thead, Tbody, Tfoot], &[Table], start, names)
+            Tr => self.close_known(&[Tr], &[Table, Thead, Tbody, Tfoot], start),
+            Td | Th => {
+                self.close_known(&[Td, Th], &[Tr, Table], start);
+                // A cell directly in a table gets its row (WHATWG "in table body" mode).
+                let cur = self.tree.nodes[self.current() as usize].tag;
+                if matches!(cur, Table | Thead | Tbody | Tfoot) {
+                    self.open_implied(Tr, start);
+                }
             }
-            Body => self.close_known(&[Head], &[], start, names),
-            A => self.close_known(&[A], &[Table, Td, Th], start, names),
+            // A table directly in a table (not in a cell) closes the first (WHATWG "in table").
+            Table if self.tree.nodes[self.current() as usize].tag == Table => {
+                self.pop(start, start)
+            }
+            Thead | Tbody | Tfoot => self.close_known(&[Thead, Tbody, Tfoot], &[Table], start),
+            Body => self.close_known(&[Head], &[], start),
+            A => self.close_known(&[A], &[Table, Td, Th], start),
             _ => {}
         }
         if tag.is(flags::HEADING) {
             // A heading start tag closes a heading that is the current node.
             let cur = self.current();
             if self.tree.nodes[cur as usize].tag.is(flags::HEADING) {
-                self.pop(start, start, None);
+                self.pop(start, start);
             }
         }
-        if tag.is(flags::CLOSES_P) {
-            self.close_known(&[P], &[Table, Td, Th, Button, Object], start, names);
+        // In quirks mode a table opens inside an open paragraph (WHATWG "in body", start tag
+        // "table").
+        if tag.is(flags::CLOSES_P) && !(self.quirks && tag == Table) {
+            self.close_known(&[P], &[Table, Td, Th, Button, Object], start);
         }
         if !matches!(
             tag,
@@ -362,13 +406,33 @@ impl<'arena> Builder<'arena> {
         if tag.is(flags::VOID) || (self_closing && tag == Tag::Other) {
             return Some(id);
         }
-        self.stack.push(id);
+        self.stack.push((id, name_hash));
         if tag == Tag::Other {
-            *self.open_other.entry(lower_name.into()).or_insert(0) += 1;
+            *self.open_other.entry(name_hash).or_insert(0) += 1;
         } else {
             self.open_known[tag as usize] += 1;
         }
         Some(id)
+    }
+
+    /// Opens an element the markup implies but does not write, as a zero-width span.
+    fn open_implied(&mut self, tag: Tag, at: u32) {
+        let id = self.append(Node {
+            kind: Kind::Element,
+            tag,
+            parent: NONE,
+            first_child: NONE,
+            last_child: NONE,
+            next_sibling: NONE,
+            start: at,
+            inner_start: at,
+            inner_end: at,
+            end: at,
+            token: NONE,
+            context: 0,
+        });
+        self.stack.push((id, 0));
+        self.open_known[tag as usize] += 1;
     }
 
     /// Closes `<head>` when it is the current node: body content has begun (WHATWG "in head"
@@ -376,36 +440,26 @@ impl<'arena> Builder<'arena> {
     fn leave_head(&mut self, at: u32) {
         let cur = self.current();
         if self.tree.nodes[cur as usize].tag == Tag::Head {
-            self.pop(at, at, None);
+            self.pop(at, at);
         }
     }
 
     /// An end tag at `start..end`.
-    pub fn end_tag(
-        &mut self,
-        tag: Tag,
-        lower_name: &[u8],
-        start: u32,
-        end: u32,
-        names: &dyn Fn(u32) -> Vec<u8>,
-    ) -> Option<NodeId> {
+    pub fn end_tag(&mut self, tag: Tag, name_hash: u64, start: u32, end: u32) -> Option<NodeId> {
         // </html> and </body> do not close anything in practice: content after them still goes
         // into the body (WHATWG "after body" insertion mode reprocesses it there).
-        if matches!(tag, Tag::Html | Tag::Body) || !self.is_open(tag, lower_name) {
+        if matches!(tag, Tag::Html | Tag::Body) || !self.is_open(tag, name_hash) {
             return None;
         }
         // The matching element is open (the counts say so); pop up to it. Every element is
         // popped once, so all end tags together cost O(number of elements).
-        while let Some(&id) = self.stack.last() {
+        while let Some(&(id, hash)) = self.stack.last() {
             let node_tag = self.tree.nodes[id as usize].tag;
-            let other = (node_tag == Tag::Other).then(|| names(self.tree.nodes[id as usize].token));
-            let matches =
-                node_tag == tag && (tag != Tag::Other || other.as_deref() == Some(lower_name));
-            if matches {
-                self.pop(start, end, other.as_deref());
+            if node_tag == tag && (tag != Tag::Other || hash == name_hash) {
+                self.pop(start, end);
                 return Some(id);
             }
-            self.pop(start, start, other.as_deref());
+            self.pop(start, start);
         }
         None
     }
@@ -438,11 +492,9 @@ impl<'arena> Builder<'arena> {
     }
 
     /// Closes everything still open at the end of input and returns the tree.
-    pub fn finish(mut self, len: u32, names: &dyn Fn(u32) -> Vec<u8>) -> Tree<'arena> {
-        while let Some(&id) = self.stack.last() {
-            let other = (self.tree.nodes[id as usize].tag == Tag::Other)
-                .then(|| names(self.tree.nodes[id as usize].token));
-            self.pop(len, len, other.as_deref());
+    pub fn finish(mut self, len: u32) -> Tree<'arena> {
+        while !self.stack.is_empty() {
+            self.pop(len, len);
         }
         let root = &mut self.tree.nodes[ROOT as usize];
         root.end = len;
