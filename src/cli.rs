@@ -116,7 +116,9 @@ pub fn main() -> ExitCode {
 fn config_from(args: Args) -> Result<pipeline::Config, String> {
     let (format, json) = match args.format.as_str() {
         "text" => (Format::Text, false),
-        "markdown" | "md" => (Format::Markdown, false),
+        "markdown" | "md" => {
+            return Err("--format markdown is not available in this version".into());
+        }
         "json" | "jsonl" => (Format::Text, true),
         other => {
             return Err(format!(

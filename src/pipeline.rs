@@ -1,22 +1,26 @@
-//! The run loop: reads inputs, extracts every record, writes results in input order.
+//! The run loop: one reader, N workers, one writer; records come out in input order.
 //!
-//! PLACEHOLDER (serial, HTML files only): the streams work replaces the body with one reader,
-//! N workers and one writer. `Config` is the contract with [`crate::cli`].
+//! The reader (the calling thread) opens each input in turn and numbers every page and fault
+//! it yields; workers extract pages; the writer puts results back in order with a small
+//! reorder buffer. Channels are bounded (four records per worker), so memory stays flat however
+//! long the input is. A single HTML page is extracted on the calling thread with no pool.
+//!
+//! Faults never stop the run: each gives one line on stderr (input, record number, offset, id)
+//! and, with `--format json`, an object with `error`. At the end, inputs that were WARC or JSON
+//! lines get one summary line on stderr.
 
-use std::io::{Read, Write};
+use std::collections::{BTreeMap, HashMap};
+use std::io::Write;
 use std::process::ExitCode;
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::{Arc, Mutex};
 
 use crate::extract::Options;
+use crate::input::{Fault, Framing, Input, Item, Record};
+use crate::output::json;
 
-/// How input bytes are framed into records.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum InputKind {
-    /// Recognize gzip, WARC and JSON lines by their first bytes; else one HTML page.
-    Auto,
-    Html,
-    Warc,
-    Jsonl,
-}
+/// How input bytes are framed into records (re-exported for the command line).
+pub type InputKind = Framing;
 
 /// Everything the command line decided.
 #[derive(Clone, Debug)]
@@ -32,55 +36,302 @@ pub struct Config {
     pub files: Vec<String>,
 }
 
-/// Runs the filter; the exit code follows the README's rules.
+/// What one numbered item became.
+struct Done {
+    /// Bytes for stdout (already framed: a JSON line, or the page text).
+    out: String,
+    /// A line for stderr.
+    message: Option<String>,
+    /// Text output of a page (gets a form-feed separator line before it when not the first).
+    is_text_page: bool,
+    outcome: Outcome,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Outcome {
+    Extracted,
+    Failed,
+}
+
+#[derive(Default)]
+struct Counts {
+    read: u64,
+    extracted: u64,
+    failed: u64,
+    skipped: BTreeMap<&'static str, u64>,
+    /// Inputs that opened.
+    opened: usize,
+    /// Some input was a WARC or JSON lines stream (then a summary line is printed).
+    streams: bool,
+}
+
+/// Runs the filter; the exit status is failure when no input could be read at all, or no page
+/// came out of plain HTML inputs, or `--strict` was given and a record failed.
 pub fn run(config: &Config) -> ExitCode {
-    let unsupported = if config.json {
-        Some("--format json")
-    } else if config.options.format == crate::output::Format::Markdown {
-        Some("--format markdown")
-    } else if matches!(config.input, InputKind::Warc | InputKind::Jsonl) {
-        Some("--input warc/jsonl")
+    // The first input is opened here, so that one HTML page runs on this thread with no pool.
+    let mut counts = Counts::default();
+    let first = config
+        .files
+        .first()
+        .and_then(|name| open(name, config, &mut counts));
+    let one_page = config.files.len() == 1 && matches!(first, Some((_, Framing::Html)));
+    if config.jobs <= 1 || one_page {
+        run_serial(config, first, &mut counts)
     } else {
-        None
+        run_parallel(config, first, &mut counts)
     };
-    if let Some(flag) = unsupported {
-        eprintln!("pith: {flag} is not available in this version");
-        return ExitCode::from(2);
-    }
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    // Exit status: failure only when no input gave a page at all (every one missing, empty or
-    // binary); a page without main text is still a page.
-    let mut any_page = false;
-    for (i, name) in config.files.iter().enumerate() {
-        let mut bytes = Vec::new();
-        let res = if name == "-" {
-            std::io::stdin().lock().read_to_end(&mut bytes)
+    if counts.streams {
+        let skipped: u64 = counts.skipped.values().sum();
+        let reasons: Vec<String> = counts
+            .skipped
+            .iter()
+            .map(|(r, n)| format!("{r} {n}"))
+            .collect();
+        let reasons = if reasons.is_empty() {
+            String::new()
         } else {
-            std::fs::File::open(name).and_then(|mut f| f.read_to_end(&mut bytes))
+            format!(" ({})", reasons.join(", "))
         };
-        if let Err(e) = res {
-            eprintln!("pith: {name}: {e}");
-            continue;
-        }
-        match crate::extract::extract(&bytes, None, &config.options) {
-            Ok(doc) => {
-                any_page = true;
-                if i > 0 {
-                    let _ = out.write_all(b"\x0c\n");
-                }
-                let _ = out.write_all(doc.text.as_bytes());
-                if doc.text.is_empty() {
-                    eprintln!("pith: {name}: no main text found");
-                }
-            }
-            Err(e) => eprintln!("pith: {name}: {e}"),
-        }
+        eprintln!(
+            "pith: {} records read, {} extracted, {} skipped{}, {} failed",
+            counts.read, counts.extracted, skipped, reasons, counts.failed
+        );
     }
-    let _ = out.flush();
-    if any_page {
-        ExitCode::SUCCESS
-    } else {
+    let nothing = counts.opened == 0 || (!counts.streams && counts.extracted == 0);
+    if nothing || (config.strict && counts.failed > 0) {
         ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
     }
+}
+
+/// Extracts one record.
+fn process(rec: Record, config: &Config) -> Done {
+    let name = rec.id.clone().unwrap_or_else(|| rec.source.to_string());
+    match crate::extract::extract(&rec.html, rec.charset.as_deref(), &config.options) {
+        Ok(e) => {
+            let message = e
+                .text
+                .is_empty()
+                .then(|| format!("pith: {name}: no main text found"));
+            let out = if config.json {
+                json::page(&rec, &e)
+            } else {
+                e.text
+            };
+            Done {
+                out,
+                message,
+                is_text_page: !config.json,
+                outcome: Outcome::Extracted,
+            }
+        }
+        Err(err) => {
+            let where_ =
+                if rec.index > 1 || rec.offset > 0 || rec.id.as_deref() != Some(&*rec.source) {
+                    format!(
+                        "{}: record {} at byte {}",
+                        rec.source, rec.index, rec.offset
+                    )
+                } else {
+                    rec.source.to_string()
+                };
+            let id = match &rec.id {
+                Some(id) if id.as_str() != &*rec.source => format!(" ({id})"),
+                _ => String::new(),
+            };
+            let out = if config.json {
+                json::failed(&rec, config.options.algo.name(), &err.to_string())
+            } else {
+                String::new()
+            };
+            Done {
+                out,
+                message: Some(format!("pith: {where_}{id}: {err}")),
+                is_text_page: false,
+                outcome: Outcome::Failed,
+            }
+        }
+    }
+}
+
+fn fault_done(f: &Fault, config: &Config) -> Done {
+    Done {
+        out: if config.json {
+            json::fault(f)
+        } else {
+            String::new()
+        },
+        message: Some(format!("pith: {f}")),
+        is_text_page: false,
+        outcome: Outcome::Failed,
+    }
+}
+
+/// Writes results in order.
+struct Writer<W: Write> {
+    out: W,
+    wrote_text_page: bool,
+    broken: bool,
+}
+
+impl<W: Write> Writer<W> {
+    fn write(&mut self, d: &Done, counts: &mut Counts) {
+        if let Some(m) = &d.message {
+            eprintln!("{m}");
+        }
+        match d.outcome {
+            Outcome::Extracted => counts.extracted += 1,
+            Outcome::Failed => counts.failed += 1,
+        }
+        if self.broken || d.out.is_empty() {
+            return;
+        }
+        if d.is_text_page && self.wrote_text_page {
+            self.broken |= self.out.write_all(b"\x0c\n").is_err();
+        }
+        self.wrote_text_page |= d.is_text_page;
+        // A closed stdout (`pith ... | head`) ends output quietly; reading still finishes.
+        self.broken |= self.out.write_all(d.out.as_bytes()).is_err();
+    }
+}
+
+/// Opens one input, reporting a failure.
+fn open(name: &str, config: &Config, counts: &mut Counts) -> Option<(Input, Framing)> {
+    match Input::open(name, config.input, config.max_record_bytes) {
+        Ok((input, framing)) => {
+            counts.opened += 1;
+            counts.streams |= matches!(framing, Framing::Warc | Framing::Jsonl);
+            Some((input, framing))
+        }
+        Err(e) => {
+            eprintln!("pith: {name}: {e}");
+            None
+        }
+    }
+}
+
+/// Hands the items of every input to `sink` in order; `first` is the first input, already
+/// opened (or not, when it failed to open).
+fn read_all(
+    config: &Config,
+    first: Option<(Input, Framing)>,
+    counts: &mut Counts,
+    mut sink: impl FnMut(Item, &mut Counts),
+) {
+    let mut first = Some(first);
+    for name in &config.files {
+        let opened = match first.take() {
+            Some(f) => f,
+            None => open(name, config, counts),
+        };
+        let Some((mut input, _)) = opened else {
+            continue;
+        };
+        while let Some(item) = input.next_item() {
+            if !matches!(item, Item::Skip(_)) || counts.streams {
+                counts.read += 1;
+            }
+            if let Item::Skip(reason) = item {
+                *counts.skipped.entry(reason).or_insert(0) += 1;
+                continue;
+            }
+            sink(item, counts);
+        }
+    }
+}
+
+fn run_serial(config: &Config, first: Option<(Input, Framing)>, counts: &mut Counts) {
+    let stdout = std::io::stdout();
+    let mut w = Writer {
+        out: std::io::BufWriter::new(stdout.lock()),
+        wrote_text_page: false,
+        broken: false,
+    };
+    read_all(config, first, counts, |item, counts| {
+        let done = match item {
+            Item::Page(rec) => process(*rec, config),
+            Item::Fault(f) => fault_done(&f, config),
+            Item::Skip(_) => return,
+        };
+        w.write(&done, counts);
+    });
+    let _ = w.out.flush();
+}
+
+enum Job {
+    Page(u64, Box<Record>),
+    Fault(u64, Fault),
+}
+
+fn run_parallel(config: &Config, first: Option<(Input, Framing)>, counts: &mut Counts) {
+    let bound = config.jobs * 4;
+    let (job_tx, job_rx) = sync_channel::<Job>(bound);
+    let (done_tx, done_rx) = sync_channel::<(u64, Done)>(bound);
+    let job_rx = Arc::new(Mutex::new(job_rx));
+    std::thread::scope(|s| {
+        for _ in 0..config.jobs {
+            let rx = Arc::clone(&job_rx);
+            let tx = done_tx.clone();
+            s.spawn(move || worker(&rx, &tx, config));
+        }
+        drop(done_tx);
+        let writer = s.spawn(move || write_in_order(done_rx));
+        let mut seq = 0u64;
+        read_all(config, first, counts, |item, _| {
+            let job = match item {
+                Item::Page(rec) => Job::Page(seq, rec),
+                Item::Fault(f) => Job::Fault(seq, f),
+                Item::Skip(_) => return,
+            };
+            seq += 1;
+            // Workers only stop when the channel closes, so a send fails only if all of them
+            // died; there is nothing left to do then but stop reading.
+            let _ = job_tx.send(job);
+        });
+        drop(job_tx);
+        if let Ok(written) = writer.join() {
+            counts.extracted = written.extracted;
+            counts.failed = written.failed;
+        }
+    });
+}
+
+fn worker(rx: &Mutex<Receiver<Job>>, tx: &SyncSender<(u64, Done)>, config: &Config) {
+    loop {
+        let job = match rx.lock() {
+            Ok(guard) => guard.recv(),
+            Err(_) => return,
+        };
+        let Ok(job) = job else { return };
+        let (seq, done) = match job {
+            Job::Page(seq, rec) => (seq, process(*rec, config)),
+            Job::Fault(seq, f) => (seq, fault_done(&f, config)),
+        };
+        if tx.send((seq, done)).is_err() {
+            return;
+        }
+    }
+}
+
+/// Writes results as they complete, holding back the ones that overtook an earlier record.
+fn write_in_order(rx: Receiver<(u64, Done)>) -> Counts {
+    let stdout = std::io::stdout();
+    let mut w = Writer {
+        out: std::io::BufWriter::new(stdout.lock()),
+        wrote_text_page: false,
+        broken: false,
+    };
+    let mut counts = Counts::default();
+    let mut pending: HashMap<u64, Done> = HashMap::new();
+    let mut next = 0u64;
+    for (seq, done) in rx {
+        pending.insert(seq, done);
+        while let Some(d) = pending.remove(&next) {
+            w.write(&d, &mut counts);
+            next += 1;
+        }
+    }
+    let _ = w.out.flush();
+    counts
 }

@@ -92,6 +92,8 @@ pub struct Extracted {
     pub title: Option<String>,
     /// Language from `<html lang>`.
     pub lang: Option<String>,
+    /// Publication date the page states (`article:published_time`, `<time datetime>`...).
+    pub date: Option<String>,
     /// The main content, rendered in the requested format. Valid UTF-8, no markup in text mode.
     pub text: String,
     /// Which algorithm produced `text`.
@@ -156,6 +158,7 @@ pub fn extract(
         Extracted {
             title: doc.title(),
             lang: doc.lang(),
+            date: doc.date(),
             text,
             algo: opts.algo.name(),
             encoding,

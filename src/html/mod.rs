@@ -174,6 +174,50 @@ impl<'a> Document<'a> {
         clean_inline(&raw)
     }
 
+    /// The publication date the page states: the first of `<meta property|name|itemprop>`
+    /// `article:published_time`, `datePublished`, `date`, `pubdate`, `dc.date`, then the first
+    /// `<time datetime>`. As written; not parsed.
+    pub fn date(&self) -> Option<String> {
+        const META: &[&str] = &[
+            "article:published_time",
+            "datepublished",
+            "date",
+            "pubdate",
+            "publishdate",
+            "dc.date",
+            "dc.date.issued",
+            "og:published_time",
+        ];
+        let mut time = None;
+        for (i, n) in self.tree.nodes.iter().enumerate() {
+            let id = i as NodeId;
+            match n.tag {
+                Tag::Meta => {
+                    let key = ["property", "name", "itemprop"]
+                        .iter()
+                        .find_map(|k| self.attr(id, k));
+                    if key.is_some_and(|k| META.iter().any(|m| k.eq_ignore_ascii_case(m)))
+                        && let Some(v) = self
+                            .attr(id, "content")
+                            .map(str::trim)
+                            .filter(|v| !v.is_empty())
+                    {
+                        return Some(v.to_string());
+                    }
+                }
+                Tag::Time if time.is_none() => {
+                    time = self
+                        .attr(id, "datetime")
+                        .map(str::trim)
+                        .filter(|v| !v.is_empty())
+                        .map(String::from);
+                }
+                _ => {}
+            }
+        }
+        time
+    }
+
     /// The language from `<html lang>`.
     pub fn lang(&self) -> Option<String> {
         let id = self.tree.nodes.iter().position(|n| n.tag == Tag::Html)?;

@@ -1,3 +1,159 @@
-//! Input framing: files, stdin, WARC and JSON lines become records.
+//! Input framing: files, stdin, WARC (plain or gzip) and JSON lines become records.
 //!
-//! PLACEHOLDER: the streams work replaces this module.
+//! [`Input::open`] recognizes what a stream holds from its first bytes (gzip magic, then a
+//! `WARC/` version line, then `{` for JSON lines, else one HTML page) unless the user said, and
+//! [`Input::next_item`] yields [`Item`]s: a page to extract, a record skipped (and why), or a
+//! fault with the record's number, offset and id. Nothing is read whole: WARC and JSON lines
+//! stream record by record, and no record grows past `--max-record-bytes`.
+
+pub mod gzip;
+pub mod http;
+pub mod jsonl;
+pub mod warc;
+
+use std::io::{self, BufRead, BufReader, Read};
+use std::sync::Arc;
+
+/// One page to extract, with what travels with it.
+#[derive(Debug, Default)]
+pub struct Record {
+    /// The input it came from (file name, or `-`).
+    pub source: Arc<str>,
+    /// 1-based record number in its input.
+    pub index: u64,
+    /// Byte offset of the record (in the decompressed stream for gzip inputs).
+    pub offset: u64,
+    pub id: Option<String>,
+    pub url: Option<String>,
+    pub date: Option<String>,
+    /// The page bytes.
+    pub html: Vec<u8>,
+    /// Charset from the transport (HTTP `Content-Type`).
+    pub charset: Option<String>,
+    /// HTTP `Content-Language`.
+    pub content_language: Option<String>,
+    /// JSON lines input: the other fields of the object, passed through.
+    pub extra: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+/// A record that could not be read.
+#[derive(Debug, Clone)]
+pub struct Fault {
+    pub source: Arc<str>,
+    pub index: u64,
+    pub offset: u64,
+    pub id: Option<String>,
+    pub message: String,
+}
+
+impl std::fmt::Display for Fault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: record {} at byte {}",
+            self.source, self.index, self.offset
+        )?;
+        if let Some(id) = &self.id {
+            write!(f, " ({id})")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+/// What an input yields.
+#[derive(Debug)]
+pub enum Item {
+    Page(Box<Record>),
+    /// A record that is not an HTML page, with the reason.
+    Skip(&'static str),
+    Fault(Fault),
+}
+
+/// How input bytes are framed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Framing {
+    /// Recognize gzip, WARC and JSON lines by their first bytes; else one HTML page.
+    Auto,
+    Html,
+    Warc,
+    Jsonl,
+}
+
+/// An opened input.
+pub enum Input {
+    Html(Option<Box<Record>>),
+    Warc(warc::Reader<Box<dyn BufRead + Send>>),
+    Jsonl(jsonl::Reader<Box<dyn BufRead + Send>>),
+}
+
+/// Buffer for reading inputs: large enough that gzip and WARC parsing rarely wait on reads.
+const BUF: usize = 1 << 20;
+
+impl Input {
+    /// Opens `name` (`-` is stdin) and recognizes its framing.
+    pub fn open(
+        name: &str,
+        framing: Framing,
+        max_record_bytes: usize,
+    ) -> io::Result<(Input, Framing)> {
+        let raw: Box<dyn Read + Send> = if name == "-" {
+            Box::new(io::stdin())
+        } else {
+            Box::new(std::fs::File::open(name)?)
+        };
+        let mut r: Box<dyn BufRead + Send> = Box::new(BufReader::with_capacity(BUF, raw));
+        if r.fill_buf()?.starts_with(&[0x1f, 0x8b]) {
+            r = Box::new(BufReader::with_capacity(BUF, gzip::Members::new(r)));
+        }
+        let framing = match framing {
+            Framing::Auto => {
+                let head = r.fill_buf()?;
+                let first = head
+                    .iter()
+                    .position(|b| !b.is_ascii_whitespace())
+                    .map(|i| head[i]);
+                if head.starts_with(b"WARC/") {
+                    Framing::Warc
+                } else if first == Some(b'{') {
+                    Framing::Jsonl
+                } else {
+                    Framing::Html
+                }
+            }
+            f => f,
+        };
+        let source: Arc<str> = Arc::from(name);
+        let input = match framing {
+            Framing::Warc => Input::Warc(warc::Reader::new(r, source, max_record_bytes)),
+            Framing::Jsonl => Input::Jsonl(jsonl::Reader::new(r, source, max_record_bytes)),
+            _ => {
+                let mut html = Vec::new();
+                let n = r.take(max_record_bytes as u64 + 1).read_to_end(&mut html)?;
+                if n > max_record_bytes {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        format!("page over --max-record-bytes {max_record_bytes}"),
+                    ));
+                }
+                let rec = Record {
+                    source: source.clone(),
+                    index: 1,
+                    id: Some(name.to_string()),
+                    html,
+                    ..Record::default()
+                };
+                Input::Html(Some(Box::new(rec)))
+            }
+        };
+        Ok((input, framing))
+    }
+
+    /// The next item; `None` at the end.
+    pub fn next_item(&mut self) -> Option<Item> {
+        match self {
+            Input::Html(rec) => rec.take().map(Item::Page),
+            Input::Warc(r) => r.next_item(),
+            Input::Jsonl(r) => r.next_item(),
+        }
+    }
+}

@@ -3,6 +3,7 @@
 //! JSON lines framing of whole records lives in [`json`]; this module only turns selected text
 //! nodes into a body string.
 
+pub mod json;
 pub mod text;
 
 use crate::extract::Selection;

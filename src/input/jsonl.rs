@@ -1,0 +1,130 @@
+//! JSON lines: one object per line with `html` (a string) and optional `url` and `id`; every
+//! other field is passed through to the output object unchanged. A line that is not such an
+//! object is a fault; the next line is read as usual.
+
+use std::io::{BufRead, Read};
+use std::sync::Arc;
+
+use super::{Fault, Item, Record};
+
+pub struct Reader<R: BufRead> {
+    r: R,
+    source: Arc<str>,
+    index: u64,
+    offset: u64,
+    max_record_bytes: usize,
+}
+
+impl<R: BufRead> Reader<R> {
+    pub fn new(r: R, source: Arc<str>, max_record_bytes: usize) -> Self {
+        Reader {
+            r,
+            source,
+            index: 0,
+            offset: 0,
+            max_record_bytes,
+        }
+    }
+
+    fn fault(&self, offset: u64, id: Option<String>, message: String) -> Item {
+        Item::Fault(Fault {
+            source: self.source.clone(),
+            index: self.index,
+            offset,
+            id,
+            message,
+        })
+    }
+
+    pub fn next_item(&mut self) -> Option<Item> {
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            // A line is read up to the limit (plus room for the JSON around the page); a longer
+            // one is skipped to its end without being held.
+            let limit = self.max_record_bytes as u64 * 2 + 4096;
+            let n = match (&mut self.r).take(limit).read_until(b'\n', &mut line) {
+                Ok(n) => n,
+                Err(e) => {
+                    self.index += 1;
+                    return Some(self.fault(self.offset, None, format!("read error: {e}")));
+                }
+            };
+            if n == 0 {
+                return None;
+            }
+            let start = self.offset;
+            self.offset += n as u64;
+            if line.trim_ascii().is_empty() {
+                continue;
+            }
+            self.index += 1;
+            if n as u64 == limit && line.last() != Some(&b'\n') {
+                let mut skipped = 0u64;
+                while let Ok(buf) = self.r.fill_buf() {
+                    if buf.is_empty() {
+                        break;
+                    }
+                    let (k, done) = match memchr::memchr(b'\n', buf) {
+                        Some(i) => (i + 1, true),
+                        None => (buf.len(), false),
+                    };
+                    self.r.consume(k);
+                    skipped += k as u64;
+                    if done {
+                        break;
+                    }
+                }
+                self.offset += skipped;
+                return Some(self.fault(
+                    start,
+                    None,
+                    format!("line over --max-record-bytes {}", self.max_record_bytes),
+                ));
+            }
+            let value: serde_json::Value = match serde_json::from_slice(&line) {
+                Ok(v) => v,
+                Err(e) => return Some(self.fault(start, None, format!("bad JSON line: {e}"))),
+            };
+            let serde_json::Value::Object(mut obj) = value else {
+                return Some(self.fault(start, None, "JSON line is not an object".into()));
+            };
+            let id = obj.remove("id").map(|v| match v {
+                serde_json::Value::String(s) => s,
+                other => other.to_string(),
+            });
+            let url = match obj.remove("url") {
+                Some(serde_json::Value::String(s)) => Some(s),
+                _ => None,
+            };
+            let html = match obj.remove("html") {
+                Some(serde_json::Value::String(s)) => s.into_bytes(),
+                _ => {
+                    return Some(self.fault(
+                        start,
+                        id,
+                        "JSON line without an \"html\" string".into(),
+                    ));
+                }
+            };
+            if html.len() > self.max_record_bytes {
+                return Some(self.fault(
+                    start,
+                    id,
+                    format!("page over --max-record-bytes {}", self.max_record_bytes),
+                ));
+            }
+            let rec = Record {
+                source: self.source.clone(),
+                index: self.index,
+                offset: start,
+                id,
+                url,
+                html,
+                extra: Some(obj),
+                ..Record::default()
+            };
+            return Some(Item::Page(Box::new(rec)));
+        }
+    }
+}

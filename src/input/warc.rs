@@ -1,0 +1,334 @@
+//! WARC records (ISO 28500: WARC/1.0 and 1.1, and the 0.17 / 0.18 drafts Heritrix 1.x and
+//! ClueWeb09 wrote, which use the same named-header layout): a version line, header fields, a
+//! blank line, `Content-Length` bytes of block, then CRLF CRLF (some writers put one CRLF).
+//!
+//! The reader streams: a block is read only when the record is wanted and under the size
+//! limit; others are skipped by discarding their bytes. A malformed header, a block cut short
+//! or a corrupt gzip member is a [`Fault`]; the reader then looks for the next line that starts
+//! with `WARC/` and goes on.
+
+use std::io::{self, BufRead, Read};
+
+use super::{Fault, Item, Record, http};
+
+/// Header lines longer than this, or more of them than this, are not a WARC header.
+const MAX_HEADER_BYTES: usize = 64 << 10;
+
+/// Reads WARC records from a (decompressed) stream.
+pub struct Reader<R: BufRead> {
+    r: R,
+    source: std::sync::Arc<str>,
+    /// Bytes consumed so far (offsets in messages are into the decompressed stream).
+    offset: u64,
+    index: u64,
+    max_record_bytes: usize,
+    done: bool,
+    /// Resynchronise before reading the next header.
+    lost: bool,
+}
+
+impl<R: BufRead> Reader<R> {
+    pub fn new(r: R, source: std::sync::Arc<str>, max_record_bytes: usize) -> Self {
+        Reader {
+            r,
+            source,
+            offset: 0,
+            index: 0,
+            max_record_bytes,
+            done: false,
+            lost: false,
+        }
+    }
+
+    fn fault(&self, offset: u64, id: Option<String>, message: String) -> Item {
+        Item::Fault(Fault {
+            source: self.source.clone(),
+            index: self.index,
+            offset,
+            id,
+            message,
+        })
+    }
+
+    /// Reads one line (with its `\n`) into `line`, at most `MAX_HEADER_BYTES`.
+    fn line(&mut self, line: &mut Vec<u8>) -> io::Result<usize> {
+        line.clear();
+        let n = (&mut self.r)
+            .take(MAX_HEADER_BYTES as u64)
+            .read_until(b'\n', line)?;
+        self.offset += n as u64;
+        Ok(n)
+    }
+
+    /// Skips to the next line that starts with `WARC/`, leaving it unread.
+    fn resync(&mut self) -> io::Result<bool> {
+        let mut at_line_start = true;
+        loop {
+            let buf = match self.r.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+                    // A corrupt gzip member on the way: the member reader has moved on.
+                    at_line_start = true;
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            if buf.is_empty() {
+                return Ok(false);
+            }
+            if at_line_start && buf.len() >= 5 && buf.starts_with(b"WARC/") {
+                return Ok(true);
+            }
+            if at_line_start && buf.len() < 5 && b"WARC/".starts_with(buf) {
+                // Too few bytes buffered to decide; consume one to make progress.
+                self.r.consume(1);
+                self.offset += 1;
+                at_line_start = false;
+                continue;
+            }
+            match memchr::memchr(b'\n', buf) {
+                Some(i) => {
+                    self.r.consume(i + 1);
+                    self.offset += i as u64 + 1;
+                    at_line_start = true;
+                }
+                None => {
+                    let n = buf.len();
+                    self.r.consume(n);
+                    self.offset += n as u64;
+                    at_line_start = false;
+                }
+            }
+        }
+    }
+
+    fn discard(&mut self, n: u64) -> io::Result<u64> {
+        let got = io::copy(&mut (&mut self.r).take(n), &mut io::sink())?;
+        self.offset += got;
+        Ok(got)
+    }
+
+    /// The next record, skip or fault; `None` at the end.
+    pub fn next_item(&mut self) -> Option<Item> {
+        if self.done {
+            return None;
+        }
+        match self.read_record() {
+            Ok(Some(item)) => Some(item),
+            Ok(None) => {
+                self.done = true;
+                None
+            }
+            Err(e) => {
+                self.lost = true;
+                let at = self.offset;
+                Some(self.fault(at, None, format!("read error: {e}")))
+            }
+        }
+    }
+
+    fn read_record(&mut self) -> io::Result<Option<Item>> {
+        if self.lost {
+            self.lost = false;
+            if !self.resync()? {
+                return Ok(None);
+            }
+        }
+        let mut line = Vec::new();
+        // Skip blank lines between records.
+        loop {
+            if self.line(&mut line)? == 0 {
+                return Ok(None);
+            }
+            if !line.trim_ascii().is_empty() {
+                break;
+            }
+        }
+        let start = self.offset - line.len() as u64;
+        self.index += 1;
+        if !line.starts_with(b"WARC/") {
+            self.lost = true;
+            let shown = String::from_utf8_lossy(&line[..line.len().min(40)])
+                .trim()
+                .to_string();
+            return Ok(Some(self.fault(
+                start,
+                None,
+                format!("not a WARC record header: {shown:?}"),
+            )));
+        }
+        let mut h = Headers::default();
+        let mut header_bytes = 0;
+        loop {
+            let n = self.line(&mut line)?;
+            if n == 0 {
+                return Ok(Some(self.fault(
+                    start,
+                    h.id.clone(),
+                    "record cut short in its header".into(),
+                )));
+            }
+            header_bytes += n;
+            if header_bytes > MAX_HEADER_BYTES {
+                self.lost = true;
+                return Ok(Some(self.fault(
+                    start,
+                    h.id.clone(),
+                    "WARC header too long".into(),
+                )));
+            }
+            let l = line.trim_ascii_end();
+            if l.is_empty() {
+                break;
+            }
+            h.add(l);
+        }
+        let Some(len) = h.content_length else {
+            self.lost = true;
+            return Ok(Some(self.fault(
+                start,
+                h.id.clone(),
+                "WARC header without Content-Length".into(),
+            )));
+        };
+        let wanted = matches!(h.kind.as_str(), "response" | "resource");
+        if !wanted {
+            self.discard(len)?;
+            return Ok(Some(Item::Skip(skip_reason(&h.kind))));
+        }
+        if len > self.max_record_bytes as u64 {
+            let got = self.discard(len)?;
+            let msg = format!(
+                "record of {len} bytes over --max-record-bytes {}",
+                self.max_record_bytes
+            );
+            if got < len {
+                return Ok(Some(self.fault(
+                    start,
+                    h.id.clone(),
+                    "record cut short".into(),
+                )));
+            }
+            return Ok(Some(self.fault(start, h.id.clone(), msg)));
+        }
+        let mut block = Vec::with_capacity(len as usize);
+        let got = match (&mut self.r).take(len).read_to_end(&mut block) {
+            Ok(n) => n,
+            Err(e) => {
+                self.offset += block.len() as u64;
+                self.lost = true;
+                return Ok(Some(self.fault(
+                    start,
+                    h.id.clone(),
+                    format!("record cut short: {e}"),
+                )));
+            }
+        };
+        self.offset += got as u64;
+        if (got as u64) < len {
+            return Ok(Some(self.fault(
+                start,
+                h.id.clone(),
+                format!("record cut short ({got} of {len} bytes)"),
+            )));
+        }
+        Ok(Some(self.to_item(h, block, start)))
+    }
+
+    fn to_item(&self, h: Headers, block: Vec<u8>, start: u64) -> Item {
+        let mut rec = Record {
+            source: self.source.clone(),
+            index: self.index,
+            offset: start,
+            id: h.id.clone(),
+            url: h.url,
+            date: h.date,
+            ..Record::default()
+        };
+        if h.kind == "resource" {
+            let html = h.content_type.as_deref().is_some_and(|t| {
+                let t = t
+                    .split(';')
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .to_ascii_lowercase();
+                t == "text/html" || t == "application/xhtml+xml"
+            });
+            if !html {
+                return Item::Skip("resource not HTML");
+            }
+            rec.html = block;
+            return Item::Page(Box::new(rec));
+        }
+        let Some(resp) = http::parse(&block) else {
+            return Item::Skip("response without HTTP");
+        };
+        if !resp.is_html() {
+            return Item::Skip("not HTML");
+        }
+        if !(200..300).contains(&resp.status) {
+            return Item::Skip("HTTP status not 2xx");
+        }
+        match resp.payload(self.max_record_bytes) {
+            Ok(p) => rec.html = p,
+            Err(msg) => {
+                return Item::Fault(Fault {
+                    source: self.source.clone(),
+                    index: self.index,
+                    offset: start,
+                    id: h.id,
+                    message: msg,
+                });
+            }
+        }
+        rec.charset = resp.charset;
+        rec.content_language = resp.content_language;
+        Item::Page(Box::new(rec))
+    }
+}
+
+fn skip_reason(kind: &str) -> &'static str {
+    match kind {
+        "request" => "request",
+        "metadata" => "metadata",
+        "warcinfo" => "warcinfo",
+        "revisit" => "revisit",
+        "conversion" => "conversion",
+        _ => "other record type",
+    }
+}
+
+#[derive(Default)]
+struct Headers {
+    kind: String,
+    id: Option<String>,
+    url: Option<String>,
+    date: Option<String>,
+    content_type: Option<String>,
+    content_length: Option<u64>,
+}
+
+impl Headers {
+    fn add(&mut self, line: &[u8]) {
+        let Some(colon) = memchr::memchr(b':', line) else {
+            return;
+        };
+        let name = String::from_utf8_lossy(&line[..colon])
+            .trim()
+            .to_ascii_lowercase();
+        let value = String::from_utf8_lossy(&line[colon + 1..])
+            .trim()
+            .to_string();
+        match name.as_str() {
+            "warc-type" => self.kind = value.to_ascii_lowercase(),
+            "warc-record-id" => self.id = Some(value),
+            // WARC 1.0 allows `<uri>` in angle brackets (seen in wget output).
+            "warc-target-uri" => self.url = Some(value.trim_matches(['<', '>']).to_string()),
+            "warc-date" => self.date = Some(value),
+            "content-type" => self.content_type = Some(value),
+            "content-length" => self.content_length = value.parse().ok(),
+            _ => {}
+        }
+    }
+}

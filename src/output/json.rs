@@ -1,0 +1,67 @@
+//! JSON lines: one object per input record, on one line, always valid UTF-8 (serde_json
+//! escapes every control character, so a page's newlines never break a line).
+//!
+//! Fields, in this order: `id`, `url`, `title`, `lang`, `date` (each `null` when unknown),
+//! `text` (the body in the requested format), `bytes_in`, `algo`, then
+//! the pass-through fields of a JSON lines input, and `error` (a string) when the record failed.
+
+use serde_json::{Map, Value, json};
+
+use crate::extract::Extracted;
+use crate::input::{Fault, Record};
+
+/// The object for an extracted page.
+pub fn page(rec: &Record, e: &Extracted) -> String {
+    let lang = e.lang.clone().or_else(|| rec.content_language.clone());
+    let mut o = Map::new();
+    o.insert("id".into(), json!(rec.id));
+    o.insert("url".into(), json!(rec.url));
+    o.insert("title".into(), json!(e.title));
+    o.insert("lang".into(), json!(lang));
+    o.insert(
+        "date".into(),
+        json!(e.date.clone().or_else(|| rec.date.clone())),
+    );
+    o.insert("text".into(), json!(e.text));
+    o.insert("bytes_in".into(), json!(rec.html.len()));
+    o.insert("algo".into(), json!(e.algo));
+    extend(&mut o, rec);
+    line(o)
+}
+
+/// The object for a record that could not be extracted.
+pub fn failed(rec: &Record, algo: &str, error: &str) -> String {
+    let mut o = Map::new();
+    o.insert("id".into(), json!(rec.id));
+    o.insert("url".into(), json!(rec.url));
+    o.insert("bytes_in".into(), json!(rec.html.len()));
+    o.insert("algo".into(), json!(algo));
+    extend(&mut o, rec);
+    o.insert("error".into(), json!(error));
+    line(o)
+}
+
+/// The object for a record that could not be read.
+pub fn fault(f: &Fault) -> String {
+    let mut o = Map::new();
+    o.insert("id".into(), json!(f.id));
+    o.insert("source".into(), json!(&*f.source));
+    o.insert("record".into(), json!(f.index));
+    o.insert("offset".into(), json!(f.offset));
+    o.insert("error".into(), json!(f.message));
+    line(o)
+}
+
+fn extend(o: &mut Map<String, Value>, rec: &Record) {
+    if let Some(extra) = &rec.extra {
+        for (k, v) in extra {
+            o.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+    }
+}
+
+fn line(o: Map<String, Value>) -> String {
+    let mut s = Value::Object(o).to_string();
+    s.push('\n');
+    s
+}
