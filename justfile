@@ -9,9 +9,11 @@ test:
 run page="tests/pages/article.html":
     cargo run --release -- {{page}}
 
-# Throughput of tl::parse, the tree and every algorithm, as ratios in one run.
+# Throughput of tl::parse, the tree and every algorithm, as ratios in one run; then WARC in,
+# JSON out at -j 1 and -j 2, and the WARC framing alone.
 bench:
     cargo bench --bench throughput
+    cargo bench --bench warc
 
 # Formatting and lints, as CI wants them.
 lint:
