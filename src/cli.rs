@@ -43,7 +43,9 @@ struct Args {
     #[argh(option)]
     charset: Option<String>,
 
-    /// output format: text (default; one paragraph per line), markdown, or json (one object per record per line)
+    /// output format: text (default; one paragraph per line), markdown (headings, lists,
+    /// emphasis, tables), json (one object per record per line, body in "text"), or
+    /// json-markdown (the same with the body as Markdown in "markdown")
     #[argh(option, default = "String::from(\"text\")")]
     format: String,
 
@@ -116,13 +118,12 @@ pub fn main() -> ExitCode {
 fn config_from(args: Args) -> Result<pipeline::Config, String> {
     let (format, json) = match args.format.as_str() {
         "text" => (Format::Text, false),
-        "markdown" | "md" => {
-            return Err("--format markdown is not available in this version".into());
-        }
+        "markdown" | "md" => (Format::Markdown, false),
         "json" | "jsonl" => (Format::Text, true),
+        "json-markdown" => (Format::Markdown, true),
         other => {
             return Err(format!(
-                "unknown --format `{other}` (one of: text, markdown, json)"
+                "unknown --format `{other}` (one of: text, markdown, json, json-markdown)"
             ));
         }
     };

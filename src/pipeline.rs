@@ -115,7 +115,7 @@ fn process(rec: Record, config: &Config) -> Done {
                 .is_empty()
                 .then(|| format!("pith: {name}: no main text found"));
             let out = if config.json {
-                json::page(&rec, &e)
+                json::page(&rec, &e, config.options.format)
             } else {
                 e.text
             };

@@ -218,3 +218,51 @@ fn unknown_algorithm_is_a_usage_error() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("magic"));
 }
+
+#[test]
+fn markdown_keeps_structure() {
+    let o = pith(&["--format", "markdown", "--links", ARTICLE], b"");
+    assert!(o.status.success());
+    let md = stdout(&o);
+    for s in [
+        "# River towns rebuild after the spring flood\n",
+        "## What the council is paying for\n",
+        "- Emergency grants for households, paid within ten days of an application.\n- Free electrical",
+        "*four million pounds*",
+        "[the council’s map](/flood-map)",
+        "> Recovery is not only about walls and wiring",
+    ] {
+        assert!(md.contains(s), "missing {s:?} in\n{md}");
+    }
+    assert!(!md.contains("Privacy policy"));
+    let plain = stdout(&pith(&["--format", "markdown", ARTICLE], b""));
+    assert!(plain.contains("the council’s map lists") && !plain.contains("](/flood-map)"));
+    let table = b"<article><p>The table below lists the prices of all the things we sell, with taxes.</p>\
+        <table><tr><th>Item</th><th>Price</th></tr><tr><td>Apples</td><td>3 EUR</td></tr></table></article>";
+    let md = stdout(&pith(&["--format", "markdown"], table));
+    assert!(
+        md.contains("| Item | Price |\n|---|---|\n| Apples | 3 EUR |"),
+        "{md}"
+    );
+}
+
+#[test]
+fn json_output_for_a_page() {
+    let o = pith(&["--format", "json", ARTICLE], b"");
+    let line = stdout(&o);
+    assert_eq!(line.lines().count(), 1);
+    let v: serde_json::Value = serde_json::from_str(&line).expect("json");
+    assert_eq!(
+        v["title"],
+        "River towns rebuild after the spring flood – The Valley Courier"
+    );
+    assert_eq!(v["lang"], "en");
+    assert!(v["text"].as_str().is_some_and(|t| t.contains(IN[0])));
+    let md = stdout(&pith(&["--format", "json-markdown", ARTICLE], b""));
+    let v: serde_json::Value = serde_json::from_str(&md).expect("json");
+    assert!(
+        v["markdown"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("# River towns"))
+    );
+}

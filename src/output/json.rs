@@ -2,7 +2,7 @@
 //! escapes every control character, so a page's newlines never break a line).
 //!
 //! Fields, in this order: `id`, `url`, `title`, `lang`, `date` (each `null` when unknown),
-//! `text` (the body in the requested format), `bytes_in`, `algo`, then
+//! `text` (or `markdown` with `--format json-markdown`), `bytes_in`, `algo`, then
 //! the pass-through fields of a JSON lines input, and `error` (a string) when the record failed.
 
 use serde_json::{Map, Value, json};
@@ -11,7 +11,7 @@ use crate::extract::Extracted;
 use crate::input::{Fault, Record};
 
 /// The object for an extracted page.
-pub fn page(rec: &Record, e: &Extracted) -> String {
+pub fn page(rec: &Record, e: &Extracted, format: crate::output::Format) -> String {
     let lang = e.lang.clone().or_else(|| rec.content_language.clone());
     let mut o = Map::new();
     o.insert("id".into(), json!(rec.id));
@@ -22,7 +22,12 @@ pub fn page(rec: &Record, e: &Extracted) -> String {
         "date".into(),
         json!(e.date.clone().or_else(|| rec.date.clone())),
     );
-    o.insert("text".into(), json!(e.text));
+    let body = if format == crate::output::Format::Markdown {
+        "markdown"
+    } else {
+        "text"
+    };
+    o.insert(body.into(), json!(e.text));
     o.insert("bytes_in".into(), json!(rec.html.len()));
     o.insert("algo".into(), json!(e.algo));
     extend(&mut o, rec);

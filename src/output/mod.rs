@@ -4,6 +4,7 @@
 //! nodes into a body string.
 
 pub mod json;
+pub mod markdown;
 pub mod text;
 
 use crate::extract::Selection;
@@ -21,8 +22,8 @@ pub enum Format {
 
 /// Renders the selected nodes of `doc`.
 pub fn render(doc: &Document<'_>, selection: &Selection, format: Format, links: bool) -> String {
-    let _ = links;
     match format {
-        Format::Text | Format::Markdown => text::render(doc, selection),
+        Format::Text => text::render(doc, selection),
+        Format::Markdown => markdown::render(doc, selection, links),
     }
 }

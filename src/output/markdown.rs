@@ -1,0 +1,331 @@
+//! Markdown: the selection with its structure: headings (`#`), list items (`-`, `1.`), block
+//! quotes (`>`), code blocks (fenced), tables (GitHub pipe tables), emphasis (`*`, `**`),
+//! inline code and, with `--links`, links as `[text](url)`. Paragraphs are separated by blank
+//! lines; list items and table rows follow each other directly.
+//!
+//! One forward pass over the nodes gives each node its block (the nearest block-level
+//! ancestor) and that block's kind; one pass over the tokens then writes the selected text,
+//! opening a new line whenever the block changes. Nothing walks up the tree per text node.
+
+use crate::extract::Selection;
+use crate::html::entities;
+use crate::html::tags::{Tag, flags};
+use crate::html::tree::{Kind, NONE, NodeId, context};
+use crate::html::{Document, TokenKind};
+
+/// What a block-level element makes of its line.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum BlockKind {
+    Paragraph,
+    Heading(u8),
+    Item { ordered: bool, depth: u8 },
+    Cell { row: NodeId, header: bool },
+    Pre,
+}
+
+#[derive(Clone, Copy)]
+struct BlockInfo {
+    /// The element whose line this is (a table row for cells).
+    key: NodeId,
+    /// For cells, the cell itself.
+    cell: NodeId,
+    kind: BlockKind,
+    quote: u8,
+}
+
+/// Renders the selection as Markdown; `links` keeps link targets.
+pub fn render(doc: &Document<'_>, sel: &Selection, links: bool) -> String {
+    let nodes = &doc.tree.nodes;
+    let n = nodes.len();
+    // Per node: its block, list depth / kind, quote depth, table (for header rows).
+    let mut block = vec![
+        BlockInfo {
+            key: 0,
+            cell: NONE,
+            kind: BlockKind::Paragraph,
+            quote: 0
+        };
+        n
+    ];
+    let mut list: Vec<(u8, bool)> = vec![(0, false); n];
+    for i in 1..n {
+        let node = &nodes[i];
+        let p = node.parent as usize;
+        let mut info = block[p];
+        let (mut depth, mut ordered) = list[p];
+        if node.kind == Kind::Element {
+            match node.tag {
+                Tag::Ul | Tag::Ol | Tag::Menu | Tag::Dir => {
+                    depth = depth.saturating_add(1);
+                    ordered = node.tag == Tag::Ol;
+                }
+                Tag::Blockquote => info.quote = info.quote.saturating_add(1),
+                _ => {}
+            }
+            let kind = match node.tag {
+                t if t.is(flags::HEADING) => Some(BlockKind::Heading(heading_level(t))),
+                Tag::Li | Tag::Dd | Tag::Dt => Some(BlockKind::Item {
+                    ordered,
+                    depth: depth.max(1),
+                }),
+                Tag::Td | Tag::Th => {
+                    let row = if nodes[p].tag == Tag::Tr {
+                        p as NodeId
+                    } else {
+                        i as NodeId
+                    };
+                    Some(BlockKind::Cell {
+                        row,
+                        header: node.tag == Tag::Th,
+                    })
+                }
+                Tag::Pre | Tag::Listing | Tag::Xmp | Tag::Plaintext => Some(BlockKind::Pre),
+                // A cell's paragraphs stay in the cell: tables cannot hold blocks.
+                _ if node.tag.is(flags::BLOCK)
+                    && !matches!(info.kind, BlockKind::Cell { .. } | BlockKind::Pre) =>
+                {
+                    Some(BlockKind::Paragraph)
+                }
+                _ => None,
+            };
+            if let Some(kind) = kind {
+                let key = match kind {
+                    BlockKind::Cell { row, .. } => row,
+                    _ => i as NodeId,
+                };
+                let cell = if matches!(kind, BlockKind::Cell { .. }) {
+                    i as NodeId
+                } else {
+                    NONE
+                };
+                info = BlockInfo {
+                    key,
+                    cell,
+                    kind,
+                    quote: info.quote,
+                };
+            }
+        }
+        block[i] = info;
+        list[i] = (depth, ordered);
+    }
+
+    let mut w = Md {
+        out: String::new(),
+        line_key: None,
+        last_kind: None,
+        row_cells: 0,
+        table_rows: 0,
+        cell: NONE,
+    };
+    // Open inline markers: the element, its closing text, where it ends.
+    let mut inline: Vec<(NodeId, String, u32)> = Vec::new();
+    let mut next = 0usize;
+    let mut decoded = String::new();
+    for tok in doc.tokens.iter() {
+        if next >= sel.nodes.len() {
+            break;
+        }
+        // Close inline markers of elements that ended before this token.
+        while inline.last().is_some_and(|&(_, _, end)| end <= tok.start) {
+            if let Some((_, close, _)) = inline.pop() {
+                w.out.push_str(&close);
+            }
+        }
+        match tok.kind {
+            TokenKind::StartTag => {
+                let node = &nodes[tok.node as usize];
+                let range = doc.tree.subtree(tok.node);
+                let holds_selected = range.contains(&(sel.nodes[next] as usize));
+                if !holds_selected {
+                    continue;
+                }
+                let marker: Option<(&str, String)> = match node.tag {
+                    Tag::Em | Tag::I | Tag::Cite => Some(("*", "*".into())),
+                    Tag::Strong | Tag::B => Some(("**", "**".into())),
+                    Tag::Code if node.context & context::PRE == 0 => Some(("`", "`".into())),
+                    Tag::A if links => doc
+                        .attr(tok.node, "href")
+                        .map(|h| ("[", format!("]({})", h.trim().replace(' ', "%20")))),
+                    _ => None,
+                };
+                if let Some((open, close)) = marker {
+                    w.start_line(&block[sel.nodes[next] as usize]);
+                    w.out.push_str(open);
+                    inline.push((tok.node, close, node.end));
+                }
+            }
+            TokenKind::EndTag => {
+                if let Some(pos) = inline.iter().rposition(|&(id, _, _)| id == tok.node) {
+                    while inline.len() > pos {
+                        if let Some((_, close, _)) = inline.pop() {
+                            w.out.push_str(&close);
+                        }
+                    }
+                }
+            }
+            TokenKind::Text => {
+                if sel.nodes[next] != tok.node {
+                    continue;
+                }
+                next += 1;
+                decoded.clear();
+                entities::decode_into(doc.raw_text(tok.node), &mut decoded);
+                let info = block[tok.node as usize];
+                if info.kind == BlockKind::Pre {
+                    w.start_line(&info);
+                    w.out.push_str(decoded.trim_end_matches('\n'));
+                    continue;
+                }
+                let words: Vec<&str> = decoded.split_whitespace().collect();
+                if words.is_empty() {
+                    if !decoded.is_empty()
+                        && w.line_key.is_some()
+                        && !w.out.ends_with([' ', '\n', '[', '*', '`'])
+                    {
+                        w.out.push(' ');
+                    }
+                    continue;
+                }
+                let fresh = w.start_line(&info);
+                if !fresh
+                    && decoded.starts_with(char::is_whitespace)
+                    && !w.out.ends_with([' ', '\n'])
+                {
+                    w.out.push(' ');
+                }
+                w.out.push_str(&escape(&words.join(" ")));
+                if decoded.ends_with(char::is_whitespace) {
+                    w.out.push(' ');
+                }
+            }
+        }
+    }
+    for (_, close, _) in inline.into_iter().rev() {
+        w.out.push_str(&close);
+    }
+    w.finish()
+}
+
+fn heading_level(t: Tag) -> u8 {
+    match t {
+        Tag::H1 => 1,
+        Tag::H2 => 2,
+        Tag::H3 => 3,
+        Tag::H4 => 4,
+        Tag::H5 => 5,
+        _ => 6,
+    }
+}
+
+/// Escapes the characters that would start Markdown syntax inside text.
+fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if matches!(c, '*' | '_' | '`' | '[' | ']' | '|' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+struct Md {
+    out: String,
+    line_key: Option<NodeId>,
+    last_kind: Option<BlockKind>,
+    row_cells: usize,
+    table_rows: usize,
+    cell: NodeId,
+}
+
+impl Md {
+    /// Makes sure the current line belongs to `info`'s block, opening one if needed. True when
+    /// a line (or table cell) was opened.
+    fn start_line(&mut self, info: &BlockInfo) -> bool {
+        if self.line_key == Some(info.key) {
+            if matches!(info.kind, BlockKind::Cell { .. }) && info.cell != self.cell {
+                self.out.push_str(" | ");
+                self.cell = info.cell;
+                self.row_cells += 1;
+                return true;
+            }
+            return false;
+        }
+        self.end_line();
+        let prev = self.last_kind;
+        let tight = matches!(
+            (prev, info.kind),
+            (Some(BlockKind::Item { .. }), BlockKind::Item { .. })
+                | (Some(BlockKind::Cell { .. }), BlockKind::Cell { .. })
+        );
+        if !self.out.is_empty() {
+            self.out.push('\n');
+            if !tight {
+                self.out.push('\n');
+            }
+        }
+        if !matches!(info.kind, BlockKind::Cell { .. }) {
+            self.table_rows = 0;
+        }
+        for _ in 0..info.quote {
+            self.out.push_str("> ");
+        }
+        match info.kind {
+            BlockKind::Heading(l) => {
+                for _ in 0..l {
+                    self.out.push('#');
+                }
+                self.out.push(' ');
+            }
+            BlockKind::Item { ordered, depth } => {
+                for _ in 1..depth {
+                    self.out.push_str("  ");
+                }
+                self.out.push_str(if ordered { "1. " } else { "- " });
+            }
+            BlockKind::Cell { .. } => {
+                self.out.push_str("| ");
+                self.row_cells = 1;
+                self.cell = info.cell;
+            }
+            BlockKind::Pre => self.out.push_str("```\n"),
+            BlockKind::Paragraph => {}
+        }
+        self.line_key = Some(info.key);
+        self.last_kind = Some(info.kind);
+        true
+    }
+
+    fn end_line(&mut self) {
+        while self.out.ends_with(' ') {
+            self.out.pop();
+        }
+        match self.last_kind {
+            Some(BlockKind::Cell { .. }) => {
+                self.out.push_str(" |");
+                self.table_rows += 1;
+                if self.table_rows == 1 {
+                    // GitHub tables need a delimiter row after the first.
+                    self.out.push('\n');
+                    self.out.push('|');
+                    for _ in 0..self.row_cells.max(1) {
+                        self.out.push_str("---|");
+                    }
+                }
+            }
+            Some(BlockKind::Pre) => self.out.push_str("\n```"),
+            _ => {}
+        }
+    }
+
+    fn finish(mut self) -> String {
+        if self.line_key.is_some() {
+            self.end_line();
+        }
+        if !self.out.is_empty() {
+            self.out.push('\n');
+        }
+        self.out
+    }
+}
