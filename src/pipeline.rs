@@ -63,6 +63,8 @@ struct Counts {
     opened: usize,
     /// Some input was a WARC or JSON lines stream (then a summary line is printed).
     streams: bool,
+    /// The progress line of the input being read.
+    progress: Option<Progress>,
 }
 
 /// Runs the filter; the exit status is failure when no input could be read at all, or no page
@@ -155,6 +157,11 @@ fn process(rec: Record, config: &Config) -> Done {
     }
 }
 
+/// A record that is a whole input read as one HTML page (not a WARC or JSON lines record).
+fn plain_page(rec: &Record) -> bool {
+    rec.index == 1 && rec.offset == 0 && rec.id.as_deref() == Some(&*rec.source)
+}
+
 fn fault_done(f: &Fault, config: &Config) -> Done {
     Done {
         out: if config.json {
@@ -198,7 +205,13 @@ impl<W: Write> Writer<W> {
 
 /// Opens one input, reporting a failure.
 fn open(name: &str, config: &Config, counts: &mut Counts) -> Option<(Input, Framing)> {
-    match Input::open(name, config.input, config.max_record_bytes) {
+    counts.progress = Progress::new(name);
+    let counter = counts
+        .progress
+        .as_ref()
+        .map(|p| p.bytes.clone())
+        .unwrap_or_default();
+    match Input::open_counted(name, config.input, config.max_record_bytes, counter) {
         Ok((input, framing)) => {
             counts.opened += 1;
             counts.streams |= matches!(framing, Framing::Warc | Framing::Jsonl);
@@ -229,6 +242,9 @@ fn read_all(
             continue;
         };
         while let Some(item) = input.next_item() {
+            if let Some(p) = counts.progress.as_mut() {
+                p.tick(counts.read);
+            }
             if !matches!(item, Item::Skip(_)) || counts.streams {
                 counts.read += 1;
             }
@@ -237,6 +253,63 @@ fn read_all(
                 continue;
             }
             sink(item, counts);
+        }
+        if let Some(p) = counts.progress.take() {
+            p.clear();
+        }
+    }
+}
+
+/// A progress line on stderr while a large input is read: only when stderr is a terminal and
+/// the input's size is known (a file), refreshed at most four times a second.
+struct Progress {
+    name: String,
+    total: u64,
+    bytes: Arc<std::sync::atomic::AtomicU64>,
+    started: std::time::Instant,
+    last: std::time::Instant,
+    shown: bool,
+}
+
+impl Progress {
+    fn new(name: &str) -> Option<Progress> {
+        use std::io::IsTerminal;
+        if name == "-" || !std::io::stderr().is_terminal() {
+            return None;
+        }
+        let total = std::fs::metadata(name).ok()?.len();
+        let now = std::time::Instant::now();
+        Some(Progress {
+            name: name.to_string(),
+            total,
+            bytes: Arc::default(),
+            started: now,
+            last: now,
+            shown: false,
+        })
+    }
+
+    fn tick(&mut self, records: u64) {
+        let now = std::time::Instant::now();
+        if now.duration_since(self.last).as_millis() < 250 {
+            return;
+        }
+        self.last = now;
+        self.shown = true;
+        let read = self.bytes.load(std::sync::atomic::Ordering::Relaxed);
+        let secs = now.duration_since(self.started).as_secs_f64().max(1e-3);
+        eprint!(
+            "\r\x1b[2Kpith: {} {:.0}% of {:.1} MB, {:.0} records/s",
+            self.name,
+            100.0 * read as f64 / self.total.max(1) as f64,
+            self.total as f64 / 1e6,
+            records as f64 / secs
+        );
+    }
+
+    fn clear(self) {
+        if self.shown {
+            eprint!("\r\x1b[2K");
         }
     }
 }

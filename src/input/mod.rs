@@ -86,6 +86,21 @@ pub enum Input {
     Jsonl(jsonl::Reader<Box<dyn BufRead + Send>>),
 }
 
+/// Counts the raw bytes read from an input (for the progress line).
+pub struct Counting<R> {
+    inner: R,
+    pub count: std::sync::Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count
+            .fetch_add(n as u64, std::sync::atomic::Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
 /// Buffer for reading inputs: large enough that gzip and WARC parsing rarely wait on reads.
 const BUF: usize = 1 << 20;
 
@@ -96,10 +111,26 @@ impl Input {
         framing: Framing,
         max_record_bytes: usize,
     ) -> io::Result<(Input, Framing)> {
+        Self::open_counted(name, framing, max_record_bytes, Default::default())
+    }
+
+    /// [`Input::open`], adding the raw bytes read to `count` (for a progress line).
+    pub fn open_counted(
+        name: &str,
+        framing: Framing,
+        max_record_bytes: usize,
+        count: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    ) -> io::Result<(Input, Framing)> {
         let raw: Box<dyn Read + Send> = if name == "-" {
-            Box::new(io::stdin())
+            Box::new(Counting {
+                inner: io::stdin(),
+                count,
+            })
         } else {
-            Box::new(std::fs::File::open(name)?)
+            Box::new(Counting {
+                inner: std::fs::File::open(name)?,
+                count,
+            })
         };
         let mut r: Box<dyn BufRead + Send> = Box::new(BufReader::with_capacity(BUF, raw));
         if r.fill_buf()?.starts_with(&[0x1f, 0x8b]) {
