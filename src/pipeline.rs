@@ -112,9 +112,9 @@ fn process(rec: Record, config: &Config) -> Done {
     let name = rec.id.clone().unwrap_or_else(|| rec.source.to_string());
     match crate::extract::extract(&rec.html, rec.charset.as_deref(), &config.options) {
         Ok(e) => {
-            let message = e
-                .text
-                .is_empty()
+            // In a stream an empty page is a normal record (its JSON says so); for a page given
+            // as a file it is worth a word.
+            let message = (e.text.is_empty() && plain_page(&rec))
                 .then(|| format!("pith: {name}: no main text found"));
             let out = if config.json {
                 json::page(&rec, &e, config.options.format)
@@ -129,15 +129,14 @@ fn process(rec: Record, config: &Config) -> Done {
             }
         }
         Err(err) => {
-            let where_ =
-                if rec.index > 1 || rec.offset > 0 || rec.id.as_deref() != Some(&*rec.source) {
-                    format!(
-                        "{}: record {} at byte {}",
-                        rec.source, rec.index, rec.offset
-                    )
-                } else {
-                    rec.source.to_string()
-                };
+            let where_ = if plain_page(&rec) {
+                rec.source.to_string()
+            } else {
+                format!(
+                    "{}: record {} at byte {}",
+                    rec.source, rec.index, rec.offset
+                )
+            };
             let id = match &rec.id {
                 Some(id) if id.as_str() != &*rec.source => format!(" ({id})"),
                 _ => String::new(),
