@@ -25,3 +25,8 @@ lint:
 eval:
     cargo build --release
     python3 eval/report.py target/release/pith
+
+# Run one fuzz target (parse, extract) for SECONDS on the stable toolchain; needs
+# `cargo install cargo-fuzz` once.
+fuzz target="parse" seconds="60":
+    cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run {{target}} -- -max_total_time={{seconds}}
