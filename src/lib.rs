@@ -14,6 +14,16 @@
 //! - [`pipeline`]: one reader, N workers, one writer; records out in input order.
 //! - [`eval`]: scoring extractors against gold sets the way the field does.
 
+//!
+//! ```
+//! let page = b"<html><body><nav><a href=/>Home</a> <a href=/news>News</a></nav>\
+//!     <article><p>The council approved the new bridge on Tuesday, after a debate of four hours,\
+//!     and building starts in May.</p></article><footer>Contact</footer></body></html>";
+//! let got = pith::extract(page, None, &pith::Options::default()).expect("a page");
+//! assert!(got.text.starts_with("The council approved the new bridge on Tuesday"));
+//! assert!(!got.text.contains("Home") && !got.text.contains("Contact"));
+//! ```
+
 pub mod cli;
 pub mod decode;
 pub mod eval;
