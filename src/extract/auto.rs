@@ -312,7 +312,12 @@ fn select(doc: &Document<'_>, tuning: &Tuning) -> Selection {
             removed[i] = parent_removed;
             continue;
         }
-        let (class_hint, is_hidden) = element_hints(doc, i as NodeId, tuning.comments);
+        // An element without visible text cannot change what is selected: skip its attributes.
+        let (class_hint, is_hidden) = if stats[i].text == 0 || parent_removed {
+            (0, false)
+        } else {
+            element_hints(doc, i as NodeId, tuning.comments)
+        };
         // The document's own containers are never boilerplate, whatever their class says.
         hint[i] = if matches!(node.tag, Tag::Html | Tag::Body | Tag::Main | Tag::Article) {
             0

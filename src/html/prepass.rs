@@ -93,23 +93,27 @@ fn comment_end(bytes: &[u8], lt: usize) -> usize {
 /// values the way tl reads them (a quote opens a value only right after `=`). The end of input
 /// when there is none.
 pub fn start_tag_end(bytes: &[u8], lt: usize) -> usize {
+    // Jump from `>` or quote to the next with memchr3; a quote opens a value only when the
+    // last non-blank byte before it is `=`.
     let mut i = lt + 1;
-    let mut after_eq = false;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'>' => return i + 1,
-            b'=' => after_eq = true,
-            q @ (b'"' | b'\'') if after_eq => match memchr(q, &bytes[i + 1..]) {
-                Some(j) => {
-                    i += j + 1;
-                    after_eq = false;
-                }
-                None => return bytes.len(),
-            },
-            b' ' | b'\n' | b'\t' | b'\r' => {}
-            _ => after_eq = false,
+    while let Some(off) = memchr::memchr3(b'>', b'"', b'\'', &bytes[i.min(bytes.len())..]) {
+        let at = i + off;
+        let q = bytes[at];
+        if q == b'>' {
+            return at + 1;
         }
-        i += 1;
+        let before = bytes[lt + 1..at]
+            .iter()
+            .rev()
+            .find(|b| !matches!(b, b' ' | b'\n' | b'\t' | b'\r'));
+        if before == Some(&b'=') {
+            match memchr(q, &bytes[at + 1..]) {
+                Some(j) => i = at + 1 + j + 1,
+                None => return bytes.len(),
+            }
+        } else {
+            i = at + 1;
+        }
     }
     bytes.len()
 }
