@@ -367,7 +367,10 @@ impl<'arena> Builder<'arena> {
         }
         // A start tag inside a raw-text element means the prepass found no end for it (see
         // `prepass`): it ends here.
-        if self.tree.nodes[self.current() as usize].tag.is(flags::RAW_TEXT) {
+        if self.tree.nodes[self.current() as usize]
+            .tag
+            .is(flags::RAW_TEXT)
+        {
             self.pop(start, start);
         }
         if tag.is(flags::HEADING) {
