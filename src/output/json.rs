@@ -1,9 +1,15 @@
 //! JSON lines: one object per input record, on one line, always valid UTF-8 (serde_json
 //! escapes every control character, so a page's newlines never break a line).
 //!
-//! Fields, in this order: `id`, `url`, `title`, `lang`, `date` (each `null` when unknown),
-//! `text` (or `markdown` with `--format json-markdown`), `bytes_in`, `algo`, then
+//! Fields, in this order: `id`, `url`, `title`, `lang`, `date`, `warc_date` (each `null` when
+//! unknown), `text` (or `markdown` with `--format json-markdown`), `bytes_in`, `algo`, then
 //! the pass-through fields of a JSON lines input, and `error` (a string) when the record failed.
+//!
+//! `date` is only ever a date the page states (`article:published_time`, JSON-LD
+//! `datePublished`, `<time datetime>`...); the capture date of a WARC record is `warc_date`, so a
+//! consumer never takes a crawl date for a publication date. Pass-through fields never replace
+//! pith's own. A record that could not be read (a fault) gives `id`, `source`, `record`,
+//! `offset`, `member_offset` (gzip inputs) and `error`.
 
 use serde_json::{Map, Value, json};
 
@@ -18,10 +24,8 @@ pub fn page(rec: &Record, e: &Extracted, format: crate::output::Format) -> Strin
     o.insert("url".into(), json!(rec.url));
     o.insert("title".into(), json!(e.title));
     o.insert("lang".into(), json!(lang));
-    o.insert(
-        "date".into(),
-        json!(e.date.clone().or_else(|| rec.date.clone())),
-    );
+    o.insert("date".into(), json!(e.date));
+    o.insert("warc_date".into(), json!(rec.warc_date));
     let body = if format == crate::output::Format::Markdown {
         "markdown"
     } else {
@@ -53,6 +57,9 @@ pub fn fault(f: &Fault) -> String {
     o.insert("source".into(), json!(&*f.source));
     o.insert("record".into(), json!(f.index));
     o.insert("offset".into(), json!(f.offset));
+    if let Some(m) = f.member_offset {
+        o.insert("member_offset".into(), json!(m));
+    }
     o.insert("error".into(), json!(f.message));
     line(o)
 }
