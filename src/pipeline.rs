@@ -15,8 +15,8 @@
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 use std::process::ExitCode;
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 
 use crate::extract::Options;
@@ -389,9 +389,7 @@ fn run_parallel(config: &Config, first: Option<(Input, Framing)>, counts: &mut C
             };
             seq += 1;
             // Sends fail only when the writer or every worker is gone; then stop reading.
-            token_tx.send(()).is_ok()
-                && job_tx.send(job).is_ok()
-                && !broken.load(Ordering::Relaxed)
+            token_tx.send(()).is_ok() && job_tx.send(job).is_ok() && !broken.load(Ordering::Relaxed)
         });
         drop(job_tx);
         drop(token_tx);

@@ -35,8 +35,10 @@ const MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
 const FLG_RESERVED: u8 = 0xe0;
 
 /// Decompressed bytes held at a time. Every fill holds bytes of one member only, so the
-/// member of any byte handed out is known.
-const OUT_BUF: usize = 256 << 10;
+/// member of any byte handed out is known. Small, because a read that meets corrupt data
+/// fails with nothing to show for the bytes it did inflate (flate2 returns only the error):
+/// at most this much good data before a fault is lost.
+const OUT_BUF: usize = 32 << 10;
 
 /// Counts the raw bytes consumed from the inner reader: member offsets in the file.
 struct Raw<R> {

@@ -234,6 +234,9 @@ mod tests {
         block.extend(gz);
         let r = parse(&block).unwrap();
         assert!(r.payload(1 << 20).is_err());
-        assert_eq!(r.payload(20 << 20).unwrap().map(|p| p.len()), Some(10 << 20));
+        assert_eq!(
+            r.payload(20 << 20).unwrap().map(|p| p.len()),
+            Some(10 << 20)
+        );
     }
 }
