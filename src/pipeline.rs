@@ -20,7 +20,7 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 
 use crate::extract::Options;
-use crate::input::{Fault, Framing, Input, Item, Record};
+use crate::input::{Fault, Framing, Input, Item, Pool, Record};
 use crate::output::json;
 
 /// How input bytes are framed into records (re-exported for the command line).
@@ -71,6 +71,9 @@ struct Counts {
     streams: bool,
     /// The progress line of the input being read.
     progress: Option<Progress>,
+    /// Page buffers, shared by the reader (which fills them) and the workers (which give them
+    /// back).
+    pool: Pool,
 }
 
 /// Runs the filter; the exit status is failure when no input could be read at all, or no page
@@ -113,17 +116,23 @@ pub fn run(config: &Config) -> ExitCode {
     }
 }
 
-/// Extracts one record.
-fn process(rec: Record, config: &Config) -> Done {
+/// Extracts one record and gives its buffer back to the reader's pool.
+fn process(rec: Record, config: &Config, pool: &Pool) -> Done {
+    let done = extract_record(&rec, config);
+    pool.put(rec.html);
+    done
+}
+
+fn extract_record(rec: &Record, config: &Config) -> Done {
     let name = rec.id.clone().unwrap_or_else(|| rec.source.to_string());
-    match crate::extract::extract(&rec.html, rec.charset.as_deref(), &config.options) {
+    match crate::extract::extract(rec.page(), rec.charset.as_deref(), &config.options) {
         Ok(e) => {
             // In a stream an empty page is a normal record (its JSON says so); for a page given
             // as a file it is worth a word.
-            let message = (e.text.is_empty() && plain_page(&rec))
+            let message = (e.text.is_empty() && plain_page(rec))
                 .then(|| format!("pith: {name}: no main text found"));
             let out = if config.json {
-                json::page(&rec, &e, config.options.format)
+                json::page(rec, &e, config.options.format)
             } else {
                 e.text
             };
@@ -135,13 +144,13 @@ fn process(rec: Record, config: &Config) -> Done {
             }
         }
         Err(err) => {
-            let where_ = if plain_page(&rec) {
+            let where_ = if plain_page(rec) {
                 rec.source.to_string()
             } else {
-                location(&rec)
+                location(rec)
             };
             let out = if config.json {
-                json::failed(&rec, config.options.algo.name(), &err.to_string())
+                json::failed(rec, config.options.algo.name(), &err.to_string())
             } else {
                 String::new()
             };
@@ -224,7 +233,10 @@ fn open(name: &str, config: &Config, counts: &mut Counts) -> Option<(Input, Fram
         .map(|p| p.bytes.clone())
         .unwrap_or_default();
     match Input::open_counted(name, config.input, config.max_record_bytes, counter) {
-        Ok((input, framing)) => {
+        Ok((mut input, framing)) => {
+            if let Input::Warc(r) = &mut input {
+                r.pool = counts.pool.clone();
+            }
             counts.opened += 1;
             counts.streams |= matches!(framing, Framing::Warc | Framing::Jsonl);
             Some((input, framing))
@@ -345,9 +357,10 @@ fn run_serial(config: &Config, first: Option<(Input, Framing)>, counts: &mut Cou
         wrote_text_page: false,
         broken: false,
     };
+    let pool = counts.pool.clone();
     read_all(config, first, counts, |item, counts| {
         let done = match item {
-            Item::Page(rec) => process(*rec, config),
+            Item::Page(rec) => process(*rec, config, &pool),
             Item::Fault(f) => fault_done(&f, config),
             Item::Skip(_) => return true,
         };
@@ -375,7 +388,8 @@ fn run_parallel(config: &Config, first: Option<(Input, Framing)>, counts: &mut C
         for _ in 0..config.jobs {
             let rx = Arc::clone(&job_rx);
             let tx = done_tx.clone();
-            s.spawn(move || worker(&rx, &tx, config));
+            let pool = counts.pool.clone();
+            s.spawn(move || worker(&rx, &tx, config, &pool));
         }
         drop(done_tx);
         let broken = &broken;
@@ -400,7 +414,7 @@ fn run_parallel(config: &Config, first: Option<(Input, Framing)>, counts: &mut C
     });
 }
 
-fn worker(rx: &Mutex<Receiver<Job>>, tx: &SyncSender<(u64, Done)>, config: &Config) {
+fn worker(rx: &Mutex<Receiver<Job>>, tx: &SyncSender<(u64, Done)>, config: &Config, pool: &Pool) {
     loop {
         let job = match rx.lock() {
             Ok(guard) => guard.recv(),
@@ -408,7 +422,7 @@ fn worker(rx: &Mutex<Receiver<Job>>, tx: &SyncSender<(u64, Done)>, config: &Conf
         };
         let Ok(job) = job else { return };
         let (seq, done) = match job {
-            Job::Page(seq, rec) => (seq, process(*rec, config)),
+            Job::Page(seq, rec) => (seq, process(*rec, config, pool)),
             Job::Fault(seq, f) => (seq, fault_done(&f, config)),
         };
         if tx.send((seq, done)).is_err() {

@@ -38,6 +38,8 @@ pub struct Reader<R: Source> {
     /// Where the record being read starts: its gzip member's file offset, and whether the
     /// record is that member's first byte.
     member: Option<(u64, bool)>,
+    /// Where block buffers come from.
+    pub pool: super::Pool,
 }
 
 impl<R: Source> Reader<R> {
@@ -52,6 +54,7 @@ impl<R: Source> Reader<R> {
             lost: false,
             per_record: true,
             member: None,
+            pool: super::Pool::default(),
         }
     }
 
@@ -247,7 +250,8 @@ impl<R: Source> Reader<R> {
             }
             return Ok(Some(self.fault(start, h.id.clone(), msg)));
         }
-        let mut block = Vec::with_capacity(len as usize);
+        let mut block = self.pool.get();
+        block.reserve(len as usize);
         let got = match (&mut self.r).take(len).read_to_end(&mut block) {
             Ok(n) => n,
             Err(e) => {
@@ -271,7 +275,7 @@ impl<R: Source> Reader<R> {
         Ok(Some(self.to_item(h, block, start)))
     }
 
-    fn to_item(&self, h: Headers, mut block: Vec<u8>, start: u64) -> Item {
+    fn to_item(&self, h: Headers, block: Vec<u8>, start: u64) -> Item {
         let mut rec = Record {
             source: self.source.clone(),
             index: self.index,
@@ -312,11 +316,14 @@ impl<R: Source> Reader<R> {
         rec.charset = resp.charset;
         rec.content_language = resp.content_language;
         match decoded {
-            Ok(Some(p)) => rec.html = p,
+            Ok(Some(p)) => {
+                rec.html = p;
+                self.pool.put(block);
+            }
             Ok(None) => {
-                // The body as stored: drop the HTTP head in place rather than copy the body.
-                block.drain(..head_len);
+                // The body as stored: it stays where it is, behind the HTTP head.
                 rec.html = block;
+                rec.html_start = head_len;
             }
             Err(msg) => return self.fault(start, h.id, msg),
         }

@@ -32,7 +32,7 @@ pub fn page(rec: &Record, e: &Extracted, format: crate::output::Format) -> Strin
         "text"
     };
     o.insert(body.into(), json!(e.text));
-    o.insert("bytes_in".into(), json!(rec.html.len()));
+    o.insert("bytes_in".into(), json!(rec.page().len()));
     o.insert("algo".into(), json!(e.algo));
     extend(&mut o, rec);
     line(o)
@@ -43,7 +43,7 @@ pub fn failed(rec: &Record, algo: &str, error: &str) -> String {
     let mut o = Map::new();
     o.insert("id".into(), json!(rec.id));
     o.insert("url".into(), json!(rec.url));
-    o.insert("bytes_in".into(), json!(rec.html.len()));
+    o.insert("bytes_in".into(), json!(rec.page().len()));
     o.insert("algo".into(), json!(algo));
     extend(&mut o, rec);
     o.insert("error".into(), json!(error));
