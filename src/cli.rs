@@ -69,6 +69,11 @@ struct Args {
     #[argh(switch)]
     strict: bool,
 
+    /// URL of a page read from a plain HTML file or stdin (`curl -s URL | pith --url URL`):
+    /// goes into the `url` field of JSON output; WARC and JSON lines records carry their own
+    #[argh(option)]
+    url: Option<String>,
+
     /// input files (HTML, WARC, WARC.gz or JSON lines); `-` or none reads standard input
     #[argh(positional)]
     files: Vec<String>,
@@ -174,6 +179,7 @@ fn config_from(args: Args) -> Result<pipeline::Config, String> {
         jobs,
         max_record_bytes: args.max_record_bytes,
         strict: args.strict,
+        url: args.url,
         files: if args.files.is_empty() {
             vec!["-".to_string()]
         } else {

@@ -2,8 +2,11 @@
 //!
 //! The reader (the calling thread) opens each input in turn and numbers every page and fault
 //! it yields; workers extract pages; the writer puts results back in order with a small
-//! reorder buffer. Channels are bounded (four records per worker), so memory stays flat however
-//! long the input is. A single HTML page is extracted on the calling thread with no pool.
+//! reorder buffer. At most four records per worker are in flight between the reader and the
+//! writer (a token per record, taken by the reader and given back by the writer), so the
+//! channels and the reorder buffer stay small however long the input is, even when one huge
+//! page holds up the records behind it. A single HTML page is extracted on the calling thread
+//! with no pool. When standard output closes (`pith ... | head`), reading stops.
 //!
 //! Faults never stop the run: each gives one line on stderr (input, record number, offset, id)
 //! and, with `--format json`, an object with `error`. At the end, inputs that were WARC or JSON
@@ -12,11 +15,12 @@
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 
 use crate::extract::Options;
-use crate::input::{Fault, Framing, Input, Item, Record};
+use crate::input::{Fault, Framing, Input, Item, Pool, Record};
 use crate::output::json;
 
 /// How input bytes are framed into records (re-exported for the command line).
@@ -34,6 +38,8 @@ pub struct Config {
     pub strict: bool,
     /// Input paths; `-` is standard input.
     pub files: Vec<String>,
+    /// `--url`: the URL of a page given as a plain HTML file or on stdin (for JSON output).
+    pub url: Option<String>,
 }
 
 /// What one numbered item became.
@@ -65,6 +71,9 @@ struct Counts {
     streams: bool,
     /// The progress line of the input being read.
     progress: Option<Progress>,
+    /// Page buffers, shared by the reader (which fills them) and the workers (which give them
+    /// back).
+    pool: Pool,
 }
 
 /// Runs the filter; the exit status is failure when no input could be read at all, or no page
@@ -107,17 +116,23 @@ pub fn run(config: &Config) -> ExitCode {
     }
 }
 
-/// Extracts one record.
-fn process(rec: Record, config: &Config) -> Done {
+/// Extracts one record and gives its buffer back to the reader's pool.
+fn process(rec: Record, config: &Config, pool: &Pool) -> Done {
+    let done = extract_record(&rec, config);
+    pool.put(rec.html);
+    done
+}
+
+fn extract_record(rec: &Record, config: &Config) -> Done {
     let name = rec.id.clone().unwrap_or_else(|| rec.source.to_string());
-    match crate::extract::extract(&rec.html, rec.charset.as_deref(), &config.options) {
+    match crate::extract::extract(rec.page(), rec.charset.as_deref(), &config.options) {
         Ok(e) => {
             // In a stream an empty page is a normal record (its JSON says so); for a page given
             // as a file it is worth a word.
-            let message = (e.text.is_empty() && plain_page(&rec))
+            let message = (e.text.is_empty() && plain_page(rec))
                 .then(|| format!("pith: {name}: no main text found"));
             let out = if config.json {
-                json::page(&rec, &e, config.options.format)
+                json::page(rec, &e, config.options.format)
             } else {
                 e.text
             };
@@ -129,31 +144,38 @@ fn process(rec: Record, config: &Config) -> Done {
             }
         }
         Err(err) => {
-            let where_ = if plain_page(&rec) {
+            let where_ = if plain_page(rec) {
                 rec.source.to_string()
             } else {
-                format!(
-                    "{}: record {} at byte {}",
-                    rec.source, rec.index, rec.offset
-                )
-            };
-            let id = match &rec.id {
-                Some(id) if id.as_str() != &*rec.source => format!(" ({id})"),
-                _ => String::new(),
+                location(rec)
             };
             let out = if config.json {
-                json::failed(&rec, config.options.algo.name(), &err.to_string())
+                json::failed(rec, config.options.algo.name(), &err.to_string())
             } else {
                 String::new()
             };
             Done {
                 out,
-                message: Some(format!("pith: {where_}{id}: {err}")),
+                message: Some(format!("pith: {where_}: {err}")),
                 is_text_page: false,
                 outcome: Outcome::Failed,
             }
         }
     }
+}
+
+/// Where a record is, as fault messages say it: input, number, id, offset (and gzip member).
+fn location(rec: &Record) -> String {
+    let mut s = format!("{}: record {}", rec.source, rec.index);
+    if let Some(id) = &rec.id {
+        s.push(' ');
+        s.push_str(id);
+    }
+    s.push_str(&format!(" at byte {}", rec.offset));
+    if let Some(m) = rec.member_offset {
+        s.push_str(&format!(" (gzip member at byte {m})"));
+    }
+    s
 }
 
 /// A record that is a whole input read as one HTML page (not a WARC or JSON lines record).
@@ -211,7 +233,10 @@ fn open(name: &str, config: &Config, counts: &mut Counts) -> Option<(Input, Fram
         .map(|p| p.bytes.clone())
         .unwrap_or_default();
     match Input::open_counted(name, config.input, config.max_record_bytes, counter) {
-        Ok((input, framing)) => {
+        Ok((mut input, framing)) => {
+            if let Input::Warc(r) = &mut input {
+                r.pool = counts.pool.clone();
+            }
             counts.opened += 1;
             counts.streams |= matches!(framing, Framing::Warc | Framing::Jsonl);
             Some((input, framing))
@@ -224,12 +249,12 @@ fn open(name: &str, config: &Config, counts: &mut Counts) -> Option<(Input, Fram
 }
 
 /// Hands the items of every input to `sink` in order; `first` is the first input, already
-/// opened (or not, when it failed to open).
+/// opened (or not, when it failed to open). Stops when `sink` says false (output closed).
 fn read_all(
     config: &Config,
     first: Option<(Input, Framing)>,
     counts: &mut Counts,
-    mut sink: impl FnMut(Item, &mut Counts),
+    mut sink: impl FnMut(Item, &mut Counts) -> bool,
 ) {
     let mut first = Some(first);
     for name in &config.files {
@@ -247,11 +272,23 @@ fn read_all(
             if !matches!(item, Item::Skip(_)) || counts.streams {
                 counts.read += 1;
             }
-            if let Item::Skip(reason) = item {
-                *counts.skipped.entry(reason).or_insert(0) += 1;
-                continue;
+            let item = match item {
+                Item::Skip(reason) => {
+                    *counts.skipped.entry(reason).or_insert(0) += 1;
+                    continue;
+                }
+                Item::Page(mut rec) if plain_page(&rec) && config.url.is_some() => {
+                    rec.url.clone_from(&config.url);
+                    Item::Page(rec)
+                }
+                other => other,
+            };
+            if !sink(item, counts) {
+                if let Some(p) = counts.progress.take() {
+                    p.clear();
+                }
+                return;
             }
-            sink(item, counts);
         }
         if let Some(p) = counts.progress.take() {
             p.clear();
@@ -320,13 +357,15 @@ fn run_serial(config: &Config, first: Option<(Input, Framing)>, counts: &mut Cou
         wrote_text_page: false,
         broken: false,
     };
+    let pool = counts.pool.clone();
     read_all(config, first, counts, |item, counts| {
         let done = match item {
-            Item::Page(rec) => process(*rec, config),
+            Item::Page(rec) => process(*rec, config, &pool),
             Item::Fault(f) => fault_done(&f, config),
-            Item::Skip(_) => return,
+            Item::Skip(_) => return true,
         };
         w.write(&done, counts);
+        !w.broken
     });
     let _ = w.out.flush();
 }
@@ -337,31 +376,37 @@ enum Job {
 }
 
 fn run_parallel(config: &Config, first: Option<(Input, Framing)>, counts: &mut Counts) {
-    let bound = config.jobs * 4;
+    let bound = config.jobs.saturating_mul(4);
     let (job_tx, job_rx) = sync_channel::<Job>(bound);
     let (done_tx, done_rx) = sync_channel::<(u64, Done)>(bound);
+    // One token per record between the reader and the writer: the reader blocks on the
+    // `bound`-th, so a slow record holds back at most `bound` finished ones behind it.
+    let (token_tx, token_rx) = sync_channel::<()>(bound);
+    let broken = AtomicBool::new(false);
     let job_rx = Arc::new(Mutex::new(job_rx));
     std::thread::scope(|s| {
         for _ in 0..config.jobs {
             let rx = Arc::clone(&job_rx);
             let tx = done_tx.clone();
-            s.spawn(move || worker(&rx, &tx, config));
+            let pool = counts.pool.clone();
+            s.spawn(move || worker(&rx, &tx, config, &pool));
         }
         drop(done_tx);
-        let writer = s.spawn(move || write_in_order(done_rx));
+        let broken = &broken;
+        let writer = s.spawn(move || write_in_order(done_rx, token_rx, broken));
         let mut seq = 0u64;
         read_all(config, first, counts, |item, _| {
             let job = match item {
                 Item::Page(rec) => Job::Page(seq, rec),
                 Item::Fault(f) => Job::Fault(seq, f),
-                Item::Skip(_) => return,
+                Item::Skip(_) => return true,
             };
             seq += 1;
-            // Workers only stop when the channel closes, so a send fails only if all of them
-            // died; there is nothing left to do then but stop reading.
-            let _ = job_tx.send(job);
+            // Sends fail only when the writer or every worker is gone; then stop reading.
+            token_tx.send(()).is_ok() && job_tx.send(job).is_ok() && !broken.load(Ordering::Relaxed)
         });
         drop(job_tx);
+        drop(token_tx);
         if let Ok(written) = writer.join() {
             counts.extracted = written.extracted;
             counts.failed = written.failed;
@@ -369,7 +414,7 @@ fn run_parallel(config: &Config, first: Option<(Input, Framing)>, counts: &mut C
     });
 }
 
-fn worker(rx: &Mutex<Receiver<Job>>, tx: &SyncSender<(u64, Done)>, config: &Config) {
+fn worker(rx: &Mutex<Receiver<Job>>, tx: &SyncSender<(u64, Done)>, config: &Config, pool: &Pool) {
     loop {
         let job = match rx.lock() {
             Ok(guard) => guard.recv(),
@@ -377,7 +422,7 @@ fn worker(rx: &Mutex<Receiver<Job>>, tx: &SyncSender<(u64, Done)>, config: &Conf
         };
         let Ok(job) = job else { return };
         let (seq, done) = match job {
-            Job::Page(seq, rec) => (seq, process(*rec, config)),
+            Job::Page(seq, rec) => (seq, process(*rec, config, pool)),
             Job::Fault(seq, f) => (seq, fault_done(&f, config)),
         };
         if tx.send((seq, done)).is_err() {
@@ -386,8 +431,9 @@ fn worker(rx: &Mutex<Receiver<Job>>, tx: &SyncSender<(u64, Done)>, config: &Conf
     }
 }
 
-/// Writes results as they complete, holding back the ones that overtook an earlier record.
-fn write_in_order(rx: Receiver<(u64, Done)>) -> Counts {
+/// Writes results as they complete, holding back the ones that overtook an earlier record;
+/// gives a token back for every record written.
+fn write_in_order(rx: Receiver<(u64, Done)>, tokens: Receiver<()>, broken: &AtomicBool) -> Counts {
     let stdout = std::io::stdout();
     let mut w = Writer {
         out: std::io::BufWriter::new(stdout.lock()),
@@ -401,7 +447,11 @@ fn write_in_order(rx: Receiver<(u64, Done)>) -> Counts {
         pending.insert(seq, done);
         while let Some(d) = pending.remove(&next) {
             w.write(&d, &mut counts);
+            let _ = tokens.try_recv();
             next += 1;
+        }
+        if w.broken {
+            broken.store(true, Ordering::Relaxed);
         }
     }
     let _ = w.out.flush();

@@ -212,7 +212,7 @@ fn truncated_last_record_and_corrupt_member_in_the_middle() {
         "{}",
         docs[2]
     );
-    assert!(String::from_utf8_lossy(&o.stderr).contains("record 6 at byte"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("record 6 <urn:uuid:00000004> at byte"));
 
     // Corrupt: the gzip member of record 3 (the first HTML page after the image) is damaged.
     let mut members: Vec<Vec<u8>> = records.iter().map(|r| gz(r)).collect();

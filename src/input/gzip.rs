@@ -1,11 +1,25 @@
-//! gzip members, one after another, as one stream that survives a corrupt member.
+//! gzip members, one after another, as one buffered stream that survives a corrupt member and
+//! can drop the rest of the member it is in.
 //!
-//! A `.warc.gz` is one gzip member per record (RFC 1952 allows concatenated members; WARC 1.1
-//! Annex D recommends one per record), sometimes one member for the whole file, sometimes with
-//! empty members between records. [`Members`] decodes them in turn. When a member is corrupt or
-//! cut short, the read that meets it fails once with [`CORRUPT`] in the message, and the stream
-//! resumes at the next gzip header (`1f 8b 08`) found in the raw bytes, so the WARC reader above
-//! can report the record and resynchronise at the next one.
+//! A `.warc.gz` is one gzip member per record (RFC 1952 section 2.2 allows concatenated
+//! members; WARC 1.1 Annex D.2 recommends one per record), sometimes one member for the whole
+//! file, sometimes with empty members between records. [`Members`] decodes them in turn
+//! (flate2's `bufread::GzDecoder` stops at the end of one member, so member boundaries stay
+//! visible, unlike `MultiGzDecoder`) and knows, for the bytes it hands out, where their member
+//! starts both in the decompressed stream and in the file: the file offset is what CDX indexes
+//! and `dd`/warcio seek to, so messages give it.
+//!
+//! Faults: when a member is corrupt or cut short, the read that meets it fails once with
+//! [`CORRUPT`] in the message, and the stream resumes at the next gzip header found in the raw
+//! bytes. [`Members::skip_member`] drops the rest of the current member without inflating it
+//! (a record over `--max-record-bytes` in a gzip-per-record file: a gzip bomb stops at the
+//! limit instead of being inflated to its end).
+//!
+//! After a failure or a skip the reader is *hunting*: a header candidate (`1f 8b 08`, reserved
+//! flag bits clear, RFC 1952 section 2.3.1) counts only when its member decodes and its first
+//! bytes start like a record (`WARC/` for WARC inputs, see [`Members::expect_records`]).
+//! Candidates that fail are stepped over silently: three bytes of compressed data can look like
+//! a gzip header, and a record split over several members must not be entered in the middle.
 
 use std::io::{self, BufRead, Read};
 
@@ -14,119 +28,240 @@ use flate2::bufread::GzDecoder;
 /// Marker in the message of the error a corrupt member gives.
 pub const CORRUPT: &str = "corrupt gzip member";
 
-/// gzip magic and the deflate method byte.
+/// gzip magic (ID1, ID2) and the deflate method byte (CM = 8), RFC 1952 section 2.3.1.
 const MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
+
+/// Reserved FLG bits (5 to 7): "must be zero" (RFC 1952 section 2.3.1).
+const FLG_RESERVED: u8 = 0xe0;
+
+/// Decompressed bytes held at a time. Every fill holds bytes of one member only, so the
+/// member of any byte handed out is known. Small, because a read that meets corrupt data
+/// fails with nothing to show for the bytes it did inflate (flate2 returns only the error):
+/// at most this much good data before a fault is lost.
+const OUT_BUF: usize = 32 << 10;
+
+/// Counts the raw bytes consumed from the inner reader: member offsets in the file.
+struct Raw<R> {
+    inner: R,
+    pos: u64,
+}
+
+impl<R: BufRead> Read for Raw<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.pos += n as u64;
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for Raw<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+    fn consume(&mut self, n: usize) {
+        self.inner.consume(n);
+        self.pos += n as u64;
+    }
+}
 
 enum State<R: BufRead> {
     /// Between members: the raw reader.
-    Between(R),
+    Between(Raw<R>),
     /// Inside a member.
-    In(Box<GzDecoder<R>>),
+    In(Box<GzDecoder<Raw<R>>>),
     /// Transient while switching.
     Empty,
 }
 
-/// Decodes concatenated gzip members.
+/// Decodes concatenated gzip members as one [`BufRead`].
 pub struct Members<R: BufRead> {
     state: State<R>,
-    /// Members started so far.
-    pub members_read: u64,
-    /// The last read failed and nothing was decoded since: the next failure steps a byte, so a
-    /// header that fails where it stands cannot fail forever.
-    stuck: bool,
+    buf: Vec<u8>,
+    pos: usize,
+    filled: usize,
+    /// Decompressed bytes consumed by the reader above.
+    out_pos: u64,
+    /// Decompressed offset of the first byte of the member now being read.
+    member_out: u64,
+    /// File offset of that member's header.
+    member_raw: u64,
+    /// The member now being read has not given a byte yet.
+    fresh: bool,
+    /// After a failure or a skip: the next member must start with `expect`.
+    hunting: bool,
+    expect: &'static [u8],
+    /// Members started so far (empty ones included).
+    pub members: u64,
+    /// Bytes inflated so far, skipped members' bytes included (for tests and statistics).
+    pub inflated: u64,
 }
 
-impl<R: BufRead> Members<R> {
-    pub fn new(inner: R) -> Self {
-        Members {
-            state: State::Between(inner),
-            members_read: 0,
-            stuck: false,
-        }
-    }
+/// True when `h` (the bytes at a candidate) can be a gzip header, as far as it is visible.
+fn plausible_header(h: &[u8]) -> bool {
+    let n = h.len().min(3);
+    h[..n] == MAGIC[..n] && h.get(3).is_none_or(|flg| flg & FLG_RESERVED == 0)
 }
 
-/// Skips raw bytes up to the next gzip header; false at end of input.
-fn seek_magic<R: BufRead>(r: &mut R) -> io::Result<bool> {
+/// Skips raw bytes up to the next plausible gzip header; false at end of input.
+fn seek_header<R: BufRead>(r: &mut Raw<R>) -> io::Result<bool> {
     loop {
         let buf = r.fill_buf()?;
         if buf.is_empty() {
             return Ok(false);
         }
-        // A header may straddle two buffers: keep the last two bytes when none is found.
-        match memchr::memmem::find(buf, &MAGIC) {
+        let mut from = 0;
+        let found = loop {
+            match memchr::memchr(MAGIC[0], &buf[from..]) {
+                Some(i) if plausible_header(&buf[from + i..]) => break Some(from + i),
+                Some(i) => from += i + 1,
+                None => break None,
+            }
+        };
+        match found {
             Some(i) => {
                 r.consume(i);
                 return Ok(true);
             }
-            None if buf.len() > 2 => {
-                let n = buf.len() - 2;
-                r.consume(n);
-            }
             None => {
                 let n = buf.len();
                 r.consume(n);
-                // Fewer than 3 bytes left and no header: the end.
-                let more = r.fill_buf()?;
-                if more.is_empty() {
-                    return Ok(false);
-                }
             }
         }
     }
 }
 
-impl<R: BufRead> Read for Members<R> {
-    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        if out.is_empty() {
-            return Ok(0);
+/// True when `out`, the first bytes of a member, start like `expect` (as far as they go).
+fn starts_like(out: &[u8], expect: &[u8]) -> bool {
+    let n = out.len().min(expect.len());
+    out[..n] == expect[..n]
+}
+
+impl<R: BufRead> Members<R> {
+    pub fn new(inner: R) -> Self {
+        Members {
+            state: State::Between(Raw { inner, pos: 0 }),
+            buf: vec![0; OUT_BUF],
+            pos: 0,
+            filled: 0,
+            out_pos: 0,
+            member_out: 0,
+            member_raw: 0,
+            fresh: false,
+            hunting: false,
+            expect: b"",
+            members: 0,
+            inflated: 0,
         }
+    }
+
+    /// After a fault, accept only members whose decompressed bytes start with `prefix` (a
+    /// record's first bytes, `WARC/`).
+    pub fn expect_records(&mut self, prefix: &'static [u8]) {
+        self.expect = prefix;
+    }
+
+    /// Where the member of the bytes now buffered starts: (decompressed offset, file offset).
+    pub fn member(&self) -> (u64, u64) {
+        (self.member_out, self.member_raw)
+    }
+
+    /// Drops the rest of the current member, decompressed or not, and goes on at the next
+    /// member that starts like a record. `resume_out` becomes the decompressed offset of what
+    /// follows (the bytes skipped are never inflated, so their count is the caller's estimate).
+    pub fn skip_member(&mut self, resume_out: u64) {
+        self.state = match std::mem::replace(&mut self.state, State::Empty) {
+            State::In(d) => State::Between(d.into_inner()),
+            other => other,
+        };
+        self.pos = 0;
+        self.filled = 0;
+        self.hunting = true;
+        self.fresh = false;
+        self.out_pos = resume_out;
+    }
+
+    /// Refills the empty buffer with bytes of one member; leaves it empty at the end.
+    fn fill(&mut self) -> io::Result<()> {
         loop {
             match std::mem::replace(&mut self.state, State::Empty) {
+                State::Empty => return Ok(()),
                 State::Between(mut r) => {
-                    let buf = r.fill_buf()?;
-                    if buf.is_empty() {
+                    if !seek_header(&mut r)? {
                         self.state = State::Between(r);
-                        return Ok(0);
+                        return Ok(());
                     }
-                    if !buf.starts_with(&MAGIC[..buf.len().min(3)]) || buf.len() < 2 {
-                        // Garbage between members: skip to the next header.
-                        if !seek_magic(&mut r)? {
-                            self.state = State::Between(r);
-                            return Ok(0);
-                        }
-                    }
-                    self.members_read += 1;
+                    self.member_raw = r.pos;
+                    self.members += 1;
+                    self.fresh = true;
                     self.state = State::In(Box::new(GzDecoder::new(r)));
                 }
-                State::In(mut d) => match d.read(out) {
+                State::In(mut d) => match d.read(&mut self.buf) {
                     Ok(0) => self.state = State::Between(d.into_inner()),
                     Ok(n) => {
-                        self.stuck = false;
+                        self.inflated += n as u64;
+                        if self.fresh && self.hunting && !starts_like(&self.buf[..n], self.expect) {
+                            // Not a record's start: a false header inside compressed data, or
+                            // the continuation of a record split over members. Skip it whole.
+                            self.state = State::Between(d.into_inner());
+                            continue;
+                        }
+                        if self.fresh {
+                            self.member_out = self.out_pos;
+                            self.fresh = false;
+                            self.hunting = false;
+                        }
+                        self.filled = n;
                         self.state = State::In(d);
-                        return Ok(n);
+                        return Ok(());
                     }
                     Err(e) => {
                         let mut r = d.into_inner();
-                        // Usually the decoder has read the bad member (a CRC or length error)
-                        // and the next header is right here; after a failure in the header
-                        // itself, step a byte so the same header is not tried again.
-                        if self.stuck {
+                        if r.pos == self.member_raw {
+                            // Nothing consumed: step over this header so it is not tried again.
                             let step = r.fill_buf()?.len().min(1);
                             r.consume(step);
                         }
-                        self.stuck = true;
-                        seek_magic(&mut r)?;
+                        let silent = self.fresh && self.hunting;
+                        self.hunting = true;
+                        self.fresh = false;
                         self.state = State::Between(r);
-                        return Err(io::Error::new(
-                            io::ErrorKind::InvalidData,
-                            format!("{CORRUPT}: {e}"),
-                        ));
+                        if !silent {
+                            return Err(io::Error::new(
+                                io::ErrorKind::InvalidData,
+                                format!("{CORRUPT}: {e}"),
+                            ));
+                        }
                     }
                 },
-                State::Empty => return Ok(0),
             }
         }
+    }
+}
+
+impl<R: BufRead> BufRead for Members<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.pos >= self.filled {
+            self.pos = 0;
+            self.filled = 0;
+            self.fill()?;
+        }
+        Ok(&self.buf[self.pos..self.filled])
+    }
+
+    fn consume(&mut self, n: usize) {
+        let n = n.min(self.filled - self.pos);
+        self.pos += n;
+        self.out_pos += n as u64;
+    }
+}
+
+impl<R: BufRead> Read for Members<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let avail = self.fill_buf()?;
+        let n = avail.len().min(out.len());
+        out[..n].copy_from_slice(&avail[..n]);
+        self.consume(n);
+        Ok(n)
     }
 }
 
@@ -143,28 +278,8 @@ mod tests {
         e.finish().unwrap()
     }
 
-    #[test]
-    fn concatenated_members_and_empty_ones() {
-        let mut all = gz(b"");
-        all.extend(gz(b"one "));
-        all.extend(gz(b""));
-        all.extend(gz(b"two"));
-        let mut s = String::new();
-        Members::new(&all[..]).read_to_string(&mut s).unwrap();
-        assert_eq!(s, "one two");
-    }
-
-    #[test]
-    fn corrupt_member_fails_once_then_resumes() {
-        let mut all = gz(b"first ");
-        let mut bad = gz(b"second member with some text in it");
-        let mid = bad.len() / 2;
-        for b in &mut bad[12..mid] {
-            *b ^= 0x5a;
-        }
-        all.extend(bad);
-        all.extend(gz(b"third"));
-        let mut m = Members::new(&all[..]);
+    /// Reads everything, counting the errors met on the way.
+    fn drain<R: BufRead>(m: &mut Members<R>) -> (Vec<u8>, usize) {
         let mut out = Vec::new();
         let mut errors = 0;
         let mut buf = [0u8; 4096];
@@ -179,8 +294,87 @@ mod tests {
                 }
             }
         }
+        (out, errors)
+    }
+
+    #[test]
+    fn concatenated_members_and_empty_ones() {
+        let mut all = gz(b"");
+        all.extend(gz(b"one "));
+        all.extend(gz(b""));
+        all.extend(gz(b"two"));
+        let mut s = String::new();
+        Members::new(&all[..]).read_to_string(&mut s).unwrap();
+        assert_eq!(s, "one two");
+    }
+
+    #[test]
+    fn member_offsets_are_known() {
+        let a = gz(b"WARC/first");
+        let b = gz(b"WARC/second");
+        let all = [a.clone(), b].concat();
+        let mut m = Members::new(&all[..]);
+        let first = m.fill_buf().unwrap().to_vec();
+        assert_eq!(first, b"WARC/first");
+        assert_eq!(m.member(), (0, 0));
+        m.consume(first.len());
+        assert_eq!(m.fill_buf().unwrap(), b"WARC/second");
+        assert_eq!(m.member(), (10, a.len() as u64));
+    }
+
+    #[test]
+    fn corrupt_member_fails_once_then_resumes() {
+        let mut all = gz(b"first ");
+        let mut bad = gz(b"second member with some text in it");
+        let mid = bad.len() / 2;
+        for b in &mut bad[12..mid] {
+            *b ^= 0x5a;
+        }
+        all.extend(bad);
+        all.extend(gz(b"third"));
+        let (out, errors) = drain(&mut Members::new(&all[..]));
         assert_eq!(errors, 1);
         let s = String::from_utf8_lossy(&out);
         assert!(s.starts_with("first ") && s.ends_with("third"), "{s}");
+    }
+
+    #[test]
+    fn skip_member_drops_the_rest_without_inflating_it() {
+        // 16 MiB of zeros compress to about 16 KiB: skipping must not inflate them.
+        let bomb = gz(&[b"WARC/bomb".as_slice(), &vec![0u8; 16 << 20]].concat());
+        let all = [bomb, gz(b"WARC/next")].concat();
+        let mut m = Members::new(&all[..]);
+        m.expect_records(b"WARC/");
+        assert!(m.fill_buf().unwrap().starts_with(b"WARC/bomb"));
+        m.skip_member(1000);
+        assert_eq!(m.fill_buf().unwrap(), b"WARC/next");
+        assert_eq!(m.member().0, 1000);
+        assert!(m.inflated <= (OUT_BUF + 9) as u64, "{}", m.inflated);
+    }
+
+    #[test]
+    fn hunting_skips_members_that_do_not_start_a_record() {
+        // After a skip, a member holding the middle of a record and bytes that look like a
+        // gzip header are both passed over.
+        let mut all = gz(b"WARC/one");
+        all.extend([0x1f, 0x8b, 0x08, 0x00, 1, 2, 3]);
+        all.extend(gz(b"middle of a split record"));
+        all.extend(gz(b"WARC/two"));
+        let mut m = Members::new(&all[..]);
+        m.expect_records(b"WARC/");
+        assert_eq!(m.fill_buf().unwrap(), b"WARC/one");
+        m.skip_member(8);
+        let (out, errors) = drain(&mut m);
+        assert_eq!((out.as_slice(), errors), (&b"WARC/two"[..], 0));
+    }
+
+    #[test]
+    fn truncated_last_member_fails_once() {
+        let mut all = gz(b"WARC/one ");
+        let two = gz(&b"WARC/two ".repeat(1000));
+        all.extend_from_slice(&two[..two.len() / 2]);
+        let (out, errors) = drain(&mut Members::new(&all[..]));
+        assert_eq!(errors, 1);
+        assert!(out.starts_with(b"WARC/one WARC/two"));
     }
 }

@@ -98,10 +98,11 @@ impl Response<'_> {
         )
     }
 
-    /// The page bytes: de-chunked and decoded where the bytes are in that form, never more
-    /// than `max` bytes of decoded output (`Err` past it: a decompression bomb or a page over
-    /// the limit).
-    pub fn payload(&self, max: usize) -> Result<Vec<u8>, String> {
+    /// The page bytes when they differ from [`Response::body`]: de-chunked and decoded where
+    /// the bytes are in that form; `Ok(None)` when the body is the page as it stands. Never
+    /// more than `max` bytes of decoded output (`Err` past it: a decompression bomb or a page
+    /// over the limit).
+    pub fn payload(&self, max: usize) -> Result<Option<Vec<u8>>, String> {
         let dechunked = if self.chunked {
             dechunk(self.body)
         } else {
@@ -124,12 +125,10 @@ impl Response<'_> {
             Some("br") => bounded(brotli_decompressor::Decompressor::new(body, 4096), max)?,
             _ => None,
         };
-        let out = decoded.unwrap_or_else(|| body.to_vec());
-        if out.len() > max {
-            return Err(format!(
-                "page of {} bytes over --max-record-bytes {max}",
-                out.len()
-            ));
+        let out = decoded.or(dechunked);
+        let len = out.as_ref().map_or(self.body.len(), Vec::len);
+        if len > max {
+            return Err(format!("page of {len} bytes over --max-record-bytes {max}"));
         }
         Ok(out)
     }
@@ -219,7 +218,8 @@ mod tests {
     #[test]
     fn gzip_body_declared_but_stored_decoded() {
         let r = parse(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\n\r\n<p>plain</p>").unwrap();
-        assert_eq!(r.payload(1000).unwrap(), b"<p>plain</p>");
+        assert_eq!(r.payload(1000).unwrap(), None);
+        assert_eq!(r.body, b"<p>plain</p>");
     }
 
     #[test]
@@ -234,6 +234,9 @@ mod tests {
         block.extend(gz);
         let r = parse(&block).unwrap();
         assert!(r.payload(1 << 20).is_err());
-        assert_eq!(r.payload(20 << 20).unwrap().len(), 10 << 20);
+        assert_eq!(
+            r.payload(20 << 20).unwrap().map(|p| p.len()),
+            Some(10 << 20)
+        );
     }
 }

@@ -31,6 +31,7 @@ impl<R: BufRead> Reader<R> {
             source: self.source.clone(),
             index: self.index,
             offset,
+            member_offset: None,
             id,
             message,
         })

@@ -3,19 +3,26 @@
 //! blank line, `Content-Length` bytes of block, then CRLF CRLF (some writers put one CRLF).
 //!
 //! The reader streams: a block is read only when the record is wanted and under the size
-//! limit; others are skipped by discarding their bytes. A malformed header, a block cut short
-//! or a corrupt gzip member is a [`Fault`]; the reader then looks for the next line that starts
-//! with `WARC/` and goes on.
+//! limit; others are skipped by discarding their bytes, or, in a file with one gzip member per
+//! record, by dropping the rest of their member without inflating it (so a record over
+//! `--max-record-bytes`, a gzip bomb included, costs no more than its compressed size to skip).
+//! A malformed header, a block cut short or a corrupt gzip member is a [`Fault`]; the reader
+//! then looks for the next line that starts with `WARC/` (WARC 1.1 section 4: a record is a
+//! version line, named fields, CRLF, block, CRLF CRLF) and goes on.
 
 use std::io::{self, BufRead, Read};
 
-use super::{Fault, Item, Record, http};
+use super::{Fault, Item, Record, Source, http};
+
+/// Skipped blocks at least this long are dropped with their gzip member instead of inflated
+/// (smaller ones are mostly buffered already, and inflating them keeps offsets exact).
+const RAW_SKIP_MIN: u64 = 64 << 10;
 
 /// Header lines longer than this, or more of them than this, are not a WARC header.
 const MAX_HEADER_BYTES: usize = 64 << 10;
 
 /// Reads WARC records from a (decompressed) stream.
-pub struct Reader<R: BufRead> {
+pub struct Reader<R: Source> {
     r: R,
     source: std::sync::Arc<str>,
     /// Bytes consumed so far (offsets in messages are into the decompressed stream).
@@ -25,9 +32,17 @@ pub struct Reader<R: BufRead> {
     done: bool,
     /// Resynchronise before reading the next header.
     lost: bool,
+    /// gzip input where every record so far started its own member (WARC 1.1 Annex D.2): the
+    /// rest of a record can be skipped by skipping its member.
+    per_record: bool,
+    /// Where the record being read starts: its gzip member's file offset, and whether the
+    /// record is that member's first byte.
+    member: Option<(u64, bool)>,
+    /// Where block buffers come from.
+    pub pool: super::Pool,
 }
 
-impl<R: BufRead> Reader<R> {
+impl<R: Source> Reader<R> {
     pub fn new(r: R, source: std::sync::Arc<str>, max_record_bytes: usize) -> Self {
         Reader {
             r,
@@ -37,6 +52,9 @@ impl<R: BufRead> Reader<R> {
             max_record_bytes,
             done: false,
             lost: false,
+            per_record: true,
+            member: None,
+            pool: super::Pool::default(),
         }
     }
 
@@ -45,9 +63,26 @@ impl<R: BufRead> Reader<R> {
             source: self.source.clone(),
             index: self.index,
             offset,
+            member_offset: self.member.map(|m| m.0),
             id,
             message,
         })
+    }
+
+    /// Skips `len` bytes of block (and, when its member goes, the CRLF CRLF after it); returns
+    /// how many were there (fewer when the input ends first).
+    fn skip_block(&mut self, len: u64) -> io::Result<u64> {
+        let own_member = self.member.is_some_and(|m| m.1);
+        if own_member && self.per_record && len >= RAW_SKIP_MIN {
+            // The decompressed length of what is skipped is taken from the header, so later
+            // offsets stay right as long as the record was whole.
+            let resume = self.offset + len + 4;
+            if self.r.skip_member(resume) {
+                self.offset = resume;
+                return Ok(len);
+            }
+        }
+        self.discard(len)
     }
 
     /// Reads one line (with its `\n`) into `line`, at most `MAX_HEADER_BYTES`.
@@ -146,6 +181,10 @@ impl<R: BufRead> Reader<R> {
         }
         let start = self.offset - line.len() as u64;
         self.index += 1;
+        self.member = self.r.member().map(|(out, raw)| (raw, out == start));
+        if self.member.is_some_and(|m| !m.1) {
+            self.per_record = false;
+        }
         if !line.starts_with(b"WARC/") {
             self.lost = true;
             let shown = String::from_utf8_lossy(&line[..line.len().min(40)])
@@ -193,11 +232,11 @@ impl<R: BufRead> Reader<R> {
         };
         let wanted = matches!(h.kind.as_str(), "response" | "resource");
         if !wanted {
-            self.discard(len)?;
+            self.skip_block(len)?;
             return Ok(Some(Item::Skip(skip_reason(&h.kind))));
         }
         if len > self.max_record_bytes as u64 {
-            let got = self.discard(len)?;
+            let got = self.skip_block(len)?;
             let msg = format!(
                 "record of {len} bytes over --max-record-bytes {}",
                 self.max_record_bytes
@@ -211,7 +250,8 @@ impl<R: BufRead> Reader<R> {
             }
             return Ok(Some(self.fault(start, h.id.clone(), msg)));
         }
-        let mut block = Vec::with_capacity(len as usize);
+        let mut block = self.pool.get();
+        block.reserve(len as usize);
         let got = match (&mut self.r).take(len).read_to_end(&mut block) {
             Ok(n) => n,
             Err(e) => {
@@ -240,9 +280,10 @@ impl<R: BufRead> Reader<R> {
             source: self.source.clone(),
             index: self.index,
             offset: start,
+            member_offset: self.member.map(|m| m.0),
             id: h.id.clone(),
             url: h.url,
-            date: h.date,
+            warc_date: h.date,
             ..Record::default()
         };
         if h.kind == "resource" {
@@ -270,20 +311,22 @@ impl<R: BufRead> Reader<R> {
         if !(200..300).contains(&resp.status) {
             return Item::Skip("HTTP status not 2xx");
         }
-        match resp.payload(self.max_record_bytes) {
-            Ok(p) => rec.html = p,
-            Err(msg) => {
-                return Item::Fault(Fault {
-                    source: self.source.clone(),
-                    index: self.index,
-                    offset: start,
-                    id: h.id,
-                    message: msg,
-                });
-            }
-        }
+        let decoded = resp.payload(self.max_record_bytes);
+        let head_len = block.len() - resp.body.len();
         rec.charset = resp.charset;
         rec.content_language = resp.content_language;
+        match decoded {
+            Ok(Some(p)) => {
+                rec.html = p;
+                self.pool.put(block);
+            }
+            Ok(None) => {
+                // The body as stored: it stays where it is, behind the HTTP head.
+                rec.html = block;
+                rec.html_start = head_len;
+            }
+            Err(msg) => return self.fault(start, h.id, msg),
+        }
         Item::Page(Box::new(rec))
     }
 }

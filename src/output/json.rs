@@ -1,9 +1,15 @@
 //! JSON lines: one object per input record, on one line, always valid UTF-8 (serde_json
 //! escapes every control character, so a page's newlines never break a line).
 //!
-//! Fields, in this order: `id`, `url`, `title`, `lang`, `date` (each `null` when unknown),
-//! `text` (or `markdown` with `--format json-markdown`), `bytes_in`, `algo`, then
+//! Fields, in this order: `id`, `url`, `title`, `lang`, `date`, `warc_date` (each `null` when
+//! unknown), `text` (or `markdown` with `--format json-markdown`), `bytes_in`, `algo`, then
 //! the pass-through fields of a JSON lines input, and `error` (a string) when the record failed.
+//!
+//! `date` is only ever a date the page states (`article:published_time`, JSON-LD
+//! `datePublished`, `<time datetime>`...); the capture date of a WARC record is `warc_date`, so a
+//! consumer never takes a crawl date for a publication date. Pass-through fields never replace
+//! pith's own. A record that could not be read (a fault) gives `id`, `source`, `record`,
+//! `offset`, `member_offset` (gzip inputs) and `error`.
 
 use serde_json::{Map, Value, json};
 
@@ -18,17 +24,15 @@ pub fn page(rec: &Record, e: &Extracted, format: crate::output::Format) -> Strin
     o.insert("url".into(), json!(rec.url));
     o.insert("title".into(), json!(e.title));
     o.insert("lang".into(), json!(lang));
-    o.insert(
-        "date".into(),
-        json!(e.date.clone().or_else(|| rec.date.clone())),
-    );
+    o.insert("date".into(), json!(e.date));
+    o.insert("warc_date".into(), json!(rec.warc_date));
     let body = if format == crate::output::Format::Markdown {
         "markdown"
     } else {
         "text"
     };
     o.insert(body.into(), json!(e.text));
-    o.insert("bytes_in".into(), json!(rec.html.len()));
+    o.insert("bytes_in".into(), json!(rec.page().len()));
     o.insert("algo".into(), json!(e.algo));
     extend(&mut o, rec);
     line(o)
@@ -39,7 +43,7 @@ pub fn failed(rec: &Record, algo: &str, error: &str) -> String {
     let mut o = Map::new();
     o.insert("id".into(), json!(rec.id));
     o.insert("url".into(), json!(rec.url));
-    o.insert("bytes_in".into(), json!(rec.html.len()));
+    o.insert("bytes_in".into(), json!(rec.page().len()));
     o.insert("algo".into(), json!(algo));
     extend(&mut o, rec);
     o.insert("error".into(), json!(error));
@@ -53,6 +57,9 @@ pub fn fault(f: &Fault) -> String {
     o.insert("source".into(), json!(&*f.source));
     o.insert("record".into(), json!(f.index));
     o.insert("offset".into(), json!(f.offset));
+    if let Some(m) = f.member_offset {
+        o.insert("member_offset".into(), json!(m));
+    }
     o.insert("error".into(), json!(f.message));
     line(o)
 }
