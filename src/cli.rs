@@ -98,23 +98,26 @@ pub fn main() -> ExitCode {
         .collect();
     let args = match Args::from_args(&[cmd], &rest) {
         Ok(args) => args,
-        Err(early) => {
-            return match early.status {
-                Ok(()) => {
-                    print!("{}", early.output);
-                    ExitCode::SUCCESS
-                }
-                Err(()) => {
-                    eprint!("{}", early.output);
-                    ExitCode::from(2)
-                }
-            };
-        }
+        Err(early) => return early_exit(early),
     };
     match config_from(args) {
         Ok(config) => pipeline::run(&config),
         Err(msg) => {
             eprintln!("pith: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// `--help` (to stdout, success) or a usage error (to stderr, status 2).
+pub fn early_exit(early: argh::EarlyExit) -> ExitCode {
+    match early.status {
+        Ok(()) => {
+            print!("{}", early.output);
+            ExitCode::SUCCESS
+        }
+        Err(()) => {
+            eprint!("{}", early.output);
             ExitCode::from(2)
         }
     }

@@ -70,18 +70,7 @@ pub struct EvalArgs {
 pub fn cli_main(cmd: &[&str], args: &[&str]) -> ExitCode {
     let args = match EvalArgs::from_args(cmd, args) {
         Ok(a) => a,
-        Err(early) => {
-            return match early.status {
-                Ok(()) => {
-                    print!("{}", early.output);
-                    ExitCode::SUCCESS
-                }
-                Err(()) => {
-                    eprint!("{}", early.output);
-                    ExitCode::from(2)
-                }
-            };
-        }
+        Err(early) => return crate::cli::early_exit(early),
     };
     match run(&args) {
         Ok(()) => ExitCode::SUCCESS,

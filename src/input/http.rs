@@ -23,6 +23,19 @@ pub struct Response<'a> {
     pub body: &'a [u8],
 }
 
+/// Splits a `Name: value` header line (HTTP and WARC share the syntax) into the lower-cased
+/// name and the trimmed value; `None` without a colon.
+pub fn header_field(line: &[u8]) -> Option<(String, String)> {
+    let colon = memchr::memchr(b':', line)?;
+    let name = String::from_utf8_lossy(&line[..colon])
+        .trim()
+        .to_ascii_lowercase();
+    let value = String::from_utf8_lossy(&line[colon + 1..])
+        .trim()
+        .to_string();
+    Some((name, value))
+}
+
 /// Parses `block` (a WARC response block) as an HTTP response; `None` when it does not start
 /// with a status line (`dns:` responses, FTP, garbage).
 pub fn parse(block: &[u8]) -> Option<Response<'_>> {
@@ -55,15 +68,9 @@ pub fn parse(block: &[u8]) -> Option<Response<'_>> {
     };
     let mut seen_type = false;
     for line in &lines[1..] {
-        let Some(colon) = memchr::memchr(b':', line) else {
+        let Some((name, value)) = header_field(line) else {
             continue;
         };
-        let name = String::from_utf8_lossy(&line[..colon])
-            .trim()
-            .to_ascii_lowercase();
-        let value = String::from_utf8_lossy(&line[colon + 1..])
-            .trim()
-            .to_string();
         match name.as_str() {
             "content-type" if !seen_type => {
                 seen_type = true;

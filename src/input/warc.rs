@@ -354,15 +354,9 @@ struct Headers {
 
 impl Headers {
     fn add(&mut self, line: &[u8]) {
-        let Some(colon) = memchr::memchr(b':', line) else {
+        let Some((name, value)) = http::header_field(line) else {
             return;
         };
-        let name = String::from_utf8_lossy(&line[..colon])
-            .trim()
-            .to_ascii_lowercase();
-        let value = String::from_utf8_lossy(&line[colon + 1..])
-            .trim()
-            .to_string();
         match name.as_str() {
             "warc-type" => self.kind = value.to_ascii_lowercase(),
             "warc-record-id" => self.id = Some(value),
