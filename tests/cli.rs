@@ -266,3 +266,80 @@ fn json_output_for_a_page() {
             .is_some_and(|t| t.starts_with("# River towns"))
     );
 }
+
+/// Regression page for `auto`'s failure modes: a lead paragraph outside the story container
+/// (above a figure), a data table, a related-links list and a comment section.
+const REPORT: &str = "tests/pages/report.html";
+
+#[test]
+fn auto_recovers_the_lead_keeps_the_table_and_drops_lists_and_comments() {
+    let text = stdout(&pith(&[REPORT], b""));
+    // Lead paragraph above the image, outside the container that wins.
+    assert!(
+        text.starts_with(
+            "The port handled more ships in 2024 than in any year since records began"
+        ),
+        "{text}"
+    );
+    // The table stays, one row per line.
+    assert!(
+        text.contains(
+            "Month\tShips\tContainers\nJune\t412\t38,120\nJuly\t455\t41,907\nAugust\t498\t44,316\n"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("Fishing landings, by contrast, fell for the third year in a row"));
+    // A link list inside the story, the menu, the comments and the footer stay out.
+    for s in [
+        "More reports",
+        "Harbour traffic report 2023",
+        "Fishing fleet census",
+        "About the port authority",
+        "night shifts",
+        "Imprint",
+    ] {
+        assert!(!text.contains(s), "kept {s:?} in\n{text}");
+    }
+    // --comments brings the comment back, after the article.
+    let with = stdout(&pith(&["--comments", REPORT], b""));
+    let (article_end, comment) = (
+        with.find("quotas and fuel prices"),
+        with.find("night shifts at the quay"),
+    );
+    assert!(
+        matches!((article_end, comment), (Some(a), Some(c)) if a < c),
+        "{with}"
+    );
+}
+
+#[test]
+fn precision_and_recall_move_the_trade_off() {
+    // In the story: four paragraphs, and one block whose text is 40% link text (kept by
+    // default, dropped by --precision). Outside: a one-sentence note of about 100 characters
+    // (too short to recover by default, recovered by --recall).
+    let page = "<html><body><div class=wrap><div class=box><p>A short note outside the story that is long enough for one full sentence of text but not for two of them.</p></div></div>\
+        <div class=story><p>First paragraph of the story, with commas, clauses, and enough words to count as prose here.</p>\
+        <p>Second paragraph of the story, again with commas, clauses, and enough words to count as prose.</p>\
+        <p>Third paragraph of the story, still with commas, clauses, and enough words to count as prose.</p>\
+        <div>Partly linked block of text <a href=/x>with a rather long link in it right here</a> and more plain words after.</div>\
+        <p>Fourth paragraph of the story, closing with commas, clauses, and enough words to count as prose.</p></div></body></html>";
+    let base = stdout(&pith(&[], page.as_bytes()));
+    let precise = stdout(&pith(&["--precision"], page.as_bytes()));
+    let recall = stdout(&pith(&["--recall"], page.as_bytes()));
+    for t in [&base, &precise, &recall] {
+        assert!(t.contains("Fourth paragraph of the story"), "{t}");
+    }
+    assert!(
+        base.contains("Partly linked block") && !precise.contains("Partly linked block"),
+        "{base}\n{precise}"
+    );
+    assert!(
+        !base.contains("A short note outside") && recall.contains("A short note outside"),
+        "{base}\n{recall}"
+    );
+    assert!(
+        !pith(&["--precision", "--recall", REPORT], b"")
+            .status
+            .success()
+    );
+}

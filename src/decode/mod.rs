@@ -174,8 +174,10 @@ fn attr_value_after<'t>(tag: &'t [u8], key: &[u8]) -> Option<&'t [u8]> {
     (len > 0).then(|| &rest[..len])
 }
 
-/// True when `bytes` are clearly not an HTML page: a known binary signature, or NUL bytes in
-/// the first KiB of a page without a UTF-16 byte order mark.
+/// True when `bytes` are clearly not an HTML page: a known binary signature, or a first KiB
+/// that is more than a tenth NUL bytes without a UTF-16 byte order mark. Stray NULs or junk
+/// before a page are not enough: a crawl holds pages behind garbage, and dropping their
+/// article would be a silent loss.
 pub fn looks_binary(bytes: &[u8]) -> bool {
     const MAGIC: &[&[u8]] = &[
         b"%PDF-",
@@ -199,7 +201,7 @@ pub fn looks_binary(bytes: &[u8]) -> bool {
         return false;
     }
     let head = &bytes[..bytes.len().min(1024)];
-    memchr::memchr(0, head).is_some()
+    bytecount::count(head, 0) * 10 > head.len()
 }
 
 #[cfg(test)]

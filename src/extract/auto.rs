@@ -116,6 +116,9 @@ pub struct Tuning {
     pub link_list_density: f32,
     /// Keep comment sections (class/id words about comments are not boilerplate).
     pub comments: bool,
+    /// When the chosen text is under this share of the page's non-boilerplate text, the page
+    /// is not one article and all of that text is kept (0: never).
+    pub spread_share: f32,
 }
 
 impl Tuning {
@@ -130,6 +133,7 @@ impl Tuning {
                 recover_max_parent_link_density: 0.25,
                 link_list_density: 0.5,
                 comments,
+                spread_share: SPREAD_SHARE,
             },
             // Only the main container, and blocks a third links are already link lists.
             Mode::Precision => Tuning {
@@ -138,6 +142,7 @@ impl Tuning {
                 recover_max_parent_link_density: 0.0,
                 link_list_density: 0.33,
                 comments,
+                spread_share: 0.0,
             },
             // One sentence is enough to come back, and only clear link lists go.
             Mode::Recall => Tuning {
@@ -146,10 +151,15 @@ impl Tuning {
                 recover_max_parent_link_density: 0.4,
                 link_list_density: 0.66,
                 comments,
+                spread_share: 0.75,
             },
         }
     }
 }
+
+/// An article's container holds most of a page's non-boilerplate text; when it holds less
+/// than half, the page is something else (a listing, a product page, a collection).
+const SPREAD_SHARE: f32 = 0.5;
 
 /// Which way `--precision` and `--recall` move `auto`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -461,7 +471,47 @@ fn select(doc: &Document<'_>, tuning: &Tuning) -> Selection {
     }
 
     // 5. Text of the chosen subtrees, in document order, minus boilerplate, hidden and
-    // link-dense blocks. One forward pass: `inside` is inherited from the parent.
+    // link-dense blocks.
+    let sel = collect(doc, &is_root, &removed, &stats, tuning);
+
+    // 6. A page that is not one article (a listing, a product or service page, a collection)
+    // spreads its content over many blocks: when the chosen text is less than a share of the
+    // text that no boilerplate rule removed, the page minus its boilerplate is the answer
+    // (the approach of Resiliparse and of jusText's paragraph filter).
+    let body = nodes.iter().position(|n| n.tag == Tag::Body).unwrap_or(0);
+    let mut whole_root = vec![false; n];
+    whole_root[body.max(1).min(n.saturating_sub(1))] = true;
+    if body == 0 {
+        for i in doc.tree.children(0) {
+            whole_root[i as usize] = true;
+        }
+    }
+    let whole = collect(doc, &whole_root, &removed, &stats, tuning);
+    let chars = |s: &Selection| -> u64 {
+        s.nodes
+            .iter()
+            .map(|&id| u64::from(stats[id as usize].text))
+            .sum()
+    };
+    if tuning.spread_share > 0.0
+        && (chars(&sel) as f32) < tuning.spread_share * chars(&whole) as f32
+    {
+        return whole;
+    }
+    sel
+}
+
+/// The text under `roots`, in document order, minus removed (boilerplate, hidden) subtrees and
+/// link-dense blocks. One forward pass: `inside` is inherited from the parent.
+fn collect(
+    doc: &Document<'_>,
+    is_root: &[bool],
+    removed: &[bool],
+    stats: &[Stats],
+    tuning: &Tuning,
+) -> Selection {
+    let nodes = &doc.tree.nodes;
+    let n = nodes.len();
     let mut inside = vec![false; n];
     let mut sel = Selection::default();
     for i in 1..n {

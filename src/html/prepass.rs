@@ -63,6 +63,13 @@ pub fn neutralize_in_place(bytes: &mut [u8]) {
         } else {
             raw_text_end(bytes, content_start, tag.name().as_bytes())
         };
+        // An unclosed <title> or <textarea> would swallow the page as text (a browser shows an
+        // empty page); broken pages in the wild mean markup, so their content stays markup and
+        // the tree closes them at the next tag.
+        if content_end == bytes.len() && matches!(tag, Tag::Title | Tag::Textarea) {
+            pos = content_start;
+            continue;
+        }
         for b in &mut bytes[content_start..content_end] {
             if *b == b'<' {
                 *b = b' ';

@@ -365,6 +365,14 @@ impl<'arena> Builder<'arena> {
             A => self.close_known(&[A], &[Table, Td, Th], start),
             _ => {}
         }
+        // A start tag inside a raw-text element means the prepass found no end for it (see
+        // `prepass`): it ends here.
+        if self.tree.nodes[self.current() as usize]
+            .tag
+            .is(flags::RAW_TEXT)
+        {
+            self.pop(start, start);
+        }
         if tag.is(flags::HEADING) {
             // A heading start tag closes a heading that is the current node.
             let cur = self.current();

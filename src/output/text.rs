@@ -7,7 +7,7 @@
 
 use crate::extract::Selection;
 use crate::html::entities;
-use crate::html::tags::flags;
+use crate::html::tags::{Tag, flags};
 use crate::html::tree::{NONE, context};
 use crate::html::{Document, TokenKind};
 
@@ -22,7 +22,14 @@ pub fn render(doc: &Document<'_>, sel: &Selection) -> String {
         }
         match tok.kind {
             TokenKind::StartTag | TokenKind::EndTag => {
-                if tok.node != NONE && doc.tree.node(tok.node).tag.is(flags::BLOCK) {
+                if tok.node == NONE {
+                    continue;
+                }
+                let tag = doc.tree.node(tok.node).tag;
+                if matches!(tag, Tag::Td | Tag::Th) {
+                    // A table row is one line, its cells separated by tabs.
+                    w.cell_boundary();
+                } else if tag.is(flags::BLOCK) {
                     w.block_boundary();
                 }
             }
@@ -76,6 +83,8 @@ pub struct LineWriter {
     pending_break: bool,
     /// White space was seen since the last word.
     pending_space: bool,
+    /// A table cell boundary was seen since the last text.
+    pending_cell: bool,
 }
 
 impl LineWriter {
@@ -88,13 +97,22 @@ impl LineWriter {
         self.pending_break = true;
     }
 
+    /// Separates the next text from this line's text by a tab (table cells).
+    pub fn cell_boundary(&mut self) {
+        self.pending_cell = true;
+    }
+
     fn break_if_pending(&mut self) {
         if self.pending_break && !self.line_is_empty() {
             self.out.push('\n');
             self.line_start = self.out.len();
             self.pending_space = false;
+        } else if self.pending_cell && !self.line_is_empty() {
+            self.out.push('\t');
+            self.pending_space = false;
         }
         self.pending_break = false;
+        self.pending_cell = false;
     }
 
     /// Inline text: words joined by single spaces. Blanks are ASCII white space and the
