@@ -38,6 +38,8 @@ const HEAD: u64 = 4 << 10;
 const HEAD_MAX: u64 = 64 << 10;
 /// Raw bytes wanted in hand before inflating a head (a head rarely needs more).
 const HEAD_RAW: usize = 64 << 10;
+/// Raw bytes wanted in hand after a boundary candidate, to check that a record starts there.
+const PEEK: usize = 4 << 10;
 /// The smallest gzip member: 10 bytes of header, 2 of deflate, 8 of trailer.
 const MIN_MEMBER: usize = 20;
 
@@ -286,6 +288,17 @@ impl Splitter {
         Action::Ship
     }
 
+    /// True when the member at `data[p]` is empty or starts a record: the last check of a
+    /// boundary, against a record whose stored bytes hold a gzip file (stored blocks keep it
+    /// raw) right after four bytes that happen to equal the record's size.
+    fn starts_record(&self, p: usize) -> bool {
+        let mut first = Vec::new();
+        let _ = GzDecoder::new(&self.data[p..])
+            .take(5)
+            .read_to_end(&mut first);
+        first.is_empty() || first == b"WARC/"
+    }
+
     /// Where the member starting at `data[start]` ends (an index into `data`, which `more`
     /// may compact), checked by its trailer's ISIZE; `Err` when it does not end within the
     /// record limit or at all.
@@ -295,13 +308,19 @@ impl Splitter {
         let limit = self.max.max(1 << 20) + (1 << 20);
         loop {
             let s = self.start;
+            let mut unread_candidate = None;
             while let Some(p) = find(&self.data, from, &[0x1f, 0x8b, 0x08]) {
-                if p + 4 > self.data.len() && !self.eof {
-                    // The flag byte is not read yet.
+                if p + PEEK > self.data.len() && !self.eof {
+                    // Too little of the candidate is read to check it.
+                    unread_candidate = Some(p);
                     break;
                 }
                 let flg_ok = self.data.get(p + 3).is_none_or(|f| f & 0xe0 == 0);
-                if flg_ok && p >= s + MIN_MEMBER && self.data[p - 4..p] == isize {
+                if flg_ok
+                    && p >= s + MIN_MEMBER
+                    && self.data[p - 4..p] == isize
+                    && self.starts_record(p)
+                {
                     return Ok(p);
                 }
                 from = p + 1;
@@ -318,11 +337,102 @@ impl Splitter {
                 return Err(());
             }
             let before = self.data_pos;
-            from = self.data.len().saturating_sub(3).max(s + MIN_MEMBER);
+            from = unread_candidate
+                .unwrap_or_else(|| self.data.len().saturating_sub(3).max(s + MIN_MEMBER));
             self.more().map_err(|_| ())?;
             // Compaction moved everything left by what it dropped.
             let moved = (self.data_pos - before) as usize;
             from -= moved;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use flate2::Compression;
+    use flate2::write::GzEncoder;
+    use std::io::Write;
+
+    fn member(data: &[u8], level: Compression) -> Vec<u8> {
+        let mut e = GzEncoder::new(Vec::new(), level);
+        e.write_all(data).unwrap();
+        e.finish().unwrap()
+    }
+
+    fn warc_record(id: &str, body: &[u8]) -> Vec<u8> {
+        let mut r = format!(
+            "WARC/1.0\r\nWARC-Type: resource\r\nWARC-Record-ID: <{id}>\r\n\
+             Content-Type: text/html\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        )
+        .into_bytes();
+        r.extend_from_slice(body);
+        r.extend_from_slice(b"\r\n\r\n");
+        r
+    }
+
+    fn ids(bytes: Vec<u8>) -> (Vec<String>, bool) {
+        let mut s = Splitter::new(Box::new(Cursor::new(bytes)), Arc::from("t"), 1 << 20);
+        let pool = Pool::default();
+        let mut out = Vec::new();
+        while let Some(item) = s.next_item() {
+            let item = match item {
+                Item::Member(m) => m.finish(&pool),
+                other => other,
+            };
+            out.push(match item {
+                Item::Page(r) => format!("{:?} {}", r.id, r.page().len()),
+                Item::Skip(r) => format!("skip {r}"),
+                Item::Fault(f) => format!("fault {f}"),
+                Item::Member(_) => "member".into(),
+            });
+        }
+        (out, s.fell_back())
+    }
+
+    #[test]
+    fn members_split_at_checked_boundaries() {
+        let a = warc_record("a", b"<p>first page</p>");
+        let b = warc_record("b", b"<p>second</p>");
+        let bytes = [
+            member(&a, Compression::fast()),
+            member(&b, Compression::fast()),
+        ]
+        .concat();
+        let (out, fell_back) = ids(bytes);
+        assert_eq!(out, ["Some(\"<a>\") 17", "Some(\"<b>\") 13"]);
+        assert!(!fell_back);
+    }
+
+    #[test]
+    fn a_stored_gzip_file_after_the_records_size_is_no_boundary() {
+        // The first record's body holds, raw (stored deflate blocks), four bytes equal to the
+        // record's size followed by a gzip file: a boundary candidate that passes the size
+        // check. It must not split the member.
+        let total: u32 = 4000;
+        let head_len = warc_record("a", &vec![b'x'; 3000]).len() - 3000 - 4;
+        let body_len = total as usize - head_len - 4;
+        let mut body = b"<p>page with a gzip file in it</p>".to_vec();
+        body.extend_from_slice(&total.to_le_bytes());
+        body.extend(member(b"not a WARC record", Compression::fast()));
+        body.resize(body_len, b' ');
+        let a = warc_record("a", &body);
+        assert_eq!(a.len(), total as usize);
+        let b = warc_record("b", b"<p>second</p>");
+        let bytes = [
+            member(&a, Compression::none()),
+            member(&b, Compression::fast()),
+        ]
+        .concat();
+        let (out, fell_back) = ids(bytes);
+        assert_eq!(
+            out,
+            [
+                format!("Some(\"<a>\") {body_len}"),
+                "Some(\"<b>\") 13".into()
+            ]
+        );
+        assert!(!fell_back);
     }
 }
