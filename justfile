@@ -15,6 +15,11 @@ bench:
     cargo bench --bench throughput
     cargo bench --bench warc
 
+# WARC in, JSON out at -j 1 and -j 2, and the reader thread alone (split and sequential, gzip
+# and plain); builds its WARCs from ../shared/data into target/tmp/.
+bench-warc:
+    cargo bench --bench warc
+
 # Formatting and lints, as CI wants them.
 lint:
     cargo fmt --check

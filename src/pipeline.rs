@@ -20,6 +20,7 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 
 use crate::extract::Options;
+use crate::input::split::Member;
 use crate::input::{Fault, Framing, Input, Item, Pool, Record};
 use crate::output::json;
 
@@ -57,6 +58,8 @@ struct Done {
 enum Outcome {
     Extracted,
     Failed,
+    /// A record a worker found not to be a page (only known once its member was inflated).
+    Skipped(&'static str),
 }
 
 #[derive(Default)]
@@ -183,6 +186,27 @@ fn plain_page(rec: &Record) -> bool {
     rec.index == 1 && rec.offset == 0 && rec.id.as_deref() == Some(&*rec.source)
 }
 
+/// Inflates and reads a record handed over still compressed, then extracts it.
+fn finish_member(m: Member, config: &Config, pool: &Pool) -> Done {
+    match m.finish(pool) {
+        Item::Page(rec) => process(*rec, config, pool),
+        Item::Fault(f) => fault_done(&f, config),
+        Item::Skip(reason) => Done {
+            out: String::new(),
+            message: None,
+            is_text_page: false,
+            outcome: Outcome::Skipped(reason),
+        },
+        // `finish` reads a record; it never hands one on again.
+        Item::Member(_) => Done {
+            out: String::new(),
+            message: None,
+            is_text_page: false,
+            outcome: Outcome::Skipped("other record type"),
+        },
+    }
+}
+
 fn fault_done(f: &Fault, config: &Config) -> Done {
     Done {
         out: if config.json {
@@ -211,6 +235,7 @@ impl<W: Write> Writer<W> {
         match d.outcome {
             Outcome::Extracted => counts.extracted += 1,
             Outcome::Failed => counts.failed += 1,
+            Outcome::Skipped(reason) => *counts.skipped.entry(reason).or_insert(0) += 1,
         }
         if self.broken || d.out.is_empty() {
             return;
@@ -232,10 +257,15 @@ fn open(name: &str, config: &Config, counts: &mut Counts) -> Option<(Input, Fram
         .as_ref()
         .map(|p| p.bytes.clone())
         .unwrap_or_default();
-    match Input::open_counted(name, config.input, config.max_record_bytes, counter) {
+    // With workers, a gzip WARC's records are inflated by them; alone, reading sequentially
+    // inflates each byte once (the split reader inflates the start of each member twice).
+    let split = config.jobs > 1;
+    match Input::open_with(name, config.input, config.max_record_bytes, counter, split) {
         Ok((mut input, framing)) => {
-            if let Input::Warc(r) = &mut input {
-                r.pool = counts.pool.clone();
+            match &mut input {
+                Input::Warc(r) => r.pool = counts.pool.clone(),
+                Input::Split(r) => r.pool = counts.pool.clone(),
+                _ => {}
             }
             counts.opened += 1;
             counts.streams |= matches!(framing, Framing::Warc | Framing::Jsonl);
@@ -361,6 +391,7 @@ fn run_serial(config: &Config, first: Option<(Input, Framing)>, counts: &mut Cou
     read_all(config, first, counts, |item, counts| {
         let done = match item {
             Item::Page(rec) => process(*rec, config, &pool),
+            Item::Member(m) => finish_member(*m, config, &pool),
             Item::Fault(f) => fault_done(&f, config),
             Item::Skip(_) => return true,
         };
@@ -372,6 +403,7 @@ fn run_serial(config: &Config, first: Option<(Input, Framing)>, counts: &mut Cou
 
 enum Job {
     Page(u64, Box<Record>),
+    Member(u64, Box<Member>),
     Fault(u64, Fault),
 }
 
@@ -398,6 +430,7 @@ fn run_parallel(config: &Config, first: Option<(Input, Framing)>, counts: &mut C
         read_all(config, first, counts, |item, _| {
             let job = match item {
                 Item::Page(rec) => Job::Page(seq, rec),
+                Item::Member(m) => Job::Member(seq, m),
                 Item::Fault(f) => Job::Fault(seq, f),
                 Item::Skip(_) => return true,
             };
@@ -410,6 +443,9 @@ fn run_parallel(config: &Config, first: Option<(Input, Framing)>, counts: &mut C
         if let Ok(written) = writer.join() {
             counts.extracted = written.extracted;
             counts.failed = written.failed;
+            for (reason, n) in written.skipped {
+                *counts.skipped.entry(reason).or_insert(0) += n;
+            }
         }
     });
 }
@@ -423,6 +459,7 @@ fn worker(rx: &Mutex<Receiver<Job>>, tx: &SyncSender<(u64, Done)>, config: &Conf
         let Ok(job) = job else { return };
         let (seq, done) = match job {
             Job::Page(seq, rec) => (seq, process(*rec, config, pool)),
+            Job::Member(seq, m) => (seq, finish_member(*m, config, pool)),
             Job::Fault(seq, f) => (seq, fault_done(&f, config)),
         };
         if tx.send((seq, done)).is_err() {

@@ -138,14 +138,20 @@ fn starts_like(out: &[u8], expect: &[u8]) -> bool {
 
 impl<R: BufRead> Members<R> {
     pub fn new(inner: R) -> Self {
+        Self::starting_at(inner, 0, 0)
+    }
+
+    /// Members read from `inner`, whose first byte is at file offset `raw` and decompressed
+    /// offset `out` (when another reader has read the input up to there).
+    pub fn starting_at(inner: R, raw: u64, out: u64) -> Self {
         Members {
-            state: State::Between(Raw { inner, pos: 0 }),
+            state: State::Between(Raw { inner, pos: raw }),
             buf: vec![0; OUT_BUF],
             pos: 0,
             filled: 0,
-            out_pos: 0,
-            member_out: 0,
-            member_raw: 0,
+            out_pos: out,
+            member_out: out,
+            member_raw: raw,
             fresh: false,
             hunting: false,
             expect: b"",

@@ -105,6 +105,18 @@ impl Response<'_> {
         )
     }
 
+    /// Why this response is not extracted (counted by reason), or `None` for an HTML or XHTML
+    /// page with a 2xx status (error pages and redirects are boilerplate, not documents).
+    pub fn skip_reason(&self) -> Option<&'static str> {
+        if !self.is_html() {
+            Some("not HTML")
+        } else if !(200..300).contains(&self.status) {
+            Some("HTTP status not 2xx")
+        } else {
+            None
+        }
+    }
+
     /// The page bytes when they differ from [`Response::body`]: de-chunked and decoded where
     /// the bytes are in that form; `Ok(None)` when the body is the page as it stands. Never
     /// more than `max` bytes of decoded output (`Err` past it: a decompression bomb or a page

@@ -9,6 +9,7 @@
 pub mod gzip;
 pub mod http;
 pub mod jsonl;
+pub mod split;
 pub mod warc;
 
 use std::io::{self, BufRead, BufReader, Read};
@@ -115,6 +116,8 @@ impl std::fmt::Display for Fault {
 #[derive(Debug)]
 pub enum Item {
     Page(Box<Record>),
+    /// A record still in its gzip member, to be read by [`split::Member::finish`] (on a worker).
+    Member(Box<split::Member>),
     /// A record that is not an HTML page, with the reason.
     Skip(&'static str),
     Fault(Fault),
@@ -134,6 +137,8 @@ pub enum Framing {
 pub enum Input {
     Html(Option<Box<Record>>),
     Warc(warc::Reader<Stream>),
+    /// A WARC with one gzip member per record, whose records are inflated by the workers.
+    Split(split::Splitter),
     Jsonl(jsonl::Reader<Stream>),
 }
 
@@ -237,6 +242,18 @@ impl Input {
         max_record_bytes: usize,
         count: std::sync::Arc<std::sync::atomic::AtomicU64>,
     ) -> io::Result<(Input, Framing)> {
+        Self::open_with(name, framing, max_record_bytes, count, true)
+    }
+
+    /// [`Input::open_counted`]; `split` says whether a gzip WARC may be read member by member
+    /// with the inflating left to the workers ([`split`]), else it is read sequentially.
+    pub fn open_with(
+        name: &str,
+        framing: Framing,
+        max_record_bytes: usize,
+        count: std::sync::Arc<std::sync::atomic::AtomicU64>,
+        split: bool,
+    ) -> io::Result<(Input, Framing)> {
         let raw: Box<dyn Read + Send> = if name == "-" {
             Box::new(Counting {
                 inner: io::stdin(),
@@ -249,6 +266,18 @@ impl Input {
             })
         };
         let mut raw = BufReader::with_capacity(BUF, raw);
+        if split && matches!(framing, Framing::Auto | Framing::Warc) {
+            let head = raw.fill_buf()?;
+            let mut first = Vec::new();
+            let _ = flate2::bufread::GzDecoder::new(head)
+                .take(5)
+                .read_to_end(&mut first);
+            if head.starts_with(&[0x1f, 0x8b, 0x08]) && first == b"WARC/" {
+                let source: Arc<str> = Arc::from(name);
+                let s = split::Splitter::new(Box::new(raw), source, max_record_bytes);
+                return Ok((Input::Split(s), Framing::Warc));
+            }
+        }
         let mut r = if raw.fill_buf()?.starts_with(&[0x1f, 0x8b]) {
             Stream::Gzip(Box::new(gzip::Members::new(raw)))
         } else {
@@ -308,6 +337,7 @@ impl Input {
         match self {
             Input::Html(rec) => rec.take().map(Item::Page),
             Input::Warc(r) => r.next_item(),
+            Input::Split(r) => r.next_item(),
             Input::Jsonl(r) => r.next_item(),
         }
     }

@@ -58,6 +58,13 @@ impl<R: Source> Reader<R> {
         }
     }
 
+    /// Goes on from another reader: the next record is number `index + 1`, at decompressed
+    /// offset `offset`.
+    pub fn resume(&mut self, index: u64, offset: u64) {
+        self.index = index;
+        self.offset = offset;
+    }
+
     fn fault(&self, offset: u64, id: Option<String>, message: String) -> Item {
         Item::Fault(Fault {
             source: self.source.clone(),
@@ -156,6 +163,10 @@ impl<R: Source> Reader<R> {
             }
             Err(e) => {
                 self.lost = true;
+                // The member the failure is in (not the last record's).
+                if let Some((_, raw)) = self.r.member() {
+                    self.member = Some((raw, false));
+                }
                 let at = self.offset;
                 Some(self.fault(at, None, format!("read error: {e}")))
             }
@@ -276,62 +287,104 @@ impl<R: Source> Reader<R> {
     }
 
     fn to_item(&self, h: Headers, block: Vec<u8>, start: u64) -> Item {
-        let mut rec = Record {
+        let place = Place {
             source: self.source.clone(),
             index: self.index,
             offset: start,
             member_offset: self.member.map(|m| m.0),
-            id: h.id.clone(),
-            url: h.url,
-            warc_date: h.date,
-            ..Record::default()
         };
-        if h.kind == "resource" {
-            let html = h.content_type.as_deref().is_some_and(|t| {
-                let t = t
-                    .split(';')
-                    .next()
-                    .unwrap_or("")
-                    .trim()
-                    .to_ascii_lowercase();
-                t == "text/html" || t == "application/xhtml+xml"
-            });
-            if !html {
-                return Item::Skip("resource not HTML");
-            }
-            rec.html = block;
-            return Item::Page(Box::new(rec));
-        }
-        let Some(resp) = http::parse(&block) else {
-            return Item::Skip("response without HTTP");
-        };
-        if !resp.is_html() {
-            return Item::Skip("not HTML");
-        }
-        if !(200..300).contains(&resp.status) {
-            return Item::Skip("HTTP status not 2xx");
-        }
-        let decoded = resp.payload(self.max_record_bytes);
-        let head_len = block.len() - resp.body.len();
-        rec.charset = resp.charset;
-        rec.content_language = resp.content_language;
-        match decoded {
-            Ok(Some(p)) => {
-                rec.html = p;
-                self.pool.put(block);
-            }
-            Ok(None) => {
-                // The body as stored: it stays where it is, behind the HTTP head.
-                rec.html = block;
-                rec.html_start = head_len;
-            }
-            Err(msg) => return self.fault(start, h.id, msg),
-        }
-        Item::Page(Box::new(rec))
+        record_item(&place, h, block, 0, self.max_record_bytes, &self.pool)
     }
 }
 
-fn skip_reason(kind: &str) -> &'static str {
+/// Where a record sits in its input: what its [`Record`] or [`Fault`] says.
+#[derive(Clone, Debug)]
+pub(crate) struct Place {
+    pub source: std::sync::Arc<str>,
+    pub index: u64,
+    pub offset: u64,
+    pub member_offset: Option<u64>,
+}
+
+impl Place {
+    pub(crate) fn fault(&self, id: Option<String>, message: String) -> Item {
+        Item::Fault(Fault {
+            source: self.source.clone(),
+            index: self.index,
+            offset: self.offset,
+            member_offset: self.member_offset,
+            id,
+            message,
+        })
+    }
+}
+
+/// True for the media types pith extracts: HTML and XHTML (parameters ignored).
+fn is_html_type(t: &str) -> bool {
+    let t = t.split(';').next().unwrap_or("").trim();
+    t.eq_ignore_ascii_case("text/html") || t.eq_ignore_ascii_case("application/xhtml+xml")
+}
+
+/// The item for a wanted record (`response` or `resource`) whose block is `buf[at..]`.
+pub(crate) fn record_item(
+    place: &Place,
+    h: Headers,
+    buf: Vec<u8>,
+    at: usize,
+    max: usize,
+    pool: &super::Pool,
+) -> Item {
+    let mut rec = Record {
+        source: place.source.clone(),
+        index: place.index,
+        offset: place.offset,
+        member_offset: place.member_offset,
+        id: h.id.clone(),
+        url: h.url,
+        warc_date: h.date,
+        ..Record::default()
+    };
+    let block = buf.get(at..).unwrap_or(&[]);
+    if h.kind == "resource" {
+        if !h.content_type.as_deref().is_some_and(is_html_type) {
+            pool.put(buf);
+            return Item::Skip("resource not HTML");
+        }
+        rec.html = buf;
+        rec.html_start = at;
+        return Item::Page(Box::new(rec));
+    }
+    let Some(resp) = http::parse(block) else {
+        pool.put(buf);
+        return Item::Skip("response without HTTP");
+    };
+    if let Some(reason) = resp.skip_reason() {
+        pool.put(buf);
+        return Item::Skip(reason);
+    }
+    let decoded = resp.payload(max);
+    let head_len = block.len() - resp.body.len();
+    rec.charset = resp.charset;
+    rec.content_language = resp.content_language;
+    match decoded {
+        Ok(Some(p)) => {
+            rec.html = p;
+            pool.put(buf);
+        }
+        Ok(None) => {
+            // The body as stored: it stays where it is, behind the HTTP head.
+            rec.html = buf;
+            rec.html_start = at + head_len;
+        }
+        Err(msg) => {
+            pool.put(buf);
+            return place.fault(h.id, msg);
+        }
+    }
+    Item::Page(Box::new(rec))
+}
+
+pub(crate) fn skip_reason(kind: &str) -> &'static str {
     match kind {
         "request" => "request",
         "metadata" => "metadata",
@@ -342,17 +395,37 @@ fn skip_reason(kind: &str) -> &'static str {
     }
 }
 
-#[derive(Default)]
-struct Headers {
-    kind: String,
-    id: Option<String>,
-    url: Option<String>,
-    date: Option<String>,
-    content_type: Option<String>,
-    content_length: Option<u64>,
+#[derive(Default, Debug, Clone)]
+pub(crate) struct Headers {
+    pub kind: String,
+    pub id: Option<String>,
+    pub url: Option<String>,
+    pub date: Option<String>,
+    pub content_type: Option<String>,
+    pub content_length: Option<u64>,
 }
 
 impl Headers {
+    /// Parses the WARC header at the start of `head` (version line, fields, empty line; CRLF
+    /// or LF line ends). `None` when `head` does not start with one or it does not end within
+    /// `head`; else the fields and the header's length in bytes, empty line included.
+    pub fn parse(head: &[u8]) -> Option<(Headers, usize)> {
+        if !head.starts_with(b"WARC/") {
+            return None;
+        }
+        let mut h = Headers::default();
+        let mut pos = memchr::memchr(b'\n', head)? + 1;
+        loop {
+            let nl = memchr::memchr(b'\n', head.get(pos..)?)? + pos;
+            let line = head[pos..nl].trim_ascii_end();
+            pos = nl + 1;
+            if line.is_empty() {
+                return Some((h, pos));
+            }
+            h.add(line);
+        }
+    }
+
     fn add(&mut self, line: &[u8]) {
         let Some((name, value)) = http::header_field(line) else {
             return;
