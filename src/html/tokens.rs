@@ -57,6 +57,10 @@ pub struct Tokenizer<'a, 'arena> {
     /// search from further on cannot find one either.
     unclosed_title: Option<usize>,
     unclosed_textarea: Option<usize>,
+    /// The last token was a block element's start or end tag (or there was none yet): white
+    /// space after it can never separate two words on one line, so it gets no token and no
+    /// node (on a page of paragraphs that is a third of all nodes).
+    after_block: bool,
 }
 
 /// The end of a tag name (13.2.5.8): white space, `/` or `>`, or the end of input.
@@ -68,6 +72,13 @@ fn name_end(bytes: &[u8], from: usize) -> usize {
                 .position(|&b| matches!(b, b'>' | b'/' | b' ' | b'\t' | b'\n' | b'\r' | b'\x0c'))
         })
         .map_or(bytes.len(), |i| from + i)
+}
+
+/// A block element's tag, after which white space never separates words. Not `<br>`: text
+/// output breaks the line there, but markdown output joins the lines with the white space that
+/// follows it.
+fn is_boundary(tag: Tag) -> bool {
+    tag.is(flags::BLOCK) && tag != Tag::Br
 }
 
 impl<'a, 'arena> Tokenizer<'a, 'arena> {
@@ -82,6 +93,7 @@ impl<'a, 'arena> Tokenizer<'a, 'arena> {
             tokens,
             unclosed_title: None,
             unclosed_textarea: None,
+            after_block: true,
         }
     }
 
@@ -137,7 +149,10 @@ impl<'a, 'arena> Tokenizer<'a, 'arena> {
             inner_start: end as u32,
             self_closing: end >= 2 && bytes[end - 2] == b'/',
         };
-        if let Some(id) = self.builder.start_tag(t) {
+        let opened = self.builder.start_tag(t);
+        // Only a tag the tree took is a boundary (rendering skips the others).
+        self.after_block = opened.is_some() && is_boundary(tag);
+        if let Some(id) = opened {
             self.tokens.push(Token {
                 kind: TokenKind::StartTag,
                 start: lt as u32,
@@ -181,6 +196,7 @@ impl<'a, 'arena> Tokenizer<'a, 'arena> {
             0
         };
         let node = self.builder.end_tag(tag, hash, lt as u32, end as u32);
+        self.after_block = node.is_some() && is_boundary(tag);
         self.tokens.push(Token {
             kind: TokenKind::EndTag,
             start: lt as u32,
@@ -196,6 +212,10 @@ impl<'a, 'arena> Tokenizer<'a, 'arena> {
             return;
         }
         let blank = self.bytes[start..end].iter().all(u8::is_ascii_whitespace);
+        if blank && self.after_block {
+            return;
+        }
+        self.after_block = false;
         self.push_text(start, end, blank);
     }
 

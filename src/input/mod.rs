@@ -256,6 +256,9 @@ impl Input {
     ) -> io::Result<(Input, Framing)> {
         // The buffer is zeroed once when first filled (the reader below is a plain `Read`), so
         // a 1 MiB buffer for a 20 KB page costs more than reading it: size it to the file.
+        // The file's size, when known, also sizes the page buffer (read_to_end would grow it by
+        // doubling and copying, momentarily holding 1.5x the page).
+        let mut file_len = None;
         let (raw, capacity): (Box<dyn Read + Send>, usize) = if name == "-" {
             let stdin = Counting {
                 inner: io::stdin(),
@@ -265,6 +268,7 @@ impl Input {
         } else {
             let file = std::fs::File::open(name)?;
             let len = file.metadata().map_or(BUF as u64, |m| m.len());
+            file_len = Some(len);
             let capacity = usize::try_from(len.saturating_add(1))
                 .unwrap_or(BUF)
                 .clamp(8 << 10, BUF);
@@ -316,7 +320,8 @@ impl Input {
             }
             Framing::Jsonl => Input::Jsonl(jsonl::Reader::new(r, source, max_record_bytes)),
             _ => {
-                let mut html = Vec::new();
+                let expected = file_len.map_or(0, |len| len.min(max_record_bytes as u64) as usize);
+                let mut html = Vec::with_capacity(expected.saturating_add(1));
                 let n = r.take(max_record_bytes as u64 + 1).read_to_end(&mut html)?;
                 if n > max_record_bytes {
                     return Err(io::Error::new(

@@ -13,7 +13,20 @@ use crate::html::{Document, TokenKind};
 
 /// Renders the selection as text. Every line, the last included, ends with `\n`.
 pub fn render(doc: &Document<'_>, sel: &Selection) -> String {
-    let mut w = LineWriter::default();
+    // The selected text, before collapsing, bounds the output closely: reserving it once
+    // saves the copies (and the momentary double size) of a growing string on large pages.
+    let raw_len: usize = sel
+        .nodes
+        .iter()
+        .map(|&id| {
+            let n = doc.tree.node(id);
+            (n.end - n.start) as usize
+        })
+        .sum();
+    let mut w = LineWriter {
+        out: String::with_capacity(raw_len + raw_len / 16),
+        ..LineWriter::default()
+    };
     let mut next = 0usize; // cursor into sel.nodes (both are in document order)
     let mut decoded = String::new();
     for tok in doc.tokens.iter() {
