@@ -22,7 +22,6 @@
 use super::Selection;
 use super::blocks::{self, NO_BLOCK, similar};
 use crate::html::Document;
-use crate::html::tree::{Kind, context};
 use crate::template::Template;
 
 /// What detection found, with the counts the paper's Table II reports.
@@ -34,7 +33,7 @@ pub struct Detected {
     pub blocks: usize,
     /// Stored non-content blocks compared with (at most the template's; NumBlockTemp).
     pub compared: usize,
-    /// Share of the page's text blocks with a known path.
+    /// Share of the page's blocks with a known path.
     pub matched: f32,
 }
 
@@ -42,31 +41,9 @@ pub struct Detected {
 pub fn detect(doc: &Document<'_>, tpl: &Template) -> Detected {
     let pb = blocks::blocks(&doc.tree);
     let nb = pb.blocks.len();
-    // Which blocks own visible text (the page's text blocks, for the layout match).
-    let mut has_text = vec![false; nb];
-    for (i, n) in doc.tree.nodes.iter().enumerate() {
-        if n.kind == Kind::Text && n.context & context::HIDDEN == 0 {
-            let b = pb.owner.get(i).copied().unwrap_or(0) as usize;
-            if let Some(slot) = has_text.get_mut(b)
-                && !*slot
-                && !doc.raw_text(i as u32).trim().is_empty()
-            {
-                *slot = true;
-            }
-        }
-    }
-    let text_blocks = has_text.iter().filter(|&&t| t).count();
-    let known = pb
-        .blocks
-        .iter()
-        .zip(&has_text)
-        .filter(|(b, t)| **t && tpl.knows(b.path))
-        .count();
-    let matched = if text_blocks == 0 {
-        0.0
-    } else {
-        known as f32 / text_blocks as f32
-    };
+    // The layout match: the share of the page's blocks at paths the training pages had.
+    let known = pb.blocks.iter().filter(|b| tpl.knows(b.path)).count();
+    let matched = known as f32 / nb.max(1) as f32;
     let mut out = Detected {
         matched,
         ..Detected::default()

@@ -101,13 +101,19 @@ fn read_site_years(dir: &Path) -> Result<Vec<SiteYear>, String> {
 struct Score {
     bow: f64,
     lcs: f64,
+    /// Bag-of-words precision and recall (an empty output has precision 0 here).
+    p: f64,
+    r: f64,
 }
 
 fn score(text: &str, gold: &[String]) -> Score {
     let pred = metrics::tokens(text);
+    let bow = metrics::bow(&pred, gold);
     Score {
-        bow: metrics::bow(&pred, gold).f1,
+        bow: bow.f1,
         lcs: metrics::lcs(&pred, gold).f1,
+        p: bow.precision.unwrap_or(0.0),
+        r: bow.recall.unwrap_or(0.0),
     }
 }
 
@@ -133,7 +139,9 @@ struct Acc {
     pages: usize,
     ce: (f64, f64),
     fast: (f64, f64),
+    fast_pr: (f64, f64),
     auto: (f64, f64),
+    auto_pr: (f64, f64),
     danag: (f64, f64),
     fallbacks: usize,
     ce_time: Duration,
@@ -244,13 +252,16 @@ pub fn main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
             acc.fast_blocks += blocks;
             acc.fast_compared += compared;
             acc.fallbacks += usize::from(fell_back);
-            add(&mut acc.fast, score(&text, &page.gold));
+            let sc = score(&text, &page.gold);
+            add(&mut acc.fast, sc);
+            acc.fast_pr.0 += sc.p;
+            acc.fast_pr.1 += sc.r;
             let (a, time) = timed(|| crate::extract::extract(&page.html, None, &auto));
             acc.auto_time += time;
-            add(
-                &mut acc.auto,
-                score(a.map(|e| e.text).as_deref().unwrap_or(""), &page.gold),
-            );
+            let sc = score(a.map(|e| e.text).as_deref().unwrap_or(""), &page.gold);
+            add(&mut acc.auto, sc);
+            acc.auto_pr.0 += sc.p;
+            acc.auto_pr.1 += sc.r;
             let d = crate::extract::extract(&page.html, None, &danag);
             add(
                 &mut acc.danag,
@@ -311,7 +322,9 @@ fn tables(sites: &[(String, Acc)], learn30: &[(String, Duration, usize)]) -> Str
         for (t, s) in [
             (&mut total.ce, a.ce),
             (&mut total.fast, a.fast),
+            (&mut total.fast_pr, a.fast_pr),
             (&mut total.auto, a.auto),
+            (&mut total.auto_pr, a.auto_pr),
             (&mut total.danag, a.danag),
         ] {
             t.0 += s.0;
@@ -379,21 +392,25 @@ fn tables(sites: &[(String, Acc)], learn30: &[(String, Duration, usize)]) -> Str
         let _ = writeln!(s, "\n{title}\n");
         let _ = writeln!(
             s,
-            "| site | pages | CE | FastCE | auto | danag | fallbacks |"
+            "| site | pages | CE | FastCE | auto | danag | fallbacks | FastCE P / R | auto P / R |"
         );
-        let _ = writeln!(s, "|---|---|---|---|---|---|---|");
+        let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|");
         for (name, a) in rows.clone() {
             let n = a.pages.max(1) as f64;
             let pick = |x: (f64, f64)| if lcs { x.1 / n } else { x.0 / n };
             let _ = writeln!(
                 s,
-                "| {name} | {} | {:.3} | {:.3} | {:.3} | {:.3} | {} |",
+                "| {name} | {} | {:.3} | {:.3} | {:.3} | {:.3} | {} | {:.3} / {:.3} | {:.3} / {:.3} |",
                 a.pages,
                 pick(a.ce),
                 pick(a.fast),
                 pick(a.auto),
                 pick(a.danag),
-                a.fallbacks
+                a.fallbacks,
+                a.fast_pr.0 / n,
+                a.fast_pr.1 / n,
+                a.auto_pr.0 / n,
+                a.auto_pr.1 / n,
             );
         }
     }

@@ -27,6 +27,9 @@ use crate::input::{Framing, Input, Item, Pool};
 /// The non-empty blocks of one page: what learning needs of it.
 #[derive(Clone, Debug, Default)]
 pub struct PageSummary {
+    /// Paths of every block, empty ones included, sorted and deduplicated (the layout).
+    pub layout: Vec<u64>,
+    /// Paths of the non-empty blocks, with their names and vectors.
     pub paths: Vec<u64>,
     pub names: Vec<String>,
     pub feats: Vec<Features>,
@@ -78,6 +81,9 @@ pub fn summarize_doc(doc: &Document<'_>) -> PageSummary {
     let pb = blocks::blocks(&doc.tree);
     let feats = blocks::block_features(doc, &pb);
     let mut s = PageSummary::default();
+    s.layout = pb.blocks.iter().map(|b| b.path).collect();
+    s.layout.sort_unstable();
+    s.layout.dedup();
     for (b, f) in feats.into_iter().enumerate() {
         if f.is_empty() {
             continue;
@@ -104,8 +110,8 @@ pub fn learn(pages: &[PageSummary], host: &str, params: Params) -> Template {
     let mut paths: BTreeMap<u64, String> = BTreeMap::new();
     let mut known: Vec<u64> = Vec::new();
     for (page, flags) in pages.iter().zip(&c.content) {
+        known.extend_from_slice(&page.layout);
         for ((path, name), &content) in page.paths.iter().zip(&page.names).zip(flags) {
-            known.push(*path);
             if content {
                 paths.entry(*path).or_insert_with(|| name.clone());
             }

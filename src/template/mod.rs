@@ -41,7 +41,7 @@ pub const MAX_FILE: u64 = 16 << 20;
 /// File name extension of a template in a store directory: `STORE/<host>.tpl`.
 pub const EXT: &str = "tpl";
 
-/// Default share of a page's text blocks whose paths the template knows, below which the page
+/// Default share of a page's blocks whose paths the template knows, below which the page
 /// is taken for another layout and falls back to `auto` (a majority, as CE's threshold).
 pub const DEFAULT_MIN_MATCH: f32 = 0.5;
 
@@ -55,13 +55,13 @@ pub struct Template {
     pub similarity: f32,
     /// CE's threshold the template was learned with (share of other pages).
     pub share: f32,
-    /// Fallback to `auto` when less than this share of a page's text blocks have known paths.
+    /// Fallback to `auto` when less than this share of a page's blocks have known paths.
     pub min_match: f32,
     /// Pages it was learned from.
     pub pages: u32,
     /// P: content-block paths, sorted by hash, with their dotted names.
     pub paths: Vec<(u64, String)>,
-    /// Every path of a non-empty block in the training pages, sorted.
+    /// Every block path of the training pages, sorted: the layout a page must share.
     pub known: Vec<u64>,
     /// Non-content blocks whose path is in P, sorted by path.
     pub noncontent: Vec<(u64, Features)>,
