@@ -80,10 +80,13 @@ fn decode_page<'b>(
 pub fn summarize_doc(doc: &Document<'_>) -> PageSummary {
     let pb = blocks::blocks(&doc.tree);
     let feats = blocks::block_features(doc, &pb);
-    let mut s = PageSummary::default();
-    s.layout = pb.blocks.iter().map(|b| b.path).collect();
-    s.layout.sort_unstable();
-    s.layout.dedup();
+    let mut layout: Vec<u64> = pb.blocks.iter().map(|b| b.path).collect();
+    layout.sort_unstable();
+    layout.dedup();
+    let mut s = PageSummary {
+        layout,
+        ..PageSummary::default()
+    };
     for (b, f) in feats.into_iter().enumerate() {
         if f.is_empty() {
             continue;
