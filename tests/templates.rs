@@ -39,6 +39,8 @@ fn site_page(n: usize) -> String {
 }
 
 const REDESIGN: &str = "tests/pages/site-news-redesign/page1.html";
+/// The site's layout with hardly any story in it (a gallery page).
+const THIN: &str = "tests/pages/site-news-thin/page1.html";
 
 /// Learns news.example from pages 1-5 into a fresh store.
 fn learned_store(name: &str) -> PathBuf {
@@ -159,6 +161,18 @@ fn another_layout_falls_back_to_auto() {
             .expect("text")
             .contains("The central library will stay open until ten in the evening")
     );
+    // The learned layout with almost no content where the stories are: FastCE finds far less
+    // than any training page had, so auto runs.
+    let o = pith(&[
+        "--templates",
+        s,
+        "--url",
+        "https://news.example/g",
+        "--format",
+        "json",
+        THIN,
+    ]);
+    assert_eq!(json_lines(&o)[0]["algo"], "auto");
     // A host without a template, and a page without a URL, run auto as well.
     for url in ["https://elsewhere.example/a", ""] {
         let mut args = vec!["--templates", s, "--format", "json"];

@@ -115,10 +115,10 @@ fn not_a_template() {
 }
 
 /// Offset of the P count: after magic, version, reserved, dims, reserved, three f32, pages,
-/// the host's length and bytes.
+/// min_words, the host's length and bytes.
 fn p_count_offset(b: &[u8]) -> usize {
-    let host_len = u16::from_le_bytes([b[32], b[33]]) as usize;
-    34 + host_len
+    let host_len = u16::from_le_bytes([b[36], b[37]]) as usize;
+    38 + host_len
 }
 
 #[test]
@@ -136,7 +136,7 @@ fn huge_counts_are_refused_before_allocating() {
     }
     // A huge entry count inside a block and a hostile host length too.
     let mut c = b.clone();
-    c[32..34].copy_from_slice(&u16::MAX.to_le_bytes());
+    c[36..38].copy_from_slice(&u16::MAX.to_le_bytes());
     assert!(err(&reseal(c)).contains("truncated"));
     // Trailing bytes after valid tables.
     let mut c = b.clone();

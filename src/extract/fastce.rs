@@ -82,6 +82,7 @@ pub fn detect(doc: &Document<'_>, tpl: &Template) -> Detected {
     });
     // Compare each extracted block with the stored non-content blocks of its path.
     let mut content = vec![false; units.len()];
+    let mut words = 0u32;
     for (u, (path, f)) in units.iter().zip(&feats).enumerate() {
         if f.is_empty() {
             continue;
@@ -90,6 +91,12 @@ pub fn detect(doc: &Document<'_>, tpl: &Template) -> Detected {
         let stored = tpl.noncontent_at(*path);
         out.compared += stored.len();
         content[u] = !stored.iter().any(|(_, s)| similar(f, s, tpl.similarity));
+        if content[u] {
+            words = words.saturating_add(f.words());
+        }
+    }
+    if words.saturating_mul(2) < tpl.min_words {
+        return out;
     }
     let nodes = blocks::text_nodes(doc, |i| {
         let owner = pb.owner.get(i).copied().unwrap_or(0) as usize;

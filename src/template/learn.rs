@@ -112,8 +112,17 @@ pub fn learn(pages: &[PageSummary], host: &str, params: Params) -> Template {
     let c = ce::classify(&all, params);
     let mut paths: BTreeMap<u64, String> = BTreeMap::new();
     let mut known: Vec<u64> = Vec::new();
+    let mut min_words = u32::MAX;
     for (page, flags) in pages.iter().zip(&c.content) {
         known.extend_from_slice(&page.layout);
+        let words: u32 = page
+            .feats
+            .iter()
+            .zip(flags)
+            .filter(|(_, c)| **c)
+            .map(|(f, _)| f.words())
+            .sum();
+        min_words = min_words.min(words);
         for ((path, name), &content) in page.paths.iter().zip(&page.names).zip(flags) {
             if content {
                 paths.entry(*path).or_insert_with(|| name.clone());
@@ -139,6 +148,7 @@ pub fn learn(pages: &[PageSummary], host: &str, params: Params) -> Template {
         share: params.share,
         min_match: DEFAULT_MIN_MATCH,
         pages: pages.len() as u32,
+        min_words: if pages.is_empty() { 0 } else { min_words },
         paths: paths.into_iter().collect(),
         known,
         noncontent,

@@ -11,7 +11,7 @@
 //!
 //! ```text
 //! magic "PITHTPL\0" | version u16 | reserved u16 | dims u16 | reserved u16
-//! similarity f32 | share f32 | min_match f32 | pages u32
+//! similarity f32 | share f32 | min_match f32 | pages u32 | min_words u32
 //! host: len u16, bytes
 //! P: count u32, then per path: hash u64, name len u16, name bytes (html.body.div.p)
 //! known paths: count u32, then hash u64 each
@@ -59,6 +59,9 @@ pub struct Template {
     pub min_match: f32,
     /// Pages it was learned from.
     pub pages: u32,
+    /// The fewest content words CE found in a training page; a page where FastCE finds less
+    /// than half as many is taken not to match (another kind of page under the same paths).
+    pub min_words: u32,
     /// P: content-block paths, sorted by hash, with their dotted names.
     pub paths: Vec<(u64, String)>,
     /// Every block path of the training pages, sorted: the layout a page must share.
@@ -97,6 +100,7 @@ impl Template {
         b.extend_from_slice(&self.share.to_le_bytes());
         b.extend_from_slice(&self.min_match.to_le_bytes());
         b.extend_from_slice(&self.pages.to_le_bytes());
+        b.extend_from_slice(&self.min_words.to_le_bytes());
         let host = truncate(&self.host, u16::MAX as usize);
         b.extend_from_slice(&(host.len() as u16).to_le_bytes());
         b.extend_from_slice(host.as_bytes());
@@ -187,6 +191,7 @@ impl Template {
                 }
             }
             let pages = r.u32()?;
+            let min_words = r.u32()?;
             let host = r.string()?;
             let n = r.count(8 + 2)?;
             let mut paths = Vec::with_capacity(n);
@@ -231,6 +236,7 @@ impl Template {
                 share,
                 min_match,
                 pages,
+                min_words,
                 paths,
                 known,
                 noncontent,
@@ -284,6 +290,7 @@ impl Template {
             "format_version": VERSION,
             "host": self.host,
             "pages": self.pages,
+            "min_words": self.min_words,
             "parameters": {
                 "dimensions": self.dims,
                 "similarity": round6(self.similarity),
