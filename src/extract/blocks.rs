@@ -190,6 +190,17 @@ impl Features {
         self.entries.is_empty()
     }
 
+    /// A stable 64-bit fingerprint of the vector (FNV-1a over its entries): equal vectors,
+    /// equal fingerprints.
+    pub fn fingerprint(&self) -> u64 {
+        let mut h = FNV_OFFSET;
+        for (d, c) in &self.entries {
+            h = fnv1a(h, &d.to_le_bytes());
+            h = fnv1a(h, &c.to_le_bytes());
+        }
+        h
+    }
+
     /// The number of words counted in it.
     pub fn words(&self) -> u32 {
         self.entries

@@ -90,7 +90,11 @@ pub fn detect(doc: &Document<'_>, tpl: &Template) -> Detected {
         out.blocks += 1;
         let stored = tpl.noncontent_at(*path);
         out.compared += stored.len();
-        content[u] = !stored.iter().any(|(_, s)| similar(f, s, tpl.similarity));
+        // Section III's comparison, within the path; and, beyond the paper, a block identical
+        // to a non-content block found at any other path in training (a footer line the site
+        // moved between pages) is non-content too.
+        content[u] = !tpl.known_noncontent(f.fingerprint())
+            && !stored.iter().any(|(_, s)| similar(f, s, tpl.similarity));
         if content[u] {
             words = words.saturating_add(f.words());
         }

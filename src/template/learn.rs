@@ -132,13 +132,20 @@ pub fn learn(pages: &[PageSummary], host: &str, params: Params) -> Template {
     known.sort_unstable();
     known.dedup();
     let mut noncontent: Vec<(u64, Features)> = Vec::new();
+    let mut fingerprints: Vec<u64> = Vec::new();
     for (page, flags) in pages.iter().zip(&c.content) {
         for ((path, f), &content) in page.paths.iter().zip(&page.feats).zip(flags) {
-            if !content && paths.contains_key(path) {
+            if content {
+                continue;
+            }
+            fingerprints.push(f.fingerprint());
+            if paths.contains_key(path) {
                 noncontent.push((*path, f.clone()));
             }
         }
     }
+    fingerprints.sort_unstable();
+    fingerprints.dedup();
     noncontent.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.entries.cmp(&b.1.entries)));
     noncontent.dedup_by(|a, b| a.0 == b.0 && a.1.entries == b.1.entries);
     Template {
@@ -152,6 +159,7 @@ pub fn learn(pages: &[PageSummary], host: &str, params: Params) -> Template {
         paths: paths.into_iter().collect(),
         known,
         noncontent,
+        fingerprints,
     }
 }
 

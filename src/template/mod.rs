@@ -16,6 +16,7 @@
 //! P: count u32, then per path: hash u64, name len u16, name bytes (html.body.div.p)
 //! known paths: count u32, then hash u64 each
 //! non-content blocks: count u32, then per block: path u64, entries u16, (dim u16, count u16)...
+//! fingerprints of every non-content block: count u32, then u64 each
 //! checksum u64: FNV-1a 64 of every byte before it
 //! ```
 //!
@@ -68,6 +69,10 @@ pub struct Template {
     pub known: Vec<u64>,
     /// Non-content blocks whose path is in P, sorted by path.
     pub noncontent: Vec<(u64, Features)>,
+    /// Fingerprints ([`Features::fingerprint`]) of every non-content block of the training
+    /// pages, at any path, sorted: a block identical to one of them (cosine 1) is non-content
+    /// wherever it sits, at 8 bytes a block instead of a whole vector.
+    pub fingerprints: Vec<u64>,
 }
 
 impl Template {
@@ -79,6 +84,11 @@ impl Template {
     /// Whether any training page had a block at `path`.
     pub fn knows(&self, path: u64) -> bool {
         self.known.binary_search(&path).is_ok()
+    }
+
+    /// Whether a block with this vector fingerprint was non-content in training.
+    pub fn known_noncontent(&self, fingerprint: u64) -> bool {
+        self.fingerprints.binary_search(&fingerprint).is_ok()
     }
 
     /// The stored non-content blocks at `path`.
@@ -124,6 +134,10 @@ impl Template {
                 b.extend_from_slice(&d.to_le_bytes());
                 b.extend_from_slice(&c.to_le_bytes());
             }
+        }
+        b.extend_from_slice(&(self.fingerprints.len() as u32).to_le_bytes());
+        for h in &self.fingerprints {
+            b.extend_from_slice(&h.to_le_bytes());
         }
         let sum = fnv1a(FNV_OFFSET, &b);
         b.extend_from_slice(&sum.to_le_bytes());
@@ -220,12 +234,18 @@ impl Template {
                 }
                 noncontent.push((path, Features::from_entries(entries)));
             }
+            let n = r.count(8)?;
+            let mut fingerprints = Vec::with_capacity(n);
+            for _ in 0..n {
+                fingerprints.push(r.u64()?);
+            }
             if r.pos != r.bytes.len() {
                 return Err(format!("{} bytes of trailing data", r.bytes.len() - r.pos));
             }
             let sorted = paths.windows(2).all(|w| w[0].0 < w[1].0)
                 && known.windows(2).all(|w| w[0] < w[1])
-                && noncontent.windows(2).all(|w| w[0].0 <= w[1].0);
+                && noncontent.windows(2).all(|w| w[0].0 <= w[1].0)
+                && fingerprints.windows(2).all(|w| w[0] < w[1]);
             if !sorted {
                 return Err("path tables are not sorted".into());
             }
@@ -240,6 +260,7 @@ impl Template {
                 paths,
                 known,
                 noncontent,
+                fingerprints,
             })
         };
         parse(&mut r).map_err(err)
@@ -299,6 +320,7 @@ impl Template {
             },
             "content_paths": self.paths.iter().map(|p| p.1.clone()).collect::<Vec<_>>(),
             "known_paths": self.known.len(),
+            "noncontent_fingerprints": self.fingerprints.len(),
             "noncontent_blocks": noncontent,
         })
     }
