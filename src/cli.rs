@@ -117,9 +117,7 @@ pub fn main() -> ExitCode {
         Err(early) => return early_exit(early),
     };
     match config_from(args) {
-        Ok(config) if config.options.algo == Algo::Ce => {
-            crate::template::learn::run_ce(&config.files, &config.options)
-        }
+        Ok(config) if config.options.algo == Algo::Ce => crate::template::learn::run_ce(&config),
         Ok(config) => pipeline::run(&config),
         Err(msg) => {
             eprintln!("pith: {msg}");

@@ -334,9 +334,18 @@ fn content_extractor_over_pages_given_together() {
     ] {
         assert!(!out.contains(boiler), "{boiler}");
     }
-    // One page is no site.
+    // One page is no site; JSON is not what CE writes.
     let o = pith(&["--algo", "ce", &site_page(1)]);
     assert!(!o.status.success());
+    let o = pith(&[
+        "--algo",
+        "ce",
+        "--format",
+        "json",
+        &site_page(1),
+        &site_page(2),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
 }
 
 /// msv_big9, when present.

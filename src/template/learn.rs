@@ -225,7 +225,14 @@ pub fn ce_site(pages: &[&[u8]], opts: &Options) -> (Vec<Result<String, Error>>, 
 
 /// `pith --algo ce FILE...`: the files are pages of one site; prints each page's content, pages
 /// separated by a form-feed line as the filter does.
-pub fn run_ce(files: &[String], opts: &Options) -> ExitCode {
+pub fn run_ce(config: &crate::pipeline::Config) -> ExitCode {
+    let (files, opts) = (&config.files, &config.options);
+    if config.json || config.templates.is_some() {
+        eprintln!(
+            "pith: --algo ce writes text or markdown from HTML files; it takes no --format json or --templates"
+        );
+        return ExitCode::from(2);
+    }
     let mut pages = Vec::new();
     let mut names = Vec::new();
     for f in files {
