@@ -495,7 +495,7 @@ pub fn learn_main(cmd: &[&str], args: &[&str]) -> ExitCode {
 /// leave-one-out and cross-year evaluation on msv_big9-style data (DIR/<site>/<year>/{html,gold}).
 #[derive(FromArgs, Debug)]
 pub struct TemplateArgs {
-    /// show FILE | eval-sites DIR [--markdown OUT.md] [--json OUT.json]
+    /// show FILE | eval-sites DIR [--markdown OUT.md]
     #[argh(positional)]
     action: String,
 
