@@ -432,3 +432,57 @@ fn real_site_same_year_and_across_years() {
         assert!(v["text"].as_str().unwrap_or("").len() > 500, "{page}");
     }
 }
+
+#[test]
+fn hostile_pages_learn_and_apply_without_blowing_up() {
+    // A wide page of 60,000 distinct paragraphs and a page nested 200,000 deep: CE compares
+    // at most a bounded number of blocks per page and nothing walks the tree recursively.
+    let dir = tmp("hostile");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let mut wide = String::from("<html><body>");
+    for i in 0..60_000u32 {
+        wide.push_str(&format!(
+            "<p>alpha{i} beta{} gamma</p>",
+            i.wrapping_mul(7919)
+        ));
+    }
+    let mut deep = String::from("<html><body>");
+    deep.push_str(&"<div>".repeat(200_000));
+    deep.push_str("deep words at the bottom");
+    let (w, d) = (dir.join("wide.html"), dir.join("deep.html"));
+    std::fs::write(&w, &wide).expect("write");
+    std::fs::write(&d, &deep).expect("write");
+    let store = dir.join("store");
+    let (ws, ds, ss) = (
+        w.to_str().expect("path"),
+        d.to_str().expect("path"),
+        store.to_str().expect("path"),
+    );
+    let o = pith(&[
+        "learn",
+        "--host",
+        "h.example",
+        "--min-pages",
+        "2",
+        "-o",
+        ss,
+        ws,
+        ds,
+        ws,
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = pith(&[
+        "--templates",
+        ss,
+        "--url",
+        "http://h.example/",
+        "--format",
+        "json",
+        ws,
+        ds,
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(json_lines(&o).len(), 2);
+    let o = pith(&["--algo", "ce", ws, ds]);
+    assert!(o.status.success());
+}

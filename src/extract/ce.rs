@@ -21,6 +21,11 @@ use super::blocks::{Features, similar};
 /// A block is non-content when similar blocks occur in more than this share of the other pages.
 pub const DEFAULT_SHARE: f32 = 0.5;
 
+/// Non-empty blocks of one page that CE compares; later ones are left out (not content).
+/// Comparing every pair of distinct blocks is quadratic, so a hostile page of a million
+/// paragraphs must not reach it: real pages have a few hundred (msv_big9: 154 on average).
+pub const MAX_BLOCKS_PER_PAGE: usize = 2000;
+
 /// CE's parameters.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Params {
@@ -94,12 +99,14 @@ pub fn classify(pages: &[Vec<Features>], params: Params) -> Classified {
     let mut atomic = 0;
     for (p, blocks) in pages.iter().enumerate() {
         let mut ids = Vec::with_capacity(blocks.len());
+        let mut kept = 0;
         for f in blocks {
-            if f.is_empty() {
+            if f.is_empty() || kept >= MAX_BLOCKS_PER_PAGE {
                 ids.push(usize::MAX);
                 continue;
             }
             atomic += 1;
+            kept += 1;
             let id = *index.entry(f.entries.as_slice()).or_insert_with(|| {
                 distinct.push((f, PageSet::new(n)));
                 distinct.len() - 1
@@ -173,6 +180,16 @@ mod tests {
         assert_eq!(c.content[1], vec![false, true]);
         assert_eq!(c.content[2], vec![false, true]);
         assert_eq!(c.atomic, 6);
+    }
+
+    #[test]
+    fn blocks_past_the_cap_are_left_out() {
+        let page: Vec<Features> = (0..MAX_BLOCKS_PER_PAGE as u16 + 500)
+            .map(|i| v(&[(3 + i % 1000, 1 + i / 1000)]))
+            .collect();
+        let c = classify(&[page.clone(), page], Params::default());
+        assert_eq!(c.atomic, 2 * MAX_BLOCKS_PER_PAGE);
+        assert!(!c.content[0][MAX_BLOCKS_PER_PAGE]);
     }
 
     #[test]
