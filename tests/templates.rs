@@ -292,8 +292,19 @@ fn learn_groups_a_stream_by_host_with_min_and_max_pages() {
         err.contains("tiny.example: 1 pages, fewer than --min-pages 3"),
         "{err}"
     );
-    assert!(store.join("news.example.tpl").exists());
     assert!(!store.join("tiny.example.tpl").exists());
+    // Names of paths are kept once per host, and still shown.
+    let tpl = store.join("news.example.tpl");
+    let o = pith(&["template", "show", tpl.to_str().expect("path")]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["pages"], 4);
+    assert!(
+        v["content_paths"]
+            .as_array()
+            .expect("paths")
+            .iter()
+            .any(|p| p == "html.body.div.div.div.p")
+    );
     // The same from a WARC.
     let store2 = tmp("stream-warc");
     std::fs::write(input.join("crawl.warc"), warc(&pages)).expect("write");

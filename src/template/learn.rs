@@ -108,6 +108,23 @@ pub fn summarize(bytes: &[u8], charset: Option<&str>) -> Result<PageSummary, Err
 
 /// The preparation phase: CE over the pages, then P and the non-content blocks at P's paths.
 pub fn learn(pages: &[PageSummary], host: &str, params: Params) -> Template {
+    let mut names: HashMap<u64, String> = HashMap::new();
+    for p in pages {
+        for (path, name) in p.paths.iter().zip(&p.names) {
+            names.entry(*path).or_insert_with(|| name.clone());
+        }
+    }
+    learn_named(pages, &names, host, params)
+}
+
+/// [`learn`] with the dotted names of the paths given apart from the pages (a stream keeps one
+/// dictionary per host rather than the names in every sampled page).
+pub fn learn_named(
+    pages: &[PageSummary],
+    names: &HashMap<u64, String>,
+    host: &str,
+    params: Params,
+) -> Template {
     let all: Vec<Vec<Features>> = pages.iter().map(|p| p.feats.clone()).collect();
     let c = ce::classify(&all, params);
     let mut paths: BTreeMap<u64, String> = BTreeMap::new();
@@ -123,9 +140,11 @@ pub fn learn(pages: &[PageSummary], host: &str, params: Params) -> Template {
             .map(|(f, _)| f.words())
             .sum();
         min_words = min_words.min(words);
-        for ((path, name), &content) in page.paths.iter().zip(&page.names).zip(flags) {
+        for (path, &content) in page.paths.iter().zip(flags) {
             if content {
-                paths.entry(*path).or_insert_with(|| name.clone());
+                paths
+                    .entry(*path)
+                    .or_insert_with(|| names.get(path).cloned().unwrap_or_default());
             }
         }
     }
@@ -319,6 +338,8 @@ struct Reservoir {
     seen: u64,
     rng: u64,
     pages: Vec<PageSummary>,
+    /// Dotted names of the paths of the host, once each (not in every page kept).
+    names: HashMap<u64, String>,
 }
 
 impl Reservoir {
@@ -327,6 +348,7 @@ impl Reservoir {
             seen: 0,
             rng: blocks::fnv1a(blocks::FNV_OFFSET, host.as_bytes()) | 1,
             pages: Vec::new(),
+            names: HashMap::new(),
         }
     }
     /// xorshift64 (Marsaglia 2003): a fixed, tiny generator, so the sample is repeatable.
@@ -341,18 +363,22 @@ impl Reservoir {
     /// Algorithm R: the k-th page replaces a random slot with probability max/k.
     fn offer(&mut self, max: usize, page: impl FnOnce() -> Option<PageSummary>) {
         self.seen += 1;
-        if self.pages.len() < max {
-            if let Some(p) = page() {
-                self.pages.push(p);
+        let slot = if self.pages.len() < max {
+            None
+        } else {
+            let j = (self.next() % self.seen) as usize;
+            if j >= max {
+                return;
             }
-            return;
+            Some(j)
+        };
+        let Some(mut p) = page() else { return };
+        for (path, name) in p.paths.iter().zip(p.names.drain(..)) {
+            self.names.entry(*path).or_insert(name);
         }
-        let j = (self.next() % self.seen) as usize;
-        if j < max
-            && let Some(p) = page()
-            && let Some(slot) = self.pages.get_mut(j)
-        {
-            *slot = p;
+        match slot.and_then(|j| self.pages.get_mut(j)) {
+            Some(s) => *s = p,
+            None => self.pages.push(p),
         }
     }
 }
@@ -465,7 +491,7 @@ pub fn learn_main(cmd: &[&str], args: &[&str]) -> ExitCode {
             );
             continue;
         }
-        let t = learn(&r.pages, &h, params);
+        let t = learn_named(&r.pages, &r.names, &h, params);
         match save(&a.out, &t) {
             Ok(file) => {
                 learned += 1;
