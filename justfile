@@ -31,6 +31,13 @@ eval:
     cargo build --release
     python3 eval/report.py target/release/pith
 
+# Site templates on ../shared/data/msv_big9: CE, FastCE, auto and danag, same-year
+# leave-one-out and cross-year (the README's Tables II-IV); then FastCE's speed against auto.
+eval-sites:
+    cargo build --release
+    ./target/release/pith template eval-sites ../shared/data/msv_big9 --markdown eval/SITES.md
+    cargo bench --bench templates
+
 # Run one fuzz target (parse, extract) for SECONDS on the stable toolchain; needs
 # `cargo install cargo-fuzz` once.
 fuzz target="parse" seconds="60":

@@ -14,6 +14,7 @@
 //! - [`output`]: rendering the selected content as text, markdown or JSON lines.
 //! - [`pipeline`]: one reader, N workers, one writer; records out in input order.
 //! - [`eval`]: scoring extractors against gold sets the way the field does.
+//! - [`template`]: site templates (FastContentExtractor): learning, the file format, the store.
 
 //!
 //! ```
@@ -33,5 +34,6 @@ pub mod html;
 pub mod input;
 pub mod output;
 pub mod pipeline;
+pub mod template;
 
 pub use extract::{Algo, Extracted, Options, extract};
