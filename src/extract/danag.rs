@@ -130,26 +130,25 @@ pub fn profile(doc: &Document<'_>, segments: Segments) -> Profile {
 pub fn select_lines(p: &Profile, gap: usize) -> Vec<(usize, usize)> {
     let n = p.content.len();
     let d = |i: usize| i64::from(p.content[i]) - i64::from(p.code[i]);
-    let diff: Vec<i64> = (0..n)
-        .map(|i| {
-            let mut s = d(i);
-            if i > 0 {
-                s += d(i - 1);
-            }
-            if i + 1 < n {
-                s += d(i + 1);
-            }
-            s
-        })
-        .collect();
+    // The smoothed value of each line, computed when read (no vector as long as the profile).
+    let diff = |i: usize| {
+        let mut s = d(i);
+        if i > 0 {
+            s += d(i - 1);
+        }
+        if i + 1 < n {
+            s += d(i + 1);
+        }
+        s
+    };
     // Maximal runs of positive diff, each with its content characters.
     let mut regions: Vec<(usize, usize, u64)> = Vec::new();
     let mut i = 0;
     while i < n {
-        if diff[i] > 0 {
+        if diff(i) > 0 {
             let start = i;
             let mut chars = 0u64;
-            while i < n && diff[i] > 0 {
+            while i < n && diff(i) > 0 {
                 chars += u64::from(p.content[i]);
                 i += 1;
             }

@@ -39,7 +39,6 @@ pub struct Node {
     pub tag: Tag,
     pub parent: NodeId,
     pub first_child: NodeId,
-    pub last_child: NodeId,
     pub next_sibling: NodeId,
     /// Start of the start tag (element) or of the text.
     pub start: u32,
@@ -207,11 +206,24 @@ pub struct StartTag {
     pub self_closing: bool,
 }
 
+/// An open element on the builder's stack.
+#[derive(Clone, Copy)]
+struct Open {
+    id: NodeId,
+    /// [`name_hash`] of an unknown element's name (0 for known ones).
+    hash: u64,
+    last_child: NodeId,
+}
+
 /// Builds a [`Tree`] from tokens given in document order.
 pub struct Builder<'arena> {
     tree: Tree<'arena>,
-    /// Open elements, innermost last, with the name hash of unknown ones.
-    stack: Vec<(NodeId, u64)>,
+    /// Open elements, innermost last, with the name hash of unknown ones and the last child
+    /// appended so far (children are only ever appended to the innermost open element, so the
+    /// tree's nodes need no last-child link of their own).
+    stack: Vec<Open>,
+    /// The last child of the document root.
+    root_last: NodeId,
     /// How many elements of each known kind are open: an end tag whose kind is not open is
     /// ignored in O(1) instead of searching the stack, which keeps stray end tags on a deeply
     /// nested page linear.
@@ -230,7 +242,6 @@ impl<'arena> Builder<'arena> {
             tag: Tag::Other,
             parent: NONE,
             first_child: NONE,
-            last_child: NONE,
             next_sibling: NONE,
             start: 0,
             inner_start: 0,
@@ -243,12 +254,13 @@ impl<'arena> Builder<'arena> {
             stack: Vec::with_capacity(64),
             open_known: [0; 128],
             open_other: ahash::AHashMap::new(),
+            root_last: NONE,
             quirks,
         }
     }
 
     fn current(&self) -> NodeId {
-        self.stack.last().map_or(ROOT, |&(id, _)| id)
+        self.stack.last().map_or(ROOT, |o| o.id)
     }
 
     fn append(&mut self, mut node: Node) -> NodeId {
@@ -257,13 +269,16 @@ impl<'arena> Builder<'arena> {
         node.parent = parent;
         let p = &self.tree.nodes[parent as usize];
         node.context = p.context | own_context(p.tag, p.kind);
-        let prev_last = self.tree.nodes[parent as usize].last_child;
+        let last = match self.stack.last_mut() {
+            Some(open) => &mut open.last_child,
+            None => &mut self.root_last,
+        };
+        let prev_last = std::mem::replace(last, id);
         if prev_last == NONE {
             self.tree.nodes[parent as usize].first_child = id;
         } else {
             self.tree.nodes[prev_last as usize].next_sibling = id;
         }
-        self.tree.nodes[parent as usize].last_child = id;
         self.tree.nodes.push(node);
         id
     }
@@ -278,7 +293,7 @@ impl<'arena> Builder<'arena> {
 
     /// Pops the innermost element, closing it at `at` (its end tag's start) / `end`.
     fn pop(&mut self, at: u32, end: u32) {
-        let Some((id, hash)) = self.stack.pop() else {
+        let Some(Open { id, hash, .. }) = self.stack.pop() else {
             return;
         };
         let node = &mut self.tree.nodes[id as usize];
@@ -305,7 +320,7 @@ impl<'arena> Builder<'arena> {
         // short on real pages, and after IMPLIED_END_SEARCH elements, which keeps hostile ones
         // (an open <li> under a million <div>s, then a million <li>s) linear.
         let mut depth = None;
-        for (i, &(id, _)) in self.stack.iter().enumerate().rev().take(IMPLIED_END_SEARCH) {
+        for (i, &Open { id, .. }) in self.stack.iter().enumerate().rev().take(IMPLIED_END_SEARCH) {
             let t = self.tree.nodes[id as usize].tag;
             if target.contains(&t) {
                 depth = Some(i);
@@ -393,7 +408,6 @@ impl<'arena> Builder<'arena> {
             tag,
             parent: NONE,
             first_child: NONE,
-            last_child: NONE,
             next_sibling: NONE,
             start,
             inner_start,
@@ -407,7 +421,11 @@ impl<'arena> Builder<'arena> {
         if tag.is(flags::VOID) || (self_closing && tag == Tag::Other) {
             return Some(id);
         }
-        self.stack.push((id, name_hash));
+        self.stack.push(Open {
+            id,
+            hash: name_hash,
+            last_child: NONE,
+        });
         if tag == Tag::Other {
             *self.open_other.entry(name_hash).or_insert(0) += 1;
         } else {
@@ -423,7 +441,6 @@ impl<'arena> Builder<'arena> {
             tag,
             parent: NONE,
             first_child: NONE,
-            last_child: NONE,
             next_sibling: NONE,
             start: at,
             inner_start: at,
@@ -431,7 +448,11 @@ impl<'arena> Builder<'arena> {
             end: at,
             context: 0,
         });
-        self.stack.push((id, 0));
+        self.stack.push(Open {
+            id,
+            hash: 0,
+            last_child: NONE,
+        });
         self.open_known[tag as usize] += 1;
     }
 
@@ -453,7 +474,7 @@ impl<'arena> Builder<'arena> {
         }
         // The matching element is open (the counts say so); pop up to it. Every element is
         // popped once, so all end tags together cost O(number of elements).
-        while let Some(&(id, hash)) = self.stack.last() {
+        while let Some(&Open { id, hash, .. }) = self.stack.last() {
             let node_tag = self.tree.nodes[id as usize].tag;
             if node_tag == tag && (tag != Tag::Other || hash == name_hash) {
                 self.pop(start, end);
@@ -479,7 +500,6 @@ impl<'arena> Builder<'arena> {
             tag: Tag::Other,
             parent: NONE,
             first_child: NONE,
-            last_child: NONE,
             next_sibling: NONE,
             start,
             inner_start: end,
