@@ -306,10 +306,12 @@ fn select(doc: &Document<'_>, tuning: &Tuning) -> Selection {
         p.link += s.link;
         p.commas += s.commas;
         p.danag += s.danag;
-        // A line break does not make a container: `text<br>text` is one paragraph.
+        // A line break does not make a container: `text<br>text` is one paragraph; nor does a
+        // block without text (an empty `<div>` standing in for a break, a spacer, an ad slot).
         if nodes[i].kind == Kind::Element
             && nodes[i].tag.is(flags::BLOCK)
             && !matches!(nodes[i].tag, Tag::Br | Tag::Hr)
+            && s.text > 0
         {
             p.has_block_child = true;
         }
