@@ -1,6 +1,7 @@
 //! The command line: parses flags into a [`pipeline::Config`] and dispatches subcommands.
 //!
-//! `pith eval ...` goes to [`crate::eval`]; everything else is the extraction filter.
+//! `pith eval ...` goes to [`crate::eval`], `pith explain ...` to [`crate::explain`]; everything
+//! else is the extraction filter.
 
 use std::process::ExitCode;
 
@@ -14,7 +15,8 @@ use crate::pipeline;
 ///
 /// With no FILE, or with `-`, reads standard input. Input may be HTML, WARC (plain or gzip),
 /// or JSON lines with an `html` field; output is plain text unless --format says otherwise.
-/// Subcommands: `pith eval DATASET_DIR` scores extractors against a gold set (see `pith eval --help`).
+/// Subcommands: `pith eval DATASET_DIR` scores extractors against a gold set (see `pith eval --help`);
+/// `pith explain PAGE` writes an HTML report of why the page came out as it did.
 #[derive(FromArgs, Debug)]
 struct Args {
     /// extraction algorithm: auto (the default: DANAg's profile plus tree signals), danag (DANAg
@@ -89,6 +91,9 @@ pub fn main() -> ExitCode {
     let rest: Vec<&str> = argv.iter().skip(1).map(String::as_str).collect();
     if rest.first() == Some(&"eval") {
         return crate::eval::cli_main(&[cmd, "eval"], &rest[1..]);
+    }
+    if rest.first() == Some(&"explain") {
+        return crate::explain::cli_main(&[cmd, "explain"], &rest[1..]);
     }
     // argh reads a lone `-` as an unknown flag; it is the usual name of standard input, so it
     // travels through parsing under a name no file can have.
