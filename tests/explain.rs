@@ -90,6 +90,15 @@ fn explain_agrees_with_extract_on_every_scrapinghub_page() {
             assert_eq!(ex.title, got.title);
             assert!(ex.lines > 0, "{name}: empty profile");
             check_report(&ex.html, &ex, &got.text);
+            if algo != Algo::Auto {
+                // DANAg keeps exactly the text of its selected lines: every kept block starts
+                // on a line the plotted profile shades as selected.
+                for item in ex.html.split("<li class=\"block ").skip(1) {
+                    if item.starts_with("kept\"") {
+                        assert!(item.contains("(DANAg region)"), "{name}: {item}");
+                    }
+                }
+            }
             explained += 1;
         }
     }
@@ -168,6 +177,46 @@ fn explain_names_the_deciding_rules_on_the_sample_page() {
     // The menu's words are struck through (dropped), the article's are not.
     let text = &ex.text;
     assert!(text.contains("shop owners found a line of brown silt"));
+}
+
+#[test]
+fn a_block_with_an_inline_share_widget_is_partly_kept_and_says_why() {
+    let para = "The council approved the new bridge on Tuesday, after a debate of four hours, \
+                and building starts in May, the mayor said.";
+    let page = format!(
+        "<html><body><nav><a href=/>Home</a> <a href=/n>News</a></nav><article>\
+         <p>{para}</p><p>{para} <span class=share-buttons>Share this on Facebook</span> \
+         It will cost, the council said, less than the old one.</p><p>{para}</p></article>\
+         <footer>Contact us</footer></body></html>"
+    );
+    let ex =
+        pith::explain::explain(page.as_bytes(), "fixture", &Options::default()).expect("explain");
+    assert!(!ex.text.contains("Facebook") && ex.text.contains("less than the old one"));
+    assert_eq!((ex.kept, ex.partial, ex.dropped), (2, 1, 2), "{}", ex.html);
+    assert!(
+        ex.html
+            .contains("removed as boilerplate: the class/id of span.share-buttons"),
+        "{}",
+        ex.html
+    );
+    assert!(
+        ex.html
+            .contains("removed as boilerplate: the &lt;nav&gt; element nav")
+    );
+    assert!(ex.html.contains("in the main container article"));
+}
+
+#[test]
+fn explain_stays_linear_on_a_flat_page_of_many_blocks() {
+    let mut page = String::from("<html><body>");
+    for i in 0..100_000 {
+        page.push_str(&format!(
+            "<p>Paragraph {i} has words, commas, and <a href=/{i}>a link</a>.</p><div></div>\n"
+        ));
+    }
+    let ex = pith::explain::explain(page.as_bytes(), "flat", &Options::default()).expect("explain");
+    assert_eq!(ex.kept + ex.dropped + ex.partial, 100_000);
+    assert!(ex.html.contains("id=truncated"), "the block list is capped");
 }
 
 #[test]

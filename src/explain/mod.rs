@@ -300,7 +300,8 @@ impl Page<'_, '_> {
         }
         let mut blocks = Vec::new();
         let mut cur: Vec<(NodeId, bool)> = Vec::new();
-        let mut first_line = 0u32;
+        // The line of the block's first non-blank text: where DANAg counted it.
+        let mut first_line: Option<u32> = None;
         let flush = |cur: &mut Vec<(NodeId, bool)>, line: u32, blocks: &mut Vec<Block>| {
             let solid: Vec<bool> = cur
                 .iter()
@@ -341,21 +342,21 @@ impl Page<'_, '_> {
                             cur.push((NONE, true));
                         }
                     } else if node.tag.is(flags::BLOCK) {
-                        flush(&mut cur, first_line, &mut blocks);
+                        flush(&mut cur, first_line.take().unwrap_or(0), &mut blocks);
                     }
                 }
                 TokenKind::Text => {
                     if node.context & context::HIDDEN != 0 {
                         continue;
                     }
-                    if cur.is_empty() {
-                        first_line = self.profile.token_line.get(i).copied().unwrap_or(0);
+                    if first_line.is_none() && self.solid(tok.node) {
+                        first_line = self.profile.token_line.get(i).copied();
                     }
                     cur.push((tok.node, selected[tok.node as usize]));
                 }
             }
         }
-        flush(&mut cur, first_line, &mut blocks);
+        flush(&mut cur, first_line.take().unwrap_or(0), &mut blocks);
         blocks
     }
 
@@ -441,11 +442,18 @@ impl Page<'_, '_> {
         let nodes = &self.doc.tree.nodes;
         let n = nodes.len();
         let mut r = Reasons {
+            is_sibling_root: vec![false; n],
+            hints: Default::default(),
             removed_at: vec![NONE; n],
             root_of: vec![NONE; n],
             link_list_at: vec![NONE; n],
         };
         let Some(t) = self.trace else { return r };
+        for &root in &t.roots {
+            if let Some(x) = r.is_sibling_root.get_mut(root as usize) {
+                *x = true;
+            }
+        }
         let tuning = auto::Tuning::new(self.opts.mode, self.opts.comments);
         let body = nodes.iter().position(|n| n.tag == Tag::Body);
         for i in 1..n {
@@ -512,7 +520,7 @@ impl Page<'_, '_> {
         if !kept && removed_at != NONE {
             let doc = self.doc;
             let tag = doc.tree.node(removed_at).tag;
-            let (hint, hidden) = auto::element_hints(doc, removed_at, self.opts.comments);
+            let (hint, hidden) = self.hints(r, removed_at);
             let at = self.label(removed_at);
             return if hidden {
                 format!("removed: {at} is hidden by the page")
@@ -561,7 +569,7 @@ impl Page<'_, '_> {
         let score = t.score.get(root as usize).copied().unwrap_or(0.0);
         let kind = if Some(root as usize) == t.top {
             format!("in the main container {}", self.label(root))
-        } else if t.roots.contains(&root) {
+        } else if r.is_sibling_root.get(root as usize) == Some(&true) {
             format!("sibling joined to the main container (score {score:.1})")
         } else {
             let s = t.stats.get(root as usize).copied().unwrap_or_default();
@@ -578,15 +586,25 @@ impl Page<'_, '_> {
         }
     }
 
+    /// `auto`'s class/id verdict and hidden flag of an element, read once per element.
+    fn hints(&self, r: &Reasons, id: NodeId) -> (i8, bool) {
+        *r.hints
+            .borrow_mut()
+            .entry(id)
+            .or_insert_with(|| auto::element_hints(self.doc, id, self.opts.comments))
+    }
+
     /// The line lies in DANAg's selected regions.
     fn in_danag(&self, line: u32) -> bool {
         let line = line as usize;
-        self.choice
+        // The regions are disjoint and in order: a binary search, not a scan per block.
+        let sel = self
+            .choice
             .regions
             .get(self.choice.joined.clone())
-            .unwrap_or_default()
-            .iter()
-            .any(|r| r.0 <= line && line <= r.1)
+            .unwrap_or_default();
+        let k = sel.partition_point(|r| r.1 < line);
+        sel.get(k).is_some_and(|r| r.0 <= line)
     }
 
     /// The block list: one row per block, text with kept parts marked, reason and signals.
@@ -660,7 +678,7 @@ impl Page<'_, '_> {
                 let (hint, hidden) = if b.owner == NONE {
                     (0, false)
                 } else {
-                    auto::element_hints(self.doc, b.owner, self.opts.comments)
+                    self.hints(&reasons, b.owner)
                 };
                 if hint != 0 {
                     let _ = write!(
@@ -831,6 +849,11 @@ fn quantile(values: impl Iterator<Item = i64>, q: f64) -> i64 {
 
 /// Per-node reasons of `auto` (see [`Page::node_reasons`]).
 struct Reasons {
+    /// The container's joined siblings, by node.
+    is_sibling_root: Vec<bool>,
+    /// `auto::element_hints` per element asked about: an element with 100,000 attributes may
+    /// own many blocks, and each block must not read them again.
+    hints: std::cell::RefCell<std::collections::HashMap<NodeId, (i8, bool)>>,
     removed_at: Vec<NodeId>,
     root_of: Vec<NodeId>,
     link_list_at: Vec<NodeId>,
