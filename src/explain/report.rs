@@ -41,6 +41,11 @@ pub fn write(
     reports: &[Report],
     out: &Path,
 ) -> Result<usize, String> {
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty())
+        && !dir.is_dir()
+    {
+        return Err(format!("{}: no such directory", dir.display()));
+    }
     let stem = out
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -229,15 +234,16 @@ fn scatter(html: &mut String, k: usize, name: &str, pages: &[PageScore]) {
         let fill = if pr.is_some() { colour } else { "none" };
         let _ = write!(
             html,
-            "<circle class=dot cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"3\" fill=\"{fill}\" \
+            "<circle class=dot fill-opacity=\".45\" cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"3\" fill=\"{fill}\" \
              stroke=\"{colour}\"><title>{} F1 {f1:.3}</title></circle>",
             esc(&p.id)
         );
     }
     let _ = write!(
         html,
-        "</svg><figcaption>{}</figcaption></figure>",
-        esc(name)
+        "</svg><figcaption>{} ({} pages; hollow: no output)</figcaption></figure>",
+        esc(name),
+        pages.len()
     );
 }
 
