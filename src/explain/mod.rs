@@ -415,10 +415,21 @@ impl Page<'_, '_> {
         };
         match t.outcome {
             Outcome::Container => format!(
-                "auto: main container {} (score {:.1}), {} root(s) with joined siblings and \
-                 recovered paragraphs; boilerplate, hidden and link-list blocks removed inside.",
+                "auto: main container {} ({}), {} root(s) with joined siblings and recovered \
+                 paragraphs; boilerplate, hidden and link-list blocks removed inside.",
                 self.label(t.top.map_or(NONE, |x| x as NodeId)),
-                t.top.and_then(|x| t.score.get(x)).copied().unwrap_or(0.0),
+                match t.best.filter(|&b| Some(b) != t.top) {
+                    Some(b) => format!(
+                        "climbed from the best-scoring {} (score {:.1}), whose parent holds \
+                         clearly more prose",
+                        self.label(b as NodeId),
+                        t.score.get(b).copied().unwrap_or(0.0)
+                    ),
+                    None => format!(
+                        "score {:.1}",
+                        t.top.and_then(|x| t.score.get(x)).copied().unwrap_or(0.0)
+                    ),
+                },
                 t.is_root.iter().filter(|&&r| r).count()
             ),
             Outcome::Spread => format!(
