@@ -229,6 +229,14 @@ fn explain_stays_linear_on_a_million_nested_divs() {
     assert_eq!(ex.kept, 1);
 }
 
+/// The report of the sample page under `auto`, from the library.
+fn html_auto() -> String {
+    let bytes = std::fs::read("tests/pages/article.html").expect("sample page");
+    pith::explain::explain(&bytes, "article", &Options::default())
+        .expect("explain")
+        .html
+}
+
 fn pith(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_pith"))
         .args(args)
@@ -255,10 +263,19 @@ fn explain_command_writes_the_report_and_reports_errors_in_one_line() {
     let text = String::from_utf8(pith(&["--algo", "danag", "tests/pages/article.html"]).stdout)
         .expect("utf-8");
     assert_eq!(shown(&html, "n-words"), text.split_whitespace().count());
-    // Standard output when no -o.
+    // Standard output when no -o; standard input as `-`.
     let o = pith(&["explain", "tests/pages/article.html"]);
     assert!(o.status.success());
     assert!(o.stdout.starts_with(b"<!DOCTYPE html>"));
+    let o = Command::new(env!("CARGO_BIN_EXE_pith"))
+        .args(["explain", "-"])
+        .stdin(std::fs::File::open("tests/pages/article.html").expect("sample page"))
+        .output()
+        .expect("run pith");
+    assert!(o.status.success());
+    let from_stdin = String::from_utf8(o.stdout).expect("utf-8");
+    assert!(from_stdin.contains("<small>standard input</small>"));
+    assert_eq!(shown(&from_stdin, "n-kept"), shown(&html_auto(), "n-kept"));
     for (args, msg) in [
         (
             vec!["explain", "tests/pages/no-such-page.html"],

@@ -403,11 +403,11 @@ impl Page<'_, '_> {
         let Some(t) = self.trace else {
             return match self.choice.best {
                 Some(b) => format!(
-                    "DANAg: the densest positive region is lines {}-{}; {} region(s) within the \
-                     gap of {} lines joined it.",
+                    "DANAg: the densest positive region is lines {}-{}; {} other region(s) \
+                     within the gap of {} lines joined it.",
                     self.choice.regions[b].0,
                     self.choice.regions[b].1,
-                    self.choice.joined.len(),
+                    self.choice.joined.len().saturating_sub(1),
                     self.opts.gap,
                 ),
                 None => "DANAg: no positive region holds content; nothing selected.".into(),

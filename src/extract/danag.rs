@@ -261,6 +261,11 @@ mod tests {
         assert_eq!(select_lines(&p, 2), [(0, 3), (6, 9)]);
         assert_eq!(select_lines(&p, 8), [(0, 3), (6, 9)]);
         assert_eq!(select_lines(&p, 9), [(0, 3), (6, 9), (19, 21)]);
+        // What `pith explain` draws: the densest region first, then the joined run around it.
+        let c = choose(&p, 2);
+        assert_eq!((c.best, c.joined), (Some(0), 0..2));
+        assert_eq!(c.regions.len(), 3);
+        assert!(c.diff[1] > 0 && c.diff[4] <= 0);
     }
 
     #[test]
