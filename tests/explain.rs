@@ -140,6 +140,49 @@ fn explain_command_on_every_scrapinghub_page() {
 }
 
 #[test]
+fn gold_marks_agree_with_the_gold() {
+    let Some(pages) = scrapinghub_pages() else {
+        return;
+    };
+    let mut noise = 0;
+    for page in pages.iter().step_by(9) {
+        let bytes = std::fs::read(page).expect("read page");
+        let name = page.display().to_string();
+        let opts = Options::default();
+        // Against pith's own output as gold, no block pith kept whole is noise.
+        let own = pith::extract(&bytes, None, &opts).expect("extract").text;
+        let ex =
+            pith::explain::explain_with_gold(&bytes, &name, &opts, Some(&own)).expect("explain");
+        assert_eq!(ex.kept_not_gold, Some(0), "{name}");
+        // Against the real gold, the marks shown are the marks counted.
+        let gold_path = Path::new(SET)
+            .join("gold")
+            .join(page.file_name().expect("name"))
+            .with_extension("txt");
+        let gold = std::fs::read_to_string(&gold_path).expect("gold text");
+        let ex =
+            pith::explain::explain_with_gold(&bytes, &name, &opts, Some(&gold)).expect("explain");
+        let (k, d) = (
+            ex.kept_not_gold.expect("judged"),
+            ex.dropped_gold.expect("judged"),
+        );
+        assert_eq!(shown(&ex.html, "n-kept-nogold"), k);
+        assert_eq!(shown(&ex.html, "n-dropped-gold"), d);
+        assert_eq!(
+            ex.html.matches("<li class=\"block kept nogold\">").count(),
+            k
+        );
+        assert_eq!(
+            ex.html.matches("<li class=\"block dropped gold\">").count(),
+            d
+        );
+        noise += k;
+    }
+    // The set's pages do have captions and widgets pith keeps (its precision is 0.91).
+    assert!(noise > 0);
+}
+
+#[test]
 fn explain_modes_follow_the_extractor() {
     let bytes = std::fs::read("tests/pages/article.html").expect("sample page");
     for mode in [
@@ -301,6 +344,29 @@ fn explain_command_writes_the_report_and_reports_errors_in_one_line() {
         assert!(err.contains(msg), "{args:?}: {err}");
         assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
     }
+    // --gold marks the blocks: the sample page's article sentences as gold.
+    let gold = dir.join("gold.txt");
+    std::fs::write(
+        &gold,
+        "shop owners found a line of brown silt half a metre up their walls",
+    )
+    .expect("write gold");
+    let o = pith(&[
+        "explain",
+        "tests/pages/article.html",
+        "--gold",
+        gold.to_str().expect("utf-8"),
+    ]);
+    let html = String::from_utf8(o.stdout).expect("utf-8");
+    assert!(html.contains("id=n-kept-nogold"), "no gold counts");
+    assert!(html.contains("in the gold</span>"));
+    let o = pith(&[
+        "explain",
+        "tests/pages/article.html",
+        "--gold",
+        "tests/pages/no-such-gold.txt",
+    ]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no-such-gold.txt"));
     let empty = dir.join("empty.html");
     std::fs::write(&empty, "  \n").expect("write");
     let o = pith(&["explain", empty.to_str().expect("utf-8")]);
@@ -313,6 +379,7 @@ fn explain_command_writes_the_report_and_reports_errors_in_one_line() {
         "--comments",
         "--gap",
         "--charset",
+        "--gold",
         "--output",
     ] {
         assert!(help.contains(flag), "--help lacks {flag}");

@@ -271,8 +271,18 @@ fn eval_report_renders_its_plots_and_links() {
         .and_then(|s| s.split('"').next())
         .expect("a link to an explain view");
     let view = dir.join(first);
-    let vc = checks(&run_chromium(&bin, &view, "--dump-dom"));
+    let vdom = run_chromium(&bin, &view, "--dump-dom");
+    let vc = checks(&vdom);
     assert!(vc["t1_points"].as_u64().unwrap_or(0) > 0, "{vc}");
+    // The view was made with the page's gold: its marks are counted as shown.
+    assert_eq!(
+        vc["kept_nogold"].as_u64(),
+        Some(shown(&vdom, "n-kept-nogold"))
+    );
+    assert_eq!(
+        vc["dropped_gold"].as_u64(),
+        Some(shown(&vdom, "n-dropped-gold"))
+    );
     eprintln!("eval report: {c}");
     screenshot(&bin, &report, "eval.png");
 }

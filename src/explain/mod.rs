@@ -72,6 +72,11 @@ struct ExplainArgs {
     #[argh(option)]
     charset: Option<String>,
 
+    /// the page's gold text (plain text, like a gold set's gold/<id>.txt): every block is also
+    /// marked as in it or not, so kept noise and dropped content stand out
+    #[argh(option)]
+    gold: Option<PathBuf>,
+
     /// write the report to this file instead of standard output
     #[argh(option, short = 'o')]
     output: Option<PathBuf>,
@@ -134,7 +139,15 @@ fn run(args: &ExplainArgs) -> Result<(), String> {
         let b = std::fs::read(&args.page).map_err(|e| format!("{}: {e}", args.page))?;
         (b, args.page.clone())
     };
-    let ex = explain(&bytes, &name, &opts).map_err(|e| format!("{name}: {e}"))?;
+    let gold = match &args.gold {
+        Some(path) => {
+            let b = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            Some(String::from_utf8_lossy(&b).into_owned())
+        }
+        None => None,
+    };
+    let ex = explain_with_gold(&bytes, &name, &opts, gold.as_deref())
+        .map_err(|e| format!("{name}: {e}"))?;
     match &args.output {
         Some(path) => std::fs::write(path, ex.html).map_err(|e| format!("{}: {e}", path.display())),
         None => std::io::stdout()
@@ -157,10 +170,25 @@ pub struct Explained {
     pub partial: usize,
     /// Lines of DANAg's profile.
     pub lines: usize,
+    /// With a gold text: blocks (of two words or more) kept whole that the gold does not
+    /// have, and blocks dropped whole that it has (see [`in_gold`]).
+    pub kept_not_gold: Option<usize>,
+    pub dropped_gold: Option<usize>,
 }
 
 /// Explains one page under `opts` (its algorithm, mode, gap, charset); `name` labels it.
 pub fn explain(bytes: &[u8], name: &str, opts: &Options) -> Result<Explained, Error> {
+    explain_with_gold(bytes, name, opts, None)
+}
+
+/// [`explain`], with every block also marked as in the page's gold text or not, so the
+/// report shows which kept blocks are noise and which dropped ones were content.
+pub fn explain_with_gold(
+    bytes: &[u8],
+    name: &str,
+    opts: &Options,
+    gold: Option<&str>,
+) -> Result<Explained, Error> {
     // The same refusals as `extract::extract`, in the same order.
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
         return Err(Error::Empty);
@@ -199,8 +227,26 @@ pub fn explain(bytes: &[u8], name: &str, opts: &Options) -> Result<Explained, Er
         profile: &profile,
         choice: &choice,
     };
-    let blocks = page.blocks(&selection);
+    let mut blocks = page.blocks(&selection);
+    let gold = gold.map(GoldIndex::new);
+    if let Some(g) = &gold {
+        for b in &mut blocks {
+            b.gold = in_gold(g, &page.block_text(b));
+        }
+    }
     let count = |s: Status| blocks.iter().filter(|b| b.status == s).count();
+    let count_gold = |s: Status, in_gold: bool| {
+        gold.as_ref().map(|_| {
+            blocks
+                .iter()
+                .filter(|b| b.status == s && b.gold == Some(in_gold))
+                .count()
+        })
+    };
+    let (kept_not_gold, dropped_gold) = (
+        count_gold(Status::Kept, false),
+        count_gold(Status::Dropped, true),
+    );
     let (kept, dropped, partial) = (
         count(Status::Kept),
         count(Status::Dropped),
@@ -227,16 +273,24 @@ pub fn explain(bytes: &[u8], name: &str, opts: &Options) -> Result<Explained, Er
             Segments::PhysicalLines => "the source's physical lines",
         },
     );
-    let _ = write!(
+    let _ = writeln!(
         html,
         "<p class=counts>text blocks: <span class=kept>kept <b id=n-kept>{kept}</b></span> · \
          <span class=partial>partly kept <b id=n-partial>{partial}</b></span> · \
          <span class=dropped>dropped <b id=n-dropped>{dropped}</b></span> · output: \
-         <b id=n-lines>{}</b> lines, <b id=n-words>{}</b> words</p>\n<p class=verdict>{}</p>\n",
+         <b id=n-lines>{}</b> lines, <b id=n-words>{}</b> words</p>",
         text.lines().count(),
         text.split_whitespace().count(),
-        esc(&page.verdict())
     );
+    if let (Some(k), Some(d)) = (kept_not_gold, dropped_gold) {
+        let _ = writeln!(
+            html,
+            "<p class=counts>against the gold text: <span class=nogold>kept, not in the gold \
+             <b id=n-kept-nogold>{k}</b></span> · <span class=gold>dropped, in the gold \
+             <b id=n-dropped-gold>{d}</b></span></p>"
+        );
+    }
+    let _ = writeln!(html, "<p class=verdict>{}</p>", esc(&page.verdict()));
     html.push_str("<h2>DANAg profile</h2>\n");
     page.plot(&mut html, "", 0..profile.content.len());
     if let Some(range) = page.zoom() {
@@ -260,6 +314,8 @@ pub fn explain(bytes: &[u8], name: &str, opts: &Options) -> Result<Explained, Er
         dropped,
         partial,
         lines: profile.content.len(),
+        kept_not_gold,
+        dropped_gold,
     })
 }
 
@@ -277,6 +333,8 @@ struct Block {
     owner: NodeId,
     line: u32,
     status: Status,
+    /// Whether the gold text has it, when a gold text was given.
+    gold: Option<bool>,
 }
 
 /// Everything one report is drawn from.
@@ -325,6 +383,7 @@ impl Page<'_, '_> {
                     owner: self.owner(first),
                     line,
                     status,
+                    gold: None,
                 });
             }
             cur.clear();
@@ -358,6 +417,19 @@ impl Page<'_, '_> {
         }
         flush(&mut cur, first_line.take().unwrap_or(0), &mut blocks);
         blocks
+    }
+
+    /// The block's text, entities decoded, cells separated by tabs.
+    fn block_text(&self, b: &Block) -> String {
+        let mut s = String::new();
+        for &(id, _) in &b.nodes {
+            if id == NONE {
+                s.push('\t');
+            } else {
+                entities::decode_into(self.doc.raw_text(id), &mut s);
+            }
+        }
+        s
     }
 
     /// A text node with more than blanks (not a cell marker).
@@ -628,7 +700,21 @@ impl Page<'_, '_> {
                 blocks.len()
             );
         }
-        html.push_str("<ol id=blocks>\n");
+        // Filters in CSS alone (radio buttons before the list): no script needed to use them.
+        html.push_str(
+            "<input type=radio name=show id=show-all checked><label for=show-all>all</label> \
+             <input type=radio name=show id=show-kept><label for=show-kept>kept</label> \
+             <input type=radio name=show id=show-dropped><label for=show-dropped>dropped</label> \
+             <input type=radio name=show id=show-partial><label for=show-partial>partly kept</label>",
+        );
+        if blocks.iter().any(|b| b.gold.is_some()) {
+            html.push_str(
+                " <input type=radio name=show id=show-nogold><label for=show-nogold>kept, not in \
+                 the gold</label> <input type=radio name=show id=show-gold><label \
+                 for=show-gold>dropped, in the gold</label>",
+            );
+        }
+        html.push_str("\n<ol id=blocks>\n");
         let mut decoded = String::new();
         for b in blocks.iter().take(MAX_BLOCKS) {
             let class = match b.status {
@@ -636,7 +722,12 @@ impl Page<'_, '_> {
                 Status::Dropped => "dropped",
                 Status::Partial => "partial",
             };
-            let _ = write!(html, "<li class=\"block {class}\"><div class=txt>");
+            let gold = match b.gold {
+                Some(true) => " gold",
+                Some(false) => " nogold",
+                None => "",
+            };
+            let _ = write!(html, "<li class=\"block {class}{gold}\"><div class=txt>");
             for &(id, kept) in &b.nodes {
                 if id == NONE {
                     html.push_str("<span class=k>\t</span>");
@@ -704,8 +795,13 @@ impl Page<'_, '_> {
             }
             let _ = writeln!(
                 html,
-                " · line {}{}</span></div></li>",
+                " · line {}{}{}</span></div></li>",
                 b.line,
+                match b.gold {
+                    Some(true) => " · <span class=g>in the gold</span>",
+                    Some(false) => " · <span class=g>not in the gold</span>",
+                    None => "",
+                },
                 if self.in_danag(b.line) {
                     " (DANAg region)"
                 } else {
@@ -870,6 +966,39 @@ struct Reasons {
     link_list_at: Vec<NodeId>,
 }
 
+/// The word bigrams of a gold text.
+struct GoldIndex {
+    pairs: std::collections::HashSet<String>,
+}
+
+impl GoldIndex {
+    fn new(gold: &str) -> GoldIndex {
+        let tokens = crate::eval::metrics::tokens(gold);
+        GoldIndex {
+            pairs: tokens.windows(2).map(|w| pair(&w[0], &w[1])).collect(),
+        }
+    }
+}
+
+fn pair(a: &str, b: &str) -> String {
+    format!("{a}\u{1}{b}")
+}
+
+/// A block is in the gold when at least half of its word pairs are; pairs, because single
+/// words such as "home" or "news" occur in any article, so a one-word block is not judged
+/// (`None`). Tokens as the evaluation counts them ([`crate::eval::metrics::tokens`]).
+fn in_gold(g: &GoldIndex, text: &str) -> Option<bool> {
+    let tokens = crate::eval::metrics::tokens(text);
+    if tokens.len() < 2 {
+        return None;
+    }
+    let found = tokens
+        .windows(2)
+        .filter(|w| g.pairs.contains(&pair(&w[0], &w[1])))
+        .count();
+    Some(found * 2 >= tokens.len() - 1)
+}
+
 /// At most `max` characters of `s`.
 fn clip(s: &str, max: usize) -> String {
     match s.char_indices().nth(max) {
@@ -923,6 +1052,12 @@ ol#blocks{padding-left:3em}ol#blocks li{margin:.2em 0;padding:.2em .5em;border-l
 #blocks li.kept{border-color:#2da44e;background:#eefbf1}#blocks li.dropped{border-color:#d1242f;background:#fff3f3;color:#666}
 #blocks li.partial{border-color:#bf8700;background:#fff8e1}span.d{text-decoration:line-through;color:#999}
 .why{font-size:12px;color:#444}.sig{color:#777}
+#blocks li.kept.nogold,#blocks li.dropped.gold{outline:2px dashed #8250df}.g{color:#8250df}
+.counts .nogold b,.counts .gold b{color:#8250df}
+input[name=show]{margin-left:1em}
+#show-kept:checked~#blocks li:not(.kept),#show-dropped:checked~#blocks li:not(.dropped),
+#show-partial:checked~#blocks li:not(.partial),#show-nogold:checked~#blocks li:not(.kept.nogold),
+#show-gold:checked~#blocks li:not(.dropped.gold){display:none}
 pre{white-space:pre-wrap;background:#fafafa;border:1px solid #eee;padding:.6em}
 table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:2px 6px;text-align:right}
 td:first-child,th:first-child{text-align:left}
@@ -942,6 +1077,8 @@ const CHECK_SCRIPT: &str = r#"<pre id=checks></pre>
   ['kept','dropped','partial'].forEach(function(k){
     c[k + '_blocks'] = document.querySelectorAll('li.block.' + k).length;
   });
+  c.kept_nogold = document.querySelectorAll('li.block.kept.nogold').length;
+  c.dropped_gold = document.querySelectorAll('li.block.dropped.gold').length;
   var words = 0;
   document.querySelectorAll('li.block').forEach(function(li){
     var t = '';

@@ -6,6 +6,7 @@
 //! written beside the report (`report.explain/<algo>/<id>.html`). Scores are bag-of-words when
 //! the set has text gold, else trafilatura's snippet counts per page. Self-contained like the
 //! page report: inline SVG and CSS, one inline script that writes its checks into `#checks`.
+//! The explain views mark each block as in the page's gold text or not (text-gold sets).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -154,7 +155,9 @@ pub fn write(
 fn write_view(ds: &Dataset, id: &str, opts: &Options, path: &Path) -> Result<(), String> {
     let src = ds.dir.join("html").join(format!("{id}.html"));
     let bytes = std::fs::read(&src).map_err(|e| format!("{}: {e}", src.display()))?;
-    let ex = super::explain(&bytes, id, opts).map_err(|e| format!("{id}: {e}"))?;
+    let gold = ds.gold(id);
+    let ex = super::explain_with_gold(&bytes, id, opts, gold.text.as_deref())
+        .map_err(|e| format!("{id}: {e}"))?;
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
