@@ -10,10 +10,12 @@
 //! and the signals behind it (link density, class/id words, container score, DANAg line).
 //!
 //! Blocks are cut where the text renderer cuts lines (every block-level tag but table cells),
-//! so a kept block is a line of output. A small inline script recomputes the counts from the
-//! DOM (points of each plotted path, kept/dropped blocks, words of kept text) and writes them
-//! into `#checks`, which the headless-browser test compares with `pith`'s own output. The
-//! evaluation report (`pith eval --html`) lives in [`report`].
+//! so a kept block is a line of output (a preformatted one may be several). Given the page's
+//! gold text, each block is also marked as in it or not, by word pairs. A small inline script
+//! recomputes the counts from the DOM (points of each plotted path, kept/dropped blocks, words
+//! of kept text, gold marks) and writes them into `#checks`, which the headless-browser test
+//! compares with `pith`'s own output. The evaluation report (`pith eval --html`) lives in
+//! [`report`].
 //!
 //! Everything is linear in the page: per-node reasons come from one forward pass over the
 //! arena (parents before children), never from walking ancestors per node.
