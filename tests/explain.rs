@@ -216,7 +216,8 @@ fn explain_names_the_deciding_rules_on_the_sample_page() {
     assert!(ex.html.contains("auto: main container"), "verdict missing");
     assert!(ex.html.contains("in the main container"));
     assert!(ex.html.contains("removed as boilerplate"));
-    assert!(ex.html.contains("link density"));
+    assert!(ex.html.contains("link density") && ex.html.contains("text density"));
+    assert!(ex.html.contains("(T1 ") && ex.html.contains(", smoothed "));
     // The menu's words are struck through (dropped), the article's are not.
     let text = &ex.text;
     assert!(text.contains("shop owners found a line of brown silt"));

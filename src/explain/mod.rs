@@ -764,11 +764,16 @@ impl Page<'_, '_> {
             if let Some(t) = self.trace
                 && let Some(s) = t.stats.get(b.owner as usize)
             {
+                // Text density: visible characters per byte of the element's source, the
+                // content-to-markup ratio density-based extractors (CETD, Kohlschütter) use.
+                let node = self.doc.tree.node(b.owner);
+                let span = node.end.saturating_sub(node.start).max(1);
                 let _ = write!(
                     html,
-                    " · {} chars · link density {:.2} · {} commas · DANAg {:.0}%",
+                    " · {} chars · link density {:.2} · text density {:.2} · {} commas · DANAg {:.0}%",
                     s.text,
                     s.link_density(),
+                    f64::from(s.text) / f64::from(span),
                     s.commas,
                     if s.text == 0 {
                         0.0
@@ -795,10 +800,14 @@ impl Page<'_, '_> {
                     html.push_str(" · hidden");
                 }
             }
+            let at = |v: &[u32]| v.get(b.line as usize).copied().unwrap_or(0);
             let _ = writeln!(
                 html,
-                " · line {}{}{}</span></div></li>",
+                " · line {} (T1 {}, T2 {}, smoothed {}){}{}</span></div></li>",
                 b.line,
+                at(&self.profile.content),
+                at(&self.profile.code),
+                self.choice.diff.get(b.line as usize).copied().unwrap_or(0),
                 match b.gold {
                     Some(true) => " · <span class=g>in the gold</span>",
                     Some(false) => " · <span class=g>not in the gold</span>",
