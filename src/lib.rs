@@ -6,8 +6,9 @@
 //!   stream into records with their metadata (URL, id, date, transport charset).
 //! - [`decode`]: charset. BOM, a forced charset, the transport charset, the `<meta>` prescan,
 //!   then detection; the page becomes UTF-8 text (borrowed when it already is).
-//! - [`html`]: the prepass that neutralizes raw-text elements and comments, the token stream
-//!   (tl's node list plus end tags recovered from the gaps), and the arena tree built from it.
+//! - [`html`]: one memchr scan into the token stream (start tags, end tags, text; comments and
+//!   raw-text elements such as scripts found by the prepass functions), the arena tree built
+//!   from it as it comes, attributes read lazily from tag spans.
 //! - [`extract`]: the algorithms (DANAg on physical or normalized lines, the default `auto`),
 //!   all behind one interface, [`extract::extract`].
 //! - [`output`]: rendering the selected content as text, markdown or JSON lines.

@@ -70,13 +70,18 @@ fn feed_non_ascii_context(det: &mut chardetng::EncodingDetector, bytes: &[u8]) {
 /// `transport` the charset of an HTTP header.
 pub fn decode<'a>(bytes: &'a [u8], forced: Option<&str>, transport: Option<&str>) -> Decoded<'a> {
     if let Some((enc, bom_len)) = Encoding::for_bom(bytes) {
-        return transcode(&bytes[bom_len..], enc);
+        let rest = &bytes[bom_len..];
+        let valid = (enc == UTF_8)
+            .then(|| std::str::from_utf8(rest).ok())
+            .flatten();
+        return transcode(rest, enc, valid);
     }
     let label = |l: Option<&str>| l.and_then(|l| Encoding::for_label(l.trim().as_bytes()));
     let declared = label(forced)
         .or_else(|| label(transport))
         .or_else(|| prescan(&bytes[..bytes.len().min(1024)]));
-    let utf8_ok = std::str::from_utf8(bytes).is_ok();
+    let valid = std::str::from_utf8(bytes).ok();
+    let utf8_ok = valid.is_some();
     let enc = match declared {
         // A page cannot be UTF-16 without a BOM once it is parsed as ASCII-compatible bytes
         // (WHATWG: a UTF-16 meta declaration means UTF-8).
@@ -90,21 +95,16 @@ pub fn decode<'a>(bytes: &'a [u8], forced: Option<&str>, transport: Option<&str>
             det.guess(None, chardetng::Utf8Detection::Allow)
         }
     };
-    transcode(bytes, enc)
+    transcode(bytes, enc, valid)
 }
 
 /// Transcodes, borrowing when the bytes are already valid UTF-8 and the encoding is UTF-8.
-fn transcode<'a>(bytes: &'a [u8], enc: &'static Encoding) -> Decoded<'a> {
+/// `valid` is the caller's validation of `bytes` as UTF-8 (so a page is validated once).
+fn transcode<'a>(bytes: &'a [u8], enc: &'static Encoding, valid: Option<&'a str>) -> Decoded<'a> {
     if enc == UTF_8 {
-        return match std::str::from_utf8(bytes) {
-            Ok(s) => Decoded {
-                text: Cow::Borrowed(s),
-                encoding: UTF_8,
-            },
-            Err(_) => Decoded {
-                text: String::from_utf8_lossy(bytes),
-                encoding: UTF_8,
-            },
+        return Decoded {
+            text: valid.map_or_else(|| String::from_utf8_lossy(bytes), Cow::Borrowed),
+            encoding: UTF_8,
         };
     }
     let (text, _) = enc.decode_without_bom_handling(bytes);

@@ -189,11 +189,21 @@ fn hint_matcher() -> &'static aho_corasick::AhoCorasick {
 /// Class/id verdict (-1 boilerplate, +1 content, 0 no opinion) and whether the page hides the
 /// element (`hidden`, `aria-hidden="true"`, `display:none`, `visibility:hidden`).
 pub(crate) fn element_hints(doc: &Document<'_>, id: NodeId, comments: bool) -> (i8, bool) {
-    let Some(attrs) = doc.attributes(id) else {
-        return (0, false);
-    };
-    let class = attrs.class().map_or(&b""[..], |b| b.as_bytes());
-    let ident = attrs.id().map_or(&b""[..], |b| b.as_bytes());
+    // One scan of the start tag collects every attribute this needs.
+    let (mut class, mut ident, mut hidden) = ("", "", false);
+    for (name, value) in doc.attributes(id) {
+        if name.eq_ignore_ascii_case("class") {
+            class = value;
+        } else if name.eq_ignore_ascii_case("id") {
+            ident = value;
+        } else if name.eq_ignore_ascii_case("hidden") {
+            hidden = true;
+        } else if name.eq_ignore_ascii_case("aria-hidden") {
+            hidden |= value.eq_ignore_ascii_case("true");
+        } else if name.eq_ignore_ascii_case("style") {
+            hidden |= style_hides(value);
+        }
+    }
     let mut neg = false;
     let mut pos = false;
     for hay in [class, ident] {
@@ -211,27 +221,19 @@ pub(crate) fn element_hints(doc: &Document<'_>, id: NodeId, comments: bool) -> (
         (false, true) => 1,
         _ => 0,
     };
-    let others = attrs.len() - usize::from(!class.is_empty()) - usize::from(!ident.is_empty());
-    if others == 0 {
-        return (hint, false);
-    }
-    let value = |name: &'static str| {
-        attrs
-            .get(name)
-            .map(|v| v.map_or(&b""[..], |b| b.as_bytes()))
-    };
-    let hidden = value("hidden").is_some()
-        || value("aria-hidden") == Some(b"true")
-        || value("style").is_some_and(|s| {
-            let s: Vec<u8> = s
-                .iter()
-                .filter(|c| !c.is_ascii_whitespace())
-                .map(u8::to_ascii_lowercase)
-                .collect();
-            memchr::memmem::find(&s, b"display:none").is_some()
-                || memchr::memmem::find(&s, b"visibility:hidden").is_some()
-        });
     (hint, hidden)
+}
+
+/// Whether an inline style hides the element (`display:none`, `visibility:hidden`, blanks and
+/// case ignored).
+fn style_hides(style: &str) -> bool {
+    let s: Vec<u8> = style
+        .bytes()
+        .filter(|c| !c.is_ascii_whitespace())
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    memchr::memmem::find(&s, b"display:none").is_some()
+        || memchr::memmem::find(&s, b"visibility:hidden").is_some()
 }
 
 /// Commas, Latin and CJK (`，` U+FF0C and `、` U+3001): a sign of prose in any script.

@@ -2,7 +2,7 @@
 //! the page's line profile, then its neighbours within a gap.
 //!
 //! Section 3.1: per line, T1 counts characters of content and T2 characters of code. Scripts,
-//! styles and comments are removed first (the prepass blanks comments; text under script,
+//! styles and comments are removed first (comments give no token; text under script,
 //! style and the other non-content elements counts as neither). Section 3.2 smooths with
 //! `diff_i = Σ_{j=i-1..i+1} (T1_j - T2_j)`; the positive region holding the most content
 //! characters is the first paragraph of the main content. Section 3.3 joins positive regions up
@@ -43,9 +43,9 @@ pub struct Profile {
 
 /// Counts content and code characters per line (Section 3.1).
 pub fn profile(doc: &Document<'_>, segments: Segments) -> Profile {
-    // The neutralized copy: comments inside text runs are blanks there, so they count as
-    // nothing, as the paper's preprocessing wants.
-    let bytes = doc.neutral.as_bytes();
+    // Only token bytes are counted: comments are no token, so they count as nothing, as the
+    // paper's preprocessing wants; their line breaks still separate physical lines.
+    let bytes = doc.src.as_bytes();
     let mut p = Profile {
         content: vec![0],
         code: vec![0],

@@ -1,82 +1,56 @@
-//! The prepass: makes a copy of the page that tl cannot misread.
+//! The prepass part of tokenizing: finding, with memchr, the regions of a page where HTML has no
+//! tags, so that a `<` inside them is never read as one.
 //!
-//! tl reads every `<` as the start of a tag, also inside `<script>` (y21/tl issue 62), inside
-//! comments and inside the other raw-text elements, where HTML has no tags at all. The prepass
-//! finds those regions with memchr and overwrites them in a copy of the page of the same length:
+//! Browsers read `<` inside `<script>` and the other raw-text elements, and inside comments, as
+//! text, not as a tag (WHATWG 13.2.5, the RAWTEXT, RCDATA, script data and comment states);
+//! generic tokenizers get this wrong (tl reads a tag there: y21/tl issue 62). The tokenizer
+//! ([`super::tokens`]) asks this module, at each `<`, where such a region ends:
 //!
-//! - a comment (`<!-- ... -->`) becomes spaces, whole: it carries no content and no markup that
-//!   DANAg should count (the paper's preprocessing removes comments); so do DOCTYPEs, CDATA
-//!   sections and processing instructions;
-//! - inside a raw-text element (script, style, textarea, title, xmp, iframe, noembed,
-//!   noframes, plaintext), every `<` becomes a space, so tl sees one text run. The element and
-//!   its byte span stay; its text is read from the original page, not from the copy.
+//! - a comment (`<!-- ... -->`) ends after `-->` (or the abrupt `<!-->` forms); DOCTYPEs,
+//!   CDATA sections and processing instructions end at the next `>`. They carry no content and
+//!   no markup that DANAg should count (the paper's preprocessing removes comments), so they
+//!   give no token at all;
+//! - a raw-text element (script, style, textarea, title, xmp, iframe, noembed, noframes,
+//!   plaintext) runs to its own end tag and its content is one text token.
 //!
-//! Because the copy has the same length and only ASCII bytes are replaced at ASCII boundaries,
-//! every byte offset into it is an offset into the original, and it stays valid UTF-8.
+//! Every function here is one forward scan from the given offset; none looks back further than
+//! the tag it is in, so the tokenizer stays linear on any input.
 
 use memchr::{memchr, memmem};
 
-use super::tags::{Tag, flags};
+use super::tags::Tag;
 
-/// Neutralizes a copy of the page in place. Every write lands behind the scan position, so
-/// what is still to be read is the original.
-pub fn neutralize_in_place(bytes: &mut [u8]) {
-    let mut pos = 0;
-    while let Some(off) = memchr(b'<', &bytes[pos..]) {
-        let lt = pos + off;
-        pos = lt + 1;
-        let rest = &bytes[lt + 1..];
-        if rest.starts_with(b"!--") {
-            let end = comment_end(bytes, lt);
-            bytes[lt..end].fill(b' ');
-            pos = end;
-            continue;
-        }
-        // Other markup declarations and processing instructions (`<!DOCTYPE ...>`,
-        // `<![CDATA[...]]>`, `<?xml ...?>`) carry no content; tl stops reading a DOCTYPE after
-        // its second word and would turn the rest into text. They end at the next `>` (WHATWG
-        // "bogus comment" and DOCTYPE states).
-        if matches!(rest.first(), Some(b'!' | b'?')) {
-            let end = memchr(b'>', rest).map_or(bytes.len(), |i| lt + 1 + i + 1);
-            bytes[lt..end].fill(b' ');
-            pos = end;
-            continue;
-        }
-        // Raw-text element names all start with one of these letters; anything else is an
-        // ordinary tag and tl handles it.
-        let Some(&first) = rest.first() else { break };
-        if !matches!(first | 0x20, b's' | b't' | b'x' | b'n' | b'i' | b'p') {
-            continue;
-        }
-        let name_len = rest
-            .iter()
-            .take(11)
-            .position(|&b| !b.is_ascii_alphanumeric())
-            .unwrap_or(rest.len().min(11));
-        let tag = Tag::lookup(&rest[..name_len]);
-        if !tag.is(flags::RAW_TEXT) {
-            continue;
-        }
-        let content_start = start_tag_end(bytes, lt);
-        let content_end = if tag == Tag::Plaintext {
-            bytes.len()
-        } else {
-            raw_text_end(bytes, content_start, tag.name().as_bytes())
-        };
-        // An unclosed <title> or <textarea> would swallow the page as text (a browser shows an
-        // empty page); broken pages in the wild mean markup, so their content stays markup and
-        // the tree closes them at the next tag.
-        if content_end == bytes.len() && matches!(tag, Tag::Title | Tag::Textarea) {
-            pos = content_start;
-            continue;
-        }
-        for b in &mut bytes[content_start..content_end] {
-            if *b == b'<' {
-                *b = b' ';
-            }
-        }
-        pos = content_end;
+/// Where the content of the raw-text element `tag`, whose start tag ends at `content_start`,
+/// ends: the offset of its `</name`. `None` when the element should be read as ordinary markup:
+/// an unclosed `<title>` or `<textarea>` would swallow the rest of the page as text (a browser
+/// shows an empty page), but broken pages in the wild mean markup there, so their content stays
+/// markup and the tree closes them at the next tag.
+pub fn raw_text_end_of(bytes: &[u8], tag: Tag, content_start: usize) -> Option<usize> {
+    if tag == Tag::Plaintext {
+        return Some(bytes.len());
     }
+    let end = raw_text_end(bytes, content_start, tag.name().as_bytes());
+    if end == bytes.len() && matches!(tag, Tag::Title | Tag::Textarea) {
+        return None;
+    }
+    Some(end)
+}
+
+/// The offset just past the markup declaration or processing instruction at `lt` (`<!...` or
+/// `<?...`; WHATWG "markup declaration open", "bogus comment" and DOCTYPE states): a comment
+/// ends after `-->`, anything else at the next `>`; the end of input when unclosed.
+pub fn declaration_end(bytes: &[u8], lt: usize) -> usize {
+    if bytes.get(lt + 1..lt + 4) == Some(b"!--") {
+        return comment_end(bytes, lt);
+    }
+    bogus_comment_end(bytes, lt)
+}
+
+/// The offset just past the next `>` after `lt`, or the end of input (WHATWG "bogus comment":
+/// `<?...>`, `<!DOCTYPE ...>`, `</ x>`).
+pub fn bogus_comment_end(bytes: &[u8], lt: usize) -> usize {
+    let from = (lt + 1).min(bytes.len());
+    memchr(b'>', &bytes[from..]).map_or(bytes.len(), |i| from + i + 1)
 }
 
 /// The offset just past the comment that starts at `lt` (`<!--`): after `-->`, or after the
@@ -97,32 +71,34 @@ fn comment_end(bytes: &[u8], lt: usize) -> usize {
 }
 
 /// The offset just past the `>` that ends the start tag at `lt`, skipping quoted attribute
-/// values the way tl reads them (a quote opens a value only right after `=`). The end of input
-/// when there is none.
+/// values: a quote opens a value only right after `=` (blanks between allowed), as WHATWG's
+/// before-attribute-value state says. The end of input when there is none.
 pub fn start_tag_end(bytes: &[u8], lt: usize) -> usize {
-    // Jump from `>` or quote to the next with memchr3; a quote opens a value only when the
-    // last non-blank byte before it is `=`.
+    // A plain byte loop: tags are short (tens of bytes), where a SIMD search per quote costs
+    // more in call overhead than it saves; quoted values (URLs, styles) are long enough for
+    // memchr to pay.
+    let len = bytes.len();
+    // The last non-blank byte outside a quoted value.
+    let mut last = 0u8;
     let mut i = lt + 1;
-    while let Some(off) = memchr::memchr3(b'>', b'"', b'\'', &bytes[i.min(bytes.len())..]) {
-        let at = i + off;
-        let q = bytes[at];
-        if q == b'>' {
-            return at + 1;
+    while i < len {
+        let b = bytes[i];
+        match b {
+            b'>' => return i + 1,
+            b'"' | b'\'' if last == b'=' => match memchr(b, &bytes[i + 1..]) {
+                Some(j) => {
+                    i += j + 2;
+                    last = b;
+                    continue;
+                }
+                None => return len,
+            },
+            b' ' | b'\n' | b'\t' | b'\r' => {}
+            _ => last = b,
         }
-        let before = bytes[lt + 1..at]
-            .iter()
-            .rev()
-            .find(|b| !matches!(b, b' ' | b'\n' | b'\t' | b'\r'));
-        if before == Some(&b'=') {
-            match memchr(q, &bytes[at + 1..]) {
-                Some(j) => i = at + 1 + j + 1,
-                None => return bytes.len(),
-            }
-        } else {
-            i = at + 1;
-        }
+        i += 1;
     }
-    bytes.len()
+    len
 }
 
 /// The offset of the `</name` that closes a raw-text element whose content starts at `from`
@@ -150,49 +126,38 @@ fn raw_text_end(bytes: &[u8], from: usize, name: &[u8]) -> usize {
 mod tests {
     use super::*;
 
-    fn run(src: &str) -> String {
-        let mut out = src.as_bytes().to_vec();
-        neutralize_in_place(&mut out);
-        String::from_utf8(out).unwrap()
-    }
-
     #[test]
-    fn script_lt_is_neutralized() {
-        let src = "<p>a</p><script>if (a<b) x='<div>';</script><p>b</p>";
-        let out = run(src);
-        assert!(out.contains("if (a b) x=' div>';</script>"), "{out}");
-        assert!(out.starts_with("<p>a</p><script>"));
-    }
-
-    #[test]
-    fn comments_become_spaces() {
-        let out = run("x<!-- <p>hidden</p> -->y<!-->z");
-        let blank = |n| " ".repeat(n);
-        assert_eq!(out, format!("x{}y{}z", blank(22), blank(5)));
+    fn comment_and_declaration_ends() {
+        let src = b"x<!-- <p>hidden</p> -->y<!-->z<!DOCTYPE html>w<?xml v?>v<!-- open";
+        let at = |needle: &[u8]| memmem::find(src, needle).unwrap();
+        assert_eq!(&src[declaration_end(src, at(b"<!-- <p>"))..][..1], b"y");
+        assert_eq!(&src[declaration_end(src, at(b"<!-->"))..][..1], b"z");
+        assert_eq!(&src[declaration_end(src, at(b"<!DOC"))..][..1], b"w");
+        assert_eq!(&src[declaration_end(src, at(b"<?xml"))..][..1], b"v");
+        assert_eq!(declaration_end(src, at(b"<!-- open")), src.len());
     }
 
     #[test]
     fn unclosed_raw_text_runs_to_the_end() {
-        let out = run("<style>a<b");
-        assert_eq!(out, "<style>a b");
+        let src = b"<style>a<b";
+        assert_eq!(raw_text_end_of(src, Tag::Style, 7), Some(src.len()));
+        // An unclosed title stays markup.
+        assert_eq!(raw_text_end_of(b"<title>a<b>c", Tag::Title, 7), None);
     }
 
     #[test]
     fn closing_tag_is_case_insensitive_and_needs_a_boundary() {
-        let out = run("<SCRIPT>a</scriptx><b></Script ><i>");
-        assert_eq!(out, "<SCRIPT>a /scriptx> b></Script ><i>");
+        let src = b"<SCRIPT>a</scriptx><b></Script ><i>";
+        let end = raw_text_end_of(src, Tag::Script, 8).unwrap();
+        assert_eq!(&src[end..], b"</Script ><i>");
     }
 
     #[test]
     fn quoted_gt_in_attribute_does_not_end_the_tag() {
-        let src = "<title data-x=\"a>b\">T<i></title>";
-        let out = run(src);
-        assert_eq!(out, "<title data-x=\"a>b\">T i></title>");
-    }
-
-    #[test]
-    fn multibyte_text_stays_valid() {
-        let out = run("<title>é<ü</title><!-- ö -->");
-        assert!(out.starts_with("<title>é ü</title>"));
+        let src = b"<title data-x=\"a>b\">T<i></title>";
+        let end = start_tag_end(src, 0);
+        assert_eq!(&src[end..], b"T<i></title>");
+        // A quote not after `=` opens nothing.
+        assert_eq!(start_tag_end(b"<a b\"c>d\">", 0), 7);
     }
 }

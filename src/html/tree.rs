@@ -49,8 +49,6 @@ pub struct Node {
     pub inner_end: u32,
     /// End of the end tag (or of the text).
     pub end: u32,
-    /// Index of the tl node this came from (for attributes and the spelled name).
-    pub token: u32,
     /// Context inherited from the ancestors (see [`context`]).
     pub context: u8,
 }
@@ -205,8 +203,6 @@ pub struct StartTag {
     /// Span of the start tag.
     pub start: u32,
     pub inner_start: u32,
-    /// Index of the tl node.
-    pub token: u32,
     /// Written as `<x/>`.
     pub self_closing: bool,
 }
@@ -240,7 +236,6 @@ impl<'arena> Builder<'arena> {
             inner_start: 0,
             inner_end: 0,
             end: 0,
-            token: NONE,
             context: 0,
         });
         Builder {
@@ -335,7 +330,6 @@ impl<'arena> Builder<'arena> {
             name_hash,
             start,
             inner_start,
-            token,
             self_closing,
         } = t;
         // Implied end tags (WHATWG 13.2.6.4.7, "in body" start tags).
@@ -405,7 +399,6 @@ impl<'arena> Builder<'arena> {
             inner_start,
             inner_end: inner_start,
             end: inner_start,
-            token,
             context: 0,
         });
         // Void elements have no content; `/>` on other HTML elements is ignored by HTML, but
@@ -436,7 +429,6 @@ impl<'arena> Builder<'arena> {
             inner_start: at,
             inner_end: at,
             end: at,
-            token: NONE,
             context: 0,
         });
         self.stack.push((id, 0));
@@ -493,7 +485,6 @@ impl<'arena> Builder<'arena> {
             inner_start: end,
             inner_end: end,
             end,
-            token: NONE,
             context: 0,
         });
         Some(id)

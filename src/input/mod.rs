@@ -254,18 +254,27 @@ impl Input {
         count: std::sync::Arc<std::sync::atomic::AtomicU64>,
         split: bool,
     ) -> io::Result<(Input, Framing)> {
-        let raw: Box<dyn Read + Send> = if name == "-" {
-            Box::new(Counting {
+        // The buffer is zeroed once when first filled (the reader below is a plain `Read`), so
+        // a 1 MiB buffer for a 20 KB page costs more than reading it: size it to the file.
+        // The file's size, when known, also sizes the page buffer (read_to_end would grow it by
+        // doubling and copying, momentarily holding 1.5x the page).
+        let mut file_len = None;
+        let (raw, capacity): (Box<dyn Read + Send>, usize) = if name == "-" {
+            let stdin = Counting {
                 inner: io::stdin(),
                 count,
-            })
+            };
+            (Box::new(stdin), BUF)
         } else {
-            Box::new(Counting {
-                inner: std::fs::File::open(name)?,
-                count,
-            })
+            let file = std::fs::File::open(name)?;
+            let len = file.metadata().map_or(BUF as u64, |m| m.len());
+            file_len = Some(len);
+            let capacity = usize::try_from(len.saturating_add(1))
+                .unwrap_or(BUF)
+                .clamp(8 << 10, BUF);
+            (Box::new(Counting { inner: file, count }), capacity)
         };
-        let mut raw = BufReader::with_capacity(BUF, raw);
+        let mut raw = BufReader::with_capacity(capacity, raw);
         if split && matches!(framing, Framing::Auto | Framing::Warc) {
             let head = raw.fill_buf()?;
             let mut first = Vec::new();
@@ -311,7 +320,8 @@ impl Input {
             }
             Framing::Jsonl => Input::Jsonl(jsonl::Reader::new(r, source, max_record_bytes)),
             _ => {
-                let mut html = Vec::new();
+                let expected = file_len.map_or(0, |len| len.min(max_record_bytes as u64) as usize);
+                let mut html = Vec::with_capacity(expected.saturating_add(1));
                 let n = r.take(max_record_bytes as u64 + 1).read_to_end(&mut html)?;
                 if n > max_record_bytes {
                     return Err(io::Error::new(

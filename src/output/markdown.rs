@@ -122,9 +122,20 @@ pub fn render(doc: &Document<'_>, sel: &Selection, links: bool) -> String {
     let mut inline: Vec<(NodeId, String, u32)> = Vec::new();
     let mut next = 0usize;
     let mut decoded = String::new();
+    // A block boundary since the last text: inside a table cell, where blocks share one line,
+    // it separates words as white space would.
+    let mut block_sep = false;
+    // The last thing written is an opening marker (no space goes after it).
+    let mut marker_opened = false;
     for tok in doc.tokens.iter() {
         if next >= sel.nodes.len() {
             break;
+        }
+        if tok.kind != TokenKind::Text
+            && tok.node != NONE
+            && nodes[tok.node as usize].tag.is(flags::BLOCK)
+        {
+            block_sep = true;
         }
         // Close inline markers of elements that ended before this token.
         while inline.last().is_some_and(|&(_, _, end)| end <= tok.start) {
@@ -150,8 +161,13 @@ pub fn render(doc: &Document<'_>, sel: &Selection, links: bool) -> String {
                     _ => None,
                 };
                 if let Some((open, close)) = marker {
-                    w.start_line(&block[sel.nodes[next] as usize]);
+                    let fresh = w.start_line(&block[sel.nodes[next] as usize]);
+                    if !fresh && block_sep && !w.out.ends_with([' ', '\n']) {
+                        w.out.push(' ');
+                    }
+                    block_sep = false;
                     w.out.push_str(open);
+                    marker_opened = true;
                     inline.push((tok.node, close, node.end));
                 }
             }
@@ -188,12 +204,12 @@ pub fn render(doc: &Document<'_>, sel: &Selection, links: bool) -> String {
                     continue;
                 }
                 let fresh = w.start_line(&info);
-                if !fresh
-                    && decoded.starts_with(char::is_whitespace)
-                    && !w.out.ends_with([' ', '\n'])
-                {
+                let sep = (block_sep && !marker_opened) || decoded.starts_with(char::is_whitespace);
+                if !fresh && sep && !w.out.ends_with([' ', '\n']) {
                     w.out.push(' ');
                 }
+                block_sep = false;
+                marker_opened = false;
                 w.out.push_str(&escape(&words.join(" ")));
                 if decoded.ends_with(char::is_whitespace) {
                     w.out.push(' ');

@@ -13,7 +13,20 @@ use crate::html::{Document, TokenKind};
 
 /// Renders the selection as text. Every line, the last included, ends with `\n`.
 pub fn render(doc: &Document<'_>, sel: &Selection) -> String {
-    let mut w = LineWriter::default();
+    // The selected text, before collapsing, bounds the output closely: reserving it once
+    // saves the copies (and the momentary double size) of a growing string on large pages.
+    let raw_len: usize = sel
+        .nodes
+        .iter()
+        .map(|&id| {
+            let n = doc.tree.node(id);
+            (n.end - n.start) as usize
+        })
+        .sum();
+    let mut w = LineWriter {
+        out: String::with_capacity(raw_len + raw_len / 16),
+        ..LineWriter::default()
+    };
     let mut next = 0usize; // cursor into sel.nodes (both are in document order)
     let mut decoded = String::new();
     for tok in doc.tokens.iter() {
@@ -38,12 +51,19 @@ pub fn render(doc: &Document<'_>, sel: &Selection) -> String {
                     continue;
                 }
                 next += 1;
-                decoded.clear();
-                entities::decode_into(doc.raw_text(tok.node), &mut decoded);
-                if doc.tree.node(tok.node).context & context::PRE != 0 {
-                    w.preformatted(&decoded);
+                let raw = doc.raw_text(tok.node);
+                // Most text has no character reference: no copy then.
+                let text = if memchr::memchr(b'&', raw.as_bytes()).is_some() {
+                    decoded.clear();
+                    entities::decode_into(raw, &mut decoded);
+                    decoded.as_str()
                 } else {
-                    w.inline(&decoded);
+                    raw
+                };
+                if doc.tree.node(tok.node).context & context::PRE != 0 {
+                    w.preformatted(text);
+                } else {
+                    w.inline(text);
                 }
             }
         }
@@ -119,68 +139,52 @@ impl LineWriter {
     /// no-break space (`&nbsp;` is the most common way pages space words); the scan is over
     /// bytes, and both kinds of blank end at character boundaries, so slicing stays valid.
     pub fn inline(&mut self, text: &str) {
+        // One pass with a byte table: words are a few bytes long, so a SIMD search per blank
+        // costs more in call overhead than a plain loop. Runs of non-blank bytes joined by
+        // single spaces are copied in one piece; only other blank runs (newlines, indentation,
+        // doubled spaces, no-break spaces) end a piece.
         let b = text.as_bytes();
-        let skip_blanks = |mut i: usize| {
-            while let Some(n) = blank_at(b, i) {
-                i += n;
+        let n = b.len();
+        let mut i = 0;
+        let mut piece = 0;
+        while i < n {
+            let c = b[i];
+            if !BLANK_LEAD[c as usize] {
+                i += 1;
+                continue;
             }
-            i
-        };
-        let mut i = skip_blanks(0);
-        if i > 0 {
+            let Some(width) = blank_at(b, i) else {
+                // 0xC2 that starts another character.
+                i += 1;
+                continue;
+            };
+            if c == b' ' && i > piece && blank_at(b, i + 1).is_none() && i + 1 < n {
+                i += 1;
+                continue;
+            }
+            if i > piece {
+                self.word(&text[piece..i]);
+            }
+            i += width;
+            while let Some(w) = blank_at(b, i) {
+                i += w;
+            }
             self.pending_space = true;
+            piece = i;
         }
-        if i == b.len() {
-            return;
+        if piece < n {
+            self.word(&text[piece..]);
         }
+    }
+
+    /// Appends words (no blank at either end), after the pending break or space.
+    fn word(&mut self, words: &str) {
         self.break_if_pending();
         if self.pending_space && !self.line_is_empty() {
             self.out.push(' ');
         }
-        // Copy segments of words joined by single spaces in one go; only other blank runs
-        // (newlines, indentation, doubled spaces, no-break spaces) are rewritten.
-        // Text without tabs, carriage returns or form feeds (nearly all) is scanned for the
-        // remaining blank bytes with SIMD memchr3.
-        let rare_blanks = memchr::memchr3(b'\t', b'\r', b'\x0c', b).is_some();
-        let mut seg = i;
-        loop {
-            if rare_blanks {
-                while i < b.len() && !(BLANK_LEAD[b[i] as usize] && blank_at(b, i).is_some()) {
-                    i += 1;
-                }
-            } else {
-                loop {
-                    match memchr::memchr3(b' ', b'\n', 0xC2, &b[i..]) {
-                        Some(off) if blank_at(b, i + off).is_some() => {
-                            i += off;
-                            break;
-                        }
-                        Some(off) => i += off + 1,
-                        None => {
-                            i = b.len();
-                            break;
-                        }
-                    }
-                }
-            }
-            if i == b.len() {
-                self.out.push_str(&text[seg..]);
-                self.pending_space = false;
-                return;
-            }
-            if b[i] == b' ' && i + 1 < b.len() && blank_at(b, i + 1).is_none() {
-                i += 1;
-                continue;
-            }
-            self.out.push_str(&text[seg..i]);
-            i = skip_blanks(i);
-            if i == b.len() {
-                self.pending_space = true;
-                return;
-            }
-            self.out.push(' ');
-            seg = i;
-        }
+        self.out.push_str(words);
+        self.pending_space = false;
     }
 
     /// Preformatted text: its own line breaks, trailing blanks of each line dropped.

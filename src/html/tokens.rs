@@ -1,0 +1,250 @@
+//! The token stream: start tags, end tags and text runs, in document order, as byte spans of
+//! the page, fed to the tree builder as they are found.
+//!
+//! One forward scan. memchr finds each `<`; the bytes after it say what it opens (WHATWG
+//! 13.2.5.6, tag open state): a letter, a start tag (read to its `>` by
+//! [`prepass::start_tag_end`], quoted values skipped); `/` and a letter, an end tag; `!` or `?`,
+//! a comment, DOCTYPE or processing instruction, which gives no token (the [`prepass`] finds
+//! where it ends); anything else, text (`a < b`). A raw-text element's content (script, style,
+//! title...) is one text token up to its own end tag, so a `<` in a script is never a tag.
+//! Text is whatever lies between markup. Attributes are not read here at all: they are parsed
+//! from the tag's span only when asked for ([`super::attrs`]).
+//!
+//! The scan is linear: every byte is passed over a bounded number of times (once by memchr,
+//! once more inside a tag), and the one search that could repeat (for the end tag of an
+//! unclosed `<title>`, tried again at each later `<title>`) is remembered.
+
+use bumpalo::collections::Vec as BumpVec;
+use memchr::memchr;
+
+use super::prepass;
+use super::tags::{Tag, flags};
+use super::tree::{self, NodeId};
+
+/// What a token is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TokenKind {
+    StartTag,
+    EndTag,
+    Text,
+}
+
+/// One token of the stream, with its byte span and the node it opened, closed or is.
+#[derive(Clone, Copy, Debug)]
+pub struct Token {
+    pub kind: TokenKind,
+    pub start: u32,
+    pub end: u32,
+    /// The element (start/end tag) or text node; [`tree::NONE`] for an end tag that closed
+    /// nothing.
+    pub node: NodeId,
+}
+
+/// An upper bound on the tokens of a page, for sizing the arena vectors once: every token but
+/// text starts at a `<`, and text tokens alternate with them. Counting `<` is one SIMD pass
+/// (bytecount); on a page of only `<` bytes the bound is far too high, but capacity that is
+/// never written is never touched, so it costs address space, not memory.
+pub fn estimate(bytes: &[u8]) -> usize {
+    2 * bytecount::count(bytes, b'<') + 1
+}
+
+/// Reads the page and feeds the builder, recording the tokens.
+pub struct Tokenizer<'a, 'arena> {
+    bytes: &'a [u8],
+    pub builder: tree::Builder<'arena>,
+    pub tokens: BumpVec<'arena, Token>,
+    /// Offsets from which a search for `</title` or `</textarea` found nothing: a later
+    /// search from further on cannot find one either.
+    unclosed_title: Option<usize>,
+    unclosed_textarea: Option<usize>,
+    /// The last token was a block element's start or end tag (or there was none yet): white
+    /// space after it can never separate two words on one line, so it gets no token and no
+    /// node (on a page of paragraphs that is a third of all nodes).
+    after_block: bool,
+}
+
+/// The end of a tag name (13.2.5.8): white space, `/` or `>`, or the end of input.
+fn name_end(bytes: &[u8], from: usize) -> usize {
+    bytes
+        .get(from..)
+        .and_then(|rest| {
+            rest.iter()
+                .position(|&b| matches!(b, b'>' | b'/' | b' ' | b'\t' | b'\n' | b'\r' | b'\x0c'))
+        })
+        .map_or(bytes.len(), |i| from + i)
+}
+
+/// A block element's tag, after which white space never separates words. Not `<br>`: text
+/// output breaks the line there, but markdown output joins the lines with the white space that
+/// follows it.
+fn is_boundary(tag: Tag) -> bool {
+    tag.is(flags::BLOCK) && tag != Tag::Br
+}
+
+impl<'a, 'arena> Tokenizer<'a, 'arena> {
+    pub fn new(
+        bytes: &'a [u8],
+        builder: tree::Builder<'arena>,
+        tokens: BumpVec<'arena, Token>,
+    ) -> Self {
+        Tokenizer {
+            bytes,
+            builder,
+            tokens,
+            unclosed_title: None,
+            unclosed_textarea: None,
+            after_block: true,
+        }
+    }
+
+    /// Tokenizes the whole page.
+    pub fn run(&mut self) {
+        let bytes = self.bytes;
+        // Text not yet emitted starts here; the scan for the next `<` resumes at `pos`.
+        let mut text_start = 0usize;
+        let mut pos = 0usize;
+        while let Some(off) = memchr(b'<', bytes.get(pos..).unwrap_or_default()) {
+            let lt = pos + off;
+            let next = bytes.get(lt + 1).copied().unwrap_or(0);
+            let after = bytes.get(lt + 2).copied().unwrap_or(0);
+            let end = if next.is_ascii_alphabetic() {
+                self.text(text_start, lt);
+                self.start_tag(lt)
+            } else if next == b'/' && after.is_ascii_alphabetic() {
+                self.text(text_start, lt);
+                self.end_tag(lt)
+            } else if next == b'!' || next == b'?' {
+                self.text(text_start, lt);
+                prepass::declaration_end(bytes, lt)
+            } else if next == b'/' {
+                // `</>` is dropped, `</ x>` and `</3>` are bogus comments (13.2.5.7).
+                self.text(text_start, lt);
+                prepass::bogus_comment_end(bytes, lt)
+            } else {
+                // `a < b`, `<3`: text.
+                pos = lt + 1;
+                continue;
+            };
+            pos = end;
+            text_start = end;
+        }
+        self.text(text_start, bytes.len());
+    }
+
+    /// A start tag at `lt`, and the raw text after it when it opens a raw-text element.
+    /// Returns where scanning goes on.
+    fn start_tag(&mut self, lt: usize) -> usize {
+        let bytes = self.bytes;
+        let name = &bytes[lt + 1..name_end(bytes, lt + 1)];
+        let end = prepass::start_tag_end(bytes, lt);
+        let tag = Tag::lookup(name);
+        let t = tree::StartTag {
+            tag,
+            name_hash: if tag == Tag::Other {
+                tree::name_hash(name)
+            } else {
+                0
+            },
+            start: lt as u32,
+            inner_start: end as u32,
+            self_closing: end >= 2 && bytes[end - 2] == b'/',
+        };
+        let opened = self.builder.start_tag(t);
+        // Only a tag the tree took is a boundary (rendering skips the others).
+        self.after_block = opened.is_some() && is_boundary(tag);
+        if let Some(id) = opened {
+            self.tokens.push(Token {
+                kind: TokenKind::StartTag,
+                start: lt as u32,
+                end: end as u32,
+                node: id,
+            });
+        }
+        if !tag.is(flags::RAW_TEXT) {
+            return end;
+        }
+        let memo = match tag {
+            Tag::Title => &mut self.unclosed_title,
+            Tag::Textarea => &mut self.unclosed_textarea,
+            _ => &mut None,
+        };
+        if memo.is_some_and(|from| from <= end) {
+            return end;
+        }
+        match prepass::raw_text_end_of(bytes, tag, end) {
+            Some(content_end) => {
+                self.text(end, content_end);
+                content_end
+            }
+            None => {
+                *memo = Some(end);
+                end
+            }
+        }
+    }
+
+    /// An end tag at `lt` (`</` and a letter), to its `>`.
+    fn end_tag(&mut self, lt: usize) -> usize {
+        let bytes = self.bytes;
+        let name_start = lt + 2;
+        let name = &bytes[name_start..name_end(bytes, name_start)];
+        let end = memchr(b'>', &bytes[name_start..]).map_or(bytes.len(), |i| name_start + i + 1);
+        let tag = Tag::lookup(name);
+        let hash = if tag == Tag::Other {
+            tree::name_hash(name)
+        } else {
+            0
+        };
+        let node = self.builder.end_tag(tag, hash, lt as u32, end as u32);
+        self.after_block = node.is_some() && is_boundary(tag);
+        self.tokens.push(Token {
+            kind: TokenKind::EndTag,
+            start: lt as u32,
+            end: end as u32,
+            node: node.unwrap_or(tree::NONE),
+        });
+        end
+    }
+
+    /// A text run, `start..end` (nothing when empty), or the content of a raw-text element.
+    fn text(&mut self, start: usize, end: usize) {
+        if start >= end {
+            return;
+        }
+        let blank = self.bytes[start..end].iter().all(u8::is_ascii_whitespace);
+        if blank && self.after_block {
+            return;
+        }
+        self.after_block = false;
+        self.push_text(start, end, blank);
+    }
+
+    fn push_text(&mut self, start: usize, end: usize, blank: bool) {
+        if let Some(id) = self.builder.text(start as u32, end as u32, blank) {
+            self.tokens.push(Token {
+                kind: TokenKind::Text,
+                start: start as u32,
+                end: end as u32,
+                node: id,
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn estimate_bounds_the_tokens() {
+        for page in ["<p>a</p> a < b", "<<<<", "", "<!-- x --><br>t</>"] {
+            let arena = bumpalo::Bump::new();
+            let doc = super::super::Document::parse(page, &arena);
+            assert!(doc.tokens.len() <= estimate(page.as_bytes()), "{page}");
+            assert!(
+                doc.tree.nodes.len() <= estimate(page.as_bytes()) + 1,
+                "{page}"
+            );
+        }
+    }
+}
