@@ -1,6 +1,8 @@
 //! Extracts every page of a directory N times (for profiling).
 fn main() {
-    let dir = std::env::args().nth(1).expect("usage: extract_all DIR [N]");
+    let dir = std::env::args()
+        .nth(1)
+        .expect("usage: extract_all DIR [N] [ALGO]");
     let n: usize = std::env::args()
         .nth(2)
         .and_then(|s| s.parse().ok())
@@ -9,7 +11,14 @@ fn main() {
         .expect("dir")
         .filter_map(|e| std::fs::read(e.ok()?.path()).ok())
         .collect();
-    let opts = pith::Options::default();
+    let algo = std::env::args()
+        .nth(3)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or_default();
+    let opts = pith::Options {
+        algo,
+        ..pith::Options::default()
+    };
     let mut total = 0;
     for _ in 0..n {
         for p in &pages {

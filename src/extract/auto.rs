@@ -268,7 +268,9 @@ pub fn extract_traced(
     if !sel.nodes.is_empty() {
         return sel;
     }
-    let mut all = Selection::default();
+    let mut all = Selection {
+        nodes: Vec::with_capacity(doc.tokens.len()),
+    };
     for tok in doc.tokens.iter() {
         if tok.kind == TokenKind::Text && doc.tree.node(tok.node).context & context::HIDDEN == 0 {
             all.nodes.push(tok.node);
@@ -541,7 +543,9 @@ fn collect(
     let nodes = &doc.tree.nodes;
     let n = nodes.len();
     let mut inside = vec![false; n];
-    let mut sel = Selection::default();
+    let mut sel = Selection {
+        nodes: Vec::with_capacity(doc.tokens.len()),
+    };
     for i in 1..n {
         let node = &nodes[i];
         let parent_inside = inside[node.parent as usize];

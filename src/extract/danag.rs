@@ -46,9 +46,14 @@ pub fn profile(doc: &Document<'_>, segments: Segments) -> Profile {
     // Only token bytes are counted: comments are no token, so they count as nothing, as the
     // paper's preprocessing wants; their line breaks still separate physical lines.
     let bytes = doc.src.as_bytes();
+    // A line holds at least one token, so the token count bounds the lines: reserving it once
+    // avoids the copies of growing vectors on large pages (capacity never written costs no
+    // memory).
+    let mut lines = Vec::with_capacity(doc.tokens.len() + 1);
+    lines.push(0);
     let mut p = Profile {
-        content: vec![0],
-        code: vec![0],
+        content: lines.clone(),
+        code: lines,
         token_line: Vec::with_capacity(doc.tokens.len()),
     };
     let mut line = 0usize;
@@ -216,7 +221,9 @@ pub fn choose(p: &Profile, gap: usize) -> Choice {
 pub fn extract(doc: &Document<'_>, segments: Segments, gap: usize) -> Selection {
     let p = profile(doc, segments);
     let ranges = select_lines(&p, gap);
-    let mut sel = Selection::default();
+    let mut sel = Selection {
+        nodes: Vec::with_capacity(doc.tokens.len()),
+    };
     let mut r = 0;
     for (tok, &line) in doc.tokens.iter().zip(&p.token_line) {
         if tok.kind != TokenKind::Text || doc.tree.node(tok.node).context & context::HIDDEN != 0 {

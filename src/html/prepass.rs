@@ -74,31 +74,58 @@ fn comment_end(bytes: &[u8], lt: usize) -> usize {
 /// values: a quote opens a value only right after `=` (blanks between allowed), as WHATWG's
 /// before-attribute-value state says. The end of input when there is none.
 pub fn start_tag_end(bytes: &[u8], lt: usize) -> usize {
-    // A plain byte loop: tags are short (tens of bytes), where a SIMD search per quote costs
-    // more in call overhead than it saves; quoted values (URLs, styles) are long enough for
-    // memchr to pay.
     let len = bytes.len();
-    // The last non-blank byte outside a quoted value.
-    let mut last = 0u8;
     let mut i = lt + 1;
-    while i < len {
-        let b = bytes[i];
-        match b {
-            b'>' => return i + 1,
-            b'"' | b'\'' if last == b'=' => match memchr(b, &bytes[i + 1..]) {
-                Some(j) => {
-                    i += j + 2;
-                    last = b;
-                    continue;
-                }
-                None => return len,
-            },
-            b' ' | b'\n' | b'\t' | b'\r' => {}
-            _ => last = b,
+    while let Some(at) = find_tag_special(bytes, i) {
+        let q = bytes[at];
+        if q == b'>' {
+            return at + 1;
         }
-        i += 1;
+        // Does the quote follow `=`? Looking back stops at the first non-blank byte, which is
+        // at or after the previous special byte, so every byte is looked at a bounded number
+        // of times.
+        let before = bytes[lt + 1..at]
+            .iter()
+            .rev()
+            .find(|b| !matches!(b, b' ' | b'\n' | b'\t' | b'\r'));
+        if before == Some(&b'=') {
+            match memchr(q, &bytes[at + 1..]) {
+                Some(j) => i = at + j + 2,
+                None => return len,
+            }
+        } else {
+            i = at + 1;
+        }
     }
     len
+}
+
+/// The first `>`, `"` or `'` at or after `from`. Tags are tens of bytes long, too short for a
+/// SIMD search to repay its call, so this tests eight bytes at a time in a register (the
+/// "has zero byte" test of Hacker's Delight 6-1 on the word XOR each wanted byte: the lowest
+/// flagged byte is exact, which is the one taken).
+#[inline]
+fn find_tag_special(bytes: &[u8], from: usize) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let zero = |x: u64| x.wrapping_sub(LO) & !x & HI;
+    let mut i = from;
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        let m = zero(w ^ (LO * u64::from(b'>')))
+            | zero(w ^ (LO * u64::from(b'"')))
+            | zero(w ^ (LO * u64::from(b'\'')));
+        if m != 0 {
+            return Some(i + (m.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    let rest = bytes.get(i..)?;
+    rest.iter()
+        .position(|b| matches!(b, b'>' | b'"' | b'\''))
+        .map(|p| i + p)
 }
 
 /// The offset of the `</name` that closes a raw-text element whose content starts at `from`
@@ -150,6 +177,20 @@ mod tests {
         let src = b"<SCRIPT>a</scriptx><b></Script ><i>";
         let end = raw_text_end_of(src, Tag::Script, 8).unwrap();
         assert_eq!(&src[end..], b"</Script ><i>");
+    }
+
+    #[test]
+    fn special_byte_search_agrees_with_a_plain_scan() {
+        let text = b"<a href=x title='y' data-z=\"w\"   class=k >tail<b c=\"d>e\">";
+        for from in 0..text.len() {
+            let plain = text[from..]
+                .iter()
+                .position(|b| matches!(b, b'>' | b'"' | b'\''))
+                .map(|p| from + p);
+            assert_eq!(find_tag_special(text, from), plain, "from {from}");
+        }
+        assert_eq!(find_tag_special(b"", 0), None);
+        assert_eq!(find_tag_special(b"abc", 5), None);
     }
 
     #[test]
