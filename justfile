@@ -38,6 +38,13 @@ eval-html:
     mkdir -p target/eval-html
     for d in ../shared/data/*/; do s=$(basename "$d"); [ -d "$d/gold" ] || continue; preds=""; for p in ../shared/peers/"$s"/*/; do [ -d "$p" ] && [ "$(basename "$p")" != runs ] && preds="$preds --pred $p"; done; target/release/pith eval "$d" --algo auto --algo danag $preds --html "target/eval-html/$s.html" > /dev/null && echo "target/eval-html/$s.html"; done
 
+# Site templates on ../shared/data/msv_big9: CE, FastCE, auto and danag, same-year
+# leave-one-out and cross-year (the README's Tables II-IV); then FastCE's speed against auto.
+eval-sites:
+    cargo build --release
+    ./target/release/pith template eval-sites ../shared/data/msv_big9 --markdown eval/SITES.md
+    cargo bench --bench templates
+
 # Run one fuzz target (parse, extract) for SECONDS on the stable toolchain; needs
 # `cargo install cargo-fuzz` once.
 fuzz target="parse" seconds="60":

@@ -16,11 +16,14 @@ use crate::pipeline;
 /// With no FILE, or with `-`, reads standard input. Input may be HTML, WARC (plain or gzip),
 /// or JSON lines with an `html` field; output is plain text unless --format says otherwise.
 /// Subcommands: `pith eval DATASET_DIR` scores extractors against a gold set (see `pith eval --help`);
+/// `pith learn -o STORE/ ...` learns site templates for --templates (see `pith learn --help`);
+/// `pith template show FILE` prints one as JSON;
 /// `pith explain PAGE` writes an HTML report of why the page came out as it did.
 #[derive(FromArgs, Debug)]
 struct Args {
     /// extraction algorithm: auto (the default: DANAg's profile plus tree signals), danag (DANAg
-    /// on block-normalized lines) or danag-lines (DANAg on the source's physical lines, as the paper)
+    /// on block-normalized lines), danag-lines (DANAg on the source's physical lines, as the paper)
+    /// or ce (ContentExtractor: the HTML files given are pages of one site, compared together)
     #[argh(option, default = "Algo::default()")]
     algo: Algo,
 
@@ -76,6 +79,12 @@ struct Args {
     #[argh(option)]
     url: Option<String>,
 
+    /// site templates learned by `pith learn` (STORE/<host>.tpl): a page whose host has one is
+    /// extracted by FastCE, falling back to --algo when it does not match (JSON `algo` says which);
+    /// the host comes from WARC-Target-URI, the JSON `url`, or --url
+    #[argh(option)]
+    templates: Option<std::path::PathBuf>,
+
     /// input files (HTML, WARC, WARC.gz or JSON lines); `-` or none reads standard input
     #[argh(positional)]
     files: Vec<String>,
@@ -92,8 +101,13 @@ pub fn main() -> ExitCode {
     if rest.first() == Some(&"eval") {
         return crate::eval::cli_main(&[cmd, "eval"], &rest[1..]);
     }
-    if rest.first() == Some(&"explain") {
-        return crate::explain::cli_main(&[cmd, "explain"], &rest[1..]);
+    match rest.first() {
+        Some(&"learn") => return crate::template::learn::learn_main(&[cmd, "learn"], &rest[1..]),
+        Some(&"template") => {
+            return crate::template::learn::template_main(&[cmd, "template"], &rest[1..]);
+        }
+        Some(&"explain") => return crate::explain::cli_main(&[cmd, "explain"], &rest[1..]),
+        _ => {}
     }
     // argh reads a lone `-` as an unknown flag; it is the usual name of standard input, so it
     // travels through parsing under a name no file can have.
@@ -106,6 +120,7 @@ pub fn main() -> ExitCode {
         Err(early) => return early_exit(early),
     };
     match config_from(args) {
+        Ok(config) if config.options.algo == Algo::Ce => crate::template::learn::run_ce(&config),
         Ok(config) => pipeline::run(&config),
         Err(msg) => {
             eprintln!("pith: {msg}");
@@ -169,6 +184,10 @@ fn config_from(args: Args) -> Result<pipeline::Config, String> {
     if args.jobs == Some(0) {
         return Err("-j must be at least 1".into());
     }
+    let templates = match &args.templates {
+        Some(dir) => Some(std::sync::Arc::new(crate::template::Store::open(dir)?)),
+        None => None,
+    };
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -188,6 +207,7 @@ fn config_from(args: Args) -> Result<pipeline::Config, String> {
         max_record_bytes: args.max_record_bytes,
         strict: args.strict,
         url: args.url,
+        templates,
         files: if args.files.is_empty() {
             vec!["-".to_string()]
         } else {

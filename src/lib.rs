@@ -16,6 +16,7 @@
 //! - [`eval`]: scoring extractors against gold sets the way the field does.
 //! - [`explain`]: `pith explain` and `pith eval --html`: reports that show why a page came out
 //!   as it did.
+//! - [`template`]: site templates (FastContentExtractor): learning, the file format, the store.
 
 //!
 //! ```
@@ -36,5 +37,6 @@ pub mod html;
 pub mod input;
 pub mod output;
 pub mod pipeline;
+pub mod template;
 
 pub use extract::{Algo, Extracted, Options, extract};

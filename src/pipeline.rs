@@ -41,6 +41,8 @@ pub struct Config {
     pub files: Vec<String>,
     /// `--url`: the URL of a page given as a plain HTML file or on stdin (for JSON output).
     pub url: Option<String>,
+    /// `--templates`: site templates by host; pages of a learned host go through FastCE.
+    pub templates: Option<Arc<crate::template::Store>>,
 }
 
 /// What one numbered item became.
@@ -128,7 +130,18 @@ fn process(rec: Record, config: &Config, pool: &Pool) -> Done {
 
 fn extract_record(rec: &Record, config: &Config) -> Done {
     let name = rec.id.clone().unwrap_or_else(|| rec.source.to_string());
-    match crate::extract::extract(rec.page(), rec.charset.as_deref(), &config.options) {
+    let template = config
+        .templates
+        .as_ref()
+        .zip(rec.url.as_deref())
+        .and_then(|(store, url)| store.for_url(url));
+    let opts = &config.options;
+    match crate::extract::extract_with(
+        rec.page(),
+        rec.charset.as_deref(),
+        opts,
+        template.as_deref(),
+    ) {
         Ok(e) => {
             // In a stream an empty page is a normal record (its JSON says so); for a page given
             // as a file it is worth a word.

@@ -330,6 +330,10 @@ fn explain_command_writes_the_report_and_reports_errors_in_one_line() {
             "unknown algorithm",
         ),
         (
+            vec!["explain", "--algo", "ce", "tests/pages/article.html"],
+            "pages of one site",
+        ),
+        (
             vec![
                 "explain",
                 "--precision",

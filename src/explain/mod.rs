@@ -50,7 +50,8 @@ const MAX_POINTS: usize = 1_500;
 /// in any browser. Without -o it goes to standard output.
 #[derive(FromArgs, Debug)]
 struct ExplainArgs {
-    /// algorithm to explain: auto (default), danag or danag-lines
+    /// algorithm to explain: auto (default), danag or danag-lines (ce needs several pages of
+    /// a site, as in `pith --algo ce`)
     #[argh(option, default = "Algo::default()")]
     algo: Algo,
 
@@ -111,6 +112,12 @@ pub fn cli_main(cmd: &[&str], args: &[&str]) -> ExitCode {
 fn run(args: &ExplainArgs) -> Result<(), String> {
     if args.precision && args.recall {
         return Err("--precision and --recall exclude each other".into());
+    }
+    if Algo::SITE.contains(&args.algo) {
+        return Err(format!(
+            "--algo {} compares pages of one site; explain one page with auto, danag or danag-lines",
+            args.algo.name()
+        ));
     }
     if let Some(label) = &args.charset
         && encoding_rs::Encoding::for_label(label.trim().as_bytes()).is_none()
@@ -207,8 +214,9 @@ pub fn explain_with_gold(
     let mut trace = Trace::default();
     let (segments, gap) = match opts.algo {
         Algo::Auto => (Segments::Normalized, danag::PAPER_GAP),
-        Algo::Danag => (Segments::Normalized, opts.gap),
         Algo::DanagLines => (Segments::PhysicalLines, opts.gap),
+        // DANAg's profile is drawn for the other algorithms as the page's shape.
+        _ => (Segments::Normalized, opts.gap),
     };
     let selection = match opts.algo {
         Algo::Auto => auto::extract_traced(
@@ -216,7 +224,8 @@ pub fn explain_with_gold(
             &auto::Tuning::new(opts.mode, opts.comments),
             Some(&mut trace),
         ),
-        Algo::Danag | Algo::DanagLines => danag::extract(&doc, segments, gap),
+        // The others as `pith` runs them.
+        _ => crate::extract::run(&doc, opts),
     };
     let text = output::render(&doc, &selection, Format::Text, false);
     let profile = danag::profile(&doc, segments);
@@ -474,6 +483,11 @@ impl Page<'_, '_> {
 
     /// One sentence on the rule that gave the selection.
     fn verdict(&self) -> String {
+        if self.opts.algo == Algo::Ce {
+            return "ce: one page alone is a site of one page; ContentExtractor finds no block \
+                    repeated on other pages, so every block is content."
+                .into();
+        }
         let Some(t) = self.trace else {
             return match self.choice.best {
                 Some(b) => format!(
@@ -580,6 +594,9 @@ impl Page<'_, '_> {
     fn reason(&self, r: &Reasons, id: NodeId, kept: bool, line: u32) -> String {
         let i = id as usize;
         let in_danag = self.in_danag(line);
+        if self.opts.algo == Algo::Ce {
+            return "ce on one page: no other page repeats it".into();
+        }
         let Some(t) = self.trace else {
             return if kept {
                 format!("in DANAg's selected lines (line {line})")

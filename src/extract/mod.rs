@@ -5,7 +5,10 @@
 //! selection as text or markdown is the output module's job, so each algorithm stays small.
 
 pub mod auto;
+pub mod blocks;
+pub mod ce;
 pub mod danag;
+pub mod fastce;
 
 use crate::decode;
 use crate::html::{Document, tree::NodeId};
@@ -22,11 +25,16 @@ pub enum Algo {
     Danag,
     /// DANAg over the physical lines of the source, exactly as the paper counts them.
     DanagLines,
+    /// ContentExtractor over several pages of one site given together ([`ce`]); on one page
+    /// alone every block is content.
+    Ce,
 }
 
 impl Algo {
     /// Every algorithm, in the order `--help` and eval tables list them.
     pub const ALL: &'static [Algo] = &[Algo::Auto, Algo::Danag, Algo::DanagLines];
+    /// Algorithms over a set of pages of one site (not in [`Algo::ALL`]: they need the site).
+    pub const SITE: &'static [Algo] = &[Algo::Ce];
 
     /// The name used on the command line and in JSON output.
     pub fn name(self) -> &'static str {
@@ -34,12 +42,17 @@ impl Algo {
             Algo::Auto => "auto",
             Algo::Danag => "danag",
             Algo::DanagLines => "danag-lines",
+            Algo::Ce => "ce",
         }
     }
 
     /// Parses a command-line name.
     pub fn from_name(name: &str) -> Option<Algo> {
-        Algo::ALL.iter().copied().find(|a| a.name() == name)
+        Algo::ALL
+            .iter()
+            .chain(Algo::SITE)
+            .copied()
+            .find(|a| a.name() == name)
     }
 }
 
@@ -47,7 +60,11 @@ impl std::str::FromStr for Algo {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Algo::from_name(s).ok_or_else(|| {
-            let names: Vec<&str> = Algo::ALL.iter().map(|a| a.name()).collect();
+            let names: Vec<&str> = Algo::ALL
+                .iter()
+                .chain(Algo::SITE)
+                .map(|a| a.name())
+                .collect();
             format!("unknown algorithm `{s}` (one of: {})", names.join(", "))
         })
     }
@@ -140,6 +157,18 @@ pub fn extract(
     transport_charset: Option<&str>,
     opts: &Options,
 ) -> Result<Extracted, Error> {
+    extract_with(bytes, transport_charset, opts, None)
+}
+
+/// [`extract`] with the site template of the page's host, if there is one: FastCE runs, and
+/// falls back to `opts.algo` when the page does not match the template ([`fastce::detect`]).
+/// [`Extracted::algo`] says which ran.
+pub fn extract_with(
+    bytes: &[u8],
+    transport_charset: Option<&str>,
+    opts: &Options,
+    template: Option<&crate::template::Template>,
+) -> Result<Extracted, Error> {
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
         return Err(Error::Empty);
     }
@@ -153,14 +182,18 @@ pub fn extract(
     let encoding = decoded.encoding.name();
     Ok(with_arena(|arena| {
         let doc = Document::parse(&decoded.text, arena);
-        let selection = run(&doc, opts);
+        let fast = template.and_then(|t| fastce::detect(&doc, t).selection);
+        let (selection, algo) = match fast {
+            Some(sel) => (sel, "fastce"),
+            None => (run(&doc, opts), opts.algo.name()),
+        };
         let text = output::render(&doc, &selection, opts.format, opts.links);
         Extracted {
             title: doc.title(),
             lang: doc.lang(),
             date: doc.date(),
             text,
-            algo: opts.algo.name(),
+            algo,
             encoding,
         }
     }))
@@ -190,5 +223,9 @@ pub fn run(doc: &Document<'_>, opts: &Options) -> Selection {
         Algo::Auto => auto::extract(doc, &auto::Tuning::new(opts.mode, opts.comments)),
         Algo::Danag => danag::extract(doc, danag::Segments::Normalized, opts.gap),
         Algo::DanagLines => danag::extract(doc, danag::Segments::PhysicalLines, opts.gap),
+        // One page is a site of one page: CE finds no block repeated elsewhere.
+        Algo::Ce => Selection {
+            nodes: blocks::text_nodes(doc, |_| true),
+        },
     }
 }

@@ -1,0 +1,129 @@
+//! FastCE against `auto`, per page, in one run (ratios, since the machine is shared): every page
+//! of `../shared/data/msv_big9` (override with `PITH_SITES_DIR`) is extracted by `auto` and by
+//! FastCE with the template learned from the other pages of its site-year (leave-one-out, as
+//! `just eval-sites` scores them), through the same library call from page bytes to text
+//! (`extract` and `extract_with`). Passes alternate between the two; medians are reported.
+//! Also: learning from 30 pages of each site (parsing included), and the template sizes.
+//!
+//! Targets (issue 6): FastCE per page <= 1.2x auto; learning 30 pages < 1 s; template < 64 KiB.
+
+use std::time::{Duration, Instant};
+
+use pith::extract::Options;
+use pith::template::Template;
+use pith::template::learn::{self, PageSummary};
+
+const PASSES: usize = 9;
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v.get(v.len() / 2).copied().unwrap_or_default()
+}
+
+fn sorted_dirs(d: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut v: Vec<_> = std::fs::read_dir(d)
+        .map(|r| r.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+fn main() {
+    let dir =
+        std::env::var("PITH_SITES_DIR").unwrap_or_else(|_| "../shared/data/msv_big9".to_string());
+    let root = std::path::Path::new(&dir);
+    if !root.is_dir() {
+        println!("skipping templates bench: {dir} not found (needs ../shared)");
+        return;
+    }
+    // (site, pages of each year)
+    let mut sites: Vec<(String, Vec<Vec<Vec<u8>>>)> = Vec::new();
+    for site in sorted_dirs(root).into_iter().filter(|p| p.is_dir()) {
+        let years: Vec<Vec<Vec<u8>>> = sorted_dirs(&site)
+            .into_iter()
+            .map(|y| {
+                sorted_dirs(&y.join("html"))
+                    .iter()
+                    .filter_map(|f| std::fs::read(f).ok())
+                    .collect::<Vec<_>>()
+            })
+            .filter(|p: &Vec<Vec<u8>>| p.len() >= 2)
+            .collect();
+        let name = site.file_name().map(|s| s.to_string_lossy().into_owned());
+        sites.push((name.unwrap_or_default(), years));
+    }
+    // Leave-one-out templates, one per page.
+    let mut work: Vec<(&[u8], Template)> = Vec::new();
+    for (site, years) in &sites {
+        for pages in years {
+            let sums: Vec<PageSummary> = pages
+                .iter()
+                .map(|p| learn::summarize(p, None).unwrap_or_default())
+                .collect();
+            for (i, page) in pages.iter().enumerate() {
+                let others: Vec<PageSummary> = sums
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| *j != i)
+                    .map(|(_, s)| s.clone())
+                    .collect();
+                let t = learn::learn(&others, site, Default::default());
+                work.push((page.as_slice(), t));
+            }
+        }
+    }
+    let opts = Options::default();
+    let mut auto = Vec::new();
+    let mut fast = Vec::new();
+    let mut fell_back = 0;
+    for pass in 0..PASSES {
+        let t = Instant::now();
+        for (page, _) in &work {
+            std::hint::black_box(pith::extract(page, None, &opts).ok());
+        }
+        auto.push(t.elapsed());
+        let t = Instant::now();
+        let mut fb = 0;
+        for (page, tpl) in &work {
+            let r = pith::extract::extract_with(page, None, &opts, Some(tpl));
+            fb += usize::from(r.map(|e| e.algo != "fastce").unwrap_or(true));
+        }
+        fast.push(t.elapsed());
+        if pass == 0 {
+            fell_back = fb;
+        }
+    }
+    let (a, f) = (median(auto), median(fast));
+    let n = work.len().max(1) as f64;
+    println!(
+        "{} pages ({} fell back to auto), {PASSES} passes, median per page:",
+        work.len(),
+        fell_back
+    );
+    println!("  auto    {:8.3} ms", a.as_secs_f64() * 1e3 / n);
+    println!("  fastce  {:8.3} ms", f.as_secs_f64() * 1e3 / n);
+    println!(
+        "  fastce / auto = {:.2} (target <= 1.2)\n",
+        f.as_secs_f64() / a.as_secs_f64().max(1e-12)
+    );
+    println!("learning from 30 pages of a site (parse + CE), median of {PASSES}; template size:");
+    for (site, years) in &sites {
+        let pages: Vec<&Vec<u8>> = years.iter().rev().flatten().take(30).collect();
+        let mut times = Vec::new();
+        let mut size = 0;
+        for _ in 0..PASSES {
+            let t = Instant::now();
+            let sums: Vec<PageSummary> = pages
+                .iter()
+                .filter_map(|p| learn::summarize(p, None).ok())
+                .collect();
+            let tpl = learn::learn(&sums, site, Default::default());
+            times.push(t.elapsed());
+            size = tpl.to_bytes().len();
+        }
+        println!(
+            "  {site:24} {:6.0} ms  {size:6} bytes",
+            median(times).as_secs_f64() * 1e3
+        );
+    }
+}

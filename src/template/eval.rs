@@ -1,0 +1,449 @@
+//! `pith template eval-sites DIR` (`just eval-sites`): CE, FastCE, `auto` and `danag` on many
+//! pages per site, reported as Nguyen et al.'s Tables II-IV are.
+//!
+//! DIR holds `<site>/<year>/html/<id>.html` and `<site>/<year>/gold/<id>.txt` (msv_big9).
+//! Protocols:
+//!
+//! - same-year leave-one-out: for each site-year and each page, FastCE learns from the other
+//!   pages of that site-year and extracts the held-out page; CE is given the site-year's pages
+//!   together (it needs no training, only the set); `auto` and `danag` see the page alone;
+//! - cross-year drift: FastCE learns from all pages of one year and extracts every page of the
+//!   next year of the same site.
+//!
+//! Word-level scores are pith's own ([`crate::eval::metrics`]: bag-of-words and LCS F1, the
+//! paper's W_Fmeasure being the former). Times are measured in this one run, each page's
+//! extraction repeated [`REPEAT`] times and the fastest kept, so FastCE/auto ratios compare
+//! like with like under the same load.
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use super::learn::{self, PageSummary};
+use crate::eval::metrics;
+use crate::extract::ce::Params;
+use crate::extract::{Algo, Options};
+
+/// Timed extractions are repeated this many times; the fastest counts.
+pub const REPEAT: usize = 3;
+
+/// One page with its gold.
+struct Page {
+    html: Vec<u8>,
+    gold: Vec<String>,
+    summary: PageSummary,
+}
+
+/// The pages of one site-year.
+struct SiteYear {
+    site: String,
+    year: String,
+    pages: Vec<Page>,
+}
+
+fn read_site_years(dir: &Path) -> Result<Vec<SiteYear>, String> {
+    let mut out = Vec::new();
+    let sorted = |d: &Path| -> Result<Vec<std::path::PathBuf>, String> {
+        let mut v: Vec<_> = std::fs::read_dir(d)
+            .map_err(|e| format!("{}: {e}", d.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .collect();
+        v.sort();
+        Ok(v)
+    };
+    for site in sorted(dir)? {
+        if !site.is_dir() {
+            continue;
+        }
+        for year in sorted(&site)? {
+            let html_dir = year.join("html");
+            if !html_dir.is_dir() {
+                continue;
+            }
+            let mut pages = Vec::new();
+            for f in sorted(&html_dir)? {
+                let Some(id) = f.file_stem().and_then(|s| s.to_str()) else {
+                    continue;
+                };
+                let gold_file = year.join("gold").join(format!("{id}.txt"));
+                let (Ok(html), Ok(gold)) = (std::fs::read(&f), std::fs::read_to_string(&gold_file))
+                else {
+                    continue;
+                };
+                let summary = learn::summarize(&html, None).unwrap_or_default();
+                pages.push(Page {
+                    html,
+                    gold: metrics::tokens(&gold),
+                    summary,
+                });
+            }
+            let name = |p: &Path| {
+                p.file_name()
+                    .and_then(|s| s.to_str())
+                    .unwrap_or("")
+                    .to_string()
+            };
+            if pages.len() >= 2 {
+                out.push(SiteYear {
+                    site: name(&site),
+                    year: name(&year),
+                    pages,
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Scores of one system on one page.
+#[derive(Clone, Copy, Default)]
+struct Score {
+    bow: f64,
+    lcs: f64,
+    /// Bag-of-words precision and recall (an empty output has precision 0 here).
+    p: f64,
+    r: f64,
+}
+
+fn score(text: &str, gold: &[String]) -> Score {
+    let pred = metrics::tokens(text);
+    let bow = metrics::bow(&pred, gold);
+    Score {
+        bow: bow.f1,
+        lcs: metrics::lcs(&pred, gold).f1,
+        p: bow.precision.unwrap_or(0.0),
+        r: bow.recall.unwrap_or(0.0),
+    }
+}
+
+/// Runs `f` [`REPEAT`] times; its last result and the fastest time.
+fn timed<R>(mut f: impl FnMut() -> R) -> (R, Duration) {
+    let mut best = Duration::MAX;
+    let mut last = None;
+    for _ in 0..REPEAT {
+        let t = Instant::now();
+        let r = f();
+        best = best.min(t.elapsed());
+        last = Some(r);
+    }
+    match last {
+        Some(r) => (r, best),
+        None => (f(), best),
+    }
+}
+
+/// Sums for one site (or all).
+#[derive(Default, Clone)]
+struct Acc {
+    pages: usize,
+    ce: (f64, f64),
+    fast: (f64, f64),
+    fast_pr: (f64, f64),
+    auto: (f64, f64),
+    auto_pr: (f64, f64),
+    danag: (f64, f64),
+    fallbacks: usize,
+    ce_time: Duration,
+    fast_time: Duration,
+    auto_time: Duration,
+    ce_distinct: usize,
+    ce_atomic: usize,
+    ce_sets: usize,
+    fast_blocks: usize,
+    fast_compared: usize,
+    tpl_bytes: usize,
+    tpl_max: usize,
+    templates: usize,
+    // cross-year
+    x_pages: usize,
+    x_fast: f64,
+    x_auto: f64,
+    x_fallbacks: usize,
+}
+
+fn add(a: &mut (f64, f64), s: Score) {
+    a.0 += s.bow;
+    a.1 += s.lcs;
+}
+
+fn ms(d: Duration, n: usize) -> f64 {
+    d.as_secs_f64() * 1000.0 / n.max(1) as f64
+}
+
+/// FastCE on one page: the text (with fallback to auto), whether it fell back, the detection
+/// counts, and the time of the extraction as pith runs it.
+fn fastce_page(
+    html: &[u8],
+    t: &super::Template,
+    opts: &Options,
+) -> (String, bool, usize, usize, Duration) {
+    let (r, time) = timed(|| crate::extract::extract_with(html, None, opts, Some(t)));
+    let (text, fell_back) = match r {
+        Ok(e) => (e.text, e.algo != "fastce"),
+        Err(_) => (String::new(), true),
+    };
+    // The counts, from a separate (untimed) detection.
+    let text_src = crate::decode::decode(html, None, None).text;
+    let arena = bumpalo::Bump::new();
+    let doc = crate::html::Document::parse(&text_src, &arena);
+    let d = crate::extract::fastce::detect(&doc, t);
+    (text, fell_back, d.blocks, d.compared, time)
+}
+
+/// `pith template eval-sites DIR`.
+pub fn main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
+    let sets = match read_site_years(dir) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("pith template eval-sites: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if sets.is_empty() {
+        eprintln!(
+            "pith template eval-sites: no <site>/<year>/html pages in {}",
+            dir.display()
+        );
+        return ExitCode::FAILURE;
+    }
+    let auto = Options::default();
+    let danag = Options {
+        algo: Algo::Danag,
+        ..Options::default()
+    };
+    let params = Params::default();
+    let mut sites: Vec<(String, Acc)> = Vec::new();
+    let mut learn30: Vec<(String, Duration, usize)> = Vec::new();
+    for (k, sy) in sets.iter().enumerate() {
+        if sites.last().map(|s| &s.0) != Some(&sy.site) {
+            sites.push((sy.site.clone(), Acc::default()));
+        }
+        let Some((_, acc)) = sites.last_mut() else {
+            continue;
+        };
+        eprintln!("pith template eval-sites: {} {}", sy.site, sy.year);
+        // CE: the site-year's pages given together.
+        let refs: Vec<&[u8]> = sy.pages.iter().map(|p| p.html.as_slice()).collect();
+        let ((ce_out, ce_stats), ce_time) = timed(|| learn::ce_site(&refs, &auto));
+        acc.ce_time += ce_time;
+        acc.ce_distinct += ce_stats.distinct;
+        acc.ce_atomic += ce_stats.atomic;
+        acc.ce_sets += 1;
+        for (i, page) in sy.pages.iter().enumerate() {
+            acc.pages += 1;
+            let ce_text = ce_out.get(i).and_then(|r| r.as_ref().ok());
+            add(&mut acc.ce, score(ce_text.map_or("", |s| s), &page.gold));
+            // FastCE: learn from the other pages of the site-year.
+            let others: Vec<PageSummary> = sy
+                .pages
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i)
+                .map(|(_, p)| p.summary.clone())
+                .collect();
+            let t = learn::learn(&others, &sy.site, params);
+            let bytes = t.to_bytes().len();
+            acc.tpl_bytes += bytes;
+            acc.tpl_max = acc.tpl_max.max(bytes);
+            acc.templates += 1;
+            let (text, fell_back, blocks, compared, time) = fastce_page(&page.html, &t, &auto);
+            acc.fast_time += time;
+            acc.fast_blocks += blocks;
+            acc.fast_compared += compared;
+            acc.fallbacks += usize::from(fell_back);
+            let sc = score(&text, &page.gold);
+            add(&mut acc.fast, sc);
+            acc.fast_pr.0 += sc.p;
+            acc.fast_pr.1 += sc.r;
+            let (a, time) = timed(|| crate::extract::extract(&page.html, None, &auto));
+            acc.auto_time += time;
+            let sc = score(a.map(|e| e.text).as_deref().unwrap_or(""), &page.gold);
+            add(&mut acc.auto, sc);
+            acc.auto_pr.0 += sc.p;
+            acc.auto_pr.1 += sc.r;
+            let d = crate::extract::extract(&page.html, None, &danag);
+            add(
+                &mut acc.danag,
+                score(d.map(|e| e.text).as_deref().unwrap_or(""), &page.gold),
+            );
+        }
+        // Cross-year: learn from this year, apply to the next year of the same site.
+        if let Some(next) = sets.get(k + 1).filter(|n| n.site == sy.site) {
+            let all: Vec<PageSummary> = sy.pages.iter().map(|p| p.summary.clone()).collect();
+            let t = learn::learn(&all, &sy.site, params);
+            for page in &next.pages {
+                let (text, fell_back, _, _, _) = fastce_page(&page.html, &t, &auto);
+                acc.x_pages += 1;
+                acc.x_fallbacks += usize::from(fell_back);
+                acc.x_fast += score(&text, &page.gold).bow;
+                let a = crate::extract::extract(&page.html, None, &auto);
+                acc.x_auto += score(a.map(|e| e.text).as_deref().unwrap_or(""), &page.gold).bow;
+            }
+        }
+    }
+    // Learning from 30 pages of one site (its last three years, as a crawler would pool them),
+    // parsing included: what `pith learn` does per host.
+    for (site, _) in &sites {
+        let pages: Vec<&Page> = sets
+            .iter()
+            .filter(|s| &s.site == site)
+            .rev()
+            .flat_map(|s| s.pages.iter())
+            .take(30)
+            .collect();
+        let (t, time) = timed(|| {
+            let sums: Vec<PageSummary> = pages
+                .iter()
+                .filter_map(|p| learn::summarize(&p.html, None).ok())
+                .collect();
+            learn::learn(&sums, site, params)
+        });
+        learn30.push((site.clone(), time, t.to_bytes().len()));
+    }
+    let md = tables(&sites, &learn30);
+    {
+        use std::io::Write;
+        let _ = std::io::stdout().write_all(md.as_bytes());
+    }
+    if let Some(out) = markdown
+        && let Err(e) = std::fs::write(out, &md)
+    {
+        eprintln!("pith template eval-sites: {}: {e}", out.display());
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}
+
+fn tables(sites: &[(String, Acc)], learn30: &[(String, Duration, usize)]) -> String {
+    let mut total = Acc::default();
+    for (_, a) in sites {
+        total.pages += a.pages;
+        for (t, s) in [
+            (&mut total.ce, a.ce),
+            (&mut total.fast, a.fast),
+            (&mut total.fast_pr, a.fast_pr),
+            (&mut total.auto, a.auto),
+            (&mut total.auto_pr, a.auto_pr),
+            (&mut total.danag, a.danag),
+        ] {
+            t.0 += s.0;
+            t.1 += s.1;
+        }
+        total.fallbacks += a.fallbacks;
+        total.ce_time += a.ce_time;
+        total.fast_time += a.fast_time;
+        total.auto_time += a.auto_time;
+        total.ce_distinct += a.ce_distinct;
+        total.ce_atomic += a.ce_atomic;
+        total.ce_sets += a.ce_sets;
+        total.fast_blocks += a.fast_blocks;
+        total.fast_compared += a.fast_compared;
+        total.tpl_bytes += a.tpl_bytes;
+        total.tpl_max = total.tpl_max.max(a.tpl_max);
+        total.templates += a.templates;
+        total.x_pages += a.x_pages;
+        total.x_fast += a.x_fast;
+        total.x_auto += a.x_auto;
+        total.x_fallbacks += a.x_fallbacks;
+    }
+    let all = [("**all**".to_string(), total.clone())];
+    let rows = sites.iter().chain(all.iter());
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "Table II. Per-page time (ms) and blocks, same-year leave-one-out. NBT: blocks each block is \
+         compared against (CE: distinct blocks of the site-year; FastCE: stored non-content \
+         blocks at the page's paths); NB: atomic blocks per page (CE) or blocks extracted by P's \
+         paths (FastCE).\n"
+    );
+    let _ = writeln!(
+        s,
+        "| site | CE NBT / NB / PerTime | FastCE NBT / NB / PerTime | auto PerTime | FastCE / auto time |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|");
+    for (name, a) in rows.clone() {
+        let n = a.pages.max(1) as f64;
+        let sets = a.ce_sets.max(1) as f64;
+        let _ = writeln!(
+            s,
+            "| {name} | {:.0} / {:.0} / {:.2} | {:.0} / {:.0} / {:.2} | {:.2} | {:.2} |",
+            a.ce_distinct as f64 / sets,
+            a.ce_atomic as f64 / n,
+            ms(a.ce_time, a.pages),
+            a.fast_compared as f64 / n,
+            a.fast_blocks as f64 / n,
+            ms(a.fast_time, a.pages),
+            ms(a.auto_time, a.pages),
+            a.fast_time.as_secs_f64() / a.auto_time.as_secs_f64().max(1e-12),
+        );
+    }
+    for (title, lcs) in [
+        (
+            "Table III. Word-level LCS F1 (mean over pages), same-year leave-one-out.",
+            true,
+        ),
+        (
+            "Table IV. Word-level bag-of-words F1 (mean over pages), same-year leave-one-out; \
+             fallbacks: held-out pages FastCE handed to auto.",
+            false,
+        ),
+    ] {
+        let _ = writeln!(s, "\n{title}\n");
+        let _ = writeln!(
+            s,
+            "| site | pages | CE | FastCE | auto | danag | fallbacks | FastCE P / R | auto P / R |"
+        );
+        let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|");
+        for (name, a) in rows.clone() {
+            let n = a.pages.max(1) as f64;
+            let pick = |x: (f64, f64)| if lcs { x.1 / n } else { x.0 / n };
+            let _ = writeln!(
+                s,
+                "| {name} | {} | {:.3} | {:.3} | {:.3} | {:.3} | {} | {:.3} / {:.3} | {:.3} / {:.3} |",
+                a.pages,
+                pick(a.ce),
+                pick(a.fast),
+                pick(a.auto),
+                pick(a.danag),
+                a.fallbacks,
+                a.fast_pr.0 / n,
+                a.fast_pr.1 / n,
+                a.auto_pr.0 / n,
+                a.auto_pr.1 / n,
+            );
+        }
+    }
+    let _ = writeln!(
+        s,
+        "\nTemplate drift: FastCE learned from all pages of one year, applied to the next year \
+         of the same site (2000→2005, 2005→2010, 2010→2015); bag-of-words F1, with the pages \
+         that fell back to auto.\n"
+    );
+    let _ = writeln!(s, "| site | pages | FastCE | auto | fallbacks |");
+    let _ = writeln!(s, "|---|---|---|---|---|");
+    for (name, a) in rows.clone() {
+        let n = a.x_pages.max(1) as f64;
+        let _ = writeln!(
+            s,
+            "| {name} | {} | {:.3} | {:.3} | {} |",
+            a.x_pages,
+            a.x_fast / n,
+            a.x_auto / n,
+            a.x_fallbacks
+        );
+    }
+    let _ = writeln!(
+        s,
+        "\nTemplates: leave-one-out templates (9 pages) {:.0} bytes on average, {} at most. \
+         Learning from 30 pages of a site (parsing included), fastest of {REPEAT}:\n",
+        total.tpl_bytes as f64 / total.templates.max(1) as f64,
+        total.tpl_max
+    );
+    let _ = writeln!(s, "| site | learn 30 pages (ms) | template bytes |");
+    let _ = writeln!(s, "|---|---|---|");
+    for (site, t, bytes) in learn30 {
+        let _ = writeln!(s, "| {site} | {:.0} | {bytes} |", t.as_secs_f64() * 1000.0);
+    }
+    s
+}

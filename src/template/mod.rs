@@ -1,0 +1,511 @@
+//! Site templates: what FastContentExtractor's preparation phase learns from pages of one site
+//! (Nguyen et al. 2009, Section III, Figure 4), stored as one small binary file per host.
+//!
+//! A template holds the set P of traversal paths of content blocks, the non-content blocks whose
+//! path is in P with their feature vectors (Section III: "we also store in the template the
+//! content of non-content blocks which have the path as content blocks"), and, beyond the paper,
+//! the set of every path seen in the training pages, which tells a page of another layout (no
+//! longer matching the template) from one of the learned layout, so that it falls back to `auto`.
+//!
+//! The file format (all integers little-endian), version [`VERSION`]:
+//!
+//! ```text
+//! magic "PITHTPL\0" | version u16 | reserved u16 | dims u16 | reserved u16
+//! similarity f32 | share f32 | min_match f32 | pages u32 | min_words u32
+//! host: len u16, bytes
+//! P: count u32, then per path: hash u64, name len u16, name bytes (html.body.div.p)
+//! known paths: count u32, then hash u64 each
+//! non-content blocks: count u32, then per block: path u64, entries u16, (dim u16, count u16)...
+//! fingerprints of every non-content block: count u32, then u64 each
+//! checksum u64: FNV-1a 64 of every byte before it
+//! ```
+//!
+//! Loading never trusts a count: each is checked against the bytes left before anything is
+//! allocated for it, and the file itself is read only up to [`MAX_FILE`] bytes, so a hostile file
+//! costs at most its own size. Every fault is a [`LoadError`] naming the file.
+
+pub mod eval;
+pub mod learn;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use crate::extract::blocks::{DIMS, FNV_OFFSET, Features, fnv1a};
+
+/// The first eight bytes of every template file.
+pub const MAGIC: &[u8; 8] = b"PITHTPL\0";
+/// The format version this pith writes and reads.
+pub const VERSION: u16 = 1;
+/// The largest template file read (a typical one is a few KiB; the target is under 64 KiB).
+pub const MAX_FILE: u64 = 16 << 20;
+/// File name extension of a template in a store directory: `STORE/<host>.tpl`.
+pub const EXT: &str = "tpl";
+
+/// Default share of a page's blocks whose paths the template knows, below which the page
+/// is taken for another layout and falls back to `auto` (a majority, as CE's threshold).
+pub const DEFAULT_MIN_MATCH: f32 = 0.5;
+
+/// A learned site template.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Template {
+    pub host: String,
+    /// Dimensions of the feature vectors it was learned with.
+    pub dims: u16,
+    /// Cosine above which two blocks are similar (paper: 0.9).
+    pub similarity: f32,
+    /// CE's threshold the template was learned with (share of other pages).
+    pub share: f32,
+    /// Fallback to `auto` when less than this share of a page's blocks have known paths.
+    pub min_match: f32,
+    /// Pages it was learned from.
+    pub pages: u32,
+    /// The fewest content words CE found in a training page; a page where FastCE finds less
+    /// than half as many is taken not to match (another kind of page under the same paths).
+    pub min_words: u32,
+    /// P: content-block paths, sorted by hash, with their dotted names.
+    pub paths: Vec<(u64, String)>,
+    /// Every block path of the training pages, sorted: the layout a page must share.
+    pub known: Vec<u64>,
+    /// Non-content blocks whose path is in P, sorted by path.
+    pub noncontent: Vec<(u64, Features)>,
+    /// Fingerprints ([`Features::fingerprint`]) of every non-content block of the training
+    /// pages, at any path, sorted: a block identical to one of them (cosine 1) is non-content
+    /// wherever it sits, at 8 bytes a block instead of a whole vector.
+    pub fingerprints: Vec<u64>,
+}
+
+impl Template {
+    /// Whether `path` is in P.
+    pub fn in_p(&self, path: u64) -> bool {
+        self.paths.binary_search_by_key(&path, |p| p.0).is_ok()
+    }
+
+    /// Whether any training page had a block at `path`.
+    pub fn knows(&self, path: u64) -> bool {
+        self.known.binary_search(&path).is_ok()
+    }
+
+    /// Whether a block with this vector fingerprint was non-content in training.
+    pub fn known_noncontent(&self, fingerprint: u64) -> bool {
+        self.fingerprints.binary_search(&fingerprint).is_ok()
+    }
+
+    /// The stored non-content blocks at `path`.
+    pub fn noncontent_at(&self, path: u64) -> &[(u64, Features)] {
+        let lo = self.noncontent.partition_point(|b| b.0 < path);
+        let hi = self.noncontent.partition_point(|b| b.0 <= path);
+        self.noncontent.get(lo..hi).unwrap_or(&[])
+    }
+
+    /// The binary file.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut b = Vec::new();
+        b.extend_from_slice(MAGIC);
+        b.extend_from_slice(&VERSION.to_le_bytes());
+        b.extend_from_slice(&0u16.to_le_bytes());
+        b.extend_from_slice(&self.dims.to_le_bytes());
+        b.extend_from_slice(&0u16.to_le_bytes());
+        b.extend_from_slice(&self.similarity.to_le_bytes());
+        b.extend_from_slice(&self.share.to_le_bytes());
+        b.extend_from_slice(&self.min_match.to_le_bytes());
+        b.extend_from_slice(&self.pages.to_le_bytes());
+        b.extend_from_slice(&self.min_words.to_le_bytes());
+        let host = truncate(&self.host, u16::MAX as usize);
+        b.extend_from_slice(&(host.len() as u16).to_le_bytes());
+        b.extend_from_slice(host.as_bytes());
+        b.extend_from_slice(&(self.paths.len() as u32).to_le_bytes());
+        for (h, name) in &self.paths {
+            b.extend_from_slice(&h.to_le_bytes());
+            let name = truncate(name, u16::MAX as usize);
+            b.extend_from_slice(&(name.len() as u16).to_le_bytes());
+            b.extend_from_slice(name.as_bytes());
+        }
+        b.extend_from_slice(&(self.known.len() as u32).to_le_bytes());
+        for h in &self.known {
+            b.extend_from_slice(&h.to_le_bytes());
+        }
+        b.extend_from_slice(&(self.noncontent.len() as u32).to_le_bytes());
+        for (path, f) in &self.noncontent {
+            b.extend_from_slice(&path.to_le_bytes());
+            let n = f.entries.len().min(u16::MAX as usize);
+            b.extend_from_slice(&(n as u16).to_le_bytes());
+            for (d, c) in f.entries.iter().take(n) {
+                b.extend_from_slice(&d.to_le_bytes());
+                b.extend_from_slice(&c.to_le_bytes());
+            }
+        }
+        b.extend_from_slice(&(self.fingerprints.len() as u32).to_le_bytes());
+        for h in &self.fingerprints {
+            b.extend_from_slice(&h.to_le_bytes());
+        }
+        let sum = fnv1a(FNV_OFFSET, &b);
+        b.extend_from_slice(&sum.to_le_bytes());
+        b
+    }
+
+    /// Parses a template file's bytes. `file` names the file in errors.
+    pub fn from_bytes(bytes: &[u8], file: &Path) -> Result<Template, LoadError> {
+        let err = |msg: String| LoadError {
+            file: file.to_path_buf(),
+            msg,
+        };
+        if bytes.len() < MAGIC.len() || bytes.get(..MAGIC.len()) != Some(MAGIC.as_slice()) {
+            return Err(err("not a pith template (bad magic bytes)".into()));
+        }
+        let mut r = Reader {
+            bytes,
+            pos: MAGIC.len(),
+        };
+        let version = r.u16().map_err(&err)?;
+        if version > VERSION {
+            return Err(err(format!(
+                "template format version {version} is newer than this pith reads ({VERSION}); \
+                 relearn it or upgrade pith"
+            )));
+        }
+        if version == 0 {
+            return Err(err("template format version 0 is invalid".into()));
+        }
+        // The checksum covers everything before the last eight bytes.
+        let Some(body_len) = bytes.len().checked_sub(8) else {
+            return Err(err("truncated (no checksum)".into()));
+        };
+        let (body, tail) = bytes.split_at(body_len);
+        let mut stored = [0u8; 8];
+        stored.copy_from_slice(tail);
+        if body_len < r.pos || fnv1a(FNV_OFFSET, body) != u64::from_le_bytes(stored) {
+            return Err(err(
+                "checksum mismatch (file truncated or corrupt); relearn it".into(),
+            ));
+        }
+        let mut r = Reader {
+            bytes: body,
+            pos: r.pos,
+        };
+        let parse = |r: &mut Reader<'_>| -> Result<Template, String> {
+            r.u16()?;
+            let dims = r.u16()?;
+            if dims != DIMS {
+                return Err(format!(
+                    "learned with {dims} feature dimensions, this pith uses {DIMS}"
+                ));
+            }
+            r.u16()?;
+            let similarity = r.f32()?;
+            let share = r.f32()?;
+            let min_match = r.f32()?;
+            for (name, v) in [
+                ("similarity", similarity),
+                ("share", share),
+                ("min_match", min_match),
+            ] {
+                if !(0.0..=1.0).contains(&v) {
+                    return Err(format!("parameter {name} = {v} out of range 0..1"));
+                }
+            }
+            let pages = r.u32()?;
+            let min_words = r.u32()?;
+            let host = r.string()?;
+            let n = r.count(8 + 2)?;
+            let mut paths = Vec::with_capacity(n);
+            for _ in 0..n {
+                let h = r.u64()?;
+                paths.push((h, r.string()?));
+            }
+            let n = r.count(8)?;
+            let mut known = Vec::with_capacity(n);
+            for _ in 0..n {
+                known.push(r.u64()?);
+            }
+            let n = r.count(8 + 2)?;
+            let mut noncontent = Vec::with_capacity(n);
+            for _ in 0..n {
+                let path = r.u64()?;
+                let m = r.count16(4)?;
+                let mut entries = Vec::with_capacity(m);
+                for _ in 0..m {
+                    let d = r.u16()?;
+                    let c = r.u16()?;
+                    if d >= DIMS || entries.last().is_some_and(|&(p, _)| p >= d) {
+                        return Err("feature vector out of order or out of range".into());
+                    }
+                    entries.push((d, c));
+                }
+                noncontent.push((path, Features::from_entries(entries)));
+            }
+            let n = r.count(8)?;
+            let mut fingerprints = Vec::with_capacity(n);
+            for _ in 0..n {
+                fingerprints.push(r.u64()?);
+            }
+            if r.pos != r.bytes.len() {
+                return Err(format!("{} bytes of trailing data", r.bytes.len() - r.pos));
+            }
+            let sorted = paths.windows(2).all(|w| w[0].0 < w[1].0)
+                && known.windows(2).all(|w| w[0] < w[1])
+                && noncontent.windows(2).all(|w| w[0].0 <= w[1].0)
+                && fingerprints.windows(2).all(|w| w[0] < w[1]);
+            if !sorted {
+                return Err("path tables are not sorted".into());
+            }
+            Ok(Template {
+                host,
+                dims,
+                similarity,
+                share,
+                min_match,
+                pages,
+                min_words,
+                paths,
+                known,
+                noncontent,
+                fingerprints,
+            })
+        };
+        parse(&mut r).map_err(err)
+    }
+
+    /// Reads a template file (at most [`MAX_FILE`] bytes).
+    pub fn load(file: &Path) -> Result<Template, LoadError> {
+        use std::io::Read;
+        let err = |msg: String| LoadError {
+            file: file.to_path_buf(),
+            msg,
+        };
+        let f = std::fs::File::open(file).map_err(|e| err(e.to_string()))?;
+        let mut bytes = Vec::new();
+        f.take(MAX_FILE + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| err(e.to_string()))?;
+        if bytes.len() as u64 > MAX_FILE {
+            return Err(err(format!("larger than {MAX_FILE} bytes")));
+        }
+        Template::from_bytes(&bytes, file)
+    }
+
+    /// The template as JSON, for people (`pith template show`).
+    pub fn to_json(&self) -> serde_json::Value {
+        let noncontent: Vec<serde_json::Value> = self
+            .noncontent
+            .iter()
+            .map(|(path, f)| {
+                let name = self
+                    .paths
+                    .binary_search_by_key(path, |p| p.0)
+                    .ok()
+                    .and_then(|i| self.paths.get(i))
+                    .map_or("", |p| p.1.as_str());
+                let count = |d: u16| f.entries.iter().find(|e| e.0 == d).map_or(0, |e| e.1);
+                serde_json::json!({
+                    "path": name,
+                    "words": f.words(),
+                    "images": count(crate::extract::blocks::DIM_IMAGES),
+                    "scripts": count(crate::extract::blocks::DIM_SCRIPTS),
+                    "links": count(crate::extract::blocks::DIM_LINKS),
+                    "dimensions": f.entries.len(),
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "format_version": VERSION,
+            "host": self.host,
+            "pages": self.pages,
+            "min_words": self.min_words,
+            "parameters": {
+                "dimensions": self.dims,
+                "similarity": round6(self.similarity),
+                "share": round6(self.share),
+                "min_match": round6(self.min_match),
+            },
+            "content_paths": self.paths.iter().map(|p| p.1.clone()).collect::<Vec<_>>(),
+            "known_paths": self.known.len(),
+            "noncontent_fingerprints": self.fingerprints.len(),
+            "noncontent_blocks": noncontent,
+        })
+    }
+}
+
+/// An f32 parameter as the decimal it was written as (0.9, not 0.8999999761581421).
+fn round6(x: f32) -> f64 {
+    (f64::from(x) * 1e6).round() / 1e6
+}
+
+fn truncate(s: &str, max: usize) -> &str {
+    let mut end = s.len().min(max);
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    s.get(..end).unwrap_or("")
+}
+
+/// A template that could not be used, with the file it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadError {
+    pub file: PathBuf,
+    pub msg: String,
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "template {}: {}", self.file.display(), self.msg)
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// A bounds-checked little-endian reader.
+struct Reader<'b> {
+    bytes: &'b [u8],
+    pos: usize,
+}
+
+impl Reader<'_> {
+    fn take(&mut self, n: usize) -> Result<&[u8], String> {
+        let end = self.pos.checked_add(n).filter(|&e| e <= self.bytes.len());
+        let Some(end) = end else {
+            return Err(format!("truncated at byte {}", self.pos));
+        };
+        let s = self.bytes.get(self.pos..end).unwrap_or(&[]);
+        self.pos = end;
+        Ok(s)
+    }
+    fn array<const N: usize>(&mut self) -> Result<[u8; N], String> {
+        let mut a = [0u8; N];
+        a.copy_from_slice(self.take(N)?);
+        Ok(a)
+    }
+    fn u16(&mut self) -> Result<u16, String> {
+        Ok(u16::from_le_bytes(self.array()?))
+    }
+    fn u32(&mut self) -> Result<u32, String> {
+        Ok(u32::from_le_bytes(self.array()?))
+    }
+    fn u64(&mut self) -> Result<u64, String> {
+        Ok(u64::from_le_bytes(self.array()?))
+    }
+    fn f32(&mut self) -> Result<f32, String> {
+        Ok(f32::from_le_bytes(self.array()?))
+    }
+    fn string(&mut self) -> Result<String, String> {
+        let n = self.u16()? as usize;
+        let b = self.take(n)?;
+        String::from_utf8(b.to_vec()).map_err(|_| "a name is not UTF-8".to_string())
+    }
+    fn left(&self) -> usize {
+        self.bytes.len().saturating_sub(self.pos)
+    }
+    /// A u32 count of items at least `min_size` bytes each, checked against the bytes left.
+    fn count(&mut self, min_size: usize) -> Result<usize, String> {
+        let at = self.pos;
+        let n = self.u32()? as usize;
+        self.check(n, min_size, at)
+    }
+    fn count16(&mut self, min_size: usize) -> Result<usize, String> {
+        let at = self.pos;
+        let n = self.u16()? as usize;
+        self.check(n, min_size, at)
+    }
+    fn check(&self, n: usize, min_size: usize, at: usize) -> Result<usize, String> {
+        if n.saturating_mul(min_size) > self.left() {
+            return Err(format!(
+                "count {n} at byte {at} needs more bytes than the file has"
+            ));
+        }
+        Ok(n)
+    }
+}
+
+/// The host of a URL, lower-cased, without scheme, user, port, path; `None` when there is none
+/// or it holds characters a host name cannot (so it can never name a file outside the store).
+pub fn host_of(url: &str) -> Option<String> {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let authority = rest.split(['/', '?', '#']).next()?;
+    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let host = match host.rsplit_once(':') {
+        Some((h, port)) if port.bytes().all(|b| b.is_ascii_digit()) => h,
+        _ => host,
+    };
+    let host = host.trim_end_matches('.').to_ascii_lowercase();
+    let ok = !host.is_empty()
+        && !host.starts_with('.')
+        && host.len() <= 253
+        && host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-' || b == b'_');
+    ok.then_some(host)
+}
+
+/// The file of `host`'s template in a store directory.
+pub fn file_for(store: &Path, host: &str) -> PathBuf {
+    store.join(format!("{host}.{EXT}"))
+}
+
+/// A store directory of templates, loaded on first use and cached (shared by the workers).
+#[derive(Debug)]
+pub struct Store {
+    dir: PathBuf,
+    cache: Mutex<HashMap<String, Option<Arc<Template>>>>,
+}
+
+impl Store {
+    /// Opens a store directory; it must exist.
+    pub fn open(dir: &Path) -> Result<Store, String> {
+        if !dir.is_dir() {
+            return Err(format!(
+                "--templates {}: not a directory (create it with `pith learn -o DIR ...`)",
+                dir.display()
+            ));
+        }
+        Ok(Store {
+            dir: dir.to_path_buf(),
+            cache: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The template for the host of `url`, if the store has a usable one. A missing file means
+    /// the site was not learned (no message); a faulty one is reported once on stderr and the
+    /// host is then extracted without a template.
+    pub fn for_url(&self, url: &str) -> Option<Arc<Template>> {
+        let host = host_of(url)?;
+        let mut cache = self.cache.lock().ok()?;
+        if let Some(t) = cache.get(&host) {
+            return t.clone();
+        }
+        let alt = host
+            .strip_prefix("www.")
+            .map_or_else(|| format!("www.{host}"), str::to_string);
+        let mut found = None;
+        for h in [&host, &alt] {
+            let file = file_for(&self.dir, h);
+            if !file.exists() {
+                continue;
+            }
+            match Template::load(&file) {
+                Ok(t) => found = Some(Arc::new(t)),
+                Err(e) => eprintln!("pith: {e}; extracting {host} without it"),
+            }
+            break;
+        }
+        cache.insert(host, found.clone());
+        found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hosts_of_urls() {
+        assert_eq!(
+            host_of("https://User@News.BBC.co.uk:8080/a/b?c").as_deref(),
+            Some("news.bbc.co.uk")
+        );
+        assert_eq!(host_of("example.org/x").as_deref(), Some("example.org"));
+        assert_eq!(host_of("http://../etc/passwd"), None);
+        assert_eq!(host_of("http://a/b").as_deref(), Some("a"));
+        assert_eq!(host_of("http:///x"), None);
+        assert_eq!(host_of("http://ex ample.org/"), None);
+    }
+}

@@ -1,0 +1,499 @@
+//! Site templates end to end: `pith learn` from files and from streams grouped by host,
+//! `pith template show`, FastCE with `--templates` in every input format and with -j, the
+//! fallback to auto, `--algo ce` over pages given together, and (when ../shared is present) a
+//! real site of msv_big9, same year and across years.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn pith(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pith"))
+        .args(args)
+        .output()
+        .expect("run pith")
+}
+
+fn pith_stdin(args: &[&str], input: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pith"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run pith");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input).expect("write stdin");
+    drop(stdin);
+    child.wait_with_output().expect("wait")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("pith-templates-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn site_page(n: usize) -> String {
+    format!("tests/pages/site-news/page{n}.html")
+}
+
+const REDESIGN: &str = "tests/pages/site-news-redesign/page1.html";
+/// The site's layout with hardly any story in it (a gallery page).
+const THIN: &str = "tests/pages/site-news-thin/page1.html";
+
+/// Learns news.example from pages 1-5 into a fresh store.
+fn learned_store(name: &str) -> PathBuf {
+    let store = tmp(name);
+    let pages: Vec<String> = (1..=5).map(site_page).collect();
+    let mut args = vec!["learn", "--host", "news.example", "--min-pages", "3", "-o"];
+    let s = store.to_str().expect("utf-8 path").to_string();
+    args.push(&s);
+    args.extend(pages.iter().map(String::as_str));
+    let o = pith(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    store
+}
+
+fn text(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("utf-8 output")
+}
+
+fn json_lines(o: &Output) -> Vec<serde_json::Value> {
+    text(o)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
+}
+
+#[test]
+fn learn_writes_a_small_template_and_show_prints_it() {
+    let store = learned_store("show");
+    let file = store.join("news.example.tpl");
+    let size = std::fs::metadata(&file).expect("template written").len();
+    assert!(size < 64 * 1024, "{size} bytes");
+    let o = pith(&["template", "show", file.to_str().expect("path")]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["host"], "news.example");
+    assert_eq!(v["pages"], 5);
+    assert_eq!(v["format_version"], 1);
+    assert_eq!(v["parameters"]["similarity"], 0.9);
+    let paths: Vec<&str> = v["content_paths"]
+        .as_array()
+        .expect("paths")
+        .iter()
+        .filter_map(|p| p.as_str())
+        .collect();
+    // The story's paragraphs and headline are content paths; the nav list and footer are not.
+    assert!(paths.contains(&"html.body.div.div.div.p"), "{paths:?}");
+    assert!(paths.contains(&"html.body.div.div.div.h1"), "{paths:?}");
+    assert!(!paths.iter().any(|p| p.ends_with(".li")), "{paths:?}");
+    // The sidebar's newsletter paragraph shares the story's path: stored as non-content.
+    assert!(
+        v["noncontent_blocks"]
+            .as_array()
+            .expect("blocks")
+            .iter()
+            .any(|b| b["path"] == "html.body.div.div.div.p")
+    );
+}
+
+#[test]
+fn fastce_extracts_a_new_page_of_the_site_in_order() {
+    let store = learned_store("apply");
+    let s = store.to_str().expect("path");
+    let o = pith(&[
+        "--templates",
+        s,
+        "--url",
+        "https://news.example/travel/night-trains",
+        "--format",
+        "json",
+        &site_page(6),
+    ]);
+    assert!(o.status.success());
+    let v = &json_lines(&o)[0];
+    assert_eq!(v["algo"], "fastce");
+    let t = v["text"].as_str().expect("text");
+    assert!(t.starts_with("Night trains return to the coast line\nBy Jonas Berg\nSleeper trains"));
+    assert!(t.contains("The rail company bought twenty refurbished carriages"));
+    assert!(t.trim_end().ends_with("book a month ahead."), "{t}");
+    for boiler in [
+        "Weather",
+        "Most read",
+        "newsletter",
+        "Copyright",
+        "Privacy policy",
+    ] {
+        assert!(!t.contains(boiler), "{boiler} in {t}");
+    }
+    // Plain text output too, and the www. form of the host finds the same template.
+    let o = pith(&[
+        "--templates",
+        s,
+        "--url",
+        "http://www.news.example/",
+        &site_page(6),
+    ]);
+    assert!(text(&o).contains("Sleeper trains will run again"));
+    assert!(!text(&o).contains("Ferry strike called off"));
+}
+
+#[test]
+fn another_layout_falls_back_to_auto() {
+    let store = learned_store("fallback");
+    let s = store.to_str().expect("path");
+    let o = pith(&[
+        "--templates",
+        s,
+        "--url",
+        "https://news.example/local/library",
+        "--format",
+        "json",
+        REDESIGN,
+    ]);
+    let v = &json_lines(&o)[0];
+    assert_eq!(v["algo"], "auto");
+    assert!(
+        v["text"]
+            .as_str()
+            .expect("text")
+            .contains("The central library will stay open until ten in the evening")
+    );
+    // The learned layout with almost no content where the stories are: FastCE finds far less
+    // than any training page had, so auto runs.
+    let o = pith(&[
+        "--templates",
+        s,
+        "--url",
+        "https://news.example/g",
+        "--format",
+        "json",
+        THIN,
+    ]);
+    assert_eq!(json_lines(&o)[0]["algo"], "auto");
+    // A host without a template, and a page without a URL, run auto as well.
+    for url in ["https://elsewhere.example/a", ""] {
+        let mut args = vec!["--templates", s, "--format", "json"];
+        if !url.is_empty() {
+            args.extend(["--url", url]);
+        }
+        let page = site_page(6);
+        args.push(&page);
+        let v = &json_lines(&pith(&args))[0];
+        assert_eq!(v["algo"], "auto", "{url}");
+    }
+}
+
+fn jsonl(pages: &[(String, String)]) -> String {
+    let mut s = String::new();
+    for (url, file) in pages {
+        let html = std::fs::read_to_string(file).expect("fixture");
+        s.push_str(&serde_json::json!({"url": url, "html": html}).to_string());
+        s.push('\n');
+    }
+    s
+}
+
+fn warc(pages: &[(String, String)]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (url, file) in pages {
+        let html = std::fs::read(file).expect("fixture");
+        let mut http =
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n".to_vec();
+        http.extend_from_slice(&html);
+        out.extend_from_slice(
+            format!(
+                "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {url}\r\n\
+                 WARC-Record-ID: <urn:uuid:{}>\r\nContent-Type: application/http; msgtype=response\r\n\
+                 Content-Length: {}\r\n\r\n",
+                url.len(),
+                http.len()
+            )
+            .as_bytes(),
+        );
+        out.extend_from_slice(&http);
+        out.extend_from_slice(b"\r\n\r\n");
+    }
+    out
+}
+
+#[test]
+fn templates_work_in_jsonl_and_warc_and_with_workers() {
+    let store = learned_store("formats");
+    let s = store.to_str().expect("path");
+    let pages = vec![
+        ("https://news.example/a".to_string(), site_page(6)),
+        ("https://other.example/b".to_string(), site_page(6)),
+        ("https://news.example/c".to_string(), REDESIGN.to_string()),
+        ("https://news.example/d".to_string(), site_page(1)),
+    ];
+    let want = ["fastce", "auto", "auto", "fastce"];
+    for j in ["1", "2"] {
+        let o = pith_stdin(
+            &["--templates", s, "--format", "json", "-j", j],
+            jsonl(&pages).as_bytes(),
+        );
+        let algos: Vec<String> = json_lines(&o)
+            .iter()
+            .map(|v| v["algo"].as_str().unwrap_or("").to_string())
+            .collect();
+        assert_eq!(algos, want, "jsonl -j {j}");
+        let o = pith_stdin(
+            &["--templates", s, "--format", "json", "-j", j],
+            &warc(&pages),
+        );
+        let lines = json_lines(&o);
+        let algos: Vec<&str> = lines
+            .iter()
+            .map(|v| v["algo"].as_str().unwrap_or(""))
+            .collect();
+        assert_eq!(
+            algos,
+            want,
+            "warc -j {j}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(
+            lines[0]["text"]
+                .as_str()
+                .unwrap_or("")
+                .contains("Tickets go on sale next week")
+        );
+    }
+}
+
+#[test]
+fn learn_groups_a_stream_by_host_with_min_and_max_pages() {
+    let store = tmp("stream");
+    let mut pages: Vec<(String, String)> = (1..=6)
+        .map(|n| (format!("https://news.example/{n}"), site_page(n)))
+        .collect();
+    pages.push(("https://tiny.example/1".into(), REDESIGN.into()));
+    let input = tmp("stream-in");
+    std::fs::create_dir_all(&input).expect("dir");
+    let file = input.join("crawl.jsonl");
+    std::fs::write(&file, jsonl(&pages)).expect("write");
+    let o = pith(&[
+        "learn",
+        "-o",
+        store.to_str().expect("path"),
+        "--min-pages",
+        "3",
+        "--max-pages",
+        "4",
+        file.to_str().expect("path"),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("news.example: 4 pages (of 6 seen)"), "{err}");
+    assert!(
+        err.contains("tiny.example: 1 pages, fewer than --min-pages 3"),
+        "{err}"
+    );
+    assert!(!store.join("tiny.example.tpl").exists());
+    // Names of paths are kept once per host, and still shown.
+    let tpl = store.join("news.example.tpl");
+    let o = pith(&["template", "show", tpl.to_str().expect("path")]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["pages"], 4);
+    assert!(
+        v["content_paths"]
+            .as_array()
+            .expect("paths")
+            .iter()
+            .any(|p| p == "html.body.div.div.div.p")
+    );
+    // The same from a WARC.
+    let store2 = tmp("stream-warc");
+    std::fs::write(input.join("crawl.warc"), warc(&pages)).expect("write");
+    let o = pith(&[
+        "learn",
+        "-o",
+        store2.to_str().expect("path"),
+        "--min-pages",
+        "3",
+        input.join("crawl.warc").to_str().expect("path"),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(store2.join("news.example.tpl").exists());
+    // Plain files without --host have no host to group by.
+    let o = pith(&["learn", "-o", store2.to_str().expect("path"), &site_page(1)]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("give --host HOST"));
+}
+
+#[test]
+fn content_extractor_over_pages_given_together() {
+    let pages: Vec<String> = (1..=6).map(site_page).collect();
+    let mut args = vec!["--algo", "ce"];
+    args.extend(pages.iter().map(String::as_str));
+    let o = pith(&args);
+    assert!(o.status.success());
+    let out = text(&o);
+    let per_page: Vec<&str> = out.split("\x0c\n").collect();
+    assert_eq!(per_page.len(), 6);
+    assert!(per_page[0].contains("The city council approved the new river bridge on Tuesday"));
+    assert!(per_page[5].contains("Sleeper trains will run again"));
+    for boiler in [
+        "Business",
+        "Most read",
+        "Storm warning",
+        "newsletter",
+        "All rights reserved",
+    ] {
+        assert!(!out.contains(boiler), "{boiler}");
+    }
+    // One page is no site; JSON is not what CE writes.
+    let o = pith(&["--algo", "ce", &site_page(1)]);
+    assert!(!o.status.success());
+    let o = pith(&[
+        "--algo",
+        "ce",
+        "--format",
+        "json",
+        &site_page(1),
+        &site_page(2),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+/// msv_big9, when present.
+fn msv() -> Option<PathBuf> {
+    let d = Path::new("../shared/data/msv_big9");
+    if d.is_dir() {
+        Some(d.to_path_buf())
+    } else {
+        println!("skipping: ../shared/data/msv_big9 not found");
+        None
+    }
+}
+
+fn html_files(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .expect("dir")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn real_site_same_year_and_across_years() {
+    let Some(d) = msv() else { return };
+    let bbc = d.join("news.bbc.co.uk");
+    let y2005 = html_files(&bbc.join("2005/html"));
+    let held_out = y2005
+        .iter()
+        .find(|f| f.ends_with("000fe1561ca2.html"))
+        .expect("page");
+    let store = tmp("bbc");
+    let s = store.to_str().expect("path").to_string();
+    let mut args = vec![
+        "learn",
+        "--host",
+        "news.bbc.co.uk",
+        "--min-pages",
+        "9",
+        "-o",
+        &s,
+    ];
+    args.extend(y2005.iter().filter(|f| *f != held_out).map(String::as_str));
+    let o = pith(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let url = "http://news.bbc.co.uk/2/hi/americas/4399571.stm";
+    let o = pith(&[
+        "--templates",
+        &s,
+        "--url",
+        url,
+        "--format",
+        "json",
+        held_out,
+    ]);
+    let v = &json_lines(&o)[0];
+    assert_eq!(v["algo"], "fastce");
+    let t = v["text"].as_str().expect("text");
+    assert!(t.contains("He is a Falklands war veteran who tried to commit suicide."));
+    assert!(t.contains("Around 650 Argentines were killed in the Falklands war."));
+    for boiler in [
+        "Printable version",
+        "News Front Page",
+        "Privacy and Cookies Policy",
+        "Back to top",
+    ] {
+        assert!(!t.contains(boiler), "{boiler}");
+    }
+    // Across years: the 2005 template does not fit the 2015 redesign; those pages fall back
+    // to auto and still give their article.
+    let y2015 = html_files(&bbc.join("2015/html"));
+    for page in &y2015 {
+        let v = &json_lines(&pith(&[
+            "--templates",
+            &s,
+            "--url",
+            url,
+            "--format",
+            "json",
+            page,
+        ]))[0];
+        assert_eq!(v["algo"], "auto", "{page}");
+        assert!(v["text"].as_str().unwrap_or("").len() > 500, "{page}");
+    }
+}
+
+#[test]
+fn hostile_pages_learn_and_apply_without_blowing_up() {
+    // A wide page of 60,000 distinct paragraphs and a page nested 200,000 deep: CE compares
+    // at most a bounded number of blocks per page and nothing walks the tree recursively.
+    let dir = tmp("hostile");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let mut wide = String::from("<html><body>");
+    for i in 0..60_000u32 {
+        wide.push_str(&format!(
+            "<p>alpha{i} beta{} gamma</p>",
+            i.wrapping_mul(7919)
+        ));
+    }
+    let mut deep = String::from("<html><body>");
+    deep.push_str(&"<div>".repeat(200_000));
+    deep.push_str("deep words at the bottom");
+    let (w, d) = (dir.join("wide.html"), dir.join("deep.html"));
+    std::fs::write(&w, &wide).expect("write");
+    std::fs::write(&d, &deep).expect("write");
+    let store = dir.join("store");
+    let (ws, ds, ss) = (
+        w.to_str().expect("path"),
+        d.to_str().expect("path"),
+        store.to_str().expect("path"),
+    );
+    let o = pith(&[
+        "learn",
+        "--host",
+        "h.example",
+        "--min-pages",
+        "2",
+        "-o",
+        ss,
+        ws,
+        ds,
+        ws,
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = pith(&[
+        "--templates",
+        ss,
+        "--url",
+        "http://h.example/",
+        "--format",
+        "json",
+        ws,
+        ds,
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(json_lines(&o).len(), 2);
+    let o = pith(&["--algo", "ce", ws, ds]);
+    assert!(o.status.success());
+}
