@@ -31,6 +31,13 @@ eval:
     cargo build --release
     python3 eval/report.py target/release/pith
 
+# HTML evaluation reports (pith explain views of the worst pages included), one per gold set
+# in ../shared/data, pith's algorithms beside the peers' saved outputs; into target/eval-html/.
+eval-html:
+    cargo build --release
+    mkdir -p target/eval-html
+    for d in ../shared/data/*/; do s=$(basename "$d"); [ -d "$d/gold" ] || continue; preds=""; for p in ../shared/peers/"$s"/*/; do [ -d "$p" ] && [ "$(basename "$p")" != runs ] && preds="$preds --pred $p"; done; target/release/pith eval "$d" --algo auto --algo danag $preds --html "target/eval-html/$s.html" > /dev/null && echo "target/eval-html/$s.html"; done
+
 # Site templates on ../shared/data/msv_big9: CE, FastCE, auto and danag, same-year
 # leave-one-out and cross-year (the README's Tables II-IV); then FastCE's speed against auto.
 eval-sites:

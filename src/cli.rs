@@ -1,6 +1,7 @@
 //! The command line: parses flags into a [`pipeline::Config`] and dispatches subcommands.
 //!
-//! `pith eval ...` goes to [`crate::eval`]; everything else is the extraction filter.
+//! `pith eval ...` goes to [`crate::eval`], `pith explain ...` to [`crate::explain`]; everything
+//! else is the extraction filter.
 
 use std::process::ExitCode;
 
@@ -16,7 +17,8 @@ use crate::pipeline;
 /// or JSON lines with an `html` field; output is plain text unless --format says otherwise.
 /// Subcommands: `pith eval DATASET_DIR` scores extractors against a gold set (see `pith eval --help`);
 /// `pith learn -o STORE/ ...` learns site templates for --templates (see `pith learn --help`);
-/// `pith template show FILE` prints one as JSON.
+/// `pith template show FILE` prints one as JSON;
+/// `pith explain PAGE` writes an HTML report of why the page came out as it did.
 #[derive(FromArgs, Debug)]
 struct Args {
     /// extraction algorithm: auto (the default: DANAg's profile plus tree signals), danag (DANAg
@@ -104,6 +106,7 @@ pub fn main() -> ExitCode {
         Some(&"template") => {
             return crate::template::learn::template_main(&[cmd, "template"], &rest[1..]);
         }
+        Some(&"explain") => return crate::explain::cli_main(&[cmd, "explain"], &rest[1..]),
         _ => {}
     }
     // argh reads a lone `-` as an unknown flag; it is the usual name of standard input, so it

@@ -14,6 +14,8 @@
 //! - [`output`]: rendering the selected content as text, markdown or JSON lines.
 //! - [`pipeline`]: one reader, N workers, one writer; records out in input order.
 //! - [`eval`]: scoring extractors against gold sets the way the field does.
+//! - [`explain`]: `pith explain` and `pith eval --html`: reports that show why a page came out
+//!   as it did.
 //! - [`template`]: site templates (FastContentExtractor): learning, the file format, the store.
 
 //!
@@ -29,6 +31,7 @@
 pub mod cli;
 pub mod decode;
 pub mod eval;
+pub mod explain;
 pub mod extract;
 pub mod html;
 pub mod input;

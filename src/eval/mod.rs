@@ -61,6 +61,12 @@ pub struct EvalArgs {
     #[argh(option, short = 'j')]
     jobs: Option<usize>,
 
+    /// also write an HTML report to this file: summary, sorted F1 per page, precision against
+    /// recall, the worst 20 pages per system with their `pith explain` views (written beside
+    /// it, in REPORT.explain/)
+    #[argh(option)]
+    html: Option<PathBuf>,
+
     /// the gold set directory (with html/ and gold/)
     #[argh(positional)]
     dataset: PathBuf,
@@ -436,6 +442,7 @@ fn run(args: &EvalArgs) -> Result<(), String> {
         None => None,
     };
     let mut reports = Vec::new();
+    let mut runs = Vec::new();
     for sys in &systems {
         let pages = score_set(&ds, sys, jobs);
         if let Some(w) = csv.as_mut() {
@@ -444,6 +451,10 @@ fn run(args: &EvalArgs) -> Result<(), String> {
             }
         }
         reports.push(report(sys.name(), &pages));
+        runs.push((sys.clone(), pages));
+    }
+    if let Some(path) = &args.html {
+        crate::explain::report::write(&ds, &runs, &reports, path)?;
     }
     if let Some(mut w) = csv {
         w.flush().map_err(|e| e.to_string())?;

@@ -188,7 +188,7 @@ fn hint_matcher() -> &'static aho_corasick::AhoCorasick {
 
 /// Class/id verdict (-1 boilerplate, +1 content, 0 no opinion) and whether the page hides the
 /// element (`hidden`, `aria-hidden="true"`, `display:none`, `visibility:hidden`).
-fn element_hints(doc: &Document<'_>, id: NodeId, comments: bool) -> (i8, bool) {
+pub(crate) fn element_hints(doc: &Document<'_>, id: NodeId, comments: bool) -> (i8, bool) {
     // One scan of the start tag collects every attribute this needs.
     let (mut class, mut ident, mut hidden) = ("", "", false);
     for (name, value) in doc.attributes(id) {
@@ -252,7 +252,19 @@ fn commas(raw: &[u8]) -> u32 {
 /// Runs `auto`. A page where nothing stands out (a few short lines, a fragment) gives all its
 /// visible text: a filter that answers nothing for `<p>a<li>b` is of no use.
 pub fn extract(doc: &Document<'_>, tuning: &Tuning) -> Selection {
-    let sel = select(doc, tuning);
+    extract_traced(doc, tuning, None)
+}
+
+/// [`extract`], recording its decisions in `trace` (`pith explain`).
+pub fn extract_traced(
+    doc: &Document<'_>,
+    tuning: &Tuning,
+    mut trace: Option<&mut Trace>,
+) -> Selection {
+    let sel = select(doc, tuning, trace.as_deref_mut());
+    if let Some(t) = trace.filter(|_| sel.nodes.is_empty()) {
+        t.outcome = Outcome::Everything;
+    }
     if !sel.nodes.is_empty() {
         return sel;
     }
@@ -267,7 +279,7 @@ pub fn extract(doc: &Document<'_>, tuning: &Tuning) -> Selection {
     all
 }
 
-fn select(doc: &Document<'_>, tuning: &Tuning) -> Selection {
+fn select(doc: &Document<'_>, tuning: &Tuning, mut trace: Option<&mut Trace>) -> Selection {
     let nodes = &doc.tree.nodes;
     let n = nodes.len();
     let danag_sel = danag::extract(doc, Segments::Normalized, danag::PAPER_GAP);
@@ -412,6 +424,13 @@ fn select(doc: &Document<'_>, tuning: &Tuning) -> Selection {
             best = Some((i, total));
         }
     }
+    if let Some(t) = trace.as_deref_mut() {
+        t.stats.clone_from(&stats);
+        t.removed.clone_from(&removed);
+        t.score.clone_from(&score);
+        t.best = best.map(|b| b.0);
+        t.outcome = Outcome::Danag;
+    }
     let Some((top, top_score)) = best else {
         return danag_sel;
     };
@@ -479,6 +498,10 @@ fn select(doc: &Document<'_>, tuning: &Tuning) -> Selection {
     // 5. Text of the chosen subtrees, in document order, minus boilerplate, hidden and
     // link-dense blocks.
     let sel = collect(doc, &is_root, &removed, &stats, tuning);
+    if let Some(t) = trace.as_deref_mut() {
+        (t.top, t.roots, t.outcome) = (Some(top), roots.clone(), Outcome::Container);
+        t.is_root.clone_from(&is_root);
+    }
 
     // 6. A page that is not one article (a listing, a product or service page, a collection)
     // spreads its content over many blocks: when the chosen text is less than a share of the
@@ -502,6 +525,9 @@ fn select(doc: &Document<'_>, tuning: &Tuning) -> Selection {
     if tuning.spread_share > 0.0
         && (chars(&sel) as f32) < tuning.spread_share * chars(&whole) as f32
     {
+        if let Some(t) = trace {
+            (t.outcome, t.spread) = (Outcome::Spread, (chars(&sel), chars(&whole)));
+        }
         return whole;
     }
     sel
@@ -554,4 +580,39 @@ fn collect(
 fn ends_sentence(doc: &Document<'_>, id: NodeId) -> bool {
     let text = doc.text_of(id);
     text.ends_with(['.', '!', '?', '。', '"', '”'])
+}
+
+/// What `auto` decided on one page, recorded by [`extract_traced`] for `pith explain`.
+/// Vectors are indexed by node id; empty when the step that fills them was not reached.
+#[derive(Debug, Default)]
+pub struct Trace {
+    pub stats: Vec<Stats>,
+    /// Boilerplate or hidden, inherited from the ancestors (step 2).
+    pub removed: Vec<bool>,
+    /// Container scores (step 3), after the tag, class, link and DANAg factors.
+    pub score: Vec<f32>,
+    /// The best-scoring container, and the one chosen after climbing to parents.
+    pub best: Option<usize>,
+    pub top: Option<usize>,
+    /// The chosen container and the siblings that joined it.
+    pub roots: Vec<NodeId>,
+    /// Roots of the collected text: `roots` plus recovered prose paragraphs.
+    pub is_root: Vec<bool>,
+    /// Characters chosen and characters of the whole page minus boilerplate (step 6).
+    pub spread: (u64, u64),
+    pub outcome: Outcome,
+}
+
+/// Which rule gave the final selection.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Outcome {
+    /// The chosen container, its siblings and recovered paragraphs.
+    Container,
+    /// Too little of the page in the container: the page minus boilerplate.
+    Spread,
+    /// No container with enough text: DANAg's selection.
+    #[default]
+    Danag,
+    /// Nothing selected at all: every visible text.
+    Everything,
 }

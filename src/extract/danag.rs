@@ -128,6 +128,35 @@ pub fn profile(doc: &Document<'_>, segments: Segments) -> Profile {
 /// Section 3.2 and 3.3: the smoothed profile, the densest positive region, and the regions
 /// joined to it within `gap` lines. Returns the selected lines as inclusive ranges.
 pub fn select_lines(p: &Profile, gap: usize) -> Vec<(usize, usize)> {
+    choose(p, gap).selected().to_vec()
+}
+
+/// What Sections 3.2 and 3.3 decided on one profile (`pith explain` draws it).
+pub struct Choice {
+    /// The smoothed profile: `diff_i = Σ_{j=i-1..i+1} (T1_j - T2_j)`.
+    pub diff: Vec<i64>,
+    /// Maximal runs of positive `diff` as inclusive line ranges, with their content characters.
+    pub regions: Vec<(usize, usize, u64)>,
+    /// The densest region (index into `regions`), and the joined run `lo..=hi` of regions
+    /// around it; `None` when no region holds content.
+    pub best: Option<usize>,
+    pub joined: std::ops::Range<usize>,
+}
+
+impl Choice {
+    /// The selected regions: the densest and those joined to it.
+    pub fn selected(&self) -> Vec<(usize, usize)> {
+        self.regions
+            .get(self.joined.clone())
+            .unwrap_or_default()
+            .iter()
+            .map(|r| (r.0, r.1))
+            .collect()
+    }
+}
+
+/// Smooths the profile, finds the positive regions, the densest, and joins its neighbours.
+pub fn choose(p: &Profile, gap: usize) -> Choice {
     let n = p.content.len();
     let d = |i: usize| i64::from(p.content[i]) - i64::from(p.code[i]);
     // The smoothed value of each line, computed when read (no vector as long as the profile).
@@ -157,17 +186,20 @@ pub fn select_lines(p: &Profile, gap: usize) -> Vec<(usize, usize)> {
             i += 1;
         }
     }
-    let Some(best) = regions
+    let best = regions
         .iter()
         .enumerate()
         .max_by_key(|(idx, r)| (r.2, std::cmp::Reverse(*idx)))
-        .map(|(idx, _)| idx)
-    else {
-        return Vec::new();
+        .filter(|(_, r)| r.2 > 0)
+        .map(|(idx, _)| idx);
+    let Some(best) = best else {
+        return Choice {
+            diff,
+            regions,
+            best: None,
+            joined: 0..0,
+        };
     };
-    if regions[best].2 == 0 {
-        return Vec::new();
-    }
     // Join up and down while the next region lies within the gap of the area so far.
     let (mut lo, mut hi) = (best, best);
     while lo > 0 && regions[lo].0 - regions[lo - 1].1 - 1 <= gap {
@@ -176,7 +208,12 @@ pub fn select_lines(p: &Profile, gap: usize) -> Vec<(usize, usize)> {
     while hi + 1 < regions.len() && regions[hi + 1].0 - regions[hi].1 - 1 <= gap {
         hi += 1;
     }
-    regions[lo..=hi].iter().map(|r| (r.0, r.1)).collect()
+    Choice {
+        diff,
+        regions,
+        best: Some(best),
+        joined: lo..hi + 1,
+    }
 }
 
 /// Runs DANAg and returns the content text nodes of the selected lines.
@@ -230,6 +267,11 @@ mod tests {
         assert_eq!(select_lines(&p, 2), [(0, 3), (6, 9)]);
         assert_eq!(select_lines(&p, 8), [(0, 3), (6, 9)]);
         assert_eq!(select_lines(&p, 9), [(0, 3), (6, 9), (19, 21)]);
+        // What `pith explain` draws: the densest region first, then the joined run around it.
+        let c = choose(&p, 2);
+        assert_eq!((c.best, c.joined), (Some(0), 0..2));
+        assert_eq!(c.regions.len(), 3);
+        assert!(c.diff[1] > 0 && c.diff[4] <= 0);
     }
 
     #[test]

@@ -1,0 +1,1120 @@
+//! `pith explain PAGE`: why a page came out as it did, as one self-contained HTML file.
+//!
+//! The report shows what the extractor itself decided, not a re-derivation: the selection comes
+//! from the same algorithm run (with `auto`'s [`Trace`] recording its intermediate vectors), the
+//! DANAg profile from [`danag::profile`] and [`danag::choose`], the same functions the
+//! extractors call, and the output text from the same renderer as `pith`'s. On top of those it
+//! draws the profile (T1 above the axis, T2 below, the smoothed diff, the densest region and
+//! the regions joined to it shaded, as the DANAg paper's figures do) and lists the page's text
+//! blocks in document order, each kept, dropped or partly kept, with the rule that decided it
+//! and the signals behind it (link density, class/id words, container score, DANAg line).
+//!
+//! Blocks are cut where the text renderer cuts lines (every block-level tag but table cells),
+//! so a kept block is a line of output (a preformatted one may be several). Given the page's
+//! gold text, each block is also marked as in it or not, by word pairs. A small inline script
+//! recomputes the counts from the DOM (points of each plotted path, kept/dropped blocks, words
+//! of kept text, gold marks) and writes them into `#checks`, which the headless-browser test
+//! compares with `pith`'s own output. The evaluation report (`pith eval --html`) lives in
+//! [`report`].
+//!
+//! Everything is linear in the page: per-node reasons come from one forward pass over the
+//! arena (parents before children), never from walking ancestors per node.
+
+pub mod report;
+
+use std::fmt::Write as _;
+use std::io::{Read, Write as _};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use argh::FromArgs;
+
+use crate::decode;
+use crate::extract::auto::{self, Outcome, Trace};
+use crate::extract::danag::{self, Segments};
+use crate::extract::{Algo, Error, Options, Selection};
+use crate::html::tags::{Tag, flags};
+use crate::html::tree::{Kind, NONE, NodeId, context};
+use crate::html::{Document, TokenKind, entities};
+use crate::output::{self, Format};
+
+/// Blocks listed in the report at most; a larger page says how many were left out.
+const MAX_BLOCKS: usize = 20_000;
+/// Points per plotted series at most; longer profiles are bucketed.
+const MAX_POINTS: usize = 1_500;
+
+/// Writes an HTML report of why a page came out as it did: DANAg's profile, every text block
+/// kept or dropped with the rule and signals that decided it, the output text.
+///
+/// The report is one self-contained file (inline SVG and CSS, no external resource); open it
+/// in any browser. Without -o it goes to standard output.
+#[derive(FromArgs, Debug)]
+struct ExplainArgs {
+    /// algorithm to explain: auto (default), danag or danag-lines (ce needs several pages of
+    /// a site, as in `pith --algo ce`)
+    #[argh(option, default = "Algo::default()")]
+    algo: Algo,
+
+    /// auto: explain the --precision variant
+    #[argh(switch)]
+    precision: bool,
+
+    /// auto: explain the --recall variant
+    #[argh(switch)]
+    recall: bool,
+
+    /// auto: keep user comments, as `pith --comments`
+    #[argh(switch)]
+    comments: bool,
+
+    /// DANAg gap in lines (default 20, the paper's); as `pith --gap`
+    #[argh(option, default = "danag::PAPER_GAP")]
+    gap: usize,
+
+    /// charset of the page, overriding its declaration; as `pith --charset`
+    #[argh(option)]
+    charset: Option<String>,
+
+    /// the page's gold text (plain text, like a gold set's gold/<id>.txt): every block is also
+    /// marked as in it or not, so kept noise and dropped content stand out
+    #[argh(option)]
+    gold: Option<PathBuf>,
+
+    /// write the report to this file instead of standard output
+    #[argh(option, short = 'o')]
+    output: Option<PathBuf>,
+
+    /// the page (an HTML file; `-` reads standard input)
+    #[argh(positional)]
+    page: String,
+}
+
+/// `pith explain ...`: `cmd` is the command path for help text, `args` what follows `explain`.
+pub fn cli_main(cmd: &[&str], args: &[&str]) -> ExitCode {
+    // argh reads a lone `-` as an unknown flag; it travels under a name no file has.
+    let args: Vec<&str> = args
+        .iter()
+        .map(|&a| if a == "-" { "\0stdin" } else { a })
+        .collect();
+    let args = match ExplainArgs::from_args(cmd, &args) {
+        Ok(a) => a,
+        Err(early) => return crate::cli::early_exit(early),
+    };
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("pith explain: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(args: &ExplainArgs) -> Result<(), String> {
+    if args.precision && args.recall {
+        return Err("--precision and --recall exclude each other".into());
+    }
+    if Algo::SITE.contains(&args.algo) {
+        return Err(format!(
+            "--algo {} compares pages of one site; explain one page with auto, danag or danag-lines",
+            args.algo.name()
+        ));
+    }
+    if let Some(label) = &args.charset
+        && encoding_rs::Encoding::for_label(label.trim().as_bytes()).is_none()
+    {
+        return Err(format!("unknown --charset `{label}`"));
+    }
+    let opts = Options {
+        algo: args.algo,
+        gap: args.gap,
+        charset: args.charset.clone(),
+        mode: if args.precision {
+            auto::Mode::Precision
+        } else if args.recall {
+            auto::Mode::Recall
+        } else {
+            auto::Mode::Balanced
+        },
+        comments: args.comments,
+        ..Options::default()
+    };
+    let (bytes, name) = if args.page == "\0stdin" {
+        let mut b = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut b)
+            .map_err(|e| format!("standard input: {e}"))?;
+        (b, "standard input".to_string())
+    } else {
+        let b = std::fs::read(&args.page).map_err(|e| format!("{}: {e}", args.page))?;
+        (b, args.page.clone())
+    };
+    let gold = match &args.gold {
+        Some(path) => {
+            let b = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            Some(String::from_utf8_lossy(&b).into_owned())
+        }
+        None => None,
+    };
+    let ex = explain_with_gold(&bytes, &name, &opts, gold.as_deref())
+        .map_err(|e| format!("{name}: {e}"))?;
+    match &args.output {
+        Some(path) => std::fs::write(path, ex.html).map_err(|e| format!("{}: {e}", path.display())),
+        None => std::io::stdout()
+            .write_all(ex.html.as_bytes())
+            .map_err(|e| format!("standard output: {e}")),
+    }
+}
+
+/// One page explained.
+#[derive(Debug)]
+pub struct Explained {
+    /// The report, a complete HTML document.
+    pub html: String,
+    /// The output text, exactly what `pith --algo A` prints for the page.
+    pub text: String,
+    pub title: Option<String>,
+    /// Text blocks kept whole, dropped whole, and partly kept.
+    pub kept: usize,
+    pub dropped: usize,
+    pub partial: usize,
+    /// Lines of DANAg's profile.
+    pub lines: usize,
+    /// With a gold text: blocks (of two words or more) kept whole that the gold does not
+    /// have, and blocks dropped whole that it has (see [`in_gold`]).
+    pub kept_not_gold: Option<usize>,
+    pub dropped_gold: Option<usize>,
+}
+
+/// Explains one page under `opts` (its algorithm, mode, gap, charset); `name` labels it.
+pub fn explain(bytes: &[u8], name: &str, opts: &Options) -> Result<Explained, Error> {
+    explain_with_gold(bytes, name, opts, None)
+}
+
+/// [`explain`], with every block also marked as in the page's gold text or not, so the
+/// report shows which kept blocks are noise and which dropped ones were content.
+pub fn explain_with_gold(
+    bytes: &[u8],
+    name: &str,
+    opts: &Options,
+    gold: Option<&str>,
+) -> Result<Explained, Error> {
+    // The same refusals as `extract::extract`, in the same order.
+    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+        return Err(Error::Empty);
+    }
+    if decode::looks_binary(bytes) {
+        return Err(Error::Binary);
+    }
+    let decoded = decode::decode(bytes, opts.charset.as_deref(), None);
+    if decoded.text.len() >= u32::MAX as usize {
+        return Err(Error::TooLarge);
+    }
+    let arena = bumpalo::Bump::new();
+    let doc = Document::parse(&decoded.text, &arena);
+    let mut trace = Trace::default();
+    let (segments, gap) = match opts.algo {
+        Algo::Auto => (Segments::Normalized, danag::PAPER_GAP),
+        Algo::DanagLines => (Segments::PhysicalLines, opts.gap),
+        // DANAg's profile is drawn for the other algorithms as the page's shape.
+        _ => (Segments::Normalized, opts.gap),
+    };
+    let selection = match opts.algo {
+        Algo::Auto => auto::extract_traced(
+            &doc,
+            &auto::Tuning::new(opts.mode, opts.comments),
+            Some(&mut trace),
+        ),
+        // The others as `pith` runs them.
+        _ => crate::extract::run(&doc, opts),
+    };
+    let text = output::render(&doc, &selection, Format::Text, false);
+    let profile = danag::profile(&doc, segments);
+    let choice = danag::choose(&profile, gap);
+    let title = doc.title();
+    let page = Page {
+        doc: &doc,
+        opts,
+        trace: (opts.algo == Algo::Auto).then_some(&trace),
+        profile: &profile,
+        choice: &choice,
+    };
+    let mut blocks = page.blocks(&selection);
+    let gold = gold.map(GoldIndex::new);
+    if let Some(g) = &gold {
+        for b in &mut blocks {
+            b.gold = in_gold(g, &page.block_text(b));
+        }
+    }
+    let count = |s: Status| blocks.iter().filter(|b| b.status == s).count();
+    let count_gold = |s: Status, in_gold: bool| {
+        gold.as_ref().map(|_| {
+            blocks
+                .iter()
+                .filter(|b| b.status == s && b.gold == Some(in_gold))
+                .count()
+        })
+    };
+    let (kept_not_gold, dropped_gold) = (
+        count_gold(Status::Kept, false),
+        count_gold(Status::Dropped, true),
+    );
+    let (kept, dropped, partial) = (
+        count(Status::Kept),
+        count(Status::Dropped),
+        count(Status::Partial),
+    );
+    let mut html = String::new();
+    head(&mut html, &format!("pith explain: {name}"));
+    let _ = write!(
+        html,
+        "<h1>pith explain <small>{}</small></h1>\n<p class=meta>page title: <b id=title>{}</b> · \
+         algorithm <b>{}</b>{} · encoding {} · {} lines in DANAg's profile ({})</p>\n",
+        esc(name),
+        esc(title.as_deref().unwrap_or("(none)")),
+        opts.algo.name(),
+        match (opts.algo, opts.mode) {
+            (Algo::Auto, auto::Mode::Precision) => " --precision",
+            (Algo::Auto, auto::Mode::Recall) => " --recall",
+            _ => "",
+        },
+        decoded.encoding.name(),
+        profile.content.len(),
+        match segments {
+            Segments::Normalized => "one line per block boundary",
+            Segments::PhysicalLines => "the source's physical lines",
+        },
+    );
+    let _ = writeln!(
+        html,
+        "<p class=counts>text blocks: <span class=kept>kept <b id=n-kept>{kept}</b></span> · \
+         <span class=partial>partly kept <b id=n-partial>{partial}</b></span> · \
+         <span class=dropped>dropped <b id=n-dropped>{dropped}</b></span> · output: \
+         <b id=n-lines>{}</b> lines, <b id=n-words>{}</b> words</p>",
+        text.lines().count(),
+        text.split_whitespace().count(),
+    );
+    if let (Some(k), Some(d)) = (kept_not_gold, dropped_gold) {
+        let _ = writeln!(
+            html,
+            "<p class=counts>against the gold text: <span class=nogold>kept, not in the gold \
+             <b id=n-kept-nogold>{k}</b></span> · <span class=gold>dropped, in the gold \
+             <b id=n-dropped-gold>{d}</b></span></p>"
+        );
+    }
+    let _ = writeln!(html, "<p class=verdict>{}</p>", esc(&page.verdict()));
+    html.push_str("<h2>DANAg profile</h2>\n");
+    page.plot(&mut html, "", 0..profile.content.len());
+    if let Some(range) = page.zoom() {
+        html.push_str("<h2>DANAg profile around the selected lines</h2>\n");
+        page.plot(&mut html, "zoom-", range);
+    }
+    html.push_str("<h2>Text blocks in document order</h2>\n");
+    page.block_list(&mut html, &blocks);
+    let _ = write!(
+        html,
+        "<h2>Output</h2>\n<pre id=output>{}</pre>\n",
+        esc(&text)
+    );
+    html.push_str(CHECK_SCRIPT);
+    html.push_str("</body></html>\n");
+    Ok(Explained {
+        html,
+        text,
+        title,
+        kept,
+        dropped,
+        partial,
+        lines: profile.content.len(),
+        kept_not_gold,
+        dropped_gold,
+    })
+}
+
+/// Kept or dropped, per block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Status {
+    Kept,
+    Dropped,
+    Partial,
+}
+
+/// A run of text nodes between two line boundaries, with the element that holds it.
+struct Block {
+    nodes: Vec<(NodeId, bool)>,
+    owner: NodeId,
+    line: u32,
+    status: Status,
+    /// Whether the gold text has it, when a gold text was given.
+    gold: Option<bool>,
+}
+
+/// Everything one report is drawn from.
+struct Page<'p, 'a> {
+    doc: &'p Document<'a>,
+    opts: &'p Options,
+    trace: Option<&'p Trace>,
+    profile: &'p danag::Profile,
+    choice: &'p danag::Choice,
+}
+
+impl Page<'_, '_> {
+    /// The page's text blocks, cut as the text renderer cuts lines; blank-only runs left out.
+    fn blocks(&self, sel: &Selection) -> Vec<Block> {
+        let doc = self.doc;
+        let mut selected = vec![false; doc.tree.nodes.len()];
+        for &id in &sel.nodes {
+            if let Some(s) = selected.get_mut(id as usize) {
+                *s = true;
+            }
+        }
+        let mut blocks = Vec::new();
+        let mut cur: Vec<(NodeId, bool)> = Vec::new();
+        // The line of the block's first non-blank text: where DANAg counted it.
+        let mut first_line: Option<u32> = None;
+        let flush = |cur: &mut Vec<(NodeId, bool)>, line: u32, blocks: &mut Vec<Block>| {
+            let solid: Vec<bool> = cur
+                .iter()
+                .filter(|(id, _)| self.solid(*id))
+                .map(|&(_, k)| k)
+                .collect();
+            if !solid.is_empty() {
+                let status = if solid.iter().all(|&k| k) {
+                    Status::Kept
+                } else if solid.iter().any(|&k| k) {
+                    Status::Partial
+                } else {
+                    Status::Dropped
+                };
+                let first = cur
+                    .iter()
+                    .find(|(id, _)| self.solid(*id))
+                    .map_or(NONE, |x| x.0);
+                blocks.push(Block {
+                    nodes: std::mem::take(cur),
+                    owner: self.owner(first),
+                    line,
+                    status,
+                    gold: None,
+                });
+            }
+            cur.clear();
+        };
+        for (i, tok) in doc.tokens.iter().enumerate() {
+            if tok.node == NONE {
+                continue;
+            }
+            let node = doc.tree.node(tok.node);
+            match tok.kind {
+                TokenKind::StartTag | TokenKind::EndTag => {
+                    if matches!(node.tag, Tag::Td | Tag::Th) {
+                        // The renderer separates cells of a row by a tab: a marker here.
+                        if !cur.is_empty() {
+                            cur.push((NONE, true));
+                        }
+                    } else if node.tag.is(flags::BLOCK) {
+                        flush(&mut cur, first_line.take().unwrap_or(0), &mut blocks);
+                    }
+                }
+                TokenKind::Text => {
+                    if node.context & context::HIDDEN != 0 {
+                        continue;
+                    }
+                    if first_line.is_none() && self.solid(tok.node) {
+                        first_line = self.profile.token_line.get(i).copied();
+                    }
+                    cur.push((tok.node, selected[tok.node as usize]));
+                }
+            }
+        }
+        flush(&mut cur, first_line.take().unwrap_or(0), &mut blocks);
+        blocks
+    }
+
+    /// The block's text, entities decoded, cells separated by tabs.
+    fn block_text(&self, b: &Block) -> String {
+        let mut s = String::new();
+        for &(id, _) in &b.nodes {
+            if id == NONE {
+                s.push('\t');
+            } else {
+                entities::decode_into(self.doc.raw_text(id), &mut s);
+            }
+        }
+        s
+    }
+
+    /// A text node with more than blanks (not a cell marker).
+    fn solid(&self, id: NodeId) -> bool {
+        id != NONE && !self.doc.raw_text(id).trim().is_empty()
+    }
+
+    /// The nearest block-level element holding a text node (its parent when none is).
+    fn owner(&self, text: NodeId) -> NodeId {
+        let tree = &self.doc.tree;
+        if text == NONE {
+            return NONE;
+        }
+        let parent = tree.node(text).parent;
+        // Bounded: an inline chain deeper than this is reported at its innermost element.
+        tree.ancestors(text)
+            .take(64)
+            .find(|&a| tree.node(a).kind == Kind::Element && tree.node(a).tag.is(flags::BLOCK))
+            .unwrap_or(parent)
+    }
+
+    /// `tag#id.class`, short.
+    fn label(&self, id: NodeId) -> String {
+        if id == NONE || self.doc.tree.node(id).kind != Kind::Element {
+            return "(document)".into();
+        }
+        let mut s = self.doc.name(id).to_ascii_lowercase();
+        if let Some(v) = self.doc.attr(id, "id").filter(|v| !v.is_empty()) {
+            s.push('#');
+            s.push_str(&clip(v, 40));
+        }
+        if let Some(v) = self.doc.attr(id, "class") {
+            for c in v.split_ascii_whitespace().take(3) {
+                s.push('.');
+                s.push_str(&clip(c, 30));
+            }
+        }
+        s
+    }
+
+    /// One sentence on the rule that gave the selection.
+    fn verdict(&self) -> String {
+        if self.opts.algo == Algo::Ce {
+            return "ce: one page alone is a site of one page; ContentExtractor finds no block \
+                    repeated on other pages, so every block is content."
+                .into();
+        }
+        let Some(t) = self.trace else {
+            return match self.choice.best {
+                Some(b) => format!(
+                    "DANAg: the densest positive region is lines {}-{}; {} other region(s) \
+                     within the gap of {} lines joined it.",
+                    self.choice.regions[b].0,
+                    self.choice.regions[b].1,
+                    self.choice.joined.len().saturating_sub(1),
+                    self.opts.gap,
+                ),
+                None => "DANAg: no positive region holds content; nothing selected.".into(),
+            };
+        };
+        match t.outcome {
+            Outcome::Container => format!(
+                "auto: main container {} ({}), {} root(s) with joined siblings and recovered \
+                 paragraphs; boilerplate, hidden and link-list blocks removed inside.",
+                self.label(t.top.map_or(NONE, |x| x as NodeId)),
+                match t.best.filter(|&b| Some(b) != t.top) {
+                    Some(b) => format!(
+                        "climbed from the best-scoring {} (score {:.1}), whose parent holds \
+                         clearly more prose",
+                        self.label(b as NodeId),
+                        t.score.get(b).copied().unwrap_or(0.0)
+                    ),
+                    None => format!(
+                        "score {:.1}",
+                        t.top.and_then(|x| t.score.get(x)).copied().unwrap_or(0.0)
+                    ),
+                },
+                t.is_root.iter().filter(|&&r| r).count()
+            ),
+            Outcome::Spread => format!(
+                "auto: the container held {} of {} characters not removed as boilerplate (under \
+                 the spread share): the page is not one article, so all of it minus boilerplate \
+                 is kept.",
+                t.spread.0, t.spread.1
+            ),
+            Outcome::Danag => {
+                "auto: no container with enough text won; DANAg's selection is the answer.".into()
+            }
+            Outcome::Everything => {
+                "auto: nothing stood out; every visible text is the answer.".into()
+            }
+        }
+    }
+
+    /// Per node: the ancestor-or-self that removed it (boilerplate or hidden), the chosen root
+    /// it lies under, and the link-list block that cut it off; one forward pass.
+    fn node_reasons(&self) -> Reasons {
+        let nodes = &self.doc.tree.nodes;
+        let n = nodes.len();
+        let mut r = Reasons {
+            is_sibling_root: vec![false; n],
+            hints: Default::default(),
+            removed_at: vec![NONE; n],
+            root_of: vec![NONE; n],
+            link_list_at: vec![NONE; n],
+        };
+        let Some(t) = self.trace else { return r };
+        for &root in &t.roots {
+            if let Some(x) = r.is_sibling_root.get_mut(root as usize) {
+                *x = true;
+            }
+        }
+        let tuning = auto::Tuning::new(self.opts.mode, self.opts.comments);
+        let body = nodes.iter().position(|n| n.tag == Tag::Body);
+        for i in 1..n {
+            let p = nodes[i].parent as usize;
+            let removed = t.removed.get(i).copied().unwrap_or(false);
+            r.removed_at[i] = if r.removed_at[p] != NONE {
+                r.removed_at[p]
+            } else if removed {
+                i as NodeId
+            } else {
+                NONE
+            };
+            let is_root = match t.outcome {
+                Outcome::Spread => Some(i) == body || (body.is_none() && p == 0),
+                _ => t.is_root.get(i).copied().unwrap_or(false),
+            };
+            r.root_of[i] = if r.root_of[p] != NONE {
+                r.root_of[p]
+            } else if is_root {
+                i as NodeId
+            } else {
+                NONE
+            };
+            r.link_list_at[i] = r.link_list_at[p];
+            if r.link_list_at[i] == NONE && r.root_of[p] != NONE && nodes[i].kind == Kind::Element {
+                let s = t.stats.get(i).copied().unwrap_or_default();
+                if nodes[i].tag.is(flags::BLOCK)
+                    && s.text > 0
+                    && s.link_density() > tuning.link_list_density
+                {
+                    r.link_list_at[i] = i as NodeId;
+                }
+            }
+        }
+        r
+    }
+
+    /// Why a text node was kept or dropped.
+    fn reason(&self, r: &Reasons, id: NodeId, kept: bool, line: u32) -> String {
+        let i = id as usize;
+        let in_danag = self.in_danag(line);
+        if self.opts.algo == Algo::Ce {
+            return "ce on one page: no other page repeats it".into();
+        }
+        let Some(t) = self.trace else {
+            return if kept {
+                format!("in DANAg's selected lines (line {line})")
+            } else {
+                format!(
+                    "outside DANAg's selected lines (line {line}, smoothed diff {})",
+                    self.choice.diff.get(line as usize).copied().unwrap_or(0)
+                )
+            };
+        };
+        match t.outcome {
+            Outcome::Everything => return "nothing stood out: all visible text".into(),
+            Outcome::Danag => {
+                return if kept {
+                    format!("no container won: DANAg's selection (line {line})")
+                } else {
+                    format!("no container won, and outside DANAg's selection (line {line})")
+                };
+            }
+            _ => {}
+        }
+        let removed_at = r.removed_at.get(i).copied().unwrap_or(NONE);
+        if !kept && removed_at != NONE {
+            let doc = self.doc;
+            let tag = doc.tree.node(removed_at).tag;
+            let (hint, hidden) = self.hints(r, removed_at);
+            let at = self.label(removed_at);
+            return if hidden {
+                format!("removed: {at} is hidden by the page")
+            } else if hint < 0 {
+                format!("removed as boilerplate: the class/id of {at}")
+            } else if matches!(
+                tag,
+                Tag::Nav | Tag::Aside | Tag::Footer | Tag::Header | Tag::Menu | Tag::Select
+            ) {
+                format!("removed as boilerplate: the <{}> element {at}", tag.name())
+            } else {
+                format!("removed as boilerplate or hidden: {at}")
+            };
+        }
+        let root = r.root_of.get(i).copied().unwrap_or(NONE);
+        if root == NONE {
+            return if kept {
+                "kept".into()
+            } else {
+                format!(
+                    "outside the main container{}",
+                    if in_danag {
+                        " (though in DANAg's region)"
+                    } else {
+                        ""
+                    }
+                )
+            };
+        }
+        let ll = r.link_list_at.get(i).copied().unwrap_or(NONE);
+        if !kept && ll != NONE {
+            let s = t.stats.get(ll as usize).copied().unwrap_or_default();
+            return format!(
+                "link list: {} has link density {:.2}",
+                self.label(ll),
+                s.link_density()
+            );
+        }
+        if t.outcome == Outcome::Spread {
+            return if kept {
+                "page spread over many blocks: kept as not boilerplate".into()
+            } else {
+                "dropped".into()
+            };
+        }
+        let score = t.score.get(root as usize).copied().unwrap_or(0.0);
+        let kind = if Some(root as usize) == t.top {
+            format!("in the main container {}", self.label(root))
+        } else if r.is_sibling_root.get(root as usize) == Some(&true) {
+            format!("sibling joined to the main container (score {score:.1})")
+        } else {
+            let s = t.stats.get(root as usize).copied().unwrap_or_default();
+            format!(
+                "recovered prose paragraph ({} chars, link density {:.2})",
+                s.text,
+                s.link_density()
+            )
+        };
+        if kept {
+            kind
+        } else {
+            format!("dropped although {kind}")
+        }
+    }
+
+    /// `auto`'s class/id verdict and hidden flag of an element, read once per element.
+    fn hints(&self, r: &Reasons, id: NodeId) -> (i8, bool) {
+        *r.hints
+            .borrow_mut()
+            .entry(id)
+            .or_insert_with(|| auto::element_hints(self.doc, id, self.opts.comments))
+    }
+
+    /// The line lies in DANAg's selected regions.
+    fn in_danag(&self, line: u32) -> bool {
+        let line = line as usize;
+        // The regions are disjoint and in order: a binary search, not a scan per block.
+        let sel = self
+            .choice
+            .regions
+            .get(self.choice.joined.clone())
+            .unwrap_or_default();
+        let k = sel.partition_point(|r| r.1 < line);
+        sel.get(k).is_some_and(|r| r.0 <= line)
+    }
+
+    /// The block list: one row per block, text with kept parts marked, reason and signals.
+    fn block_list(&self, html: &mut String, blocks: &[Block]) {
+        let reasons = self.node_reasons();
+        if blocks.len() > MAX_BLOCKS {
+            let _ = writeln!(
+                html,
+                "<p class=note id=truncated>the first {MAX_BLOCKS} of {} blocks are listed</p>",
+                blocks.len()
+            );
+        }
+        // Filters in CSS alone (radio buttons before the list): no script needed to use them.
+        html.push_str(
+            "<input type=radio name=show id=show-all checked><label for=show-all>all</label> \
+             <input type=radio name=show id=show-kept><label for=show-kept>kept</label> \
+             <input type=radio name=show id=show-dropped><label for=show-dropped>dropped</label> \
+             <input type=radio name=show id=show-partial><label for=show-partial>partly kept</label>",
+        );
+        if blocks.iter().any(|b| b.gold.is_some()) {
+            html.push_str(
+                " <input type=radio name=show id=show-nogold><label for=show-nogold>kept, not in \
+                 the gold</label> <input type=radio name=show id=show-gold><label \
+                 for=show-gold>dropped, in the gold</label>",
+            );
+        }
+        html.push_str("\n<ol id=blocks>\n");
+        let mut decoded = String::new();
+        for b in blocks.iter().take(MAX_BLOCKS) {
+            let class = match b.status {
+                Status::Kept => "kept",
+                Status::Dropped => "dropped",
+                Status::Partial => "partial",
+            };
+            let gold = match b.gold {
+                Some(true) => " gold",
+                Some(false) => " nogold",
+                None => "",
+            };
+            let _ = write!(html, "<li class=\"block {class}{gold}\"><div class=txt>");
+            for &(id, kept) in &b.nodes {
+                if id == NONE {
+                    html.push_str("<span class=k>\t</span>");
+                    continue;
+                }
+                decoded.clear();
+                entities::decode_into(self.doc.raw_text(id), &mut decoded);
+                let _ = write!(
+                    html,
+                    "<span class={}>{}</span>",
+                    if kept { "k" } else { "d" },
+                    esc(&decoded)
+                );
+            }
+            html.push_str("</div><div class=why>");
+            // The decisive rule for the block: for a partial block, that of its first dropped
+            // text; otherwise that of its first text.
+            let decisive = b
+                .nodes
+                .iter()
+                .find(|&&(id, k)| self.solid(id) && (b.status != Status::Partial || !k))
+                .copied();
+            if let Some((id, k)) = decisive {
+                let _ = write!(
+                    html,
+                    "<b>{}</b>",
+                    esc(&self.reason(&reasons, id, k, b.line))
+                );
+            }
+            html.push_str(" <span class=sig>");
+            html.push_str(&esc(&self.label(b.owner)));
+            if let Some(t) = self.trace
+                && let Some(s) = t.stats.get(b.owner as usize)
+            {
+                // Text density: visible characters per byte of the element's source, the
+                // content-to-markup ratio density-based extractors (CETD, Kohlschütter) use.
+                let node = self.doc.tree.node(b.owner);
+                let span = node.end.saturating_sub(node.start).max(1);
+                let _ = write!(
+                    html,
+                    " · {} chars · link density {:.2} · text density {:.2} · {} commas · DANAg {:.0}%",
+                    s.text,
+                    s.link_density(),
+                    f64::from(s.text) / f64::from(span),
+                    s.commas,
+                    if s.text == 0 {
+                        0.0
+                    } else {
+                        100.0 * f64::from(s.danag) / f64::from(s.text)
+                    }
+                );
+                if let Some(sc) = t.score.get(b.owner as usize).filter(|&&x| x != 0.0) {
+                    let _ = write!(html, " · score {sc:.1}");
+                }
+                let (hint, hidden) = if b.owner == NONE {
+                    (0, false)
+                } else {
+                    self.hints(&reasons, b.owner)
+                };
+                if hint != 0 {
+                    let _ = write!(
+                        html,
+                        " · class/id says {}",
+                        if hint < 0 { "boilerplate" } else { "content" }
+                    );
+                }
+                if hidden {
+                    html.push_str(" · hidden");
+                }
+            }
+            let at = |v: &[u32]| v.get(b.line as usize).copied().unwrap_or(0);
+            let _ = writeln!(
+                html,
+                " · line {} (T1 {}, T2 {}, smoothed {}){}{}</span></div></li>",
+                b.line,
+                at(&self.profile.content),
+                at(&self.profile.code),
+                self.choice.diff.get(b.line as usize).copied().unwrap_or(0),
+                match b.gold {
+                    Some(true) => " · <span class=g>in the gold</span>",
+                    Some(false) => " · <span class=g>not in the gold</span>",
+                    None => "",
+                },
+                if self.in_danag(b.line) {
+                    " (DANAg region)"
+                } else {
+                    ""
+                }
+            );
+        }
+        html.push_str("</ol>\n");
+    }
+
+    /// The profile as two inline SVG panels over the lines `range`: T1 up and T2 down from one
+    /// axis, then the smoothed diff around zero; the densest region and the joined regions
+    /// shaded. `id` prefixes the element ids (the whole page and the zoom share the code).
+    fn plot(&self, html: &mut String, id: &str, range: std::ops::Range<usize>) {
+        let first = range.start;
+        let n = range.len();
+        let per = n.div_ceil(MAX_POINTS).max(1);
+        let buckets = n.div_ceil(per).max(1);
+        // Per bucket, the largest value (by magnitude for the diff), so no peak disappears.
+        let bucket = |v: &dyn Fn(usize) -> i64| -> Vec<i64> {
+            (0..buckets)
+                .map(|b| {
+                    (first + b * per..(first + (b + 1) * per).min(range.end))
+                        .map(v)
+                        .max_by_key(|x| x.unsigned_abs())
+                        .unwrap_or(0)
+                })
+                .collect()
+        };
+        let t1 = bucket(&|i| i64::from(self.profile.content.get(i).copied().unwrap_or(0)));
+        let t2 = bucket(&|i| i64::from(self.profile.code.get(i).copied().unwrap_or(0)));
+        let diff = bucket(&|i| self.choice.diff.get(i).copied().unwrap_or(0));
+        let (w, h, pad) = (1000.0f64, 130.0f64, 4.0f64);
+        let x = |b: usize| pad + (w - 2.0 * pad) * (b as f64 + 0.5) / buckets as f64;
+        let xl = |line: usize| {
+            let b = line.saturating_sub(first) as f64 / per as f64;
+            (pad + (w - 2.0 * pad) * b / buckets as f64).clamp(0.0, w)
+        };
+        // A few lines of a long script's markup dwarf everything else: the scales stop at the
+        // 99th percentile of the plotted values (never below the content peak), and what lies
+        // beyond is drawn at the edge.
+        let top = quantile(t1.iter().chain(&t2).copied(), 0.99)
+            .max(t1.iter().copied().max().unwrap_or(0))
+            .max(1) as f64;
+        let dmax = quantile(diff.iter().map(|d| d.abs()), 0.99).max(1) as f64;
+        let path = |vals: &[i64], y: &dyn Fn(f64) -> f64, cap: f64| -> String {
+            let mut d = String::new();
+            for (b, &v) in vals.iter().enumerate() {
+                let _ = write!(
+                    d,
+                    "{}{:.1} {:.1}",
+                    if b == 0 { "M" } else { "L" },
+                    x(b),
+                    y((v as f64).clamp(-cap, cap) / cap)
+                );
+            }
+            d
+        };
+        let shade = |svg: &mut String, height: f64| {
+            for (k, r) in self.choice.regions.iter().enumerate() {
+                if r.1 < first || r.0 >= range.end {
+                    continue;
+                }
+                let class = if Some(k) == self.choice.best {
+                    "best"
+                } else if self.choice.joined.contains(&k) {
+                    "joined"
+                } else {
+                    "positive"
+                };
+                let (x0, x1) = (xl(r.0), xl(r.1 + 1));
+                let _ = write!(
+                    svg,
+                    "<rect class={class} x=\"{x0:.1}\" y=\"0\" width=\"{:.1}\" height=\"{height}\"><title>lines {}-{}</title></rect>",
+                    (x1 - x0).max(1.0),
+                    r.0,
+                    r.1
+                );
+            }
+        };
+        let mut svg = String::new();
+        let _ = write!(
+            svg,
+            "<svg id={id}profile class=plot viewBox=\"0 0 {w} {}\" width=\"{w}\" height=\"{}\" \
+             role=img aria-label=\"DANAg profile\"><g>",
+            2.0 * h,
+            2.0 * h
+        );
+        shade(&mut svg, 2.0 * h);
+        let _ = writeln!(
+            svg,
+            "<line class=axis x1=\"0\" x2=\"{w}\" y1=\"{h}\" y2=\"{h}\"/>\
+             <path id={id}t1 class=t1 d=\"{}\"/><path id={id}t2 class=t2 d=\"{}\"/>\
+             <text x=\"8\" y=\"14\">T1: content characters per line (scale to {top})</text>\
+             <text x=\"8\" y=\"{}\">T2: code characters per line</text></g></svg>",
+            path(&t1, &|v| h - (h - 4.0) * v, top),
+            path(&t2, &|v| h + (h - 4.0) * v, top),
+            2.0 * h - 6.0
+        );
+        let _ = write!(
+            svg,
+            "<svg id={id}smoothed class=plot viewBox=\"0 0 {w} {h}\" width=\"{w}\" height=\"{h}\" \
+             role=img aria-label=\"smoothed diff\"><g>"
+        );
+        shade(&mut svg, h);
+        let mid = h / 2.0;
+        let _ = writeln!(
+            svg,
+            "<line class=axis x1=\"0\" x2=\"{w}\" y1=\"{mid}\" y2=\"{mid}\"/>\
+             <path id={id}diff class=diff d=\"{}\"/>\
+             <text x=\"8\" y=\"14\">smoothed diff = Σ (T1 − T2) over lines i−1..i+1 (scale ±{dmax})</text>\
+             </g></svg>",
+            path(&diff, &|v| mid - (mid - 4.0) * v, dmax),
+        );
+        html.push_str(&svg);
+        let _ = writeln!(
+            html,
+            "<p class=legend>lines {first}-{}: <span class=\"sw best\"></span> densest region (the \
+             first paragraph) <span class=\"sw joined\"></span> regions joined within the gap \
+             <span class=\"sw positive\"></span> other positive regions{}</p>",
+            range.end.saturating_sub(1),
+            if per > 1 {
+                format!(" · {per} lines per point (the largest value of each group)")
+            } else {
+                String::new()
+            }
+        );
+    }
+
+    /// The lines around the selected regions, for a close-up: the selection plus a tenth of its
+    /// length (at least 10 lines) on each side.
+    fn zoom(&self) -> Option<std::ops::Range<usize>> {
+        let sel = self.choice.regions.get(self.choice.joined.clone())?;
+        let (lo, hi) = (sel.first()?.0, sel.last()?.1 + 1);
+        let margin = ((hi - lo) / 10).max(10);
+        let range = lo.saturating_sub(margin)..(hi + margin).min(self.profile.content.len());
+        // Only worth a second figure when the page is much longer than the selection.
+        (range.len() * 2 < self.profile.content.len()).then_some(range)
+    }
+}
+
+/// The `q` quantile of the values (0 for none).
+fn quantile(values: impl Iterator<Item = i64>, q: f64) -> i64 {
+    let mut v: Vec<i64> = values.collect();
+    if v.is_empty() {
+        return 0;
+    }
+    v.sort_unstable();
+    let i = ((v.len() - 1) as f64 * q).round() as usize;
+    v.get(i).copied().unwrap_or(0)
+}
+
+/// Per-node reasons of `auto` (see [`Page::node_reasons`]).
+struct Reasons {
+    /// The container's joined siblings, by node.
+    is_sibling_root: Vec<bool>,
+    /// `auto::element_hints` per element asked about: an element with 100,000 attributes may
+    /// own many blocks, and each block must not read them again.
+    hints: std::cell::RefCell<std::collections::HashMap<NodeId, (i8, bool)>>,
+    removed_at: Vec<NodeId>,
+    root_of: Vec<NodeId>,
+    link_list_at: Vec<NodeId>,
+}
+
+/// The word bigrams of a gold text.
+struct GoldIndex {
+    pairs: std::collections::HashSet<String>,
+}
+
+impl GoldIndex {
+    fn new(gold: &str) -> GoldIndex {
+        let tokens = crate::eval::metrics::tokens(gold);
+        GoldIndex {
+            pairs: tokens.windows(2).map(|w| pair(&w[0], &w[1])).collect(),
+        }
+    }
+}
+
+fn pair(a: &str, b: &str) -> String {
+    format!("{a}\u{1}{b}")
+}
+
+/// A block is in the gold when at least half of its word pairs are; pairs, because single
+/// words such as "home" or "news" occur in any article, so a one-word block is not judged
+/// (`None`). Tokens as the evaluation counts them ([`crate::eval::metrics::tokens`]).
+fn in_gold(g: &GoldIndex, text: &str) -> Option<bool> {
+    let tokens = crate::eval::metrics::tokens(text);
+    if tokens.len() < 2 {
+        return None;
+    }
+    let found = tokens
+        .windows(2)
+        .filter(|w| g.pairs.contains(&pair(&w[0], &w[1])))
+        .count();
+    Some(found * 2 >= tokens.len() - 1)
+}
+
+/// At most `max` characters of `s`.
+fn clip(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_string(),
+    }
+}
+
+/// Escapes text for HTML content and quoted attribute values.
+pub(crate) fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// The document head and the shared style sheet (no external resource of any kind).
+pub(crate) fn head(html: &mut String, title: &str) {
+    let _ = write!(
+        html,
+        "<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8>\
+         <meta name=viewport content=\"width=device-width\"><title>{}</title>\n<style>{}</style>\
+         </head><body>\n",
+        esc(title),
+        CSS
+    );
+}
+
+const CSS: &str = "
+body{font:14px/1.4 system-ui,sans-serif;margin:1em 2em;color:#222;max-width:1100px}
+h1{font-size:20px}h1 small{font-weight:normal;color:#666}h2{font-size:16px;margin-top:1.4em}
+.meta,.legend,.note{color:#555}.counts .kept b{color:#1a7f37}.counts .dropped b{color:#b42318}
+.counts .partial b{color:#9a6700}.verdict{background:#f4f4f4;padding:.4em .6em}
+svg.plot{display:block;max-width:100%;height:auto;border:1px solid #ddd;margin:.3em 0}
+svg text{font-size:12px;fill:#444}.axis{stroke:#888;stroke-width:1}
+.t1{fill:none;stroke:#1a7f37;stroke-width:1.2}.t2{fill:none;stroke:#b42318;stroke-width:1.2}
+.diff{fill:none;stroke:#0550ae;stroke-width:1.2}
+rect.best{fill:#2da44e;opacity:.35}rect.joined{fill:#7ee2a8;opacity:.35}
+rect.positive{fill:#bbb;opacity:.25}
+.sw{display:inline-block;width:12px;height:12px;vertical-align:middle;margin-left:.8em}
+.sw.best{background:#2da44e88}.sw.joined{background:#7ee2a888}.sw.positive{background:#bbb6}
+ol#blocks{padding-left:3em}ol#blocks li{margin:.2em 0;padding:.2em .5em;border-left:4px solid}
+#blocks li.kept{border-color:#2da44e;background:#eefbf1}#blocks li.dropped{border-color:#d1242f;background:#fff3f3;color:#666}
+#blocks li.partial{border-color:#bf8700;background:#fff8e1}span.d{text-decoration:line-through;color:#999}
+.why{font-size:12px;color:#444}.sig{color:#777}
+#blocks li.kept.nogold,#blocks li.dropped.gold{outline:2px dashed #8250df}.g{color:#8250df}
+.counts .nogold b,.counts .gold b{color:#8250df}
+input[name=show]{margin-left:1em}
+#show-kept:checked~#blocks li:not(.kept),#show-dropped:checked~#blocks li:not(.dropped),
+#show-partial:checked~#blocks li:not(.partial),#show-nogold:checked~#blocks li:not(.kept.nogold),
+#show-gold:checked~#blocks li:not(.dropped.gold){display:none}
+pre{white-space:pre-wrap;background:#fafafa;border:1px solid #eee;padding:.6em}
+table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:2px 6px;text-align:right}
+td:first-child,th:first-child{text-align:left}
+.curve{fill:none;stroke-width:1.6}.grid{stroke:#eee}.scatters{display:flex;flex-wrap:wrap;gap:1em}
+figure{margin:0}figcaption{text-align:center;color:#555}
+";
+
+/// Recomputes the report's figures from the DOM and writes them into `#checks` as JSON: the
+/// headless-browser test compares them with `pith`'s own output. Inline; nothing is fetched.
+const CHECK_SCRIPT: &str = r#"<pre id=checks></pre>
+<script>
+(function(){
+  var c = {};
+  document.querySelectorAll('svg path[id]').forEach(function(p){
+    c[p.id + '_points'] = (p.getAttribute('d').match(/[ML]/g) || []).length;
+  });
+  ['kept','dropped','partial'].forEach(function(k){
+    c[k + '_blocks'] = document.querySelectorAll('li.block.' + k).length;
+  });
+  c.kept_nogold = document.querySelectorAll('li.block.kept.nogold').length;
+  c.dropped_gold = document.querySelectorAll('li.block.dropped.gold').length;
+  var words = 0;
+  document.querySelectorAll('li.block').forEach(function(li){
+    var t = '';
+    li.querySelectorAll('.txt span.k').forEach(function(s){ t += s.textContent; });
+    words += t.split(/\s+/).filter(function(w){ return w.length > 0; }).length;
+  });
+  c.kept_words = words;
+  document.getElementById('checks').textContent = JSON.stringify(c);
+})();
+</script>
+"#;
