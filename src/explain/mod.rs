@@ -358,6 +358,15 @@ struct Page<'p, 'a> {
 }
 
 impl Page<'_, '_> {
+    /// DANAg's smoothed value of `line` (0 past the profile).
+    fn diff(&self, line: usize) -> i64 {
+        if line < self.profile.content.len() {
+            danag::smoothed(self.profile, line)
+        } else {
+            0
+        }
+    }
+
     /// The page's text blocks, cut as the text renderer cuts lines; blank-only runs left out.
     fn blocks(&self, sel: &Selection) -> Vec<Block> {
         let doc = self.doc;
@@ -603,7 +612,7 @@ impl Page<'_, '_> {
             } else {
                 format!(
                     "outside DANAg's selected lines (line {line}, smoothed diff {})",
-                    self.choice.diff.get(line as usize).copied().unwrap_or(0)
+                    self.diff(line as usize)
                 )
             };
         };
@@ -824,7 +833,7 @@ impl Page<'_, '_> {
                 b.line,
                 at(&self.profile.content),
                 at(&self.profile.code),
-                self.choice.diff.get(b.line as usize).copied().unwrap_or(0),
+                self.diff(b.line as usize),
                 match b.gold {
                     Some(true) => " · <span class=g>in the gold</span>",
                     Some(false) => " · <span class=g>not in the gold</span>",
@@ -861,7 +870,7 @@ impl Page<'_, '_> {
         };
         let t1 = bucket(&|i| i64::from(self.profile.content.get(i).copied().unwrap_or(0)));
         let t2 = bucket(&|i| i64::from(self.profile.code.get(i).copied().unwrap_or(0)));
-        let diff = bucket(&|i| self.choice.diff.get(i).copied().unwrap_or(0));
+        let diff = bucket(&|i| self.diff(i));
         let (w, h, pad) = (1000.0f64, 130.0f64, 4.0f64);
         let x = |b: usize| pad + (w - 2.0 * pad) * (b as f64 + 0.5) / buckets as f64;
         let xl = |line: usize| {

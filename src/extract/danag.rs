@@ -133,9 +133,7 @@ pub fn select_lines(p: &Profile, gap: usize) -> Vec<(usize, usize)> {
 
 /// What Sections 3.2 and 3.3 decided on one profile (`pith explain` draws it).
 pub struct Choice {
-    /// The smoothed profile: `diff_i = Σ_{j=i-1..i+1} (T1_j - T2_j)`.
-    pub diff: Vec<i64>,
-    /// Maximal runs of positive `diff` as inclusive line ranges, with their content characters.
+    /// Maximal runs of positive smoothed profile ([`smoothed`]) as inclusive line ranges, with their content characters.
     pub regions: Vec<(usize, usize, u64)>,
     /// The densest region (index into `regions`), and the joined run `lo..=hi` of regions
     /// around it; `None` when no region holds content.
@@ -155,21 +153,25 @@ impl Choice {
     }
 }
 
-/// Smooths the profile, finds the positive regions, the densest, and joins its neighbours.
+/// Section 3.2's smoothed value of line `i`: `diff_i = Σ_{j=i-1..i+1} (T1_j - T2_j)`.
+/// Computed when read, so no vector as long as the profile is kept.
+#[inline]
+pub fn smoothed(p: &Profile, i: usize) -> i64 {
+    let d = |j: usize| i64::from(p.content[j]) - i64::from(p.code[j]);
+    let mut s = d(i);
+    if i > 0 {
+        s += d(i - 1);
+    }
+    if i + 1 < p.content.len() {
+        s += d(i + 1);
+    }
+    s
+}
+
+/// Finds the positive regions of the smoothed profile, the densest, and joins its neighbours.
 pub fn choose(p: &Profile, gap: usize) -> Choice {
     let n = p.content.len();
-    let d = |i: usize| i64::from(p.content[i]) - i64::from(p.code[i]);
-    // The smoothed value of each line, computed when read (no vector as long as the profile).
-    let diff = |i: usize| {
-        let mut s = d(i);
-        if i > 0 {
-            s += d(i - 1);
-        }
-        if i + 1 < n {
-            s += d(i + 1);
-        }
-        s
-    };
+    let diff = |i: usize| smoothed(p, i);
     // Maximal runs of positive diff, each with its content characters.
     let mut regions: Vec<(usize, usize, u64)> = Vec::new();
     let mut i = 0;
@@ -194,7 +196,6 @@ pub fn choose(p: &Profile, gap: usize) -> Choice {
         .map(|(idx, _)| idx);
     let Some(best) = best else {
         return Choice {
-            diff,
             regions,
             best: None,
             joined: 0..0,
@@ -209,7 +210,6 @@ pub fn choose(p: &Profile, gap: usize) -> Choice {
         hi += 1;
     }
     Choice {
-        diff,
         regions,
         best: Some(best),
         joined: lo..hi + 1,
@@ -271,7 +271,7 @@ mod tests {
         let c = choose(&p, 2);
         assert_eq!((c.best, c.joined), (Some(0), 0..2));
         assert_eq!(c.regions.len(), 3);
-        assert!(c.diff[1] > 0 && c.diff[4] <= 0);
+        assert!(smoothed(&p, 1) > 0 && smoothed(&p, 4) <= 0);
     }
 
     #[test]
