@@ -265,6 +265,18 @@ impl Input {
                 count,
             })
         };
+        Self::from_reader(raw, name, framing, max_record_bytes, split)
+    }
+
+    /// Reads an input from any byte stream (a Python file object, say); `name` is what records
+    /// and messages call it. Otherwise as [`Input::open_with`].
+    pub fn from_reader(
+        raw: Box<dyn Read + Send>,
+        name: &str,
+        framing: Framing,
+        max_record_bytes: usize,
+        split: bool,
+    ) -> io::Result<(Input, Framing)> {
         let mut raw = BufReader::with_capacity(BUF, raw);
         if split && matches!(framing, Framing::Auto | Framing::Warc) {
             let head = raw.fill_buf()?;
