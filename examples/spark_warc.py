@@ -9,8 +9,9 @@ Two ways, the same documents (a test checks both against the CLI):
 
     spark-submit --master 'local[2]' examples/spark_warc.py --mode module --out docs/ *.warc.gz
 
-A WARC file is the unit of work (one task per file): files are read where they lie (a shared
-file system), and every record stays in its file's task, in file order.
+A WARC file is the unit of work (one task per file), read where it lies: a path every executor
+sees (a shared file system) or, in module mode, a URL fsspec opens (s3://, hdfs://, ...).
+Every record stays in its file's task, in file order.
 """
 
 import argparse
@@ -22,8 +23,15 @@ def module_partition(paths):
     import pith
 
     for path in paths:
-        for line in pith.read_warc(path, raw=True):
-            yield line.rstrip("\n")
+        if "://" in path:
+            # s3://, hdfs://, gs://...: opened with fsspec (and its filesystem package) as a
+            # binary file object, which read_warc streams from.
+            import fsspec
+
+            with fsspec.open(path, "rb") as f:
+                yield from (line.rstrip("\n") for line in pith.read_warc(f, raw=True))
+        else:
+            yield from (line.rstrip("\n") for line in pith.read_warc(path, raw=True))
 
 
 def pipe_command(pith_bin="pith"):

@@ -76,3 +76,15 @@ def test_spark_main_writes_json_lines(tmp_path, example, pith_bin, warc_files):
     )
     lines = [line for f in sorted(out.glob("part-*")) for line in f.read_text().splitlines()]
     assert len(lines) == 32  # 16 HTML responses in each of the two copies of the excerpt
+
+
+def test_spark_module_reads_urls_through_fsspec(example, spark, pith_bin, warc_files):
+    pytest.importorskip("fsspec", reason="fsspec opens URLs (pip install fsspec)")
+    paths = [p for p in warc_files if p.name.startswith(("cc-main-2020-34", "clueweb09"))]
+    cli = subprocess.run(
+        [pith_bin, "-j", "1", "--format", "json", *map(str, paths)], capture_output=True, check=True
+    ).stdout.decode("utf-8")
+    urls = [p.as_uri() for p in paths]
+    got = example.documents(spark.sparkContext, urls, mode="module").collect()
+    assert len(got) == 16 + 16 + 29
+    assert by_id(got) == by_id(cli.splitlines())
