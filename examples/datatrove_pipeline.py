@@ -3,7 +3,7 @@
     pip install target/wheels/pith-*.whl datatrove warcio faust-cchardet python-magic
     python examples/datatrove_pipeline.py CRAWL_DIR OUT_DIR --tasks 4 --workers 2
 
-Every `*.warc*` file under CRAWL_DIR is read by datatrove's WarcReader (warcio), each HTML
+Every `*.warc*` file under CRAWL_DIR (or --glob) is read by datatrove's WarcReader (warcio), each HTML
 response goes through `pith.datatrove.PithExtractor`, and the documents with text are written
 by JsonlWriter to OUT_DIR/<rank>.jsonl. The same pipeline runs on Slurm by swapping
 LocalPipelineExecutor for SlurmPipelineExecutor.
@@ -31,12 +31,13 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("crawl_dir")
     ap.add_argument("out_dir")
+    ap.add_argument("--glob", default="*.warc*", help="which files of CRAWL_DIR (default *.warc*)")
     ap.add_argument("--tasks", type=int, default=1, help="shards of the input files")
     ap.add_argument("--workers", type=int, default=-1, help="processes at once (-1: tasks)")
     ap.add_argument("--logs", default="datatrove-logs", help="datatrove's logging folder")
     args = ap.parse_args()
     LocalPipelineExecutor(
-        pipeline=pipeline(args.crawl_dir, args.out_dir),
+        pipeline=pipeline(args.crawl_dir, args.out_dir, args.glob),
         tasks=args.tasks,
         workers=args.workers,
         logging_dir=args.logs,

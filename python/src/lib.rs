@@ -411,14 +411,17 @@ fn read_warc(
     let opened = if let Ok(path) = source.extract::<PathBuf>() {
         let name = path.to_string_lossy().into_owned();
         py.detach(|| {
-            Input::open_with(
-                &name,
-                Framing::Auto,
-                max_record_bytes,
-                Default::default(),
-                false,
-            )
+            guarded(|| {
+                Input::open_with(
+                    &name,
+                    Framing::Auto,
+                    max_record_bytes,
+                    Default::default(),
+                    false,
+                )
+            })
         })
+        .map_err(PithError::new_err)?
         .map_err(|e| PyOSError::new_err(format!("{name}: {e}")))?
     } else if source.hasattr("read")? {
         let name = source
@@ -427,7 +430,8 @@ fn read_warc(
             .and_then(|n| n.extract::<String>().ok())
             .unwrap_or_else(|| "-".into());
         let reader = Box::new(PyReader(source.clone().unbind()));
-        Input::from_reader(reader, &name, Framing::Auto, max_record_bytes, false)
+        guarded(|| Input::from_reader(reader, &name, Framing::Auto, max_record_bytes, false))
+            .map_err(PithError::new_err)?
             .map_err(|e| PyOSError::new_err(format!("{name}: {e}")))?
     } else {
         return Err(PyTypeError::new_err(
