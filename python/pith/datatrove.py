@@ -1,17 +1,21 @@
-"""pith as a datatrove extractor: `PithExtractor` takes the place of datatrove's `Trafilatura`.
+"""pith in datatrove: `PithExtractor` takes the place of datatrove's `Trafilatura` step, and
+`PithWarcReader` reads WARC files into documents of main text in one step.
 
     from datatrove.pipeline.readers import WarcReader
     from datatrove.pipeline.writers import JsonlWriter
-    from pith.datatrove import PithExtractor
+    from pith.datatrove import PithExtractor, PithWarcReader
 
     pipeline = [WarcReader("crawl/"), PithExtractor(), JsonlWriter("docs/")]
+    pipeline = [PithWarcReader("crawl/"), JsonlWriter("docs/")]   # the same, read by pith
 
 Importing this module needs datatrove (`pip install datatrove`); `import pith` alone does not.
 """
 
 from datatrove.pipeline.extractors.base import BaseExtractor
+from datatrove.pipeline.readers.base import BaseDiskReader
 
 from ._pith import extract as _extract
+from ._pith import read_warc as _read_warc
 
 
 class PithExtractor(BaseExtractor):
@@ -88,3 +92,70 @@ class PithExtractor(BaseExtractor):
                 yield doc
             else:
                 self.stat_update(StatHints.dropped)
+
+
+class PithWarcReader(BaseDiskReader):
+    """Reads WARC files with pith: one document per HTML record that has main text, its text
+    already extracted (no extractor step needed), as `pith.read_warc` gives it.
+
+    Unlike WarcReader (warcio), a record cut short or a broken gzip member does not end the
+    task: pith reports it (counted under ``record_error``) and goes on with the next record.
+    Metadata: url, title, lang, date (stated by the page), warc_date, and the file path.
+
+    Args:
+        data_folder, paths_file, limit, skip, file_progress, doc_progress, adapter,
+        default_metadata, recursive, glob_pattern, shuffle_files: as datatrove's WarcReader.
+        **options: passed to pith.read_warc (algo, format, comments, favor, ...).
+    """
+
+    name = "🪨 pith WARC"
+    _requires_dependencies = ["datatrove"]
+
+    def __init__(
+        self,
+        data_folder,
+        paths_file=None,
+        limit: int = -1,
+        skip: int = 0,
+        file_progress: bool = False,
+        doc_progress: bool = False,
+        adapter=None,
+        default_metadata: dict = None,
+        recursive: bool = True,
+        glob_pattern: str = None,
+        shuffle_files: bool = False,
+        **options,
+    ):
+        super().__init__(
+            data_folder,
+            paths_file,
+            limit,
+            skip,
+            file_progress,
+            doc_progress,
+            adapter,
+            "text",
+            "id",
+            default_metadata,
+            recursive,
+            glob_pattern,
+            shuffle_files,
+        )
+        self.options = options
+
+    def read_file(self, filepath: str):
+        # The raw file: pith recognizes gzip (per record or whole file) itself.
+        with self.data_folder.open(filepath, "rb") as f:
+            for i, record in enumerate(_read_warc(f, **self.options)):
+                if "error" in record:
+                    self.stat_update("record_error")
+                    continue
+                body = record.pop("markdown", None) or record.pop("text", None)
+                if not body:
+                    continue
+                record["text"] = body
+                record.pop("bytes_in", None)
+                record.pop("algo", None)
+                document = self.get_document_from_dict(record, filepath, i)
+                if document:
+                    yield document

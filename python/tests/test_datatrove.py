@@ -73,3 +73,21 @@ def test_extractor_options_and_sandbox(crawl):
         PithExtractor(algo="nope")
     with pytest.raises(ValueError, match="exclude each other"):
         PithExtractor(favour_precision=True, favour_recall=True)
+
+
+def test_pith_warc_reader_gives_read_warc_documents(warc_files, tmp_path):
+    """PithWarcReader over every sample, the clipped and over-limit ones included (warcio's
+    reader stops there): the documents are read_warc's records with text, in file order."""
+    from pith.datatrove import PithWarcReader
+
+    d = tmp_path / "all"
+    d.mkdir()
+    for p in warc_files:
+        (d / p.name).symlink_to(p)
+    docs = list(PithWarcReader(str(d)).run())
+    expected = [r for p in sorted(d.iterdir()) for r in pith.read_warc(p) if r.get("text")]
+    assert len(docs) == len(expected) >= 250
+    for doc, r in zip(docs, expected):
+        assert doc.id == r["id"] and doc.text == r["text"]
+        assert doc.metadata["url"] == r["url"] and doc.metadata["title"] == r["title"]
+        assert doc.metadata["warc_date"] == r["warc_date"]
