@@ -429,6 +429,7 @@ impl JsonLines {
             Input::Split(r) => r.pool = pool.clone(),
             _ => {}
         }
+        // Only `options` and `json` matter past opening: the input is already open.
         let config = Config {
             options,
             json: true,
