@@ -49,3 +49,14 @@ eval-sites:
 # `cargo install cargo-fuzz` once.
 fuzz target="parse" seconds="60":
     cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run {{target}} -- -max_total_time={{seconds}}
+
+# Pages/s from one Python process: pith.extract vs trafilatura and Resiliparse on one core,
+# extract_many at 1 and 2 threads (builds the wheel and the CLI in release; a venv in
+# target/bench-venv with the peers from PyPI).
+bench-python:
+    cargo build --release --bin pith
+    test -x target/bench-venv/bin/python || python3 -m venv target/bench-venv
+    target/bench-venv/bin/pip install -q maturin==1.16.0 trafilatura==2.3.1 lxml_html_clean==0.4.6 resiliparse==2.0.1
+    target/bench-venv/bin/maturin build --release -m python/Cargo.toml -o target/wheels
+    target/bench-venv/bin/pip install -q --force-reinstall --no-deps target/wheels/pith-*.whl
+    target/bench-venv/bin/python python/bench/bench.py --pith-bin target/release/pith

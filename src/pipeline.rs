@@ -402,16 +402,79 @@ fn run_serial(config: &Config, first: Option<(Input, Framing)>, counts: &mut Cou
     };
     let pool = counts.pool.clone();
     read_all(config, first, counts, |item, counts| {
-        let done = match item {
-            Item::Page(rec) => process(*rec, config, &pool),
-            Item::Member(m) => finish_member(*m, config, &pool),
-            Item::Fault(f) => fault_done(&f, config),
-            Item::Skip(_) => return true,
+        let Some(done) = handle(item, config, &pool) else {
+            return true;
         };
         w.write(&done, counts);
         !w.broken
     });
     let _ = w.out.flush();
+}
+
+/// What one item of an input becomes on this thread (`None` for a skipped record): the serial
+/// run and [`JsonLines`] share it, so the library gives what the command line writes.
+fn handle(item: Item, config: &Config, pool: &Pool) -> Option<Done> {
+    Some(match item {
+        Item::Page(rec) => process(*rec, config, pool),
+        Item::Member(m) => finish_member(*m, config, pool),
+        Item::Fault(f) => fault_done(&f, config),
+        Item::Skip(_) => return None,
+    })
+}
+
+/// The records of one opened input as `pith --format json` writes them (each line ends in
+/// `\n`), read and extracted one at a time on the calling thread. This is the library's way to
+/// get exactly the command line's JSON output, record by record (the Python module's
+/// `read_warc` is built on it).
+pub struct JsonLines {
+    input: Input,
+    config: Config,
+    pool: Pool,
+}
+
+impl JsonLines {
+    /// Reads `input` (from [`Input::open`] or [`Input::from_reader`]) with `options`; the body
+    /// is Markdown when `options.format` says so, as with `--format json-markdown`.
+    pub fn new(mut input: Input, options: Options) -> JsonLines {
+        let pool = Pool::default();
+        match &mut input {
+            Input::Warc(r) => r.pool = pool.clone(),
+            Input::Split(r) => r.pool = pool.clone(),
+            _ => {}
+        }
+        // Only `options` and `json` matter past opening: the input is already open.
+        let config = Config {
+            options,
+            json: true,
+            input: Framing::Auto,
+            jobs: 1,
+            max_record_bytes: 0,
+            strict: false,
+            files: Vec::new(),
+            url: None,
+            templates: None,
+        };
+        JsonLines {
+            input,
+            config,
+            pool,
+        }
+    }
+}
+
+impl Iterator for JsonLines {
+    type Item = String;
+
+    fn next(&mut self) -> Option<String> {
+        loop {
+            let item = self.input.next_item()?;
+            if let Some(done) = handle(item, &self.config, &self.pool)
+                && !done.out.is_empty()
+            {
+                return Some(done.out);
+            }
+        }
+    }
 }
 
 enum Job {

@@ -254,26 +254,50 @@ impl Input {
         count: std::sync::Arc<std::sync::atomic::AtomicU64>,
         split: bool,
     ) -> io::Result<(Input, Framing)> {
-        // The buffer is zeroed once when first filled (the reader below is a plain `Read`), so
-        // a 1 MiB buffer for a 20 KB page costs more than reading it: size it to the file.
-        // The file's size, when known, also sizes the page buffer (read_to_end would grow it by
-        // doubling and copying, momentarily holding 1.5x the page).
-        let mut file_len = None;
-        let (raw, capacity): (Box<dyn Read + Send>, usize) = if name == "-" {
+        let (raw, size): (Box<dyn Read + Send>, Option<u64>) = if name == "-" {
             let stdin = Counting {
                 inner: io::stdin(),
                 count,
             };
-            (Box::new(stdin), BUF)
+            (Box::new(stdin), None)
         } else {
             let file = std::fs::File::open(name)?;
-            let len = file.metadata().map_or(BUF as u64, |m| m.len());
-            file_len = Some(len);
-            let capacity = usize::try_from(len.saturating_add(1))
-                .unwrap_or(BUF)
-                .clamp(8 << 10, BUF);
-            (Box::new(Counting { inner: file, count }), capacity)
+            let size = file.metadata().ok().map(|m| m.len());
+            (Box::new(Counting { inner: file, count }), size)
         };
+        Self::from_sized_reader(raw, size, name, framing, max_record_bytes, split)
+    }
+
+    /// Reads an input from any byte stream (a Python file object, say); `name` is what records
+    /// and messages call it. Otherwise as [`Input::open_with`].
+    pub fn from_reader(
+        raw: Box<dyn Read + Send>,
+        name: &str,
+        framing: Framing,
+        max_record_bytes: usize,
+        split: bool,
+    ) -> io::Result<(Input, Framing)> {
+        Self::from_sized_reader(raw, None, name, framing, max_record_bytes, split)
+    }
+
+    /// [`Input::from_reader`] with the stream's size when known (a file's), which sizes the
+    /// buffers: the read buffer is zeroed once when first filled (the reader is a plain
+    /// `Read`), so a 1 MiB buffer for a 20 KB page costs more than reading it; and a page read
+    /// into a vector of its own size is never grown by doubling and copying (which holds 1.5x
+    /// the page for a moment).
+    fn from_sized_reader(
+        raw: Box<dyn Read + Send>,
+        size: Option<u64>,
+        name: &str,
+        framing: Framing,
+        max_record_bytes: usize,
+        split: bool,
+    ) -> io::Result<(Input, Framing)> {
+        let capacity = size.map_or(BUF, |len| {
+            usize::try_from(len.saturating_add(1))
+                .unwrap_or(BUF)
+                .clamp(8 << 10, BUF)
+        });
         let mut raw = BufReader::with_capacity(capacity, raw);
         if split && matches!(framing, Framing::Auto | Framing::Warc) {
             let head = raw.fill_buf()?;
@@ -320,7 +344,7 @@ impl Input {
             }
             Framing::Jsonl => Input::Jsonl(jsonl::Reader::new(r, source, max_record_bytes)),
             _ => {
-                let expected = file_len.map_or(0, |len| len.min(max_record_bytes as u64) as usize);
+                let expected = size.map_or(0, |len| len.min(max_record_bytes as u64) as usize);
                 let mut html = Vec::with_capacity(expected.saturating_add(1));
                 let n = r.take(max_record_bytes as u64 + 1).read_to_end(&mut html)?;
                 if n > max_record_bytes {

@@ -1,0 +1,28 @@
+"""pith: the main content of web pages (HTML, WARC), with the pith command line's code.
+
+    >>> import pith
+    >>> pith.extract(b"<html><body><article><p>Some text.</p></article></body></html>")
+
+extract() gives what `pith FILE` prints, read_warc() what `pith --format json FILE` prints,
+record by record; extract_many() extracts a list of pages on all cores.
+"""
+
+from ._pith import (
+    PithError,
+    Templates,
+    WarcReader,
+    __version__,
+    extract,
+    extract_many,
+    read_warc,
+)
+
+__all__ = [
+    "PithError",
+    "Templates",
+    "WarcReader",
+    "__version__",
+    "extract",
+    "extract_many",
+    "read_warc",
+]

@@ -1,0 +1,470 @@
+//! The `pith._pith` extension module: pith's extraction for Python, on the library's own code
+//! paths, so the module gives what the command line prints byte for byte.
+//!
+//! - `extract` runs [`pith_core::extract`] (what `pith FILE` prints for one page);
+//! - `extract_many` runs it over a list on Rust threads with the GIL released;
+//! - `read_warc` iterates [`pith_core::pipeline::JsonLines`] (what `pith --format json` prints
+//!   for an input), as dicts or as the raw lines.
+//!
+//! Every call into the library runs under `catch_unwind`: a panic becomes a `PithError`, never a
+//! `PanicException` in the caller's process. Errors carry the CLI's messages.
+
+use std::io::Read;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use mimalloc::MiMalloc;
+use pith_core::extract::auto::Mode;
+use pith_core::input::{Framing, Input};
+use pith_core::output::Format;
+use pith_core::pipeline::JsonLines;
+use pith_core::{Algo, Options};
+use pyo3::exceptions::{PyNotImplementedError, PyOSError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
+use pyo3::types::{PyDict, PyList};
+
+#[global_allocator]
+static GLOBAL: MiMalloc = MiMalloc;
+
+pyo3::create_exception!(
+    _pith,
+    PithError,
+    pyo3::exceptions::PyValueError,
+    "A page pith cannot extract (empty, binary, too large), with the command line's message."
+);
+
+/// The command line's default `--max-record-bytes`.
+const DEFAULT_MAX_RECORD_BYTES: usize = 64 << 20;
+
+/// A page as Python gives it: bytes are decoded as the CLI decodes a file; a str is already
+/// text, so it is read as UTF-8 whatever its `<meta charset>` says.
+#[derive(FromPyObject)]
+enum Page {
+    Bytes(PyBackedBytes),
+    Str(PyBackedStr),
+}
+
+impl Page {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Page::Bytes(b) => b,
+            Page::Str(s) => s.as_bytes(),
+        }
+    }
+}
+
+/// The options shared by every entry point, as the CLI's flags set them.
+fn options(
+    algo: &str,
+    format: &str,
+    comments: bool,
+    links: bool,
+    favor: Option<&str>,
+    charset: Option<String>,
+    templates: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Options> {
+    if templates.is_some() {
+        return Err(templates_unavailable());
+    }
+    let algo: Algo = algo.parse().map_err(PyValueError::new_err)?;
+    let format = match format {
+        "text" => Format::Text,
+        "markdown" | "md" => Format::Markdown,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "unknown format `{other}` (one of: text, markdown)"
+            )));
+        }
+    };
+    let mode = match favor {
+        None => Mode::Balanced,
+        Some("precision") => Mode::Precision,
+        Some("recall") => Mode::Recall,
+        Some(other) => {
+            return Err(PyValueError::new_err(format!(
+                "unknown favor `{other}` (one of: precision, recall, or None)"
+            )));
+        }
+    };
+    if let Some(label) = &charset
+        && encoding_rs::Encoding::for_label(label.trim().as_bytes()).is_none()
+    {
+        return Err(PyValueError::new_err(format!("unknown charset `{label}`")));
+    }
+    Ok(Options {
+        algo,
+        format,
+        links,
+        mode,
+        comments,
+        charset,
+        ..Options::default()
+    })
+}
+
+fn templates_unavailable() -> PyErr {
+    PyNotImplementedError::new_err(
+        "site templates are not available in this build of pith yet (the `--templates STORE/` \
+         feature is still being built); pass templates=None",
+    )
+}
+
+/// Runs `f`, turning a panic into a `PithError` so that none ever reaches Python.
+fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|panic| {
+        let what = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown".into());
+        format!("internal error in pith (please report it): {what}")
+    })
+}
+
+/// One page through the library: its text, or the CLI's message.
+fn extract_one(page: &[u8], forced_utf8: bool, opts: &Options) -> Result<String, String> {
+    let utf8;
+    let opts = if forced_utf8 && opts.charset.is_none() {
+        utf8 = Options {
+            charset: Some("utf-8".into()),
+            ..opts.clone()
+        };
+        &utf8
+    } else {
+        opts
+    };
+    guarded(|| pith_core::extract(page, None, opts))?
+        .map(|e| e.text)
+        .map_err(|e| e.to_string())
+}
+
+/// The main content of one page, as `pith FILE` prints it.
+///
+/// html: the page, as bytes (decoded as the CLI decodes a file: BOM, charset, <meta>, detection)
+/// or str (read as the text it is). url: the page's URL (for site templates). algo: "auto",
+/// "danag" or "danag-lines". format: "text" (one paragraph per line) or "markdown".
+/// comments: keep user comments. links: keep link targets in Markdown. favor: None,
+/// "precision" or "recall" (the CLI's --precision / --recall). charset: force an encoding.
+/// templates: must be None (site templates are not available yet).
+///
+/// Returns "" when the page has no main text; raises PithError for an empty or binary input.
+/// The GIL is released while the page is extracted.
+#[allow(clippy::too_many_arguments)]
+#[pyfunction]
+#[pyo3(signature = (html, url=None, algo="auto", format="text", comments=false, templates=None, *, links=false, favor=None, charset=None))]
+fn extract(
+    py: Python<'_>,
+    html: Page,
+    url: Option<&str>,
+    algo: &str,
+    format: &str,
+    comments: bool,
+    templates: Option<&Bound<'_, PyAny>>,
+    links: bool,
+    favor: Option<&str>,
+    charset: Option<String>,
+) -> PyResult<String> {
+    // The URL keys site templates; with none available it only travels for symmetry with the CLI.
+    let _ = url;
+    let opts = options(algo, format, comments, links, favor, charset, templates)?;
+    let is_str = matches!(html, Page::Str(_));
+    let bytes = html.bytes();
+    py.detach(|| extract_one(bytes, is_str, &opts))
+        .map_err(PithError::new_err)
+}
+
+/// The main content of many pages, extracted on `threads` Rust threads (0: one per core) with
+/// the GIL released; a list in input order.
+///
+/// Options as for extract(). errors="raise" raises PithError for the first page that failed
+/// ("page INDEX: MESSAGE"); errors="none" puts None in its place instead.
+#[allow(clippy::too_many_arguments)]
+#[pyfunction]
+#[pyo3(signature = (pages, threads=0, algo="auto", format="text", comments=false, templates=None, *, links=false, favor=None, charset=None, errors="raise"))]
+fn extract_many(
+    py: Python<'_>,
+    pages: &Bound<'_, PyAny>,
+    threads: usize,
+    algo: &str,
+    format: &str,
+    comments: bool,
+    templates: Option<&Bound<'_, PyAny>>,
+    links: bool,
+    favor: Option<&str>,
+    charset: Option<String>,
+    errors: &str,
+) -> PyResult<Py<PyList>> {
+    let opts = options(algo, format, comments, links, favor, charset, templates)?;
+    let raise = match errors {
+        "raise" => true,
+        "none" => false,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "unknown errors `{other}` (one of: raise, none)"
+            )));
+        }
+    };
+    let mut held: Vec<Page> = Vec::new();
+    for p in pages.try_iter()? {
+        held.push(
+            p?.extract().map_err(|_| {
+                PyTypeError::new_err("extract_many: every page must be bytes or str")
+            })?,
+        );
+    }
+    let threads = if threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        threads
+    }
+    .min(held.len().max(1));
+    let results = py.detach(|| run_many(&held, threads, &opts));
+    if raise && let Some((i, Err(msg))) = results.iter().enumerate().find(|(_, r)| r.is_err()) {
+        return Err(PithError::new_err(format!("page {i}: {msg}")));
+    }
+    let list = PyList::empty(py);
+    for r in results {
+        match r {
+            Ok(text) => list.append(text)?,
+            Err(_) => list.append(py.None())?,
+        }
+    }
+    Ok(list.unbind())
+}
+
+/// Extracts every page on `threads` threads (each takes the next page when it is free, so one
+/// long page does not hold up a fixed share); results come back in input order.
+fn run_many(pages: &[Page], threads: usize, opts: &Options) -> Vec<Result<String, String>> {
+    if threads <= 1 {
+        return pages
+            .iter()
+            .map(|p| extract_one(p.bytes(), matches!(p, Page::Str(_)), opts))
+            .collect();
+    }
+    let next = AtomicUsize::new(0);
+    let mut done: Vec<(usize, Result<String, String>)> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(p) = pages.get(i) else { break };
+                        mine.push((i, extract_one(p.bytes(), matches!(p, Page::Str(_)), opts)));
+                    }
+                    mine
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| {
+                // A worker only panics outside `extract_one`'s guard if pushing fails (out of
+                // memory); its pages are then reported as failed below.
+                w.join().unwrap_or_default()
+            })
+            .collect()
+    });
+    done.sort_unstable_by_key(|(i, _)| *i);
+    let mut out: Vec<Result<String, String>> = Vec::with_capacity(pages.len());
+    let mut it = done.into_iter().peekable();
+    for i in 0..pages.len() {
+        match it.next_if(|(j, _)| *j == i) {
+            Some((_, r)) => out.push(r),
+            None => out.push(Err("internal error in pith: a worker thread died".into())),
+        }
+    }
+    out
+}
+
+/// A Python binary file object as a byte stream (the GIL is taken for each read).
+struct PyReader(Py<PyAny>);
+
+impl Read for PyReader {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        Python::attach(|py| {
+            let chunk = self
+                .0
+                .bind(py)
+                .call_method1("read", (buf.len(),))
+                .map_err(std::io::Error::other)?;
+            let bytes: PyBackedBytes = chunk.extract().map_err(|_| {
+                std::io::Error::other("read_warc: the file object must be opened in binary mode")
+            })?;
+            let n = bytes.len().min(buf.len());
+            buf[..n].copy_from_slice(&bytes[..n]);
+            Ok(n)
+        })
+    }
+}
+
+/// Iterator over the records of a WARC (or JSON lines) input, as `pith --format json` prints them.
+#[pyclass(module = "pith")]
+struct WarcReader {
+    lines: Mutex<Option<JsonLines>>,
+    raw: bool,
+}
+
+#[pymethods]
+impl WarcReader {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
+        let line = py.detach(|| {
+            let mut guard = self
+                .lines
+                .lock()
+                .map_err(|_| "read_warc: an earlier read failed".to_string())?;
+            let Some(lines) = guard.as_mut() else {
+                return Ok(None);
+            };
+            let line = guard_next(lines);
+            if !matches!(line, Ok(Some(_))) {
+                *guard = None;
+            }
+            line
+        });
+        let Some(line) = line.map_err(PithError::new_err)? else {
+            return Ok(None);
+        };
+        if self.raw {
+            return Ok(Some(line.into_pyobject(py)?.into_any().unbind()));
+        }
+        let value: serde_json::Value =
+            serde_json::from_str(&line).map_err(|e| PithError::new_err(e.to_string()))?;
+        Ok(Some(to_py(py, &value)?))
+    }
+}
+
+fn guard_next(lines: &mut JsonLines) -> Result<Option<String>, String> {
+    guarded(|| lines.next())
+}
+
+/// A JSON value as the equal Python object (what `json.loads` gives).
+fn to_py(py: Python<'_>, v: &serde_json::Value) -> PyResult<Py<PyAny>> {
+    use serde_json::Value;
+    Ok(match v {
+        Value::Null => py.None(),
+        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any().unbind(),
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                i.into_pyobject(py)?.into_any().unbind()
+            } else if let Some(u) = n.as_u64() {
+                u.into_pyobject(py)?.into_any().unbind()
+            } else {
+                n.as_f64()
+                    .unwrap_or(f64::NAN)
+                    .into_pyobject(py)?
+                    .into_any()
+                    .unbind()
+            }
+        }
+        Value::String(s) => s.into_pyobject(py)?.into_any().unbind(),
+        Value::Array(a) => {
+            let list = PyList::empty(py);
+            for x in a {
+                list.append(to_py(py, x)?)?;
+            }
+            list.into_any().unbind()
+        }
+        Value::Object(o) => {
+            let dict = PyDict::new(py);
+            for (k, x) in o {
+                dict.set_item(k, to_py(py, x)?)?;
+            }
+            dict.into_any().unbind()
+        }
+    })
+}
+
+/// Iterates the records of a WARC file (plain or gzip; JSON lines also work), one dict per
+/// line that `pith --format json FILE` prints: id, url, title, lang, date, warc_date, text
+/// (or markdown with format="markdown"), bytes_in, algo; a record that failed has "error"
+/// (and a record that could not be read, "source", "record", "offset").
+///
+/// source: a path (str or os.PathLike) or a binary file object. raw=True yields the JSON lines
+/// themselves (str, ending in a newline), byte for byte what the CLI prints. Non-HTML records
+/// are skipped as the CLI skips them. Records are read and extracted one at a time, with the
+/// GIL released while a page is extracted.
+#[allow(clippy::too_many_arguments)]
+#[pyfunction]
+#[pyo3(signature = (source, algo="auto", format="text", comments=false, templates=None, *, links=false, favor=None, charset=None, raw=false, max_record_bytes=DEFAULT_MAX_RECORD_BYTES))]
+fn read_warc(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    algo: &str,
+    format: &str,
+    comments: bool,
+    templates: Option<&Bound<'_, PyAny>>,
+    links: bool,
+    favor: Option<&str>,
+    charset: Option<String>,
+    raw: bool,
+    max_record_bytes: usize,
+) -> PyResult<WarcReader> {
+    let opts = options(algo, format, comments, links, favor, charset, templates)?;
+    let opened = if let Ok(path) = source.extract::<PathBuf>() {
+        let name = path.to_string_lossy().into_owned();
+        py.detach(|| {
+            guarded(|| {
+                Input::open_with(
+                    &name,
+                    Framing::Auto,
+                    max_record_bytes,
+                    Default::default(),
+                    false,
+                )
+            })
+        })
+        .map_err(PithError::new_err)?
+        .map_err(|e| PyOSError::new_err(format!("{name}: {e}")))?
+    } else if source.hasattr("read")? {
+        let name = source
+            .getattr("name")
+            .ok()
+            .and_then(|n| n.extract::<String>().ok())
+            .unwrap_or_else(|| "-".into());
+        let reader = Box::new(PyReader(source.clone().unbind()));
+        guarded(|| Input::from_reader(reader, &name, Framing::Auto, max_record_bytes, false))
+            .map_err(PithError::new_err)?
+            .map_err(|e| PyOSError::new_err(format!("{name}: {e}")))?
+    } else {
+        return Err(PyTypeError::new_err(
+            "read_warc: expected a path (str or os.PathLike) or a binary file object",
+        ));
+    };
+    Ok(WarcReader {
+        lines: Mutex::new(Some(JsonLines::new(opened.0, opts))),
+        raw,
+    })
+}
+
+/// Site templates (not available yet): constructing one raises `NotImplementedError`.
+#[pyclass(module = "pith")]
+struct Templates;
+
+#[pymethods]
+impl Templates {
+    #[new]
+    fn new(dir: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let _ = dir;
+        Err(templates_unavailable())
+    }
+}
+
+#[pymodule]
+fn _pith(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(extract, m)?)?;
+    m.add_function(wrap_pyfunction!(extract_many, m)?)?;
+    m.add_function(wrap_pyfunction!(read_warc, m)?)?;
+    m.add_class::<WarcReader>()?;
+    m.add_class::<Templates>()?;
+    m.add("PithError", m.py().get_type::<PithError>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,116 @@
+"""The module's own behaviour: input types, threads, errors as exceptions with the CLI's messages."""
+
+import os
+import random
+
+import pith
+import pytest
+
+ARTICLE = (
+    b"<html><head><title>Bridge</title></head><body><nav><a href=/>Home</a> <a href=/n>News</a>"
+    b"</nav><article><h1>A new bridge</h1><p>The council approved the new bridge on Tuesday, "
+    b"after a debate of four hours, and building starts in May.</p><p>It will cost four million "
+    b"euros, paid by the region and the city, and take two years.</p></article>"
+    b"<footer>Contact us</footer></body></html>"
+)
+
+
+def test_extract_keeps_the_article_and_drops_the_chrome():
+    text = pith.extract(ARTICLE)
+    assert "The council approved the new bridge on Tuesday" in text
+    assert "Home" not in text and "Contact" not in text
+
+
+def test_str_is_read_as_the_text_it_is():
+    # Declared windows-1252, but a str is already decoded: é must stay é, not become mojibake.
+    page = ARTICLE.decode().replace("<head>", '<head><meta charset="windows-1252">')
+    page = page.replace("four hours", "quatre heures, déjà")
+    assert "déjà" in pith.extract(page)
+    assert pith.extract(page) == pith.extract(page.encode("utf-8"), charset="utf-8")
+
+
+def test_markdown_has_the_heading():
+    assert "# A new bridge" in pith.extract(ARTICLE, format="markdown")
+
+
+def test_extract_many_equals_extract_in_order(gold_pages):
+    pages = [p.read_bytes() for fs in gold_pages.values() for p in fs[:20]]
+    one_by_one = [pith.extract(p) for p in pages]
+    assert pith.extract_many(pages, threads=2) == one_by_one
+    assert pith.extract_many(pages, threads=1) == one_by_one
+    assert pith.extract_many(iter(pages)) == one_by_one
+    assert pith.extract_many([]) == []
+
+
+def test_extract_many_errors():
+    with pytest.raises(pith.PithError, match=r"^page 1: empty input$"):
+        pith.extract_many([ARTICLE, b"  \n"], threads=2)
+    got = pith.extract_many([ARTICLE, b"", b"\x00\x01\x02\x03" * 100], errors="none")
+    assert got[0].startswith("A new bridge") and got[1:] == [None, None]
+    with pytest.raises(TypeError, match="bytes or str"):
+        pith.extract_many([ARTICLE, 3])
+
+
+def test_errors_carry_the_cli_messages():
+    with pytest.raises(pith.PithError, match="^empty input$"):
+        pith.extract(b"")
+    with pytest.raises(pith.PithError, match="^binary input, not an HTML page$"):
+        pith.extract(b"\x89PNG\r\n\x1a\n" + b"\x00" * 64)
+    with pytest.raises(ValueError, match=r"unknown algorithm `fast` \(one of: auto, danag"):
+        pith.extract(ARTICLE, algo="fast")
+    with pytest.raises(ValueError, match="unknown format `html`"):
+        pith.extract(ARTICLE, format="html")
+    with pytest.raises(ValueError, match="unknown charset `klingon`"):
+        pith.extract(ARTICLE, charset="klingon")
+    with pytest.raises(ValueError, match="unknown favor"):
+        pith.extract(ARTICLE, favor="both")
+    with pytest.raises(TypeError):
+        pith.extract(12)
+    assert issubclass(pith.PithError, ValueError)
+
+
+def test_templates_are_not_available_yet(tmp_path):
+    with pytest.raises(NotImplementedError, match="site templates"):
+        pith.Templates(tmp_path)
+    with pytest.raises(NotImplementedError, match="templates=None"):
+        pith.extract(ARTICLE, templates=object())
+
+
+def test_read_warc_errors(tmp_path):
+    missing = tmp_path / "nope.warc.gz"
+    with pytest.raises(OSError, match="nope.warc.gz"):
+        pith.read_warc(missing)
+    with pytest.raises(TypeError, match="path"):
+        pith.read_warc(42)
+    with open(os.devnull, "r") as text_mode:
+        with pytest.raises(OSError, match="binary mode"):
+            pith.read_warc(text_mode)
+
+
+def test_read_warc_reports_a_broken_record_and_goes_on(tmp_path):
+    body = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n" + ARTICLE
+    rec = (
+        b"WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:1>\r\n"
+        b"WARC-Target-URI: http://example.org/\r\nContent-Length: %d\r\n\r\n" % len(body)
+        + body
+        + b"\r\n\r\n"
+    )
+    path = tmp_path / "two.warc"
+    path.write_bytes(rec + b"WARC/1.0\r\nContent-Length: zz\r\n\r\n" + rec.replace(b":1>", b":2>"))
+    got = list(pith.read_warc(path))
+    assert got[0]["id"] == "<urn:uuid:1>" and got[0]["url"] == "http://example.org/"
+    assert "council approved" in got[0]["text"] and got[0]["title"] == "Bridge"
+    assert any("error" in d for d in got[1:]), got
+    assert got[-1]["id"] == "<urn:uuid:2>" and "council approved" in got[-1]["text"]
+
+
+def test_random_bytes_give_text_or_pith_error():
+    """Nothing but a str or a PithError comes out, whatever the bytes (no panic, no crash)."""
+    rng = random.Random(10)
+    alphabet = b"<>/=\"' abcdefghijklmnopqrstuvwxyz\n\x00\xff\xe2\x80&;#!-"
+    for _ in range(300):
+        page = bytes(rng.choice(alphabet) for _ in range(rng.randint(0, 400)))
+        try:
+            assert isinstance(pith.extract(page), str)
+        except pith.PithError:
+            pass
