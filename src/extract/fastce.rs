@@ -35,6 +35,10 @@ pub struct Detected {
     pub compared: usize,
     /// Share of the page's blocks with a known path.
     pub matched: f32,
+    /// Text nodes of extracted blocks judged non-content (similar to a stored block).
+    pub rejected: Vec<crate::html::tree::NodeId>,
+    /// Text nodes outside P's blocks whose block path the training pages had (never content).
+    pub outside: Vec<crate::html::tree::NodeId>,
 }
 
 /// Runs the detection phase on a parsed page.
@@ -114,6 +118,16 @@ pub fn detect(doc: &Document<'_>, tpl: &Template) -> Detected {
         let owner = pb.owner.get(i).copied().unwrap_or(0) as usize;
         let u = unit.get(owner).copied().unwrap_or(NO_BLOCK);
         content.get(u as usize).copied().unwrap_or(false)
+    });
+    out.rejected = blocks::text_nodes(doc, |i| {
+        let owner = pb.owner.get(i).copied().unwrap_or(0) as usize;
+        let u = unit.get(owner).copied().unwrap_or(NO_BLOCK);
+        u != NO_BLOCK && !content.get(u as usize).copied().unwrap_or(true)
+    });
+    out.outside = blocks::text_nodes(doc, |i| {
+        let owner = pb.owner.get(i).copied().unwrap_or(0) as usize;
+        let u = unit.get(owner).copied().unwrap_or(NO_BLOCK);
+        u == NO_BLOCK && pb.blocks.get(owner).is_some_and(|b| tpl.knows(b.path))
     });
     if !nodes.is_empty() {
         out.selection = Some(Selection { nodes });
