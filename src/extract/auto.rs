@@ -272,9 +272,78 @@ fn select(doc: &Document<'_>, tuning: &Tuning) -> Selection {
     let n = nodes.len();
     let danag_sel = danag::extract(doc, Segments::Normalized, danag::PAPER_GAP);
 
-    // 1. Bottom-up statistics; 2. top-down hints.
-    let stats = gather_stats(doc, &danag_sel);
-    let (removed, hint) = hints(doc, &stats, tuning);
+    // 1. Bottom-up statistics.
+    let mut stats = vec![Stats::default(); n];
+    let mut in_danag = vec![false; n];
+    for &id in &danag_sel.nodes {
+        in_danag[id as usize] = true;
+    }
+    for tok in doc.tokens.iter() {
+        if tok.kind != TokenKind::Text {
+            continue;
+        }
+        let node = &nodes[tok.node as usize];
+        if node.context & context::HIDDEN != 0 {
+            continue;
+        }
+        let raw = doc.raw_text(tok.node).as_bytes();
+        let chars = raw.trim_ascii().len() as u32;
+        let s = &mut stats[tok.node as usize];
+        s.text = chars;
+        if node.context & context::LINK != 0 {
+            s.link = chars;
+        }
+        s.commas = commas(raw);
+        if in_danag[tok.node as usize] {
+            s.danag = chars;
+        }
+    }
+    for i in (1..n).rev() {
+        let parent = nodes[i].parent as usize;
+        let s = stats[i];
+        let p = &mut stats[parent];
+        p.text += s.text;
+        p.link += s.link;
+        p.commas += s.commas;
+        p.danag += s.danag;
+        // A line break does not make a container: `text<br>text` is one paragraph.
+        if nodes[i].kind == Kind::Element
+            && nodes[i].tag.is(flags::BLOCK)
+            && !matches!(nodes[i].tag, Tag::Br | Tag::Hr)
+        {
+            p.has_block_child = true;
+        }
+    }
+
+    // 2. Top-down hints: removed = boilerplate or hidden, inherited.
+    let total_danag = stats[0].danag;
+    let mut removed = vec![false; n];
+    let mut hint = vec![0i8; n];
+    for i in 1..n {
+        let node = &nodes[i];
+        let parent_removed = removed[node.parent as usize];
+        if node.kind != Kind::Element {
+            removed[i] = parent_removed;
+            continue;
+        }
+        // An element without visible text cannot change what is selected: skip its attributes.
+        let (class_hint, is_hidden) = if stats[i].text == 0 || parent_removed {
+            (0, false)
+        } else {
+            element_hints(doc, i as NodeId, tuning.comments)
+        };
+        // The document's own containers are never boilerplate, whatever their class says.
+        hint[i] = if matches!(node.tag, Tag::Html | Tag::Body | Tag::Main | Tag::Article) {
+            0
+        } else {
+            class_hint
+        };
+        // A boilerplate-looking element that holds most of DANAg's densest region is a page
+        // wrapper with an unlucky class (`container penci_sidebar`), not a boilerplate block.
+        let wraps_main = stats[i].danag * 2 > total_danag;
+        let boiler = (boilerplate_tag(node.tag) || hint[i] < 0) && !wraps_main;
+        removed[i] = parent_removed || boiler || is_hidden;
+    }
 
     // 3. Candidate containers scored by their paragraphs.
     let mut score = vec![0f32; n];
@@ -434,129 +503,6 @@ fn select(doc: &Document<'_>, tuning: &Tuning) -> Selection {
         return whole;
     }
     sel
-}
-
-/// Step 1: per-element statistics, bottom-up in one reverse pass; `main` is the selection whose
-/// share of each subtree [`Stats::danag`] counts (DANAg's region for `auto`).
-fn gather_stats(doc: &Document<'_>, main: &Selection) -> Vec<Stats> {
-    let nodes = &doc.tree.nodes;
-    let n = nodes.len();
-    let mut stats = vec![Stats::default(); n];
-    let mut in_danag = vec![false; n];
-    for &id in &main.nodes {
-        in_danag[id as usize] = true;
-    }
-    for tok in doc.tokens.iter() {
-        if tok.kind != TokenKind::Text {
-            continue;
-        }
-        let node = &nodes[tok.node as usize];
-        if node.context & context::HIDDEN != 0 {
-            continue;
-        }
-        let raw = doc.raw_text(tok.node).as_bytes();
-        let chars = raw.trim_ascii().len() as u32;
-        let s = &mut stats[tok.node as usize];
-        s.text = chars;
-        if node.context & context::LINK != 0 {
-            s.link = chars;
-        }
-        s.commas = commas(raw);
-        if in_danag[tok.node as usize] {
-            s.danag = chars;
-        }
-    }
-    for i in (1..n).rev() {
-        let parent = nodes[i].parent as usize;
-        let s = stats[i];
-        let p = &mut stats[parent];
-        p.text += s.text;
-        p.link += s.link;
-        p.commas += s.commas;
-        p.danag += s.danag;
-        // A line break does not make a container: `text<br>text` is one paragraph.
-        if nodes[i].kind == Kind::Element
-            && nodes[i].tag.is(flags::BLOCK)
-            && !matches!(nodes[i].tag, Tag::Br | Tag::Hr)
-        {
-            p.has_block_child = true;
-        }
-    }
-    stats
-}
-
-/// Step 2: which elements are removed (boilerplate tag or class/id, hidden; inherited) and
-/// each element's class/id hint, top-down in one forward pass.
-fn hints(doc: &Document<'_>, stats: &[Stats], tuning: &Tuning) -> (Vec<bool>, Vec<i8>) {
-    let nodes = &doc.tree.nodes;
-    let n = nodes.len();
-    let total_danag = stats[0].danag;
-    let mut removed = vec![false; n];
-    let mut hint = vec![0i8; n];
-    for i in 1..n {
-        let node = &nodes[i];
-        let parent_removed = removed[node.parent as usize];
-        if node.kind != Kind::Element {
-            removed[i] = parent_removed;
-            continue;
-        }
-        // An element without visible text cannot change what is selected: skip its attributes.
-        let (class_hint, is_hidden) = if stats[i].text == 0 || parent_removed {
-            (0, false)
-        } else {
-            element_hints(doc, i as NodeId, tuning.comments)
-        };
-        // The document's own containers are never boilerplate, whatever their class says.
-        hint[i] = if matches!(node.tag, Tag::Html | Tag::Body | Tag::Main | Tag::Article) {
-            0
-        } else {
-            class_hint
-        };
-        // A boilerplate-looking element that holds most of DANAg's densest region is a page
-        // wrapper with an unlucky class (`container penci_sidebar`), not a boilerplate block.
-        let wraps_main = stats[i].danag * 2 > total_danag;
-        let boiler = (boilerplate_tag(node.tag) || hint[i] < 0) && !wraps_main;
-        removed[i] = parent_removed || boiler || is_hidden;
-    }
-    (removed, hint)
-}
-
-/// `auto`'s local boilerplate tests applied to a region another method chose (the template
-/// path: FastCE's content blocks, [`super::fastce`]). Keeps the text nodes of `region`, in their
-/// order, except those under a boilerplate or hidden element (the hints of step 2) and those
-/// in a link-dense block of the region (step 5's test). An element holding most of the
-/// region's text is the region's own container, not a block inside it: it is exempt from both
-/// tests, as `auto` exempts the element wrapping most of DANAg's region and its chosen roots.
-/// No DANAg and no container vote: the region is given. Two passes over the tree.
-pub fn trim(doc: &Document<'_>, tuning: &Tuning, region: &Selection) -> Selection {
-    let nodes = &doc.tree.nodes;
-    let n = nodes.len();
-    let stats = gather_stats(doc, region);
-    let (removed, _) = hints(doc, &stats, tuning);
-    let total = stats.first().map_or(0, |s| s.danag);
-    // dropped[i]: under a link-dense block of the region (inherited, one forward pass).
-    let mut dropped = vec![false; n];
-    for i in 1..n {
-        let node = &nodes[i];
-        let s = &stats[i];
-        let container = s.danag * 2 > total;
-        dropped[i] = dropped[node.parent as usize]
-            || (node.kind == Kind::Element
-                && node.tag.is(flags::BLOCK)
-                && !container
-                && s.text > 0
-                && s.link_density() > tuning.link_list_density);
-    }
-    let nodes_out = region
-        .nodes
-        .iter()
-        .copied()
-        .filter(|&id| {
-            let i = id as usize;
-            !removed.get(i).copied().unwrap_or(true) && !dropped.get(i).copied().unwrap_or(true)
-        })
-        .collect();
-    Selection { nodes: nodes_out }
 }
 
 /// The text under `roots`, in document order, minus removed (boilerplate, hidden) subtrees and

@@ -160,8 +160,9 @@ pub fn extract(
     extract_with(bytes, transport_charset, opts, None)
 }
 
-/// [`extract`] with the site template of the page's host, if there is one: FastCE runs, and
-/// falls back to `opts.algo` when the page does not match the template ([`fastce::detect`]).
+/// [`extract`] with the site template of the page's host, if there is one: FastCE runs,
+/// combined with `auto` ([`fastce::with_auto`]), and falls back to `opts.algo` when the page
+/// does not match the template ([`fastce::detect`]).
 /// [`Extracted::algo`] says which ran.
 pub fn extract_with(
     bytes: &[u8],
@@ -182,12 +183,13 @@ pub fn extract_with(
     let encoding = decoded.encoding.name();
     Ok(with_arena(|arena| {
         let doc = Document::parse(&decoded.text, arena);
-        let fast = template
-            .map(|t| fastce::detect(&doc, t))
-            .and_then(|mut d| d.selection.take().map(|s| (s, d)))
-            .and_then(|(sel, d)| combine(&doc, sel, &d, opts));
+        let fast = template.and_then(|t| fastce::detect(&doc, t).selection);
         let (selection, algo) = match fast {
-            Some(found) => found,
+            // The template's selection trimmed by `auto`'s ([`fastce::with_auto`]).
+            Some(sel) => {
+                let tuning = auto::Tuning::new(opts.mode, opts.comments);
+                fastce::with_auto(&doc, sel, auto::extract(&doc, &tuning))
+            }
             None => (run(&doc, opts), opts.algo.name()),
         };
         let text = output::render(&doc, &selection, opts.format, opts.links);
@@ -200,123 +202,6 @@ pub fn extract_with(
             encoding,
         }
     }))
-}
-
-/// EXPERIMENT: how FastCE's selection and auto's tests combine (PITH_COMBINE).
-fn combine(
-    doc: &Document<'_>,
-    sel: Selection,
-    d: &fastce::Detected,
-    opts: &Options,
-) -> Option<(Selection, &'static str)> {
-    let tuning = auto::Tuning::new(opts.mode, opts.comments);
-    let v = std::env::var("PITH_COMBINE").unwrap_or_default();
-    let out = match v.as_str() {
-        "trim" => auto::trim(doc, &tuning, &sel),
-        "inter" => {
-            let a = auto::extract(doc, &tuning);
-            let mut keep = vec![false; doc.tree.nodes.len()];
-            for &n in &a.nodes {
-                keep[n as usize] = true;
-            }
-            Selection {
-                nodes: sel
-                    .nodes
-                    .into_iter()
-                    .filter(|&n| keep[n as usize])
-                    .collect(),
-            }
-        }
-        "trim-inter" => {
-            let a = auto::extract(doc, &tuning);
-            let mut keep = vec![false; doc.tree.nodes.len()];
-            for &n in &a.nodes {
-                keep[n as usize] = true;
-            }
-            let t = auto::trim(doc, &tuning, &sel);
-            Selection {
-                nodes: t.nodes.into_iter().filter(|&n| keep[n as usize]).collect(),
-            }
-        }
-        "minus-a" | "minus-ab" => {
-            let a = auto::extract(doc, &tuning);
-            let len = |id: NodeId| doc.raw_text(id).trim().len() as u64;
-            let mut in_t = vec![false; doc.tree.nodes.len()];
-            for &n in &sel.nodes {
-                in_t[n as usize] = true;
-            }
-            let a_chars: u64 = a.nodes.iter().map(|&n| len(n)).sum();
-            let both: u64 = a
-                .nodes
-                .iter()
-                .filter(|&&n| in_t[n as usize])
-                .map(|&n| len(n))
-                .sum();
-            if both * 2 < a_chars {
-                return Some((a, "auto"));
-            }
-            let mut drop = vec![false; doc.tree.nodes.len()];
-            for &n in &d.rejected {
-                drop[n as usize] = true;
-            }
-            if v == "minus-ab" {
-                for &n in &d.outside {
-                    drop[n as usize] = true;
-                }
-            }
-            Selection {
-                nodes: a.nodes.into_iter().filter(|&n| !drop[n as usize]).collect(),
-            }
-        }
-        "trim-guard" | "trim-guard2" | "inter-guard" | "ti-guard" => {
-            let a = auto::extract(doc, &tuning);
-            let sel = if v == "ti-guard" {
-                auto::trim(doc, &tuning, &sel)
-            } else {
-                sel
-            };
-            let t = if v == "inter-guard" || v == "ti-guard" {
-                let mut keep = vec![false; doc.tree.nodes.len()];
-                for &n in &a.nodes {
-                    keep[n as usize] = true;
-                }
-                Selection {
-                    nodes: sel
-                        .nodes
-                        .into_iter()
-                        .filter(|&n| keep[n as usize])
-                        .collect(),
-                }
-            } else {
-                auto::trim(doc, &tuning, &sel)
-            };
-            let len = |id: NodeId| doc.raw_text(id).trim().len() as u64;
-            let mut in_t = vec![false; doc.tree.nodes.len()];
-            for &n in &t.nodes {
-                in_t[n as usize] = true;
-            }
-            let a_chars: u64 = a.nodes.iter().map(|&n| len(n)).sum();
-            let t_chars: u64 = t.nodes.iter().map(|&n| len(n)).sum();
-            let both: u64 = a
-                .nodes
-                .iter()
-                .filter(|&&n| in_t[n as usize])
-                .map(|&n| len(n))
-                .sum();
-            let bad = both * 2 < a_chars
-                || ((v == "trim-guard2" || v == "ti-guard") && both * 2 < t_chars);
-            if bad {
-                return Some((a, "auto"));
-            }
-            t
-        }
-        _ => return Some((sel, "fastce")),
-    };
-    if out.nodes.is_empty() {
-        None
-    } else {
-        Some((out, "fastce+auto"))
-    }
 }
 
 thread_local! {

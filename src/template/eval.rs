@@ -258,20 +258,7 @@ pub fn main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
             acc.fast_pr.1 += sc.r;
             let (a, time) = timed(|| crate::extract::extract(&page.html, None, &auto));
             acc.auto_time += time;
-            let atext = a.map(|e| e.text).unwrap_or_default();
-            if let Ok(dir) = std::env::var("PITH_DEBUG") {
-                let base = format!("{dir}/{}_{}_{i}", sy.site, sy.year);
-                let _ = std::fs::write(format!("{base}.fast"), &text);
-                let _ = std::fs::write(format!("{base}.auto"), &atext);
-                let _ = std::fs::write(format!("{base}.gold"), page.gold.join(" "));
-                let sa = score(&atext, &page.gold);
-                let sf = score(&text, &page.gold);
-                eprintln!(
-                    "DBG {base} fast {:.3} {:.3} {:.3} auto {:.3} {:.3} {:.3}",
-                    sf.bow, sf.p, sf.r, sa.bow, sa.p, sa.r
-                );
-            }
-            let sc = score(&atext, &page.gold);
+            let sc = score(a.map(|e| e.text).as_deref().unwrap_or(""), &page.gold);
             add(&mut acc.auto, sc);
             acc.auto_pr.0 += sc.p;
             acc.auto_pr.1 += sc.r;
