@@ -18,10 +18,19 @@
 //! Beyond the paper: when less than the template's `min_match` share of the page's text blocks
 //! have a path any training page had, or nothing is extracted, the page is not of the learned
 //! layout (another section of the site, a redesign) and [`detect`] returns `None`, for `auto`.
+//!
+//! Also beyond the paper, [`with_auto`] combines the template with `auto` (what `--templates`
+//! runs, `fastce+auto`): the two methods miss different boilerplate. The template only knows
+//! blocks that repeat across a site's pages, so page-varying boilerplate at content paths
+//! (headline lists, "see also" links, comment threads, teaser boxes beside the article) stays;
+//! `auto` only knows what one page shows, so boilerplate that looks like prose on that page
+//! (a repeated promo paragraph, a standard disclaimer) stays. A text node is main content when
+//! both say so.
 
 use super::Selection;
 use super::blocks::{self, NO_BLOCK, similar};
 use crate::html::Document;
+use crate::html::tree::NodeId;
 use crate::template::Template;
 
 /// What detection found, with the counts the paper's Table II reports.
@@ -119,4 +128,45 @@ pub fn detect(doc: &Document<'_>, tpl: &Template) -> Detected {
         out.selection = Some(Selection { nodes });
     }
     out
+}
+
+/// Combines the template's selection with `auto`'s on the same page: the text nodes both
+/// selected, in document order, labelled `fastce+auto`. When they agree on less than half of
+/// `auto`'s text (in characters), the two point at different parts of the page: the template
+/// matched the layout but not where this page keeps its content (a page of another kind under
+/// the same paths, a block moved), so `auto`'s selection alone is the answer, labelled `auto`,
+/// as for a page that does not match the template. Half is the majority rule the template's
+/// other fallbacks use. When `auto` selects nothing, the template's selection stands (`fastce`).
+pub fn with_auto(
+    doc: &Document<'_>,
+    template: Selection,
+    auto: Selection,
+) -> (Selection, &'static str) {
+    let chars = |id: NodeId| doc.raw_text(id).trim().len() as u64;
+    let mut in_template = vec![false; doc.tree.nodes.len()];
+    for &id in &template.nodes {
+        if let Some(slot) = in_template.get_mut(id as usize) {
+            *slot = true;
+        }
+    }
+    let of_template = |id: &NodeId| in_template.get(*id as usize).copied().unwrap_or(false);
+    let auto_chars: u64 = auto.nodes.iter().map(|&id| chars(id)).sum();
+    let both_chars: u64 = auto
+        .nodes
+        .iter()
+        .filter(|id| of_template(id))
+        .map(|&id| chars(id))
+        .sum();
+    if auto_chars == 0 {
+        return (template, "fastce");
+    }
+    if both_chars * 2 < auto_chars {
+        return (auto, "auto");
+    }
+    let nodes = auto
+        .nodes
+        .into_iter()
+        .filter(|id| of_template(id))
+        .collect();
+    (Selection { nodes }, "fastce+auto")
 }

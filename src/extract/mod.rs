@@ -160,8 +160,9 @@ pub fn extract(
     extract_with(bytes, transport_charset, opts, None)
 }
 
-/// [`extract`] with the site template of the page's host, if there is one: FastCE runs, and
-/// falls back to `opts.algo` when the page does not match the template ([`fastce::detect`]).
+/// [`extract`] with the site template of the page's host, if there is one: FastCE runs,
+/// combined with `auto` ([`fastce::with_auto`]), and falls back to `opts.algo` when the page
+/// does not match the template ([`fastce::detect`]).
 /// [`Extracted::algo`] says which ran.
 pub fn extract_with(
     bytes: &[u8],
@@ -184,7 +185,11 @@ pub fn extract_with(
         let doc = Document::parse(&decoded.text, arena);
         let fast = template.and_then(|t| fastce::detect(&doc, t).selection);
         let (selection, algo) = match fast {
-            Some(sel) => (sel, "fastce"),
+            // The template's selection trimmed by `auto`'s ([`fastce::with_auto`]).
+            Some(sel) => {
+                let tuning = auto::Tuning::new(opts.mode, opts.comments);
+                fastce::with_auto(&doc, sel, auto::extract(&doc, &tuning))
+            }
             None => (run(&doc, opts), opts.algo.name()),
         };
         let text = output::render(&doc, &selection, opts.format, opts.links);
