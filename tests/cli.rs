@@ -343,3 +343,28 @@ fn precision_and_recall_move_the_trade_off() {
             .success()
     );
 }
+
+/// A real page whose article is three sentences straight inside a `<div>`, separated by empty
+/// `<div class="fake-br...">` line breaks: those empty blocks once stopped the div from counting
+/// as a paragraph, and `auto` printed only the footer's copyright line.
+#[test]
+fn empty_divs_used_as_line_breaks_do_not_hide_the_article() {
+    let page = std::path::Path::new(
+        "../shared/data/scrapinghub/html/e372e42c0a3df7b86e1c0bacf7bc14d042144a01e88833bc5a643d61b3547090.html",
+    );
+    if !page.exists() {
+        println!("skipping: {} not found (needs ../shared)", page.display());
+        return;
+    }
+    let bytes = std::fs::read(page).expect("readable page");
+    let o = pith(&[], &bytes);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("Fritz Eckart von Weizsäcker was stabbed to death"),
+        "{text}"
+    );
+    assert!(text.contains("Schlosspark-Klinik in Berlin"), "{text}");
+    assert!(!text.contains("All rights reserved"), "{text}");
+    assert!(!text.contains("Customer Service Center"), "{text}");
+}
