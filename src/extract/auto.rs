@@ -175,14 +175,35 @@ pub enum Mode {
 /// Class/id words about user comments; with `--comments` they are not boilerplate.
 const COMMENT_WORDS: &[&str] = &["comment", "disqus"];
 
-/// Both word lists in one automaton: pattern ids below `NEGATIVE.len()` are negative.
-fn hint_matcher() -> &'static aho_corasick::AhoCorasick {
-    static M: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
+/// The class/id word lists as automata: boilerplate words other than comment words, comment
+/// words (boilerplate unless `--comments`), content words. Only whether any word occurs
+/// matters, so each is asked `is_match`, which stops at the first hit.
+struct HintMatchers {
+    boiler: aho_corasick::AhoCorasick,
+    comment: aho_corasick::AhoCorasick,
+    content: aho_corasick::AhoCorasick,
+}
+
+fn hint_matchers() -> &'static HintMatchers {
+    static M: std::sync::OnceLock<HintMatchers> = std::sync::OnceLock::new();
     M.get_or_init(|| {
-        aho_corasick::AhoCorasick::builder()
-            .ascii_case_insensitive(true)
-            .build(NEGATIVE.iter().chain(POSITIVE))
-            .unwrap_or_else(|_| unreachable!("fixed ASCII word lists build an automaton"))
+        let build = |words: Vec<&str>| {
+            aho_corasick::AhoCorasick::builder()
+                .ascii_case_insensitive(true)
+                .build(words)
+                .unwrap_or_else(|_| unreachable!("fixed ASCII word lists build an automaton"))
+        };
+        HintMatchers {
+            boiler: build(
+                NEGATIVE
+                    .iter()
+                    .copied()
+                    .filter(|w| !COMMENT_WORDS.contains(w))
+                    .collect(),
+            ),
+            comment: build(COMMENT_WORDS.to_vec()),
+            content: build(POSITIVE.to_vec()),
+        }
     })
 }
 
@@ -204,17 +225,15 @@ pub(crate) fn element_hints(doc: &Document<'_>, id: NodeId, comments: bool) -> (
             hidden |= style_hides(value);
         }
     }
+    let m = hint_matchers();
     let mut neg = false;
     let mut pos = false;
     for hay in [class, ident] {
-        for m in hint_matcher().find_overlapping_iter(hay) {
-            let k = m.pattern().as_usize();
-            if k < NEGATIVE.len() {
-                neg |= !(comments && COMMENT_WORDS.contains(&NEGATIVE[k]));
-            } else {
-                pos = true;
-            }
+        if hay.is_empty() {
+            continue;
         }
+        neg = neg || m.boiler.is_match(hay) || (!comments && m.comment.is_match(hay));
+        pos = pos || m.content.is_match(hay);
     }
     let hint = match (neg, pos) {
         (true, false) => -1,
