@@ -31,7 +31,15 @@ eval:
     cargo build --release
     python3 eval/report.py target/release/pith
 
-# Run one fuzz target (parse, extract) for SECONDS on the stable toolchain; needs
-# `cargo install cargo-fuzz` once.
+# Run one fuzz target for SECONDS (targets: parse, extract, differential, warc, jsonl,
+# charset) on the stable toolchain with AddressSanitizer; needs `cargo install cargo-fuzz`
+# once. Builds the seed corpus from ../shared/data first if there is none. Crashes land in
+# fuzz/artifacts/TARGET/; each becomes a regression test under tests/ before its fix.
 fuzz target="parse" seconds="60":
-    cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run {{target}} -- -max_total_time={{seconds}}
+    test -d fuzz/corpus/{{target}} || python3 fuzz/seeds.py
+    mkdir -p fuzz/corpus/{{target}}
+    cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run --sanitizer address {{target}} corpus/{{target}} -- -max_total_time={{seconds}} -dict=html_warc.dict -max_len=65536 -timeout=10 -rss_limit_mb=4096 -print_final_stats=1
+
+# (Re)build every fuzz seed corpus from ../shared/data (fuzz/corpus/, not committed).
+fuzz-seeds:
+    python3 fuzz/seeds.py
