@@ -31,6 +31,54 @@ fn markers(bytes: &[u8], algo: Algo) -> usize {
     }
 }
 
+/// Bytes 0x80..=0xFF: not UTF-8, read as windows-1252 by detection.
+fn junk(n: usize) -> Vec<u8> {
+    (0..n).map(|i| 0x80 | (i as u8 & 0x7f)).collect()
+}
+
+/// The binary_junk_1MB case of `make_patho.py`, reduced: junk before the document holds an
+/// unclosed `<a>` (1 MB of random bytes holds one about as often as not). HTML would nest the
+/// whole page in that link, and `auto`, which drops link text, lost the article.
+#[test]
+fn junk_with_an_open_link_before_the_document_keeps_the_article() {
+    let mut bytes = junk(512);
+    bytes.extend_from_slice(b"<a href=x>");
+    bytes.extend(junk(512));
+    bytes.extend_from_slice(b"<th><p>\x01");
+    bytes.extend_from_slice(page(&article()).as_bytes());
+    for &algo in Algo::ALL {
+        assert_eq!(markers(&bytes, algo), 6, "{}", algo.name());
+    }
+}
+
+/// The same page, `make_patho.py`'s own bytes (1 MB of Python's `random.Random(1)`), when the
+/// shared folder and python3 are there.
+#[test]
+fn binary_junk_1mb_of_make_patho_keeps_the_article() {
+    let dir = std::path::Path::new("../shared/patho");
+    if !dir.join("make_patho.py").exists() {
+        eprintln!("skipped: ../shared/patho/make_patho.py not found");
+        return;
+    }
+    let script = "import sys, random; sys.path.insert(0, sys.argv[1]); import make_patho as m; \
+                  r = random.Random(1); \
+                  sys.stdout.buffer.write(bytes(r.randrange(256) for _ in range(1_000_000)) \
+                  + m.page(m.ART).encode())";
+    let out = match std::process::Command::new("python3")
+        .args(["-c", script])
+        .arg(dir)
+        .output()
+    {
+        Ok(o) if o.status.success() => o.stdout,
+        other => {
+            eprintln!("skipped: python3 could not write the page: {other:?}");
+            return;
+        }
+    };
+    assert!(out.len() > 1_000_000);
+    assert_eq!(markers(&out, Algo::Auto), 6);
+}
+
 /// The element count of a parse: the tree has one node per element and text run, never more.
 fn parse_counts(text: &str) -> (usize, usize) {
     let arena = bumpalo::Bump::new();
