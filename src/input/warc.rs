@@ -106,18 +106,24 @@ impl<R: Source> Reader<R> {
     fn resync(&mut self) -> io::Result<bool> {
         let mut at_line_start = true;
         loop {
-            let buf = match self.r.fill_buf() {
-                Ok(b) => b,
+            match self.r.fill_buf() {
+                Ok([]) => return Ok(false),
+                Ok(_) => {}
                 Err(e) if e.kind() == io::ErrorKind::InvalidData => {
                     // A corrupt gzip member on the way: the member reader has moved on.
                     at_line_start = true;
                     continue;
                 }
                 Err(e) => return Err(e),
-            };
-            if buf.is_empty() {
-                return Ok(false);
             }
+            // A new gzip member starts a line: records get their own member, and junk that
+            // ends without a newline (a member inflating to zeros past its record) must not
+            // hide the record in the next one.
+            if self.r.member().is_some_and(|(out, _)| out == self.offset) {
+                at_line_start = true;
+            }
+            // Buffered already: this second call reads nothing.
+            let buf = self.r.fill_buf()?;
             if at_line_start && buf.len() >= 5 && buf.starts_with(b"WARC/") {
                 return Ok(true);
             }
