@@ -43,3 +43,9 @@ fuzz target="parse" seconds="60":
 # (Re)build every fuzz seed corpus from ../shared/data (fuzz/corpus/, not committed).
 fuzz-seeds:
     python3 fuzz/seeds.py
+
+# The hostile-input limits at full size (a million-deep nesting, 200 MB pages, 100 MB lines,
+# gzip bombs, lying lengths), three sizes each: CPU time, its ratio per doubling, peak RSS.
+hostile *cases:
+    cargo build --release
+    cargo run --release --example hostile -- {{cases}}
