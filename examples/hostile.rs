@@ -3,6 +3,9 @@
 //! sizes (linear time doubles with the size) and peak RSS over the input size.
 //!
 //! `cargo build --release && cargo run --release --example hostile [CASE...]` (`just hostile`).
+//! With `--instructions`, each run goes under `valgrind --tool=callgrind` at a sixteenth of the
+//! sizes and the table gives instructions executed instead of CPU seconds: a count of work
+//! that does not move with the load of the machine, so its ratios show the curve exactly.
 //! Pages are written to `target/tmp/hostile/` and removed after each run. Up to 200 MB pages
 //! and 1 GiB gzip bombs: allow a few minutes and about 4 GB of memory.
 
@@ -192,15 +195,24 @@ const CASES: &[(&str, [usize; 3], &str)] = &[
 
 struct Run {
     bytes: usize,
+    /// CPU seconds, or instructions under callgrind.
     cpu: f64,
     rss_kb: u64,
     found: usize,
 }
 
-fn run(pith: &Path, file: &Path, warc: bool) -> Run {
+fn run(pith: &Path, file: &Path, warc: bool, count: bool) -> Run {
     let bytes = std::fs::metadata(file).map_or(0, |m| m.len() as usize);
     let mut cmd = Command::new("/usr/bin/time");
-    cmd.args(["-f", "TIME %U %S %M", "--"]).arg(pith);
+    cmd.args(["-f", "TIME %U %S %M", "--"]);
+    if count {
+        cmd.args([
+            "valgrind",
+            "--tool=callgrind",
+            "--callgrind-out-file=/dev/null",
+        ]);
+    }
+    cmd.arg(pith);
     cmd.args(["-j", "1", "--max-record-bytes", "1000000000"]);
     if warc {
         cmd.args(["--format", "json"]);
@@ -218,9 +230,17 @@ fn run(pith: &Path, file: &Path, warc: bool) -> Run {
         .find_map(|l| l.strip_prefix("TIME "))
         .unwrap_or_else(|| panic!("no timing from /usr/bin/time: {err}"));
     let f: Vec<f64> = t.split(' ').filter_map(|x| x.parse().ok()).collect();
+    let instructions = err.lines().find_map(|l| {
+        let n = l.split("Collected : ").nth(1)?;
+        n.trim().parse::<f64>().ok()
+    });
     Run {
         bytes,
-        cpu: f[0] + f[1],
+        cpu: if count {
+            instructions.unwrap_or_else(|| panic!("no count from callgrind: {err}"))
+        } else {
+            f[0] + f[1]
+        },
         rss_kb: f[2] as u64,
         found,
     }
@@ -235,9 +255,12 @@ fn main() {
     }
     let dir = root.join("target/tmp/hostile");
     std::fs::create_dir_all(&dir).expect("target/tmp/hostile");
-    let only: Vec<String> = std::env::args().skip(1).collect();
+    let mut only: Vec<String> = std::env::args().skip(1).collect();
+    let count = only.iter().any(|a| a == "--instructions");
+    only.retain(|a| a != "--instructions");
+    let work = if count { "instructions" } else { "CPU s" };
     println!(
-        "| case | size | input MB | CPU s | × prev size (time) | peak RSS MB | RSS / input | article |"
+        "| case | size | input MB | {work} | × prev size | peak RSS MB | RSS / input | article |"
     );
     println!("|---|---|---|---|---|---|---|---|");
     for (name, sizes, unit) in CASES {
@@ -247,6 +270,7 @@ fn main() {
         let warc = matches!(*name, "member_bomb" | "length_bomb" | "short_length");
         let mut prev: Option<f64> = None;
         for &size in sizes {
+            let size = if count { size / 16 } else { size };
             let data = if warc {
                 warc_case(name, size)
             } else {
@@ -255,15 +279,19 @@ fn main() {
             let file = dir.join(format!("{name}_{size}"));
             std::fs::write(&file, &data).expect("write page");
             drop(data);
-            let r = run(&pith, &file, warc);
+            let r = run(&pith, &file, warc, count);
             let _ = std::fs::remove_file(&file);
             let ratio = prev.map_or("".into(), |p| format!("{:.2}", r.cpu / p.max(0.005)));
             prev = Some(r.cpu);
             let expected = if warc { "records" } else { "paragraphs" };
             println!(
-                "| {name} | {size} {unit} | {:.1} | {:.2} | {ratio} | {:.0} | {:.1} | {} {expected} |",
+                "| {name} | {size} {unit} | {:.1} | {} | {ratio} | {:.0} | {:.1} | {} {expected} |",
                 r.bytes as f64 / 1e6,
-                r.cpu,
+                if count {
+                    format!("{:.3e}", r.cpu)
+                } else {
+                    format!("{:.2}", r.cpu)
+                },
                 r.rss_kb as f64 / 1024.0,
                 (r.rss_kb as f64 * 1024.0) / (r.bytes.max(1) as f64),
                 r.found,
