@@ -127,3 +127,39 @@ fn a_content_length_of_garbage_or_past_u64_is_a_fault_not_a_panic() {
         assert_eq!(errors.len(), 1, "{bad:?}: {errors:?}");
     }
 }
+
+#[test]
+fn a_content_length_too_large_does_not_swallow_the_records_after_it() {
+    // Record 2 says it is longer than it is: its block runs over the next records into a
+    // later one (in the middle of the stream), or past the end of input.
+    for (extra, total) in [(3045, 8), (1_000_000, 4)] {
+        let mut warc = response(1, HTML_HEAD, article(1, "").as_bytes());
+        let honest = HTML_HEAD.len() + article(2, "").len();
+        warc.extend(lying(2, honest + extra));
+        for n in 3..=total {
+            warc.extend(response(n, HTML_HEAD, article(n, "").as_bytes()));
+        }
+        let (ids, errors, err) = outcome(&warc, &[]);
+        assert!(ids.contains(&id(1)), "{extra}: {ids:?}\n{err}");
+        assert!(
+            !ids.contains(&id(2)),
+            "{extra}: the lying record is not a page"
+        );
+        assert!(
+            errors[0].contains("Content-Length") && errors[0].contains("runs past"),
+            "{extra}: {errors:?}"
+        );
+        // Every later record comes out, but for the one the lying block ends inside: its
+        // head is in the block and its tail in the stream, and it is reported cut short.
+        let lost: Vec<usize> = (3..=total).filter(|&n| !ids.contains(&id(n))).collect();
+        if extra == 1_000_000 {
+            assert!(lost.is_empty(), "{lost:?}\n{err}");
+        } else {
+            assert_eq!(lost.len(), 1, "{lost:?}\n{err}");
+            assert!(lost[0] < total, "the last record comes out: {err}");
+            let cut = format!("record {} {}", lost[0], id(lost[0]));
+            assert!(err.contains(&cut), "{err}");
+            assert!(err.contains("cut short"), "{err}");
+        }
+    }
+}
