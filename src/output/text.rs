@@ -193,7 +193,10 @@ impl LineWriter {
             return;
         }
         self.break_if_pending();
-        if self.pending_space && !self.line_is_empty() && !text.starts_with(char::is_whitespace) {
+        if self.pending_space
+            && !self.line_is_empty()
+            && !text.starts_with(|c: char| c.is_ascii_whitespace())
+        {
             self.out.push(' ');
         }
         let mut lines = text.split('\n').peekable();
