@@ -240,4 +240,13 @@ fn preformatted_runs_keep_the_blanks_between_them() {
     };
     let text = pith::output::render(&doc, &all, Format::Text, false);
     assert_eq!(text, "let x = 1;\nfoo bar\nend\n");
+    // A run that starts with a no-break space is not one that starts with a blank line.
+    let doc = Document::parse("<pre>Tuesday, </ul>&nbsp;bridge</pre>", &arena);
+    let all = pith::extract::Selection {
+        nodes: (0..doc.tree.nodes.len() as u32)
+            .filter(|&i| doc.tree.node(i).kind == Kind::Text)
+            .collect(),
+    };
+    let text = pith::output::render(&doc, &all, Format::Text, false);
+    assert_eq!(text, "Tuesday, \u{a0}bridge\n");
 }
