@@ -35,6 +35,12 @@ pub fn render(doc: &Document<'_>, sel: &Selection) -> String {
             }
             TokenKind::Text => {
                 if sel.nodes[next] != tok.node {
+                    // Visible text left out between two selected runs (DANAg's regions have
+                    // gaps) still separates them: joined, `a">` and `Menu` would make one
+                    // word the page does not have. Hidden text (scripts) separates nothing.
+                    if next > 0 && doc.tree.node(tok.node).context & context::HIDDEN == 0 {
+                        w.pending_space = true;
+                    }
                     continue;
                 }
                 next += 1;
