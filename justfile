@@ -45,11 +45,6 @@ eval-sites:
     ./target/release/pith template eval-sites ../shared/data/msv_big9 --markdown eval/SITES.md
     cargo bench --bench templates
 
-# Run one fuzz target (parse, extract) for SECONDS on the stable toolchain; needs
-# `cargo install cargo-fuzz` once.
-fuzz target="parse" seconds="60":
-    cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run {{target}} -- -max_total_time={{seconds}}
-
 # Pages/s from one Python process: pith.extract vs trafilatura and Resiliparse on one core,
 # extract_many at 1 and 2 threads (builds the wheel and the CLI in release; a venv in
 # target/bench-venv with the peers from PyPI).
@@ -60,3 +55,22 @@ bench-python:
     target/bench-venv/bin/maturin build --release -m python/Cargo.toml -o target/wheels
     target/bench-venv/bin/pip install -q --force-reinstall --no-deps target/wheels/pith-*.whl
     target/bench-venv/bin/python python/bench/bench.py --pith-bin target/release/pith
+
+# Run one fuzz target for SECONDS (targets: parse, extract, differential, warc, jsonl,
+# charset) on the stable toolchain with AddressSanitizer; needs `cargo install cargo-fuzz`
+# once. Builds the seed corpus from ../shared/data first if there is none. Crashes land in
+# fuzz/artifacts/TARGET/; each becomes a regression test under tests/ before its fix.
+fuzz target="parse" seconds="60":
+    test -d fuzz/corpus/{{target}} || python3 fuzz/seeds.py
+    mkdir -p fuzz/corpus/{{target}}
+    cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run --sanitizer address {{target}} corpus/{{target}} -- -max_total_time={{seconds}} -dict=html_warc.dict -max_len=65536 -timeout=10 -rss_limit_mb=4096 -print_final_stats=1
+
+# (Re)build every fuzz seed corpus from ../shared/data (fuzz/corpus/, not committed).
+fuzz-seeds:
+    python3 fuzz/seeds.py
+
+# The hostile-input limits at full size (a million-deep nesting, 200 MB pages, 100 MB lines,
+# gzip bombs, lying lengths), three sizes each: CPU time, its ratio per doubling, peak RSS.
+hostile *cases:
+    cargo build --release
+    cargo run --release --example hostile -- {{cases}}

@@ -347,6 +347,20 @@ impl<'arena> Builder<'arena> {
             inner_start,
             self_closing,
         } = t;
+        // The first <html> start tag inside elements that would make the whole page link text,
+        // hidden, preformatted or a heading: those came before the document (binary junk, a
+        // stray fragment) and are closed here, so that an unclosed <a> in 1 MB of junk does
+        // not turn the article into link text, which `auto` drops. HTML would nest the page
+        // in them; harmless wrappers (CleanEval's `<text>`) stay, as HTML has them. Each
+        // element is popped once, so this stays linear.
+        if tag == Html && self.open_known[Html as usize] == 0 {
+            let cur = &self.tree.nodes[self.current() as usize];
+            if cur.context | own_context(cur.tag, cur.kind) != 0 {
+                while !self.stack.is_empty() {
+                    self.pop(start, start);
+                }
+            }
+        }
         // Implied end tags (WHATWG 13.2.6.4.7, "in body" start tags).
         match tag {
             Li => self.close_known(&[Li], &[Ul, Ol, Menu, Dir, Table], start),

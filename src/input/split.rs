@@ -316,12 +316,16 @@ impl Splitter {
                     break;
                 }
                 let flg_ok = self.data.get(p + 3).is_none_or(|f| f & 0xe0 == 0);
-                if flg_ok
-                    && p >= s + MIN_MEMBER
-                    && self.data[p - 4..p] == isize
-                    && self.starts_record(p)
-                {
-                    return Ok(p);
+                if flg_ok && p >= s + MIN_MEMBER && self.starts_record(p) {
+                    if self.data[p - 4..p] == isize {
+                        return Ok(p);
+                    }
+                    // A member that starts a record, after a trailer of another size: the
+                    // member at hand holds more (or less) than its record. Looking further
+                    // would swallow that record into this member (and, when the last
+                    // member's size matches, every record up to the end), so the sequential
+                    // reader takes over here.
+                    return Err(());
                 }
                 from = p + 1;
             }

@@ -40,6 +40,27 @@ pub struct Reader<R: Source> {
     member: Option<(u64, bool)>,
     /// Where block buffers come from.
     pub pool: super::Pool,
+    /// Records found inside the block of a record whose Content-Length was too large, read
+    /// before going on with the stream.
+    rescue: Option<Box<Reader<io::Cursor<Vec<u8>>>>>,
+}
+
+impl Source for io::Cursor<Vec<u8>> {}
+
+/// How many `WARC/` lines inside a block are tried as a record start when its Content-Length
+/// proved too large: enough for real lies, few enough that a block of such lines stays linear.
+const RESCUE_CANDIDATES: usize = 8;
+
+/// Where the first record header inside `block` starts, if one does (a line `WARC/...` with
+/// fields and a Content-Length, within `MAX_HEADER_BYTES`).
+fn embedded_record(block: &[u8]) -> Option<usize> {
+    memchr::memmem::find_iter(block, b"\nWARC/")
+        .take(RESCUE_CANDIDATES)
+        .map(|i| i + 1)
+        .find(|&at| {
+            let head = &block[at..block.len().min(at + MAX_HEADER_BYTES)];
+            Headers::parse(head).is_some_and(|(h, _)| h.content_length.is_some())
+        })
 }
 
 impl<R: Source> Reader<R> {
@@ -55,6 +76,7 @@ impl<R: Source> Reader<R> {
             per_record: true,
             member: None,
             pool: super::Pool::default(),
+            rescue: None,
         }
     }
 
@@ -106,18 +128,24 @@ impl<R: Source> Reader<R> {
     fn resync(&mut self) -> io::Result<bool> {
         let mut at_line_start = true;
         loop {
-            let buf = match self.r.fill_buf() {
-                Ok(b) => b,
+            match self.r.fill_buf() {
+                Ok([]) => return Ok(false),
+                Ok(_) => {}
                 Err(e) if e.kind() == io::ErrorKind::InvalidData => {
                     // A corrupt gzip member on the way: the member reader has moved on.
                     at_line_start = true;
                     continue;
                 }
                 Err(e) => return Err(e),
-            };
-            if buf.is_empty() {
-                return Ok(false);
             }
+            // A new gzip member starts a line: records get their own member, and junk that
+            // ends without a newline (a member inflating to zeros past its record) must not
+            // hide the record in the next one.
+            if self.r.member().is_some_and(|(out, _)| out == self.offset) {
+                at_line_start = true;
+            }
+            // Buffered already: this second call reads nothing.
+            let buf = self.r.fill_buf()?;
             if at_line_start && buf.len() >= 5 && buf.starts_with(b"WARC/") {
                 return Ok(true);
             }
@@ -152,6 +180,13 @@ impl<R: Source> Reader<R> {
 
     /// The next record, skip or fault; `None` at the end.
     pub fn next_item(&mut self) -> Option<Item> {
+        if let Some(r) = self.rescue.as_mut() {
+            if let Some(item) = r.next_item() {
+                return Some(item);
+            }
+            self.index = r.index;
+            self.rescue = None;
+        }
         if self.done {
             return None;
         }
@@ -276,7 +311,31 @@ impl<R: Source> Reader<R> {
             }
         };
         self.offset += got as u64;
-        if (got as u64) < len {
+        // A Content-Length too large shows as a block the input ends inside, or (plain input)
+        // one not followed by the CRLF that ends a record. If such a block holds a record
+        // header, the records from there on are read out of it instead of lost with it.
+        let cut_short = (got as u64) < len;
+        if (cut_short || !self.record_end_follows())
+            && let Some(at) = embedded_record(&block)
+        {
+            let block_start = self.offset - got as u64;
+            let rest = block.split_off(at);
+            self.pool.put(block);
+            let mut r = Reader::new(
+                io::Cursor::new(rest),
+                self.source.clone(),
+                self.max_record_bytes,
+            );
+            r.resume(self.index, block_start + at as u64);
+            r.pool = self.pool.clone();
+            self.rescue = Some(Box::new(r));
+            let msg = format!(
+                "Content-Length {len} runs past the next record (at byte {})",
+                block_start + at as u64
+            );
+            return Ok(Some(self.fault(start, h.id.clone(), msg)));
+        }
+        if cut_short {
             return Ok(Some(self.fault(
                 start,
                 h.id.clone(),
@@ -284,6 +343,19 @@ impl<R: Source> Reader<R> {
             )));
         }
         Ok(Some(self.to_item(h, block, start)))
+    }
+
+    /// After a block: whether what follows can end a record (CR, LF or the end of input).
+    /// Only asked of plain input: peeking into gzip members could take the one error a
+    /// corrupt member gives, which must reach the reader that reports it.
+    fn record_end_follows(&mut self) -> bool {
+        if self.r.member().is_some() {
+            return true;
+        }
+        match self.r.fill_buf() {
+            Ok(buf) => buf.first().is_none_or(|&b| b == b'\r' || b == b'\n'),
+            Err(_) => true,
+        }
     }
 
     fn to_item(&self, h: Headers, block: Vec<u8>, start: u64) -> Item {

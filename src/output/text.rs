@@ -48,6 +48,12 @@ pub fn render(doc: &Document<'_>, sel: &Selection) -> String {
             }
             TokenKind::Text => {
                 if sel.nodes[next] != tok.node {
+                    // Visible text left out between two selected runs (DANAg's regions have
+                    // gaps) still separates them: joined, `a">` and `Menu` would make one
+                    // word the page does not have. Hidden text (scripts) separates nothing.
+                    if next > 0 && doc.tree.node(tok.node).context & context::HIDDEN == 0 {
+                        w.pending_space = true;
+                    }
                     continue;
                 }
                 next += 1;
@@ -198,21 +204,32 @@ impl LineWriter {
         self.pending_space = false;
     }
 
-    /// Preformatted text: its own line breaks, trailing blanks of each line dropped.
+    /// Preformatted text: its own line breaks, trailing blanks of each line dropped. A run
+    /// often ends inside a line (`<pre>let <b>x</b>`, or highlighted code whose words and
+    /// blanks are separate runs): blanks there are kept as one pending space, so the next
+    /// run's word does not join this one.
     pub fn preformatted(&mut self, text: &str) {
         if text.trim().is_empty() {
+            self.pending_space |= !text.is_empty();
             return;
         }
         self.break_if_pending();
+        if self.pending_space
+            && !self.line_is_empty()
+            && !text.starts_with(|c: char| c.is_ascii_whitespace())
+        {
+            self.out.push(' ');
+        }
         let mut lines = text.split('\n').peekable();
         while let Some(l) = lines.next() {
-            self.out.push_str(l.trim_end());
+            let trimmed = l.trim_end();
+            self.out.push_str(trimmed);
             if lines.peek().is_some() && !self.line_is_empty() {
                 self.out.push('\n');
                 self.line_start = self.out.len();
             }
+            self.pending_space = lines.peek().is_none() && trimmed.len() < l.len();
         }
-        self.pending_space = false;
     }
 
     /// The text, ending with a newline when not empty.

@@ -1,0 +1,37 @@
+//! Differential: for every algorithm, the text is a function of the input (two runs, the second
+//! on a fresh thread whose arena is new, give the same bytes), and every output word occurs in
+//! the input's decoded text: the text of its text nodes, entities decoded, concatenated
+//! (inline tags join words as written, `foo<b>bar</b>` is `foobar`, so words are looked up in
+//! the concatenation rather than in the markup).
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+use pith::html::tree::context;
+use pith::html::{Document, Kind, entities};
+
+fuzz_target!(|data: &[u8]| {
+    let decoded = pith::decode::decode(data, None, None);
+    let arena = bumpalo::Bump::new();
+    let doc = Document::parse(&decoded.text, &arena);
+    let mut text = String::new();
+    for (i, n) in doc.tree.nodes.iter().enumerate() {
+        // Hidden text (scripts, styles, the head) is never output; it also separates no
+        // words in the output (`a<script>..</script>b` reads `ab`).
+        if n.kind == Kind::Text && n.context & context::HIDDEN == 0 {
+            entities::decode_into(doc.raw_text(i as u32), &mut text);
+        }
+    }
+    for &algo in pith::Algo::ALL {
+        let opts = pith::Options { algo, ..Default::default() };
+        let a = pith::extract(data, None, &opts);
+        let owned = data.to_vec();
+        let o = opts.clone();
+        let b = std::thread::spawn(move || pith::extract(&owned, None, &o))
+            .join()
+            .expect("extraction thread");
+        assert_eq!(a, b, "{} differs between runs", algo.name());
+        let Ok(e) = a else { continue };
+        for word in e.text.split_ascii_whitespace() {
+            assert!(text.contains(word), "{}: word {word:?} not in the input", algo.name());
+        }
+    }
+});

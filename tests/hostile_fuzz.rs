@@ -1,0 +1,71 @@
+//! Inputs the fuzz targets found (`fuzz/`), kept as regression tests: each checks what its
+//! target checked when it failed.
+
+use pith::html::tree::context;
+use pith::html::{Document, Kind, entities};
+use pith::output::Format;
+use pith::{Algo, Options};
+
+/// The visible text of a page, entities decoded, its text runs concatenated (as the
+/// `differential` target builds it).
+fn visible_text(bytes: &[u8]) -> String {
+    let decoded = pith::decode::decode(bytes, None, None);
+    let arena = bumpalo::Bump::new();
+    let doc = Document::parse(&decoded.text, &arena);
+    let mut text = String::new();
+    for (i, n) in doc.tree.nodes.iter().enumerate() {
+        if n.kind == Kind::Text && n.context & context::HIDDEN == 0 {
+            entities::decode_into(doc.raw_text(i as u32), &mut text);
+        }
+    }
+    text
+}
+
+fn assert_words_in_input(bytes: &[u8]) {
+    let text = visible_text(bytes);
+    for &algo in Algo::ALL {
+        let opts = Options {
+            algo,
+            ..Default::default()
+        };
+        let e = pith::extract(bytes, None, &opts).expect("a page");
+        for word in e.text.split_ascii_whitespace() {
+            assert!(
+                text.contains(word),
+                "{}: {word:?} not in the input",
+                algo.name()
+            );
+        }
+    }
+}
+
+/// differential: `danag-lines` selected two regions whose facing lines held `...">` (a tag
+/// that lost its `<`) and `Menu`; the text between them was left out and the two joined into
+/// one word that is not in the page.
+#[test]
+fn differential_words_of_separate_regions_do_not_join() {
+    let page = std::fs::read("tests/fuzz/differential-joined-words.html").expect("fixture");
+    assert_words_in_input(&page);
+}
+
+/// The same rule on a hand-made selection: text left out between two selected runs
+/// separates them.
+#[test]
+fn text_left_out_between_selected_runs_separates_them() {
+    let page = "<div>foo<span>x</span>bar<script>y</script>baz</div>";
+    let arena = bumpalo::Bump::new();
+    let doc = Document::parse(page, &arena);
+    let run = |t: &str| {
+        (0..doc.tree.nodes.len() as u32)
+            .find(|&i| doc.tree.node(i).kind == Kind::Text && doc.raw_text(i) == t)
+            .expect("text run")
+    };
+    let sel = pith::extract::Selection {
+        nodes: vec![run("foo"), run("bar"), run("baz")],
+    };
+    // Hidden text (the script) is not left-out content: `bar` and `baz` join as written.
+    assert_eq!(
+        pith::output::render(&doc, &sel, Format::Text, false),
+        "foo barbaz\n"
+    );
+}
