@@ -320,11 +320,7 @@ fn read_all(
                     *counts.skipped.entry(reason).or_insert(0) += 1;
                     continue;
                 }
-                Item::Page(mut rec) if plain_page(&rec) && config.url.is_some() => {
-                    rec.url.clone_from(&config.url);
-                    Item::Page(rec)
-                }
-                other => other,
+                other => with_url(other, config),
             };
             if !sink(item, counts) {
                 if let Some(p) = counts.progress.take() {
@@ -336,6 +332,17 @@ fn read_all(
         if let Some(p) = counts.progress.take() {
             p.clear();
         }
+    }
+}
+
+/// A plain HTML page gets `--url` as its URL (for JSON output and its site template).
+fn with_url(item: Item, config: &Config) -> Item {
+    match item {
+        Item::Page(mut rec) if plain_page(&rec) && config.url.is_some() => {
+            rec.url.clone_from(&config.url);
+            Item::Page(rec)
+        }
+        other => other,
     }
 }
 
@@ -442,7 +449,8 @@ impl JsonLines {
             Input::Split(r) => r.pool = pool.clone(),
             _ => {}
         }
-        // Only `options` and `json` matter past opening: the input is already open.
+        // Only `options` and `json` matter past opening (and `templates` and `url`, set by the
+        // methods below): the input is already open.
         let config = Config {
             options,
             json: true,
@@ -460,6 +468,18 @@ impl JsonLines {
             pool,
         }
     }
+
+    /// With site templates, as `--templates STORE/` (pages of a learned host go through FastCE).
+    pub fn templates(mut self, store: Option<Arc<crate::template::Store>>) -> JsonLines {
+        self.config.templates = store;
+        self
+    }
+
+    /// With the URL of a plain HTML page, as `--url URL` (WARC and JSON lines records keep theirs).
+    pub fn url(mut self, url: Option<String>) -> JsonLines {
+        self.config.url = url;
+        self
+    }
 }
 
 impl Iterator for JsonLines {
@@ -467,7 +487,7 @@ impl Iterator for JsonLines {
 
     fn next(&mut self) -> Option<String> {
         loop {
-            let item = self.input.next_item()?;
+            let item = with_url(self.input.next_item()?, &self.config);
             if let Some(done) = handle(item, &self.config, &self.pool)
                 && !done.out.is_empty()
             {

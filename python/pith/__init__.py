@@ -4,7 +4,8 @@
     >>> pith.extract(b"<html><body><article><p>Some text.</p></article></body></html>")
 
 extract() gives what `pith FILE` prints, read_warc() what `pith --format json FILE` prints,
-record by record; extract_many() extracts a list of pages on all cores.
+record by record; extract_many() extracts a list of pages on all cores. Templates(dir) opens
+a store of site templates (`pith learn -o DIR`) for their templates= (`pith --templates DIR`).
 """
 
 from ._pith import (

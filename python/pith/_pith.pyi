@@ -1,7 +1,8 @@
 """Type stubs of the pith extension module (re-exported by the `pith` package)."""
 
 import os
-from typing import Any, BinaryIO, Dict, Iterable, Iterator, List, Literal, Optional, Union, overload
+import pathlib
+from typing import Any, BinaryIO, Dict, Iterable, Iterator, List, Literal, Optional, Sequence, Union, overload
 
 __version__: str
 
@@ -10,12 +11,16 @@ Format = Literal["text", "markdown", "md"]
 Favor = Optional[Literal["precision", "recall"]]
 
 class PithError(ValueError):
-    """A page pith cannot extract (empty, binary, too large), with the command line's message."""
+    """A page pith cannot extract (empty, binary, too large) or a template store it cannot open,
+    with the command line's message."""
 
 class Templates:
-    """Site templates (not available yet): constructing one raises NotImplementedError."""
+    """A store of site templates written by `pith learn -o DIR` (the CLI's `--templates DIR`),
+    opened once and passed as templates=; PithError when dir is not a directory."""
 
     def __init__(self, dir: Union[str, os.PathLike[str]]) -> None: ...
+    @property
+    def dir(self) -> pathlib.Path: ...
 
 def extract(
     html: Union[bytes, bytearray, str],
@@ -29,7 +34,8 @@ def extract(
     favor: Favor = None,
     charset: Optional[str] = None,
 ) -> str:
-    """The main content of one page, exactly as `pith FILE` prints it ("" when none)."""
+    """The main content of one page, exactly as `pith FILE` prints it ("" when none); with
+    templates and url, as `pith --templates STORE --url URL FILE`."""
 
 @overload
 def extract_many(
@@ -44,6 +50,7 @@ def extract_many(
     favor: Favor = None,
     charset: Optional[str] = None,
     errors: Literal["raise"] = "raise",
+    urls: Optional[Sequence[Optional[str]]] = None,
 ) -> List[str]: ...
 @overload
 def extract_many(
@@ -58,6 +65,7 @@ def extract_many(
     favor: Favor = None,
     charset: Optional[str] = None,
     errors: Literal["none"],
+    urls: Optional[Sequence[Optional[str]]] = None,
 ) -> List[Optional[str]]: ...
 
 class WarcReader(Iterator[Any]):
@@ -78,9 +86,11 @@ def read_warc(
     charset: Optional[str] = None,
     raw: bool = False,
     max_record_bytes: int = 67108864,
+    url: Optional[str] = None,
 ) -> WarcReader:
     """One dict per record that `pith --format json FILE` prints (the JSON lines themselves
     with raw=True): id, url, title, lang, date, warc_date, text (or markdown), bytes_in, algo,
-    and error when the record failed."""
+    and error when the record failed. With templates, each record's URL (url= for a plain
+    HTML page) picks its site's template and algo says what ran ("fastce" or the fallback)."""
 
 Record = Dict[str, Any]

@@ -4,7 +4,9 @@
 //! - `extract` runs [`pith_core::extract`] (what `pith FILE` prints for one page);
 //! - `extract_many` runs it over a list on Rust threads with the GIL released;
 //! - `read_warc` iterates [`pith_core::pipeline::JsonLines`] (what `pith --format json` prints
-//!   for an input), as dicts or as the raw lines.
+//!   for an input), as dicts or as the raw lines;
+//! - `Templates` is a store of site templates ([`pith_core::template::Store`], `--templates`);
+//!   a page whose URL's host has one goes through [`pith_core::extract::extract_with`] with it.
 //!
 //! Every call into the library runs under `catch_unwind`: a panic becomes a `PithError`, never a
 //! `PanicException` in the caller's process. Errors carry the CLI's messages.
@@ -12,16 +14,17 @@
 use std::io::Read;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use mimalloc::MiMalloc;
 use pith_core::extract::auto::Mode;
 use pith_core::input::{Framing, Input};
 use pith_core::output::Format;
 use pith_core::pipeline::JsonLines;
+use pith_core::template::{Store, Template};
 use pith_core::{Algo, Options};
-use pyo3::exceptions::{PyNotImplementedError, PyOSError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
 use pyo3::types::{PyDict, PyList};
@@ -33,7 +36,7 @@ pyo3::create_exception!(
     _pith,
     PithError,
     pyo3::exceptions::PyValueError,
-    "A page pith cannot extract (empty, binary, too large), with the command line's message."
+    "A page pith cannot extract (empty, binary, too large) or a template store it cannot open, with the command line's message."
 );
 
 /// The command line's default `--max-record-bytes`.
@@ -64,11 +67,7 @@ fn options(
     links: bool,
     favor: Option<&str>,
     charset: Option<String>,
-    templates: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Options> {
-    if templates.is_some() {
-        return Err(templates_unavailable());
-    }
     let algo: Algo = algo.parse().map_err(PyValueError::new_err)?;
     let format = match format {
         "text" => Format::Text,
@@ -105,13 +104,6 @@ fn options(
     })
 }
 
-fn templates_unavailable() -> PyErr {
-    PyNotImplementedError::new_err(
-        "site templates are not available in this build of pith yet (the `--templates STORE/` \
-         feature is still being built); pass templates=None",
-    )
-}
-
 /// Runs `f`, turning a panic into a `PithError` so that none ever reaches Python.
 fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     catch_unwind(AssertUnwindSafe(f)).map_err(|panic| {
@@ -124,8 +116,22 @@ fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     })
 }
 
-/// One page through the library: its text, or the CLI's message.
-fn extract_one(page: &[u8], forced_utf8: bool, opts: &Options) -> Result<String, String> {
+/// The template of `url`'s host in `store`, as the CLI finds it for a page (none without a URL).
+fn template_for(store: Option<&Store>, url: Option<&str>) -> Result<Option<Arc<Template>>, String> {
+    match store.zip(url) {
+        Some((store, url)) => guarded(|| store.for_url(url)),
+        None => Ok(None),
+    }
+}
+
+/// One page through the library (with its site's template, if any): its text, or the CLI's
+/// message.
+fn extract_one(
+    page: &[u8],
+    forced_utf8: bool,
+    opts: &Options,
+    template: Option<&Template>,
+) -> Result<String, String> {
     let utf8;
     let opts = if forced_utf8 && opts.charset.is_none() {
         utf8 = Options {
@@ -136,7 +142,7 @@ fn extract_one(page: &[u8], forced_utf8: bool, opts: &Options) -> Result<String,
     } else {
         opts
     };
-    guarded(|| pith_core::extract(page, None, opts))?
+    guarded(|| pith_core::extract::extract_with(page, None, opts, template))?
         .map(|e| e.text)
         .map_err(|e| e.to_string())
 }
@@ -144,11 +150,12 @@ fn extract_one(page: &[u8], forced_utf8: bool, opts: &Options) -> Result<String,
 /// The main content of one page, as `pith FILE` prints it.
 ///
 /// html: the page, as bytes (decoded as the CLI decodes a file: BOM, charset, <meta>, detection)
-/// or str (read as the text it is). url: the page's URL (for site templates). algo: "auto",
-/// "danag" or "danag-lines". format: "text" (one paragraph per line) or "markdown".
-/// comments: keep user comments. links: keep link targets in Markdown. favor: None,
-/// "precision" or "recall" (the CLI's --precision / --recall). charset: force an encoding.
-/// templates: must be None (site templates are not available yet).
+/// or str (read as the text it is). url: the page's URL (its host picks the site template;
+/// the CLI's --url). algo: "auto", "danag" or "danag-lines". format: "text" (one paragraph per
+/// line) or "markdown". comments: keep user comments. links: keep link targets in Markdown.
+/// favor: None, "precision" or "recall" (the CLI's --precision / --recall). charset: force an
+/// encoding. templates: a Templates store (the CLI's --templates): when it has a template for
+/// url's host, FastCE runs with it, falling back to algo when the page does not match it.
 ///
 /// Returns "" when the page has no main text; raises PithError for an empty or binary input.
 /// The GIL is released while the page is extracted.
@@ -162,28 +169,32 @@ fn extract(
     algo: &str,
     format: &str,
     comments: bool,
-    templates: Option<&Bound<'_, PyAny>>,
+    templates: Option<PyRef<'_, Templates>>,
     links: bool,
     favor: Option<&str>,
     charset: Option<String>,
 ) -> PyResult<String> {
-    // The URL keys site templates; with none available it only travels for symmetry with the CLI.
-    let _ = url;
-    let opts = options(algo, format, comments, links, favor, charset, templates)?;
+    let opts = options(algo, format, comments, links, favor, charset)?;
+    let store = templates.map(|t| t.store.clone());
     let is_str = matches!(html, Page::Str(_));
     let bytes = html.bytes();
-    py.detach(|| extract_one(bytes, is_str, &opts))
-        .map_err(PithError::new_err)
+    py.detach(|| {
+        let template = template_for(store.as_deref(), url)?;
+        extract_one(bytes, is_str, &opts, template.as_deref())
+    })
+    .map_err(PithError::new_err)
 }
 
 /// The main content of many pages, extracted on `threads` Rust threads (0: one per core) with
 /// the GIL released; a list in input order.
 ///
-/// Options as for extract(). errors="raise" raises PithError for the first page that failed
-/// ("page INDEX: MESSAGE"); errors="none" puts None in its place instead.
+/// Options as for extract(). urls: the pages' URLs (a list as long as pages, None for a page
+/// without one), which pick each page's site template from templates. errors="raise" raises
+/// PithError for the first page that failed ("page INDEX: MESSAGE"); errors="none" puts None
+/// in its place instead.
 #[allow(clippy::too_many_arguments)]
 #[pyfunction]
-#[pyo3(signature = (pages, threads=0, algo="auto", format="text", comments=false, templates=None, *, links=false, favor=None, charset=None, errors="raise"))]
+#[pyo3(signature = (pages, threads=0, algo="auto", format="text", comments=false, templates=None, *, links=false, favor=None, charset=None, errors="raise", urls=None))]
 fn extract_many(
     py: Python<'_>,
     pages: &Bound<'_, PyAny>,
@@ -191,13 +202,14 @@ fn extract_many(
     algo: &str,
     format: &str,
     comments: bool,
-    templates: Option<&Bound<'_, PyAny>>,
+    templates: Option<PyRef<'_, Templates>>,
     links: bool,
     favor: Option<&str>,
     charset: Option<String>,
     errors: &str,
+    urls: Option<Vec<Option<String>>>,
 ) -> PyResult<Py<PyList>> {
-    let opts = options(algo, format, comments, links, favor, charset, templates)?;
+    let opts = options(algo, format, comments, links, favor, charset)?;
     let raise = match errors {
         "raise" => true,
         "none" => false,
@@ -215,13 +227,29 @@ fn extract_many(
             })?,
         );
     }
+    if let Some(urls) = &urls
+        && urls.len() != held.len()
+    {
+        return Err(PyValueError::new_err(format!(
+            "extract_many: {} urls for {} pages",
+            urls.len(),
+            held.len()
+        )));
+    }
+    let store = templates.map(|t| t.store.clone());
+    let many = Many {
+        pages: &held,
+        urls: urls.as_deref(),
+        store: store.as_deref(),
+        opts: &opts,
+    };
     let threads = if threads == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
         threads
     }
     .min(held.len().max(1));
-    let results = py.detach(|| run_many(&held, threads, &opts));
+    let results = py.detach(|| run_many(&many, threads));
     if raise && let Some((i, Err(msg))) = results.iter().enumerate().find(|(_, r)| r.is_err()) {
         return Err(PithError::new_err(format!("page {i}: {msg}")));
     }
@@ -235,13 +263,37 @@ fn extract_many(
     Ok(list.unbind())
 }
 
+/// The work of one extract_many call.
+struct Many<'a> {
+    pages: &'a [Page],
+    urls: Option<&'a [Option<String>]>,
+    store: Option<&'a Store>,
+    opts: &'a Options,
+}
+
+impl Many<'_> {
+    /// Page `i`, with its site's template when it has a URL and the store has one.
+    fn one(&self, i: usize, p: &Page) -> Result<String, String> {
+        let url = self.urls.and_then(|u| u.get(i)).and_then(|u| u.as_deref());
+        let template = template_for(self.store, url)?;
+        extract_one(
+            p.bytes(),
+            matches!(p, Page::Str(_)),
+            self.opts,
+            template.as_deref(),
+        )
+    }
+}
+
 /// Extracts every page on `threads` threads (each takes the next page when it is free, so one
 /// long page does not hold up a fixed share); results come back in input order.
-fn run_many(pages: &[Page], threads: usize, opts: &Options) -> Vec<Result<String, String>> {
+fn run_many(many: &Many<'_>, threads: usize) -> Vec<Result<String, String>> {
+    let pages = many.pages;
     if threads <= 1 {
         return pages
             .iter()
-            .map(|p| extract_one(p.bytes(), matches!(p, Page::Str(_)), opts))
+            .enumerate()
+            .map(|(i, p)| many.one(i, p))
             .collect();
     }
     let next = AtomicUsize::new(0);
@@ -253,7 +305,7 @@ fn run_many(pages: &[Page], threads: usize, opts: &Options) -> Vec<Result<String
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(p) = pages.get(i) else { break };
-                        mine.push((i, extract_one(p.bytes(), matches!(p, Page::Str(_)), opts)));
+                        mine.push((i, many.one(i, p)));
                     }
                     mine
                 })
@@ -390,24 +442,28 @@ fn to_py(py: Python<'_>, v: &serde_json::Value) -> PyResult<Py<PyAny>> {
 /// source: a path (str or os.PathLike) or a binary file object. raw=True yields the JSON lines
 /// themselves (str, ending in a newline), byte for byte what the CLI prints. Non-HTML records
 /// are skipped as the CLI skips them. Records are read and extracted one at a time, with the
-/// GIL released while a page is extracted.
+/// GIL released while a page is extracted. templates: a Templates store (the CLI's
+/// --templates); each record's URL picks its site's template, and "algo" says what ran
+/// ("fastce" or the fallback). url: the URL of a source that is one plain HTML page (--url).
 #[allow(clippy::too_many_arguments)]
 #[pyfunction]
-#[pyo3(signature = (source, algo="auto", format="text", comments=false, templates=None, *, links=false, favor=None, charset=None, raw=false, max_record_bytes=DEFAULT_MAX_RECORD_BYTES))]
+#[pyo3(signature = (source, algo="auto", format="text", comments=false, templates=None, *, links=false, favor=None, charset=None, raw=false, max_record_bytes=DEFAULT_MAX_RECORD_BYTES, url=None))]
 fn read_warc(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
     algo: &str,
     format: &str,
     comments: bool,
-    templates: Option<&Bound<'_, PyAny>>,
+    templates: Option<PyRef<'_, Templates>>,
     links: bool,
     favor: Option<&str>,
     charset: Option<String>,
     raw: bool,
     max_record_bytes: usize,
+    url: Option<String>,
 ) -> PyResult<WarcReader> {
-    let opts = options(algo, format, comments, links, favor, charset, templates)?;
+    let opts = options(algo, format, comments, links, favor, charset)?;
+    let store = templates.map(|t| t.store.clone());
     let opened = if let Ok(path) = source.extract::<PathBuf>() {
         let name = path.to_string_lossy().into_owned();
         py.detach(|| {
@@ -439,21 +495,46 @@ fn read_warc(
         ));
     };
     Ok(WarcReader {
-        lines: Mutex::new(Some(JsonLines::new(opened.0, opts))),
+        lines: Mutex::new(Some(
+            JsonLines::new(opened.0, opts).templates(store).url(url),
+        )),
         raw,
     })
 }
 
-/// Site templates (not available yet): constructing one raises `NotImplementedError`.
-#[pyclass(module = "pith")]
-struct Templates;
+/// A store of site templates, a directory written by `pith learn -o DIR` (the CLI's
+/// `--templates DIR`): Templates(dir) opens it once, and extract(), extract_many() and
+/// read_warc() take it as templates=. A host's template file is read the first time a page of
+/// that host comes, then kept; a faulty one is reported once on stderr, as the CLI does, and
+/// its host extracted without it. Raises PithError (the CLI's message) when dir is not a
+/// directory. Safe to share between threads.
+#[pyclass(module = "pith", frozen)]
+struct Templates {
+    store: Arc<Store>,
+    dir: PathBuf,
+}
 
 #[pymethods]
 impl Templates {
     #[new]
-    fn new(dir: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let _ = dir;
-        Err(templates_unavailable())
+    fn new(dir: PathBuf) -> PyResult<Self> {
+        let store = guarded(|| Store::open(&dir))
+            .and_then(|r| r)
+            .map_err(PithError::new_err)?;
+        Ok(Templates {
+            store: Arc::new(store),
+            dir,
+        })
+    }
+
+    /// The store's directory, as given.
+    #[getter]
+    fn dir(&self) -> PathBuf {
+        self.dir.clone()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("pith.Templates({:?})", self.dir.display().to_string())
     }
 }
 

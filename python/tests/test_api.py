@@ -69,11 +69,13 @@ def test_errors_carry_the_cli_messages():
     assert issubclass(pith.PithError, ValueError)
 
 
-def test_templates_are_not_available_yet(tmp_path):
-    with pytest.raises(NotImplementedError, match="site templates"):
-        pith.Templates(tmp_path)
-    with pytest.raises(NotImplementedError, match="templates=None"):
-        pith.extract(ARTICLE, templates=object())
+def test_a_store_without_the_host_changes_nothing(tmp_path):
+    t = pith.Templates(tmp_path)
+    assert t.dir == tmp_path
+    url = "https://news.example/bridge"
+    assert pith.extract(ARTICLE, url=url, templates=t) == pith.extract(ARTICLE)
+    with pytest.raises(TypeError):
+        pith.extract(ARTICLE, url=url, templates=object())
 
 
 def test_read_warc_errors(tmp_path):
