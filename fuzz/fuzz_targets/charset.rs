@@ -6,8 +6,21 @@ use libfuzzer_sys::fuzz_target;
 use pith::decode;
 
 const LABELS: &[&str] = &[
-    "utf-8", "utf-16le", "utf-16be", "windows-1252", "shift_jis", "euc-jp", "iso-2022-jp",
-    "gbk", "gb18030", "big5", "euc-kr", "koi8-r", "x-user-defined", "replacement", "bogus",
+    "utf-8",
+    "utf-16le",
+    "utf-16be",
+    "windows-1252",
+    "shift_jis",
+    "euc-jp",
+    "iso-2022-jp",
+    "gbk",
+    "gb18030",
+    "big5",
+    "euc-kr",
+    "koi8-r",
+    "x-user-defined",
+    "replacement",
+    "bogus",
 ];
 
 fuzz_target!(|data: &[u8]| {
@@ -21,7 +34,12 @@ fuzz_target!(|data: &[u8]| {
     let b = decode::decode(page, forced, transport);
     assert_eq!(a.text, b.text);
     assert_eq!(a.encoding, b.encoding);
-    assert!(a.text.len() <= page.len() * 3 + 3, "{} bytes from {}", a.text.len(), page.len());
+    assert!(
+        a.text.len() <= page.len() * 3 + 3,
+        "{} bytes from {}",
+        a.text.len(),
+        page.len()
+    );
     if forced.is_none()
         && transport.is_none()
         && encoding_rs::Encoding::for_bom(page).is_none()

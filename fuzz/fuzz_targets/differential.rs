@@ -21,7 +21,10 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     for &algo in pith::Algo::ALL {
-        let opts = pith::Options { algo, ..Default::default() };
+        let opts = pith::Options {
+            algo,
+            ..Default::default()
+        };
         let a = pith::extract(data, None, &opts);
         let owned = data.to_vec();
         let o = opts.clone();
@@ -31,7 +34,11 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(a, b, "{} differs between runs", algo.name());
         let Ok(e) = a else { continue };
         for word in e.text.split_ascii_whitespace() {
-            assert!(text.contains(word), "{}: word {word:?} not in the input", algo.name());
+            assert!(
+                text.contains(word),
+                "{}: word {word:?} not in the input",
+                algo.name()
+            );
         }
     }
 });

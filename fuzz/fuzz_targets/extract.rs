@@ -15,7 +15,11 @@ fuzz_target!(|data: &[u8]| {
         algo,
         mode: [Mode::Balanced, Mode::Precision, Mode::Recall][(sel as usize / 3) % 3],
         comments: sel & 0x10 != 0,
-        format: if sel & 0x20 != 0 { Format::Markdown } else { Format::Text },
+        format: if sel & 0x20 != 0 {
+            Format::Markdown
+        } else {
+            Format::Text
+        },
         links: sel & 0x40 != 0,
         gap: if sel & 0x80 != 0 { 0 } else { 20 },
         charset: None,
