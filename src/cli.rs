@@ -80,7 +80,8 @@ struct Args {
     url: Option<String>,
 
     /// site templates learned by `pith learn` (STORE/<host>.tpl): a page whose host has one is
-    /// extracted by FastCE, falling back to --algo when it does not match (JSON `algo` says which);
+    /// extracted by FastCE and auto together (the text both select), falling back to --algo when
+    /// it does not match (JSON `algo` says which: fastce+auto or the fallback);
     /// the host comes from WARC-Target-URI, the JSON `url`, or --url
     #[argh(option)]
     templates: Option<std::path::PathBuf>,
