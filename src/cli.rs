@@ -92,7 +92,7 @@ struct Args {
 }
 
 /// Stands for `-` while argh parses.
-const STDIN_ARG: &str = "\0stdin";
+pub(crate) const STDIN_ARG: &str = "\0stdin";
 
 /// Entry point of the binary.
 pub fn main() -> ExitCode {
@@ -172,16 +172,7 @@ fn config_from(args: Args) -> Result<pipeline::Config, String> {
     {
         return Err(format!("unknown --charset `{label}`"));
     }
-    if args.precision && args.recall {
-        return Err("--precision and --recall exclude each other".into());
-    }
-    let mode = if args.precision {
-        crate::extract::auto::Mode::Precision
-    } else if args.recall {
-        crate::extract::auto::Mode::Recall
-    } else {
-        crate::extract::auto::Mode::Balanced
-    };
+    let mode = crate::extract::auto::Mode::from_switches(args.precision, args.recall)?;
     if args.jobs == Some(0) {
         return Err("-j must be at least 1".into());
     }

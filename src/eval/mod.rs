@@ -401,16 +401,7 @@ fn run(args: &EvalArgs) -> Result<(), String> {
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let mut systems: Vec<System> = args.pred.iter().cloned().map(System::Pred).collect();
-    if args.precision && args.recall {
-        return Err("--precision and --recall exclude each other".into());
-    }
-    let mode = if args.precision {
-        crate::extract::auto::Mode::Precision
-    } else if args.recall {
-        crate::extract::auto::Mode::Recall
-    } else {
-        crate::extract::auto::Mode::Balanced
-    };
+    let mode = crate::extract::auto::Mode::from_switches(args.precision, args.recall)?;
     let mut algos = args.algo.clone();
     if algos.is_empty() && args.pred.is_empty() {
         algos.push(Algo::Auto);

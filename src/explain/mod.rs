@@ -94,7 +94,7 @@ pub fn cli_main(cmd: &[&str], args: &[&str]) -> ExitCode {
     // argh reads a lone `-` as an unknown flag; it travels under a name no file has.
     let args: Vec<&str> = args
         .iter()
-        .map(|&a| if a == "-" { "\0stdin" } else { a })
+        .map(|&a| if a == "-" { crate::cli::STDIN_ARG } else { a })
         .collect();
     let args = match ExplainArgs::from_args(cmd, &args) {
         Ok(a) => a,
@@ -110,9 +110,7 @@ pub fn cli_main(cmd: &[&str], args: &[&str]) -> ExitCode {
 }
 
 fn run(args: &ExplainArgs) -> Result<(), String> {
-    if args.precision && args.recall {
-        return Err("--precision and --recall exclude each other".into());
-    }
+    let mode = auto::Mode::from_switches(args.precision, args.recall)?;
     if Algo::SITE.contains(&args.algo) {
         return Err(format!(
             "--algo {} compares pages of one site; explain one page with auto, danag or danag-lines",
@@ -128,17 +126,11 @@ fn run(args: &ExplainArgs) -> Result<(), String> {
         algo: args.algo,
         gap: args.gap,
         charset: args.charset.clone(),
-        mode: if args.precision {
-            auto::Mode::Precision
-        } else if args.recall {
-            auto::Mode::Recall
-        } else {
-            auto::Mode::Balanced
-        },
+        mode,
         comments: args.comments,
         ..Options::default()
     };
-    let (bytes, name) = if args.page == "\0stdin" {
+    let (bytes, name) = if args.page == crate::cli::STDIN_ARG {
         let mut b = Vec::new();
         std::io::stdin()
             .read_to_end(&mut b)

@@ -172,6 +172,19 @@ pub enum Mode {
     Recall,
 }
 
+impl Mode {
+    /// The mode the `--precision` / `--recall` switches ask for; both at once is an error (the
+    /// message every subcommand prints).
+    pub fn from_switches(precision: bool, recall: bool) -> Result<Mode, String> {
+        match (precision, recall) {
+            (true, true) => Err("--precision and --recall exclude each other".into()),
+            (true, false) => Ok(Mode::Precision),
+            (false, true) => Ok(Mode::Recall),
+            (false, false) => Ok(Mode::Balanced),
+        }
+    }
+}
+
 /// Class/id words about user comments; with `--comments` they are not boilerplate.
 const COMMENT_WORDS: &[&str] = &["comment", "disqus"];
 
