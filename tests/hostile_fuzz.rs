@@ -1,24 +1,15 @@
 //! Inputs the fuzz targets found (`fuzz/`), kept as regression tests: each checks what its
 //! target checked when it failed.
 
-use pith::html::tree::context;
-use pith::html::{Document, Kind, entities};
+use pith::html::{Document, Kind};
 use pith::output::Format;
 use pith::{Algo, Options};
 
-/// The visible text of a page, entities decoded, its text runs concatenated (as the
-/// `differential` target builds it).
+/// The visible text of a page (as the `differential` target builds it).
 fn visible_text(bytes: &[u8]) -> String {
     let decoded = pith::decode::decode(bytes, None, None);
     let arena = bumpalo::Bump::new();
-    let doc = Document::parse(&decoded.text, &arena);
-    let mut text = String::new();
-    for (i, n) in doc.tree.nodes.iter().enumerate() {
-        if n.kind == Kind::Text && n.context & context::HIDDEN == 0 {
-            entities::decode_into(doc.raw_text(i as u32), &mut text);
-        }
-    }
-    text
+    Document::parse(&decoded.text, &arena).visible_text()
 }
 
 fn assert_words_in_input(bytes: &[u8]) {

@@ -9,9 +9,8 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use pith::html::tree::context;
 use pith::html::tree::{NONE, ROOT};
-use pith::html::{Document, Kind, entities};
+use pith::html::{Document, Kind};
 use pith::output::Format;
 use pith::{Algo, Options};
 use proptest::prelude::*;
@@ -105,21 +104,12 @@ fn page_bytes() -> impl Strategy<Value = Vec<u8>> {
         })
 }
 
-/// The text of every text node, entities decoded, concatenated: inline tags join words as
-/// written (`foo<b>bar</b>` is `foobar`), so output words are looked up in this string.
+/// The page's visible text ([`Document::visible_text`]): inline tags join words as written,
+/// so output words are looked up in this string.
 fn input_text(bytes: &[u8]) -> String {
     let decoded = pith::decode::decode(bytes, None, None);
     let arena = bumpalo::Bump::new();
-    let doc = Document::parse(&decoded.text, &arena);
-    let mut text = String::new();
-    for (i, n) in doc.tree.nodes.iter().enumerate() {
-        // Hidden text (scripts, styles, the head) is never output; it also separates no
-        // words in the output (`a<script>..</script>b` reads `ab`).
-        if n.kind == Kind::Text && n.context & context::HIDDEN == 0 {
-            entities::decode_into(doc.raw_text(i as u32), &mut text);
-        }
-    }
-    text
+    Document::parse(&decoded.text, &arena).visible_text()
 }
 
 fn opts(algo: Algo, format: Format) -> Options {

@@ -5,21 +5,16 @@
 //! the concatenation rather than in the markup).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use pith::html::tree::context;
-use pith::html::{Document, Kind, entities};
+
+use pith::html::Document;
 
 fuzz_target!(|data: &[u8]| {
     let decoded = pith::decode::decode(data, None, None);
     let arena = bumpalo::Bump::new();
     let doc = Document::parse(&decoded.text, &arena);
-    let mut text = String::new();
-    for (i, n) in doc.tree.nodes.iter().enumerate() {
-        // Hidden text (scripts, styles, the head) is never output; it also separates no
-        // words in the output (`a<script>..</script>b` reads `ab`).
-        if n.kind == Kind::Text && n.context & context::HIDDEN == 0 {
-            entities::decode_into(doc.raw_text(i as u32), &mut text);
-        }
-    }
+    // Hidden text (scripts, styles, the head) is never output; it also separates no words in
+    // the output (`a<script>..</script>b` reads `ab`).
+    let text = doc.visible_text();
     for &algo in pith::Algo::ALL {
         let opts = pith::Options {
             algo,

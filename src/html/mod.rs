@@ -148,6 +148,20 @@ impl<'a> Document<'a> {
         clean_inline(&raw)
     }
 
+    /// The text of every visible text node, entities decoded, concatenated as written (inline
+    /// tags join words: `foo<b>bar</b>` is `foobar`; hidden text such as scripts separates
+    /// nothing). Every word pith outputs occurs in it, which the property tests and the
+    /// differential fuzz target check.
+    pub fn visible_text(&self) -> String {
+        let mut text = String::new();
+        for (i, n) in self.tree.nodes.iter().enumerate() {
+            if n.kind == Kind::Text && n.context & tree::context::HIDDEN == 0 {
+                entities::decode_into(self.raw_text(i as NodeId), &mut text);
+            }
+        }
+        text
+    }
+
     /// The publication date the page states: the first of `<meta property|name|itemprop>`
     /// `article:published_time`, `datePublished`, `date`, `pubdate`, `dc.date`, then the first
     /// `<time datetime>`. As written; not parsed.
