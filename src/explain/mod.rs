@@ -627,6 +627,8 @@ impl Page<'_, '_> {
             let at = self.label(removed_at);
             return if hidden {
                 format!("removed: {at} is hidden by the page")
+            } else if hint == auto::COMMENT_HINT {
+                format!("removed as a comment section: the class/id of {at}")
             } else if hint < 0 {
                 format!("removed as boilerplate: the class/id of {at}")
             } else if matches!(
@@ -642,6 +644,10 @@ impl Page<'_, '_> {
         if root == NONE {
             return if kept {
                 "kept".into()
+            } else if t.teaser.get(i) == Some(&true) {
+                "a teaser beside the article (a linked headline and its summary, one of a \
+                 repeated list): another page's content"
+                    .into()
             } else {
                 format!(
                     "outside the main container{}",

@@ -6,7 +6,11 @@
 //! 2. Hints per element, top-down in one forward pass: an element is boilerplate when its tag
 //!    says so (nav, aside, footer) or its class/id names a page part that is never main content
 //!    (navigation, comments, sharing, related links, adverts); it is hidden when the page hides
-//!    it (`hidden`, `display:none`, `aria-hidden`).
+//!    it (`hidden`, `display:none`, `aria-hidden`). Comment sections go even when they are
+//!    longer than the article, unless nothing else is an article (a forum thread).
+//!    Teaser summaries (a linked headline and its blurb, repeated: "more stories", listings)
+//!    are found in one document-order pass; beside an article they are neither recovered nor
+//!    counted as the page's content.
 //! 3. The main container: paragraph-like blocks with enough text vote for their parent (fully)
 //!    and grandparent (half), by their length and commas, the way Readability scores candidates
 //!    (Mozilla Readability, `_grabArticle`); the container's score is scaled by its share of
@@ -220,7 +224,10 @@ fn hint_matchers() -> &'static HintMatchers {
     })
 }
 
-/// Class/id verdict (-1 boilerplate, +1 content, 0 no opinion) and whether the page hides the
+/// The class/id verdict of a comment section (boilerplate, and never the page's wrapper).
+pub(crate) const COMMENT_HINT: i8 = -2;
+
+/// Class/id verdict (-1 boilerplate, [`COMMENT_HINT`] comments, +1 content, 0 no opinion) and whether the page hides the
 /// element (`hidden`, `aria-hidden="true"`, `display:none`, `visibility:hidden`).
 pub(crate) fn element_hints(doc: &Document<'_>, id: NodeId, comments: bool) -> (i8, bool) {
     // One scan of the start tag collects every attribute this needs.
@@ -239,19 +246,21 @@ pub(crate) fn element_hints(doc: &Document<'_>, id: NodeId, comments: bool) -> (
         }
     }
     let m = hint_matchers();
-    let mut neg = false;
-    let mut pos = false;
+    let (mut boiler, mut comment, mut pos) = (false, false, false);
     for hay in [class, ident] {
         if hay.is_empty() {
             continue;
         }
-        neg = neg || m.boiler.is_match(hay) || (!comments && m.comment.is_match(hay));
+        boiler = boiler || m.boiler.is_match(hay);
+        comment = comment || (!comments && m.comment.is_match(hay));
         pos = pos || m.content.is_match(hay);
     }
-    let hint = match (neg, pos) {
-        (true, false) => -1,
-        (false, true) => 1,
-        _ => 0,
+    let hint = match (boiler, comment, pos) {
+        (_, _, true) if !boiler && !comment => 1,
+        (_, _, true) => 0,
+        (false, true, false) => COMMENT_HINT,
+        (true, _, false) => -1,
+        (false, false, false) => 0,
     };
     (hint, hidden)
 }
@@ -361,34 +370,38 @@ fn select(doc: &Document<'_>, tuning: &Tuning, mut trace: Option<&mut Trace>) ->
         }
     }
 
-    // 2. Top-down hints: removed = boilerplate or hidden, inherited.
+    // 2. Top-down hints: removed = boilerplate or hidden, inherited. A comment section is
+    // removed even when it holds most of DANAg's region (comments longer than the article),
+    // unless that leaves no article: then the page is a thread (a forum, a Q&A) and its
+    // comments are the content.
     let total_danag = stats[0].danag;
+    let mut hint = vec![HINT_UNREAD; n];
+    let mut hidden = vec![false; n];
     let mut removed = vec![false; n];
-    let mut hint = vec![0i8; n];
-    for i in 1..n {
-        let node = &nodes[i];
-        let parent_removed = removed[node.parent as usize];
-        if node.kind != Kind::Element {
-            removed[i] = parent_removed;
-            continue;
-        }
-        // An element without visible text cannot change what is selected: skip its attributes.
-        let (class_hint, is_hidden) = if stats[i].text == 0 || parent_removed {
-            (0, false)
-        } else {
-            element_hints(doc, i as NodeId, tuning.comments)
-        };
-        // The document's own containers are never boilerplate, whatever their class says.
-        hint[i] = if matches!(node.tag, Tag::Html | Tag::Body | Tag::Main | Tag::Article) {
-            0
-        } else {
-            class_hint
-        };
-        // A boilerplate-looking element that holds most of DANAg's densest region is a page
-        // wrapper with an unlucky class (`container penci_sidebar`), not a boilerplate block.
-        let wraps_main = stats[i].danag * 2 > total_danag;
-        let boiler = (boilerplate_tag(node.tag) || hint[i] < 0) && !wraps_main;
-        removed[i] = parent_removed || boiler || is_hidden;
+    mark_removed(
+        doc,
+        tuning,
+        &stats,
+        total_danag,
+        false,
+        &mut hint,
+        &mut hidden,
+        &mut removed,
+    );
+    if article_text(doc, &stats, &removed) < ARTICLE_MIN_CHARS {
+        mark_removed(
+            doc,
+            tuning,
+            &stats,
+            total_danag,
+            true,
+            &mut hint,
+            &mut hidden,
+            &mut removed,
+        );
+    }
+    for h in hint.iter_mut().filter(|h| **h == HINT_UNREAD) {
+        *h = 0;
     }
 
     // 3. Candidate containers scored by their paragraphs.
@@ -514,9 +527,35 @@ fn select(doc: &Document<'_>, tuning: &Tuning, mut trace: Option<&mut Trace>) ->
     for &r in &roots {
         is_root[r as usize] = true;
     }
+    // Teasers stay out only beside an article; on a listing, where the container is one card,
+    // they are the content (Readability's floor for an article, see [`ARTICLE_MIN_CHARS`]).
+    // A container that is mostly teasers itself is a listing too.
+    let mut teaser = if tuning.comments {
+        vec![false; n]
+    } else {
+        teasers(doc, &stats, &removed)
+    };
+    let (mut roots_text, mut roots_teasers) = (0u64, 0u64);
+    {
+        let mut under = vec![false; n];
+        for &r in &roots {
+            under[r as usize] = true;
+            roots_text += u64::from(stats[r as usize].text);
+        }
+        for i in 1..n {
+            under[i] |= under[nodes[i].parent as usize];
+            if under[i] && teaser[i] && nodes[i].kind == Kind::Text {
+                roots_teasers += u64::from(stats[i].text);
+            }
+        }
+    }
+    if roots_text < ARTICLE_MIN_CHARS || roots_teasers * 2 >= roots_text {
+        teaser.iter_mut().for_each(|t| *t = false);
+    }
     for i in 1..n {
         if is_paragraph[i]
             && !removed[i]
+            && !teaser[i]
             && tuning.recover_min_text > 0
             && stats[i].text >= tuning.recover_min_text
             && stats[i].link_density() < tuning.recover_max_link_density
@@ -533,6 +572,7 @@ fn select(doc: &Document<'_>, tuning: &Tuning, mut trace: Option<&mut Trace>) ->
     if let Some(t) = trace.as_deref_mut() {
         (t.top, t.roots, t.outcome) = (Some(top), roots.clone(), Outcome::Container);
         t.is_root.clone_from(&is_root);
+        t.teaser.clone_from(&teaser);
     }
 
     // 6. A page that is not one article (a listing, a product or service page, a collection)
@@ -554,8 +594,21 @@ fn select(doc: &Document<'_>, tuning: &Tuning, mut trace: Option<&mut Trace>) ->
             .map(|&id| u64::from(stats[id as usize].text))
             .sum()
     };
-    if tuning.spread_share > 0.0
-        && (chars(&sel) as f32) < tuning.spread_share * chars(&whole) as f32
+    // Teaser summaries outside the chosen text (a linked headline and its blurb, repeated)
+    // are other pages' content: a page beside a list of them is still one article.
+    let mut in_sel = vec![false; n];
+    for &id in &sel.nodes {
+        in_sel[id as usize] = true;
+    }
+    let in_teaser = teaser;
+    let teaser_chars: u64 = whole
+        .nodes
+        .iter()
+        .filter(|&&id| in_teaser[id as usize] && !in_sel[id as usize])
+        .map(|&id| u64::from(stats[id as usize].text))
+        .sum();
+    let whole_chars = chars(&whole) - teaser_chars;
+    if tuning.spread_share > 0.0 && (chars(&sel) as f32) < tuning.spread_share * whole_chars as f32
     {
         if let Some(t) = trace {
             (t.outcome, t.spread) = (Outcome::Spread, (chars(&sel), chars(&whole)));
@@ -563,6 +616,206 @@ fn select(doc: &Document<'_>, tuning: &Tuning, mut trace: Option<&mut Trace>) ->
         return whole;
     }
     sel
+}
+
+/// A class/id hint not read yet (the element lay inside a removed subtree).
+const HINT_UNREAD: i8 = i8::MIN;
+
+/// Marks boilerplate and hidden subtrees in `removed` (one forward pass, inherited), reading
+/// each element's class/id hints into `hint` and `hidden` the first time they are needed.
+/// `thread`: comment sections that hold most of DANAg's region stay (see step 2).
+#[allow(clippy::too_many_arguments)]
+fn mark_removed(
+    doc: &Document<'_>,
+    tuning: &Tuning,
+    stats: &[Stats],
+    total_danag: u32,
+    thread: bool,
+    hint: &mut [i8],
+    hidden: &mut [bool],
+    removed: &mut [bool],
+) {
+    let nodes = &doc.tree.nodes;
+    for i in 1..nodes.len() {
+        let node = &nodes[i];
+        let parent_removed = removed[node.parent as usize];
+        if node.kind != Kind::Element || parent_removed {
+            removed[i] = parent_removed;
+            continue;
+        }
+        // An element without visible text cannot change what is selected: skip its attributes.
+        if hint[i] == HINT_UNREAD {
+            let (class_hint, is_hidden) = if stats[i].text == 0 {
+                (0, false)
+            } else {
+                element_hints(doc, i as NodeId, tuning.comments)
+            };
+            // The document's own containers are never boilerplate, whatever their class says.
+            hint[i] = if matches!(node.tag, Tag::Html | Tag::Body | Tag::Main | Tag::Article) {
+                0
+            } else {
+                class_hint
+            };
+            hidden[i] = is_hidden;
+        }
+        // A boilerplate-looking element that holds most of DANAg's densest region is a page
+        // wrapper with an unlucky class (`container penci_sidebar`), not a boilerplate block.
+        let wraps_main = stats[i].danag * 2 > total_danag && (thread || hint[i] != COMMENT_HINT);
+        let boiler = (boilerplate_tag(node.tag) || hint[i] < 0) && !wraps_main;
+        removed[i] = boiler || hidden[i];
+    }
+}
+
+/// Non-link text of the paragraphs (leaf blocks of at least Readability's 25 characters) that
+/// `removed` leaves: how much article the page has outside its boilerplate.
+fn article_text(doc: &Document<'_>, stats: &[Stats], removed: &[bool]) -> u64 {
+    let nodes = &doc.tree.nodes;
+    (1..nodes.len())
+        .filter(|&i| {
+            nodes[i].kind == Kind::Element
+                && !removed[i]
+                && nodes[i].tag.is(flags::BLOCK)
+                && !stats[i].has_block_child
+                && stats[i].text >= 25
+        })
+        .map(|i| u64::from(stats[i].text - stats[i].link))
+        .sum()
+}
+
+/// Nodes inside teaser summaries: a block of prose that follows a linked headline (a
+/// block that is nearly all link text) in document order, at most two short blocks (a byline,
+/// a date) between them, both in one small subtree (the card), where the same shape of card
+/// occurs at least [`TEASER_REPEAT`] times on the page. That is how listings, "related" and
+/// "more stories" widgets and headline lists present other pages (`<li><h3><a>` title, `<p>`
+/// summary; `<dt><a>` / `<dd>`), whatever their class names say. One forward pass; the card
+/// test walks at most [`CARD_DEPTH`] parents.
+fn teasers(doc: &Document<'_>, stats: &[Stats], removed: &[bool]) -> Vec<bool> {
+    let nodes = &doc.tree.nodes;
+    let n = nodes.len();
+    let mut teaser = vec![false; n];
+    let mut shapes: Vec<(u64, NodeId)> = Vec::new();
+    let mut headline: Option<usize> = None;
+    let mut between = 0u32;
+    for i in 1..n {
+        let node = &nodes[i];
+        if node.kind != Kind::Element
+            || removed[i]
+            || !node.tag.is(flags::BLOCK)
+            || stats[i].has_block_child
+            || stats[i].text == 0
+        {
+            continue;
+        }
+        let s = &stats[i];
+        if s.link_density() >= HEADLINE_LINK_DENSITY
+            && s.text >= 10
+            && links_elsewhere(doc, i as NodeId)
+        {
+            (headline, between) = (Some(i), 0);
+        } else if s.text < TEASER_MIN_TEXT {
+            between += 1;
+        } else {
+            if let Some(h) = headline.filter(|_| between <= 2)
+                && let Some(up) = card_height(doc, h as NodeId, i as NodeId)
+            {
+                let shape = ((nodes[h].tag as u64) << 16) | ((node.tag as u64) << 8) | up;
+                // The summary is the card's child that holds this block: a blurb of
+                // several paragraphs is one summary.
+                let mut unit = i as NodeId;
+                for _ in 1..up {
+                    unit = nodes[unit as usize].parent;
+                }
+                shapes.push((shape, unit));
+            }
+            headline = None;
+        }
+    }
+    shapes.sort_unstable();
+    for run in shapes.chunk_by(|a, b| a.0 == b.0) {
+        if run.len() >= TEASER_REPEAT {
+            for &(_, id) in run {
+                teaser[id as usize] = true;
+            }
+        }
+    }
+    for i in 1..n {
+        teaser[i] |= teaser[nodes[i].parent as usize];
+    }
+    teaser
+}
+
+/// The shortest text that is an article on its own (Mozilla Readability's
+/// `DEFAULT_CHAR_THRESHOLD`).
+const ARTICLE_MIN_CHARS: u64 = 500;
+/// A block of at least this much link text is a linked headline (a title that is the link).
+const HEADLINE_LINK_DENSITY: f32 = 0.8;
+/// Text under this many characters between a headline and its summary is a byline, a date or
+/// a category label, not the summary (about half a sentence).
+const TEASER_MIN_TEXT: u32 = 60;
+/// Three cards make a list; one or two linked headlines before a paragraph are an article's
+/// own title link or byline.
+const TEASER_REPEAT: usize = 3;
+/// A card is small: the headline and the summary meet at most this many levels above the
+/// summary.
+const CARD_DEPTH: u64 = 3;
+
+/// Whether a linked headline's link leads to another page: an `href` that is not an in-page
+/// anchor (`#faq-2`) or a script, as on an accordion's or a tab's toggle, whose panel is this
+/// page's content. The link is the headline's ancestor (`<a><h3>`) or its first descendant
+/// link (`<h3><a>`), looked for among at most [`HEADLINE_SCAN`] nodes.
+fn links_elsewhere(doc: &Document<'_>, headline: NodeId) -> bool {
+    let nodes = &doc.tree.nodes;
+    let h = &nodes[headline as usize];
+    let link = if h.context & context::LINK != 0 {
+        doc.tree
+            .ancestors(headline)
+            .take(HEADLINE_SCAN)
+            .find(|&a| nodes[a as usize].tag == Tag::A)
+    } else {
+        let first = headline as usize + 1;
+        let last = (first + HEADLINE_SCAN).min(nodes.len());
+        (first..last)
+            .take_while(|&d| nodes[d].start < h.end)
+            .find(|&d| nodes[d].kind == Kind::Element && nodes[d].tag == Tag::A)
+            .map(|d| d as NodeId)
+    };
+    let Some(href) = link.and_then(|a| doc.attr(a, "href")) else {
+        return false;
+    };
+    let href = href.trim_ascii_start();
+    !(href.is_empty()
+        || href.starts_with('#')
+        || href
+            .get(..11)
+            .is_some_and(|p| p.eq_ignore_ascii_case("javascript:")))
+}
+
+/// Nodes looked through for a headline's link (a headline is a leaf block of a few nodes).
+const HEADLINE_SCAN: usize = 64;
+
+/// How many levels above `summary` it meets `headline` (their lowest common ancestor), if at
+/// most [`CARD_DEPTH`].
+fn card_height(doc: &Document<'_>, headline: NodeId, summary: NodeId) -> Option<u64> {
+    let mut up = [crate::html::tree::NONE; CARD_DEPTH as usize];
+    let mut cur = summary;
+    for slot in up.iter_mut() {
+        cur = doc.tree.node(cur).parent;
+        if cur == crate::html::tree::NONE {
+            break;
+        }
+        *slot = cur;
+    }
+    let mut cur = headline;
+    for _ in 0..=CARD_DEPTH + 2 {
+        cur = doc.tree.node(cur).parent;
+        if cur == crate::html::tree::NONE {
+            return None;
+        }
+        if let Some(k) = up.iter().position(|&a| a == cur) {
+            return Some(k as u64 + 1);
+        }
+    }
+    None
 }
 
 /// The text under `roots`, in document order, minus removed (boilerplate, hidden) subtrees and
@@ -630,6 +883,8 @@ pub struct Trace {
     pub roots: Vec<NodeId>,
     /// Roots of the collected text: `roots` plus recovered prose paragraphs.
     pub is_root: Vec<bool>,
+    /// Inside a teaser summary that stayed out (beside an article; see `teasers`).
+    pub teaser: Vec<bool>,
     /// Characters chosen and characters of the whole page minus boilerplate (step 6).
     pub spread: (u64, u64),
     pub outcome: Outcome,

@@ -1,0 +1,52 @@
+//! Prints what `auto` decided on one page (debugging): the outcome, the chosen container and
+//! its siblings, and each recovered paragraph, with a short class path and the start of its text.
+use pith::extract::auto::{Mode, Outcome, Trace, Tuning, extract_traced};
+
+fn label(doc: &pith::html::Document<'_>, id: u32) -> String {
+    let c = doc.attr(id, "class").unwrap_or("");
+    let i = doc.attr(id, "id").unwrap_or("");
+    format!("{}.{}#{}", doc.name(id), c, i)
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let path = args.next().expect("usage: trace PAGE");
+    let bytes = std::fs::read(&path).expect("read");
+    let text = String::from_utf8_lossy(&bytes);
+    let arena = bumpalo::Bump::new();
+    let doc = pith::html::Document::parse(&text, &arena);
+    let mut t = Trace::default();
+    let sel = extract_traced(&doc, &Tuning::new(Mode::Balanced, false), Some(&mut t));
+    println!(
+        "outcome {:?} spread {:?} nodes {}",
+        t.outcome,
+        t.spread,
+        sel.nodes.len()
+    );
+    if let Some(b) = t.best {
+        println!("best {} score {:.1}", label(&doc, b as u32), t.score[b]);
+    }
+    if let Some(top) = t.top {
+        println!("top {} text {}", label(&doc, top as u32), t.stats[top].text);
+    }
+    for &r in &t.roots {
+        println!("root {} text {}", label(&doc, r), t.stats[r as usize].text);
+    }
+    let mut n = 0;
+    for (i, &r) in t.is_root.iter().enumerate() {
+        if r && !t.roots.contains(&(i as u32)) {
+            n += 1;
+            let s: String = doc.text_of(i as u32).chars().take(70).collect();
+            let p = doc.tree.node(i as u32).parent;
+            println!(
+                "recovered {} (parent {} ld {:.2}) ld {:.2}: {}",
+                label(&doc, i as u32),
+                label(&doc, p),
+                t.stats[p as usize].link_density(),
+                t.stats[i].link_density(),
+                s
+            );
+        }
+    }
+    let _ = (n, Outcome::Container);
+}
