@@ -699,7 +699,6 @@ fn teasers(doc: &Document<'_>, stats: &[Stats], removed: &[bool]) -> Vec<bool> {
     for i in 1..n {
         let node = &nodes[i];
         if node.kind != Kind::Element
-            || removed[i]
             || !node.tag.is(flags::BLOCK)
             || stats[i].has_block_child
             || stats[i].text == 0
@@ -707,6 +706,11 @@ fn teasers(doc: &Document<'_>, stats: &[Stats], removed: &[bool]) -> Vec<bool> {
             continue;
         }
         let s = &stats[i];
+        // A headline may stand in a removed block (cards wrap it in `<header>`); a summary
+        // that is removed anyway needs no mark.
+        if removed[i] && s.link_density() < HEADLINE_LINK_DENSITY {
+            continue;
+        }
         if s.link_density() >= HEADLINE_LINK_DENSITY
             && s.text >= 10
             && links_elsewhere(doc, i as NodeId)
