@@ -39,7 +39,12 @@ fn main() {
             let s: String = doc.text_of(i as u32).chars().take(70).collect();
             let p = doc.tree.node(i as u32).parent;
             println!(
-                "recovered {} (parent {} ld {:.2}) ld {:.2}: {}",
+                "recovered{} {} (parent {} ld {:.2}) ld {:.2}: {}",
+                if t.teaser.get(i) == Some(&true) {
+                    " TEASER"
+                } else {
+                    ""
+                },
                 label(&doc, i as u32),
                 label(&doc, p),
                 t.stats[p as usize].link_density(),
@@ -48,5 +53,7 @@ fn main() {
             );
         }
     }
-    let _ = (n, Outcome::Container);
+    let teasers = t.teaser.iter().filter(|&&x| x).count();
+    println!("{n} recovered, {teasers} nodes in teasers");
+    let _ = Outcome::Container;
 }

@@ -711,8 +711,11 @@ fn teasers(doc: &Document<'_>, stats: &[Stats], removed: &[bool]) -> Vec<bool> {
         if removed[i] && s.link_density() < HEADLINE_LINK_DENSITY {
             continue;
         }
+        // A headline is a heading (or a definition term) that is a link, or a linked line
+        // of a title's length: a linked byline ("Dallas Robinson") is neither.
+        let title_tag = node.tag.is(flags::HEADING) || node.tag == Tag::Dt;
         if s.link_density() >= HEADLINE_LINK_DENSITY
-            && s.text >= 10
+            && s.text >= if title_tag { 10 } else { HEADLINE_MIN_TEXT }
             && links_elsewhere(doc, i as NodeId)
         {
             (headline, between) = (Some(i), 0);
@@ -722,13 +725,18 @@ fn teasers(doc: &Document<'_>, stats: &[Stats], removed: &[bool]) -> Vec<bool> {
             if let Some(h) = headline.filter(|_| between <= 2)
                 && let Some(up) = card_height(doc, h as NodeId, i as NodeId)
             {
-                let shape = ((nodes[h].tag as u64) << 16) | ((node.tag as u64) << 8) | up;
                 // The summary is the card's child that holds this block: a blurb of
                 // several paragraphs is one summary.
                 let mut unit = i as NodeId;
                 for _ in 1..up {
                     unit = nodes[unit as usize].parent;
                 }
+                // Cards of one list share their tags, depth and classes.
+                let class = doc.attr(unit, "class").unwrap_or("");
+                let shape = crate::extract::blocks::fnv1a(
+                    ((nodes[h].tag as u64) << 16) | ((node.tag as u64) << 8) | up,
+                    class.as_bytes(),
+                );
                 shapes.push((shape, unit));
             }
             headline = None;
@@ -753,6 +761,9 @@ fn teasers(doc: &Document<'_>, stats: &[Stats], removed: &[bool]) -> Vec<bool> {
 const ARTICLE_MIN_CHARS: u64 = 500;
 /// A block of at least this much link text is a linked headline (a title that is the link).
 const HEADLINE_LINK_DENSITY: f32 = 0.8;
+/// A linked line outside a heading is a headline from this length on: five or six words, past
+/// a name or a category label.
+const HEADLINE_MIN_TEXT: u32 = 30;
 /// Text under this many characters between a headline and its summary is a byline, a date or
 /// a category label, not the summary (about half a sentence).
 const TEASER_MIN_TEXT: u32 = 60;
