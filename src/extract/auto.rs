@@ -561,6 +561,7 @@ fn select(doc: &Document<'_>, tuning: &Tuning, mut trace: Option<&mut Trace>) ->
             && stats[i].link_density() < tuning.recover_max_link_density
             && stats[nodes[i].parent as usize].link_density()
                 < tuning.recover_max_parent_link_density
+            && !legal_notice(doc, i as NodeId)
         {
             is_root[i] = true;
         }
@@ -616,6 +617,23 @@ fn select(doc: &Document<'_>, tuning: &Tuning, mut trace: Option<&mut Trace>) ->
         return whole;
     }
     sel
+}
+
+/// A site's legal footer (a copyright line, a data-provider notice): it reads as prose but
+/// names its owner with `©` or "all rights reserved". Asked only of paragraphs outside the
+/// container, where a lead paragraph would otherwise be recovered.
+fn legal_notice(doc: &Document<'_>, id: NodeId) -> bool {
+    static FINDER: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
+    let finder = FINDER.get_or_init(|| {
+        aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(["©", "&copy;", "&#169;", "all rights reserved"])
+            .unwrap_or_else(|_| unreachable!("fixed patterns build an automaton"))
+    });
+    doc.tree
+        .subtree(id)
+        .filter(|&d| doc.tree.nodes[d].kind == Kind::Text)
+        .any(|d| finder.is_match(doc.raw_text(d as NodeId)))
 }
 
 /// A class/id hint not read yet (the element lay inside a removed subtree).
