@@ -55,5 +55,31 @@ fn main() {
     }
     let teasers = t.teaser.iter().filter(|&&x| x).count();
     println!("{n} recovered, {teasers} nodes in teasers");
+    if let Some(needle) = args.next() {
+        why(&doc, &t, &needle);
+    }
     let _ = Outcome::Container;
+}
+
+/// With a third argument NEEDLE: for the text nodes containing it, each ancestor with its
+/// removed flag, text and link density.
+#[allow(dead_code)]
+fn why(doc: &pith::html::Document<'_>, t: &Trace, needle: &str) {
+    for (i, n) in doc.tree.nodes.iter().enumerate() {
+        if n.kind == pith::html::Kind::Text && doc.raw_text(i as u32).contains(needle) {
+            let mut chain: Vec<u32> = doc.tree.ancestors(i as u32).collect();
+            chain.reverse();
+            for a in chain {
+                let s = t.stats[a as usize];
+                println!(
+                    "  {} removed={} text={} ld={:.2} score={:.1}",
+                    label(doc, a),
+                    t.removed[a as usize],
+                    s.text,
+                    s.link_density(),
+                    t.score[a as usize]
+                );
+            }
+        }
+    }
 }

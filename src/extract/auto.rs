@@ -609,14 +609,15 @@ fn select(doc: &Document<'_>, tuning: &Tuning, mut trace: Option<&mut Trace>) ->
         .map(|&id| u64::from(stats[id as usize].text))
         .sum();
     let whole_chars = chars(&whole) - teaser_chars;
-    if tuning.spread_share > 0.0 && (chars(&sel) as f32) < tuning.spread_share * whole_chars as f32
-    {
-        if let Some(t) = trace {
-            (t.outcome, t.spread) = (Outcome::Spread, (chars(&sel), chars(&whole)));
+    let spread = tuning.spread_share > 0.0
+        && (chars(&sel) as f32) < tuning.spread_share * whole_chars as f32;
+    if let Some(t) = trace {
+        t.spread = (chars(&sel), whole_chars);
+        if spread {
+            t.outcome = Outcome::Spread;
         }
-        return whole;
     }
-    sel
+    if spread { whole } else { sel }
 }
 
 /// A site's legal footer (a copyright line, a data-provider notice): it reads as prose but
@@ -918,7 +919,8 @@ pub struct Trace {
     pub is_root: Vec<bool>,
     /// Inside a teaser summary that stayed out (beside an article; see `teasers`).
     pub teaser: Vec<bool>,
-    /// Characters chosen and characters of the whole page minus boilerplate (step 6).
+    /// Characters chosen and characters of the whole page minus boilerplate and teasers beside
+    /// the article (step 6), whatever the outcome.
     pub spread: (u64, u64),
     pub outcome: Outcome,
 }
