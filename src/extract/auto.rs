@@ -196,30 +196,34 @@ const COMMENT_WORDS: &[&str] = &["comment", "disqus"];
 /// words (boilerplate unless `--comments`), content words. Only whether any word occurs
 /// matters, so each is asked `is_match`, which stops at the first hit.
 struct HintMatchers {
-    boiler: aho_corasick::AhoCorasick,
-    comment: aho_corasick::AhoCorasick,
-    content: aho_corasick::AhoCorasick,
+    /// Every word of [`NEGATIVE`] and [`POSITIVE`], matched in one pass over a class or id
+    /// (overlapping, so that no word hides another); pattern ids below `comment` are
+    /// boilerplate words, from `comment` comment words, from `content` content words.
+    words: aho_corasick::AhoCorasick,
+    comment: usize,
+    content: usize,
 }
 
 fn hint_matchers() -> &'static HintMatchers {
     static M: std::sync::OnceLock<HintMatchers> = std::sync::OnceLock::new();
     M.get_or_init(|| {
-        let build = |words: Vec<&str>| {
-            aho_corasick::AhoCorasick::builder()
-                .ascii_case_insensitive(true)
-                .build(words)
-                .unwrap_or_else(|_| unreachable!("fixed ASCII word lists build an automaton"))
-        };
+        let mut words: Vec<&str> = NEGATIVE
+            .iter()
+            .copied()
+            .filter(|w| !COMMENT_WORDS.contains(w))
+            .collect();
+        let comment = words.len();
+        words.extend_from_slice(COMMENT_WORDS);
+        let content = words.len();
+        words.extend_from_slice(POSITIVE);
         HintMatchers {
-            boiler: build(
-                NEGATIVE
-                    .iter()
-                    .copied()
-                    .filter(|w| !COMMENT_WORDS.contains(w))
-                    .collect(),
-            ),
-            comment: build(COMMENT_WORDS.to_vec()),
-            content: build(POSITIVE.to_vec()),
+            words: aho_corasick::AhoCorasick::builder()
+                .ascii_case_insensitive(true)
+                .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+                .build(words)
+                .unwrap_or_else(|_| unreachable!("fixed ASCII word lists build an automaton")),
+            comment,
+            content,
         }
     })
 }
@@ -251,9 +255,16 @@ pub(crate) fn element_hints(doc: &Document<'_>, id: NodeId, comments: bool) -> (
         if hay.is_empty() {
             continue;
         }
-        boiler = boiler || m.boiler.is_match(hay);
-        comment = comment || (!comments && m.comment.is_match(hay));
-        pos = pos || m.content.is_match(hay);
+        for found in m.words.find_overlapping_iter(hay) {
+            let p = found.pattern().as_usize();
+            if p < m.comment {
+                boiler = true;
+            } else if p < m.content {
+                comment |= !comments;
+            } else {
+                pos = true;
+            }
+        }
     }
     let hint = match (boiler, comment, pos) {
         (_, _, true) if !boiler && !comment => 1,
@@ -283,9 +294,13 @@ fn commas(raw: &[u8]) -> u32 {
     if raw.is_ascii() {
         return latin as u32;
     }
-    let cjk = raw
-        .windows(3)
-        .filter(|w| *w == "，".as_bytes() || *w == "、".as_bytes())
+    // Both are three bytes; find their lead bytes (EF, E3) with memchr and check the rest,
+    // rather than comparing a window at every byte of the text.
+    let cjk = memchr::memchr2_iter(0xEF, 0xE3, raw)
+        .filter(|&k| {
+            raw.get(k..k + 3)
+                .is_some_and(|w| w == "，".as_bytes() || w == "、".as_bytes())
+        })
         .count();
     (latin + cjk) as u32
 }
@@ -536,8 +551,9 @@ fn select(doc: &Document<'_>, tuning: &Tuning, mut trace: Option<&mut Trace>) ->
         teasers(doc, &stats, &removed)
     };
     let (mut roots_text, mut roots_teasers) = (0u64, 0u64);
+    // Inside the chosen roots (collected anyway: no paragraph there needs recovering).
+    let mut under = vec![false; n];
     {
-        let mut under = vec![false; n];
         for &r in &roots {
             under[r as usize] = true;
             roots_text += u64::from(stats[r as usize].text);
@@ -554,6 +570,7 @@ fn select(doc: &Document<'_>, tuning: &Tuning, mut trace: Option<&mut Trace>) ->
     }
     for i in 1..n {
         if is_paragraph[i]
+            && !under[i]
             && !removed[i]
             && !teaser[i]
             && tuning.recover_min_text > 0
