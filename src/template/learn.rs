@@ -19,7 +19,7 @@ use super::{DEFAULT_MIN_MATCH, Template};
 use crate::decode;
 use crate::extract::blocks::{self, DIMS, Features, NO_BLOCK};
 use crate::extract::ce::{self, Params};
-use crate::extract::{Error, Options, Selection};
+use crate::extract::{Algo, Error, Options, Selection, SiteParams, tmpl_dom, tmpl_text};
 use crate::html::Document;
 use crate::html::tree::Tree;
 use crate::input::{Framing, Input, Item, Pool};
@@ -190,9 +190,14 @@ pub struct CeStats {
     pub comparisons: u64,
 }
 
-/// ContentExtractor over pages given together (one site): each page's content blocks,
-/// rendered. A page that cannot be read gives its error; the others still form the site.
-pub fn ce_site(pages: &[&[u8]], opts: &Options) -> (Vec<Result<String, Error>>, CeStats) {
+/// An algorithm over pages given together (one site: `--algo ce`, `tmpl-dom`, `tmpl-text`):
+/// each page's content, rendered. A page that cannot be read gives its error; the others still
+/// form the site. `algo` not a site algorithm gives every readable page whole.
+pub fn site_texts(
+    pages: &[&[u8]],
+    opts: &Options,
+    site: &SiteParams,
+) -> (Vec<Result<String, Error>>, CeStats) {
     let texts: Vec<Result<std::borrow::Cow<'_, str>, Error>> = pages
         .iter()
         .map(|b| decode_page(b, opts.charset.as_deref()))
@@ -203,37 +208,29 @@ pub fn ce_site(pages: &[&[u8]], opts: &Options) -> (Vec<Result<String, Error>>, 
         .zip(&arenas)
         .map(|(t, a)| t.as_ref().ok().map(|t| Document::parse(t, a)))
         .collect();
-    let analysed: Vec<Option<(blocks::PageBlocks, Vec<Features>)>> = docs
-        .iter()
-        .map(|d| {
-            d.as_ref().map(|d| {
-                let pb = blocks::blocks(&d.tree);
-                let f = blocks::block_features(d, &pb);
-                (pb, f)
-            })
-        })
-        .collect();
-    let feats: Vec<Vec<Features>> = analysed.iter().flatten().map(|(_, f)| f.clone()).collect();
-    let c = ce::classify(&feats, Params::default());
-    let stats = CeStats {
-        distinct: c.distinct,
-        atomic: c.atomic,
-        comparisons: c.comparisons,
+    let readable: Vec<&Document<'_>> = docs.iter().flatten().collect();
+    let (selections, stats) = match opts.algo {
+        Algo::TmplDom => (tmpl_dom::site(&readable, &site.dom), CeStats::default()),
+        Algo::TmplText => (tmpl_text::site(&readable, &site.text), CeStats::default()),
+        Algo::Ce => ce_selections(&readable),
+        _ => (
+            readable
+                .iter()
+                .map(|d| Selection {
+                    nodes: blocks::text_nodes(d, |_| true),
+                })
+                .collect(),
+            CeStats::default(),
+        ),
     };
-    let mut flags = c.content.into_iter();
+    let mut sels = selections.into_iter();
     let out = texts
         .iter()
         .zip(&docs)
-        .zip(&analysed)
-        .map(|((t, d), a)| match (t, d, a) {
-            (Err(e), _, _) => Err(e.clone()),
-            (Ok(_), Some(doc), Some((pb, _))) => {
-                let content = flags.next().unwrap_or_default();
-                let nodes = blocks::text_nodes(doc, |i| {
-                    let b = pb.owner.get(i).copied().unwrap_or(0) as usize;
-                    content.get(b).copied().unwrap_or(false)
-                });
-                let sel = Selection { nodes };
+        .map(|(t, d)| match (t, d) {
+            (Err(e), _) => Err(e.clone()),
+            (Ok(_), Some(doc)) => {
+                let sel = sels.next().unwrap_or_default();
                 Ok(crate::output::render(doc, &sel, opts.format, opts.links))
             }
             _ => Err(Error::Empty),
@@ -242,13 +239,55 @@ pub fn ce_site(pages: &[&[u8]], opts: &Options) -> (Vec<Result<String, Error>>, 
     (out, stats)
 }
 
-/// `pith --algo ce FILE...`: the files are pages of one site; prints each page's content, pages
-/// separated by a form-feed line as the filter does.
-pub fn run_ce(config: &crate::pipeline::Config) -> ExitCode {
+/// ContentExtractor over parsed pages of one site: each page's content blocks.
+fn ce_selections(docs: &[&Document<'_>]) -> (Vec<Selection>, CeStats) {
+    let analysed: Vec<(blocks::PageBlocks, Vec<Features>)> = docs
+        .iter()
+        .map(|d| {
+            let pb = blocks::blocks(&d.tree);
+            let f = blocks::block_features(d, &pb);
+            (pb, f)
+        })
+        .collect();
+    let feats: Vec<Vec<Features>> = analysed.iter().map(|(_, f)| f.clone()).collect();
+    let c = ce::classify(&feats, Params::default());
+    let stats = CeStats {
+        distinct: c.distinct,
+        atomic: c.atomic,
+        comparisons: c.comparisons,
+    };
+    let sels = docs
+        .iter()
+        .zip(&analysed)
+        .zip(c.content)
+        .map(|((doc, (pb, _)), content)| Selection {
+            nodes: blocks::text_nodes(doc, |i| {
+                let b = pb.owner.get(i).copied().unwrap_or(0) as usize;
+                content.get(b).copied().unwrap_or(false)
+            }),
+        })
+        .collect();
+    (sels, stats)
+}
+
+/// ContentExtractor over pages given together (one site): each page's content blocks,
+/// rendered. A page that cannot be read gives its error; the others still form the site.
+pub fn ce_site(pages: &[&[u8]], opts: &Options) -> (Vec<Result<String, Error>>, CeStats) {
+    let ce = Options {
+        algo: Algo::Ce,
+        ..opts.clone()
+    };
+    site_texts(pages, &ce, &SiteParams::default())
+}
+
+/// `pith --algo ce|tmpl-dom|tmpl-text FILE...`: the files are pages of one site; prints each
+/// page's content, pages separated by a form-feed line as the filter does.
+pub fn run_site(config: &crate::pipeline::Config) -> ExitCode {
     let (files, opts) = (&config.files, &config.options);
+    let algo = opts.algo.name();
     if config.json || config.templates.is_some() {
         eprintln!(
-            "pith: --algo ce writes text or markdown from HTML files; it takes no --format json or --templates"
+            "pith: --algo {algo} writes text or markdown from HTML files; it takes no --format json or --templates"
         );
         return ExitCode::from(2);
     }
@@ -264,11 +303,11 @@ pub fn run_ce(config: &crate::pipeline::Config) -> ExitCode {
         }
     }
     if pages.len() < 2 {
-        eprintln!("pith: --algo ce compares pages of one site: give two or more HTML files");
+        eprintln!("pith: --algo {algo} compares pages of one site: give two or more HTML files");
         return ExitCode::from(2);
     }
     let refs: Vec<&[u8]> = pages.iter().map(Vec::as_slice).collect();
-    let (out, _) = ce_site(&refs, opts);
+    let (out, _) = site_texts(&refs, opts, &config.site);
     let mut first = true;
     let mut any = false;
     let mut stdout = String::new();
@@ -333,6 +372,17 @@ pub struct LearnArgs {
     files: Vec<String>,
 }
 
+/// xorshift64 (Marsaglia 2003): a fixed, tiny generator, so samples are repeatable. `state`
+/// must not be 0.
+pub fn xorshift64(state: &mut u64) -> u64 {
+    let mut x = *state;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    *state = x;
+    x
+}
+
 /// One host's sample.
 struct Reservoir {
     seen: u64,
@@ -351,14 +401,8 @@ impl Reservoir {
             names: HashMap::new(),
         }
     }
-    /// xorshift64 (Marsaglia 2003): a fixed, tiny generator, so the sample is repeatable.
     fn next(&mut self) -> u64 {
-        let mut x = self.rng;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.rng = x;
-        x
+        xorshift64(&mut self.rng)
     }
     /// Algorithm R: the k-th page replaces a random slot with probability max/k.
     fn offer(&mut self, max: usize, page: impl FnOnce() -> Option<PageSummary>) {
