@@ -138,24 +138,6 @@ pub struct Model {
     pub freq: usize,
 }
 
-/// The indices of the pages the first pass samples: all when there are at most P, else P of
-/// them uniformly at random (partial Fisher-Yates with a fixed seed).
-pub fn sample(pages: usize, p: usize) -> Vec<usize> {
-    let mut idx: Vec<usize> = (0..pages).collect();
-    if pages <= p {
-        return idx;
-    }
-    let mut state = 0x2545_f491_4f6c_dd1d;
-    for k in 0..p {
-        let r = crate::template::learn::xorshift64(&mut state);
-        let j = k + (r % (pages - k) as u64) as usize;
-        idx.swap(k, j);
-    }
-    idx.truncate(p);
-    idx.sort_unstable();
-    idx
-}
-
 /// The first pass over the sampled pages' texts.
 pub fn learn(sampled: &[&PageText], params: &Params) -> Model {
     let mut counts: HashMap<u64, u32> = HashMap::new();
@@ -235,7 +217,7 @@ pub fn detect(doc: &Document<'_>, text: &PageText, model: &Model) -> Detected {
 /// second over each.
 pub fn site(docs: &[&Document<'_>], params: &Params) -> Vec<Selection> {
     let texts: Vec<PageText> = docs.iter().map(|d| page_text(d)).collect();
-    let sampled: Vec<&PageText> = sample(texts.len(), params.sample)
+    let sampled: Vec<&PageText> = crate::template::learn::sample_indices(texts.len(), params.sample)
         .into_iter()
         .filter_map(|i| texts.get(i))
         .collect();
@@ -318,13 +300,5 @@ mod tests {
         }
         // Equal fragments at offsets 0 and 11 hash alike.
         assert_eq!(seen[0].1, seen[11].1);
-    }
-
-    #[test]
-    fn sample_takes_p_distinct_pages() {
-        let s = sample(100, 30);
-        assert_eq!(s.len(), 30);
-        assert!(s.windows(2).all(|w| w[0] < w[1]) && s.iter().all(|&i| i < 100));
-        assert_eq!(sample(5, 30), vec![0, 1, 2, 3, 4]);
     }
 }

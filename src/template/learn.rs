@@ -59,7 +59,7 @@ fn dotted(tree: &Tree<'_>, pb: &blocks::PageBlocks, b: usize) -> String {
 }
 
 /// Checks a page as [`crate::extract::extract`] does and decodes it.
-fn decode_page<'b>(
+pub(crate) fn decode_page<'b>(
     bytes: &'b [u8],
     charset: Option<&str>,
 ) -> Result<std::borrow::Cow<'b, str>, Error> {
@@ -383,6 +383,24 @@ pub fn xorshift64(state: &mut u64) -> u64 {
     x
 }
 
+/// `p` of the indices `0..n` chosen uniformly at random (partial Fisher-Yates with a fixed seed,
+/// so runs repeat), in increasing order; all of them when `n <= p`.
+pub fn sample_indices(n: usize, p: usize) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..n).collect();
+    if n <= p {
+        return idx;
+    }
+    let mut state = 0x2545_f491_4f6c_dd1d;
+    for k in 0..p {
+        let r = xorshift64(&mut state);
+        let j = k + (r % (n - k) as u64) as usize;
+        idx.swap(k, j);
+    }
+    idx.truncate(p);
+    idx.sort_unstable();
+    idx
+}
+
 /// One host's sample.
 struct Reservoir {
     seen: u64,
@@ -559,23 +577,168 @@ pub fn learn_main(cmd: &[&str], args: &[&str]) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Shows or evaluates site templates.
+/// Shows, extracts or evaluates site templates.
 ///
 /// `pith template show FILE` prints a template as JSON. `pith template eval-sites DIR` runs the
 /// leave-one-out and cross-year evaluation on msv_big9-style data (DIR/<site>/<year>/{html,gold}).
+/// `pith template extract --key URL INPUT...` finds the site-level template of the key page
+/// from the pages its links lead to (the input must hold them: a WARC or JSON lines crawl) and
+/// prints it as JSON. `pith template eval-detectors DIR` scores tmpl-dom and tmpl-text on
+/// msv_big9-style data; `pith template eval-links [WARC...]` scores link-based templates on
+/// generated sites and reports what they find in the crawls given.
 #[derive(FromArgs, Debug)]
 pub struct TemplateArgs {
-    /// show FILE | eval-sites DIR [--markdown OUT.md]
+    /// show FILE | eval-sites DIR | eval-detectors DIR | extract --key URL INPUT... |
+    /// eval-links [INPUT...]
     #[argh(positional)]
     action: String,
 
-    /// the template file (show) or the data directory (eval-sites)
+    /// the template file (show), the data directory (eval-sites, eval-detectors), or the input
+    /// crawls (extract, eval-links)
     #[argh(positional)]
-    path: PathBuf,
+    paths: Vec<PathBuf>,
 
-    /// eval-sites: also write the tables as Markdown to this file
+    /// eval-sites, eval-detectors, eval-links: also write the tables as Markdown to this file
     #[argh(option)]
     markdown: Option<PathBuf>,
+
+    /// extract: the URL of the key page (it must be in the input)
+    #[argh(option)]
+    key: Option<String>,
+
+    /// extract, eval-links: size n of the complete subdigraph sought (default 3, the thesis')
+    #[argh(option, default = "super::links::Params::default().n")]
+    cs_size: usize,
+
+    /// extract, eval-links: votes t a node needs among the CS pages (default 2, the thesis')
+    #[argh(option, default = "super::links::Params::default().t")]
+    votes: usize,
+
+    /// input framing for extract and eval-links: auto (default), html, warc or jsonl
+    #[argh(option, default = "String::from(\"auto\")")]
+    input: String,
+}
+
+/// Reads every page with a URL from the inputs into a [`links::Site`]; `host` keeps only that
+/// host's pages. Faults are reported and skipped.
+pub fn read_site(
+    files: &[PathBuf],
+    framing: Framing,
+    host: Option<&str>,
+    who: &str,
+) -> super::links::Site {
+    let mut site = super::links::Site::default();
+    let pool = Pool::default();
+    for f in files {
+        let name = f.to_string_lossy();
+        let (mut input, _) = match Input::open(&name, framing, 64 << 20) {
+            Ok(i) => i,
+            Err(e) => {
+                eprintln!("{who}: {name}: {e}");
+                continue;
+            }
+        };
+        while let Some(item) = input.next_item() {
+            let rec = match item {
+                Item::Page(rec) => rec,
+                Item::Member(m) => match m.finish(&pool) {
+                    Item::Page(rec) => rec,
+                    _ => continue,
+                },
+                Item::Fault(f) => {
+                    eprintln!("{who}: {f}");
+                    continue;
+                }
+                Item::Skip(_) => continue,
+            };
+            let Some(url) = rec.url.as_deref() else {
+                continue;
+            };
+            if host.is_some() && super::host_of(url).as_deref() != host {
+                continue;
+            }
+            site.insert(url, rec.page().to_vec());
+        }
+    }
+    site
+}
+
+fn framing_of(name: &str) -> Option<Framing> {
+    match name {
+        "auto" => Some(Framing::Auto),
+        "html" => Some(Framing::Html),
+        "warc" => Some(Framing::Warc),
+        "jsonl" | "json" => Some(Framing::Jsonl),
+        _ => None,
+    }
+}
+
+/// `pith template extract --key URL INPUT...`
+fn extract_main(a: &TemplateArgs) -> ExitCode {
+    let who = "pith template extract";
+    let Some(key) = &a.key else {
+        eprintln!("{who}: give the key page's URL with --key URL");
+        return ExitCode::from(2);
+    };
+    let Some(framing) = framing_of(&a.input) else {
+        eprintln!("{who}: unknown --input `{}` (one of: auto, html, warc, jsonl)", a.input);
+        return ExitCode::from(2);
+    };
+    if a.paths.is_empty() || a.cs_size < 2 || a.votes < 1 {
+        eprintln!("{who}: give the crawl (WARC or JSON lines); need --cs-size >= 2, --votes >= 1");
+        return ExitCode::from(2);
+    }
+    let Some(host) = super::host_of(key) else {
+        eprintln!("{who}: --key `{key}` has no host");
+        return ExitCode::from(2);
+    };
+    let site = read_site(&a.paths, framing, Some(&host), who);
+    let params = super::links::Params {
+        n: a.cs_size,
+        t: a.votes,
+        ..super::links::Params::default()
+    };
+    match super::links::extract(&site, key, &params) {
+        Ok(x) => {
+            let s = &x.selected;
+            if s.fallback {
+                eprintln!(
+                    "{who}: {key}: no complete subdigraph among its {} links ({} in the input); \
+                     fell back to a sample of {} pages of {host}",
+                    s.links,
+                    s.loaded,
+                    s.pages.len()
+                );
+            } else if !s.complete {
+                eprintln!(
+                    "{who}: {key}: only a {}-CS (wanted {}); using it with {} votes",
+                    s.cs, a.cs_size, x.votes
+                );
+            }
+            let json = serde_json::json!({
+                "key": s.key,
+                "pages": s.pages,
+                "cs_size": s.cs,
+                "complete": s.complete,
+                "fallback": s.fallback,
+                "links": s.links,
+                "loaded": s.loaded,
+                "missing": s.missing,
+                "votes": x.votes,
+                "dom_nodes": x.dom_nodes,
+                "template_nodes": x.template_nodes,
+                "template": x.template_text,
+                "content": x.content,
+            });
+            use std::io::Write;
+            let _ = writeln!(std::io::stdout(), "{json}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{who}: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// `pith template ...`
@@ -584,24 +747,69 @@ pub fn template_main(cmd: &[&str], args: &[&str]) -> ExitCode {
         Ok(a) => a,
         Err(early) => return crate::cli::early_exit(early),
     };
+    let first = a.paths.first();
+    let need_path = |what: &str| {
+        eprintln!("pith template {}: give the {what}", a.action);
+        ExitCode::from(2)
+    };
     match a.action.as_str() {
-        "show" => match Template::load(&a.path) {
-            Ok(t) => {
-                let json = serde_json::to_string_pretty(&t.to_json()).unwrap_or_default();
-                // A closed stdout (`| head`) is not an error worth a panic.
-                use std::io::Write;
-                let _ = writeln!(std::io::stdout(), "{json}");
-                ExitCode::SUCCESS
+        "show" => {
+            let Some(path) = first else {
+                return need_path("template file");
+            };
+            match Template::load(path) {
+                Ok(t) => {
+                    let json = serde_json::to_string_pretty(&t.to_json()).unwrap_or_default();
+                    // A closed stdout (`| head`) is not an error worth a panic.
+                    use std::io::Write;
+                    let _ = writeln!(std::io::stdout(), "{json}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("pith: {e}");
+                    ExitCode::FAILURE
+                }
             }
-            Err(e) => {
-                eprintln!("pith: {e}");
-                ExitCode::FAILURE
-            }
+        }
+        "eval-sites" => match first {
+            Some(dir) => super::eval::main(dir, a.markdown.as_deref()),
+            None => need_path("data directory"),
         },
-        "eval-sites" => super::eval::main(&a.path, a.markdown.as_deref()),
+        "eval-detectors" => match first {
+            Some(dir) => super::eval::detectors_main(dir, a.markdown.as_deref()),
+            None => need_path("data directory"),
+        },
+        "eval-links" => {
+            let Some(framing) = framing_of(&a.input) else {
+                eprintln!("pith template eval-links: unknown --input `{}`", a.input);
+                return ExitCode::from(2);
+            };
+            let params = super::links::Params {
+                n: a.cs_size.max(2),
+                t: a.votes.max(1),
+                ..super::links::Params::default()
+            };
+            super::eval::links_main(&a.paths, framing, &params, a.markdown.as_deref())
+        }
+        "extract" => extract_main(&a),
         other => {
-            eprintln!("pith template: unknown action `{other}` (one of: show, eval-sites)");
+            eprintln!(
+                "pith template: unknown action `{other}` (one of: show, eval-sites, eval-detectors, extract, eval-links)"
+            );
             ExitCode::from(2)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sample_indices_takes_p_distinct_indices() {
+        let s = sample_indices(100, 30);
+        assert_eq!(s.len(), 30);
+        assert!(s.windows(2).all(|w| w[0] < w[1]) && s.iter().all(|&i| i < 100));
+        assert_eq!(sample_indices(5, 30), vec![0, 1, 2, 3, 4]);
     }
 }

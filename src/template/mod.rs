@@ -24,8 +24,11 @@
 //! allocated for it, and the file itself is read only up to [`MAX_FILE`] bytes, so a hostile file
 //! costs at most its own size. Every fault is a [`LoadError`] naming the file.
 
+pub mod etdm;
 pub mod eval;
 pub mod learn;
+pub mod links;
+pub mod synth;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
