@@ -96,11 +96,17 @@ struct Args {
     dom_upper: f32,
 
     /// tmpl-dom: sibling coalescing joins template siblings across at most N words (default 10)
-    #[argh(option, default = "crate::extract::tmpl_dom::Params::default().gap_words")]
+    #[argh(
+        option,
+        default = "crate::extract::tmpl_dom::Params::default().gap_words"
+    )]
     dom_gap: usize,
 
     /// tmpl-text: window size W in bytes of detagged text (default 32)
-    #[argh(option, default = "crate::extract::tmpl_text::Params::default().window")]
+    #[argh(
+        option,
+        default = "crate::extract::tmpl_text::Params::default().window"
+    )]
     window: usize,
 
     /// tmpl-text: fragment frequency F (default 0: the majority of the sampled pages)
@@ -112,7 +118,10 @@ struct Args {
     density: u64,
 
     /// tmpl-text: page sample size P for the first pass (default 30)
-    #[argh(option, default = "crate::extract::tmpl_text::Params::default().sample")]
+    #[argh(
+        option,
+        default = "crate::extract::tmpl_text::Params::default().sample"
+    )]
     sample: usize,
 
     /// input files (HTML, WARC, WARC.gz or JSON lines); `-` or none reads standard input

@@ -28,11 +28,7 @@ fn run(algo: &str, extra: &[&str], files: &[String]) -> Vec<String> {
     args.extend_from_slice(extra);
     args.extend(files.iter().map(String::as_str));
     let o = pith(&args);
-    assert!(
-        o.status.success(),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     String::from_utf8(o.stdout)
         .expect("utf-8")
         .split("\x0c\n")
@@ -75,7 +71,11 @@ fn both_detectors_remove_the_sites_template_and_keep_each_story() {
 fn parameters_change_what_is_template() {
     let files = pages(Path::new("tests/pages/site-news"));
     // A lower threshold above the number of pages: nothing is repeated often enough.
-    let out = run("tmpl-dom", &["--dom-lower", "2", "--dom-upper", "3"], &files);
+    let out = run(
+        "tmpl-dom",
+        &["--dom-lower", "2", "--dom-upper", "3"],
+        &files,
+    );
     assert!(out[0].contains("Most read") && out[0].contains("All rights reserved"));
     // A window longer than any page's text: no fragment at all, every page whole.
     let out = run("tmpl-text", &["--window", "100000"], &files);
@@ -84,7 +84,14 @@ fn parameters_change_what_is_template() {
     let out = run("tmpl-text", &["--sample", "3", "--freq", "4"], &files);
     assert!(out[0].contains("Privacy policy"));
     // Bad values are refused with a message.
-    let o = pith(&["--algo", "tmpl-dom", "--dom-lower", "0", &files[0], &files[1]]);
+    let o = pith(&[
+        "--algo",
+        "tmpl-dom",
+        "--dom-lower",
+        "0",
+        &files[0],
+        &files[1],
+    ]);
     assert_eq!(o.status.code(), Some(2));
     let o = pith(&["--algo", "tmpl-text", &files[0]]);
     assert_eq!(o.status.code(), Some(2), "one page is no site");

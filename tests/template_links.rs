@@ -27,11 +27,7 @@ fn crawl(site: &synth::Site) -> Site {
 fn an_article_finds_a_complete_subdigraph_of_its_section() {
     let site = synth::site(2, Layout::Semantic);
     let c = crawl(&site);
-    let key = site
-        .pages
-        .iter()
-        .find(|p| p.article)
-        .expect("an article");
+    let key = site.pages.iter().find(|p| p.article).expect("an article");
     let s = links::select(&c, &key.url, &Params::default()).expect("selection");
     assert!(s.complete && !s.fallback, "{s:?}");
     assert_eq!((s.cs, s.pages.len()), (3, 3));
@@ -70,9 +66,18 @@ fn without_a_complete_subdigraph_it_says_so_and_samples() {
     assert!(s.pages.iter().all(|u| u.contains("leaf")));
     // Two leaves linking each other form a 2-CS: smaller than n, used, not a fallback.
     let mut c2 = Site::default();
-    c2.insert("http://two.example/", b"<a href=/a.html>a</a><a href=/b.html>b</a>".to_vec());
-    c2.insert("http://two.example/a.html", b"<a href=/b.html>b</a> page a".to_vec());
-    c2.insert("http://two.example/b.html", b"<a href=/a.html>a</a> page b".to_vec());
+    c2.insert(
+        "http://two.example/",
+        b"<a href=/a.html>a</a><a href=/b.html>b</a>".to_vec(),
+    );
+    c2.insert(
+        "http://two.example/a.html",
+        b"<a href=/b.html>b</a> page a".to_vec(),
+    );
+    c2.insert(
+        "http://two.example/b.html",
+        b"<a href=/a.html>a</a> page b".to_vec(),
+    );
     let s = links::select(&c2, "http://two.example/", &Params::default()).expect("selection");
     assert!(!s.fallback && !s.complete && s.cs == 2, "{s:?}");
     // A key page that is not in the input is an error naming it; so is a lone page.
@@ -89,7 +94,10 @@ fn link_templates_reach_the_target_f1_on_generated_sites() {
     for layout in Layout::ALL {
         for seed in 1..=SYNTH_SEEDS {
             let c = synthetic_site(&synth::site(seed, layout), &Params::default());
-            assert!(c.keys > 10 && c.complete == c.keys, "{layout:?} {seed}: {c:?}");
+            assert!(
+                c.keys > 10 && c.complete == c.keys,
+                "{layout:?} {seed}: {c:?}"
+            );
             // Every site on its own stays above 0.9.
             assert!(c.f1() > 0.9, "{layout:?} {seed}: {c:?}");
             total.keys += c.keys;
@@ -127,7 +135,8 @@ fn the_template_holds_menus_and_footer_and_not_the_story() {
 fn warc(pages: &[(&str, &str)]) -> Vec<u8> {
     let mut out = Vec::new();
     for (i, (url, html)) in pages.iter().enumerate() {
-        let mut http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n".to_vec();
+        let mut http =
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n".to_vec();
         http.extend_from_slice(html.as_bytes());
         out.extend_from_slice(
             format!(
@@ -163,12 +172,45 @@ fn template_extract_reads_a_warc_crawl() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
     assert_eq!(v["complete"], true);
     assert_eq!(v["cs_size"], 3);
-    assert!(v["template"].as_str().is_some_and(|t| t.contains("About us")));
+    assert!(
+        v["template"]
+            .as_str()
+            .is_some_and(|t| t.contains("About us"))
+    );
     assert!(v["template_nodes"].as_u64() < v["dom_nodes"].as_u64());
     // A key page not in the crawl: an error naming it.
-    let o = pith(&["template", "extract", "--key", "http://elsewhere.example/", f]);
+    let o = pith(&[
+        "template",
+        "extract",
+        "--key",
+        "http://elsewhere.example/",
+        f,
+    ]);
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("elsewhere.example"));
+    // `pith learn --select links` learns the host's FastCE template from its home page and the
+    // complete subdigraph its menu leads to; `--templates` then uses it.
+    let store = dir.join("store");
+    let s = store.to_str().expect("path");
+    let o = pith(&["learn", "--select", "links", "--min-pages", "5", "-o", s, f]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("learning from links: key http://site3-tables.example/, a 3-CS"),
+        "{err}"
+    );
+    assert!(err.contains("4 pages (of"), "{err}");
+    let o = pith(&["--templates", s, "--format", "json", f]);
+    let docs: Vec<serde_json::Value> = o
+        .stdout
+        .split(|b| *b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).expect("json"))
+        .collect();
+    assert_eq!(docs.len(), site.pages.len());
+    assert!(docs.iter().any(|d| d["algo"] == "fastce+auto"));
+    let o = pith(&["learn", "--select", "nearby", "-o", s, f]);
+    assert_eq!(o.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

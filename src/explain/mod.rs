@@ -598,7 +598,10 @@ impl Page<'_, '_> {
         let i = id as usize;
         let in_danag = self.in_danag(line);
         if Algo::SITE.contains(&self.opts.algo) {
-            return format!("{} on one page: no other page repeats it", self.opts.algo.name());
+            return format!(
+                "{} on one page: no other page repeats it",
+                self.opts.algo.name()
+            );
         }
         let Some(t) = self.trace else {
             return if kept {

@@ -269,9 +269,18 @@ mod tests {
     #[test]
     fn repeated_subtrees_are_template_unique_text_is_content() {
         let pages = [
-            page("", "The council approved the bridge on Tuesday after a debate of four hours."),
-            page("", "Rain is expected across the north this weekend, with snow on the hills."),
-            page("", "The museum reopens with a new wing in May, twice the size of the old one."),
+            page(
+                "",
+                "The council approved the bridge on Tuesday after a debate of four hours.",
+            ),
+            page(
+                "",
+                "Rain is expected across the north this weekend, with snow on the hills.",
+            ),
+            page(
+                "",
+                "The museum reopens with a new wing in May, twice the size of the old one.",
+            ),
         ];
         let arenas: Vec<bumpalo::Bump> = pages.iter().map(|_| bumpalo::Bump::new()).collect();
         let docs: Vec<Document<'_>> = pages
@@ -298,9 +307,18 @@ mod tests {
             )
         };
         let pages = [
-            mk("1 May", "First story has many words about the harbour and its boats today."),
-            mk("2 May", "Second story tells of a library that opened its doors again."),
-            mk("3 May", "Third story covers the election results in the county."),
+            mk(
+                "1 May",
+                "First story has many words about the harbour and its boats today.",
+            ),
+            mk(
+                "2 May",
+                "Second story tells of a library that opened its doors again.",
+            ),
+            mk(
+                "3 May",
+                "Third story covers the election results in the county.",
+            ),
         ];
         let arenas: Vec<bumpalo::Bump> = pages.iter().map(|_| bumpalo::Bump::new()).collect();
         let docs: Vec<Document<'_>> = pages
@@ -311,7 +329,10 @@ mod tests {
         let refs: Vec<&Document<'_>> = docs.iter().collect();
         let sels = site(&refs, &Params::default());
         let text = render(&docs[0], &sels[0], Format::Text, false);
-        assert!(!text.contains("1 May"), "the date gap was coalesced: {text}");
+        assert!(
+            !text.contains("1 May"),
+            "the date gap was coalesced: {text}"
+        );
         assert!(text.contains("First story"), "{text}");
         // The story is a long run between the menu and the footer: never coalesced.
         let no_gap = Params {
@@ -335,7 +356,7 @@ mod tests {
         for _ in 0..200_000 {
             deep.push_str("<div>");
         }
-        deep.push_str("x");
+        deep.push('x');
         let c = bumpalo::Bump::new();
         let d3 = Document::parse(&deep, &c);
         let h = hashes(&d3);

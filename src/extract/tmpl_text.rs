@@ -124,7 +124,10 @@ fn windows(text: &[u8], w: usize, mut f: impl FnMut(usize, u64)) {
 /// Whether the sampling density keeps a fragment: its hash, mixed so that the low bits depend
 /// on every byte, is 0 modulo D.
 fn kept(h: u64, density: u64) -> bool {
-    density <= 1 || (h ^ (h >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9) % density == 0
+    density <= 1
+        || (h ^ (h >> 29))
+            .wrapping_mul(0xbf58_476d_1ce4_e5b9)
+            .is_multiple_of(density)
 }
 
 /// The first pass's result: the frequent fragments.
@@ -217,10 +220,11 @@ pub fn detect(doc: &Document<'_>, text: &PageText, model: &Model) -> Detected {
 /// second over each.
 pub fn site(docs: &[&Document<'_>], params: &Params) -> Vec<Selection> {
     let texts: Vec<PageText> = docs.iter().map(|d| page_text(d)).collect();
-    let sampled: Vec<&PageText> = crate::template::learn::sample_indices(texts.len(), params.sample)
-        .into_iter()
-        .filter_map(|i| texts.get(i))
-        .collect();
+    let sampled: Vec<&PageText> =
+        crate::template::learn::sample_indices(texts.len(), params.sample)
+            .into_iter()
+            .filter_map(|i| texts.get(i))
+            .collect();
     let model = learn(&sampled, params);
     docs.iter()
         .zip(&texts)

@@ -149,8 +149,7 @@ impl Dom {
                             d.classes
                                 .extend(value.split_ascii_whitespace().map(|c| h(c.as_bytes())));
                         } else {
-                            d.attributes
-                                .push(h(name.to_ascii_lowercase().as_bytes()));
+                            d.attributes.push(h(name.to_ascii_lowercase().as_bytes()));
                         }
                     }
                     d.classes.sort_unstable();
@@ -308,7 +307,10 @@ pub fn map_children(a: &Dom, xs: &[u32], b: &Dom, ys: &[u32], p: &Params) -> Vec
         if accepted.contains_key(&i) {
             continue;
         }
-        let before_ok = accepted.range(..i).next_back().is_none_or(|(_, &jb)| jb < j);
+        let before_ok = accepted
+            .range(..i)
+            .next_back()
+            .is_none_or(|(_, &jb)| jb < j);
         let after_ok = accepted.range(i + 1..).next().is_none_or(|(_, &ja)| ja > j);
         if before_ok && after_ok {
             accepted.insert(i, j);
@@ -423,10 +425,8 @@ mod tests {
 
     #[test]
     fn etdm_maps_top_down_and_keeps_order() {
-        let a = dom(
-            "<body><div class=head><a>Home</a><a>News</a></div>\
-             <div class=main><p>Alpha story</p></div><div class=foot>(c) Site</div></body>",
-        );
+        let a = dom("<body><div class=head><a>Home</a><a>News</a></div>\
+             <div class=main><p>Alpha story</p></div><div class=foot>(c) Site</div></body>");
         let b = dom(
             "<body><div class=head><a>Home</a><a>News</a></div><div class=ad>Buy</div>\
              <div class=main><h2>Beta</h2><p>Beta story</p></div><div class=foot>(c) Site</div></body>",
@@ -468,7 +468,8 @@ mod tests {
     #[test]
     fn the_vote_keeps_nodes_mapped_in_t_pages() {
         // Classes tell the spans apart (ETDM weighs attributes, never the text below a node).
-        let key = dom("<div><span class=a>A</span><span class=b>B</span><span class=c>C</span></div>");
+        let key =
+            dom("<div><span class=a>A</span><span class=b>B</span><span class=c>C</span></div>");
         let o1 = dom("<div><span class=a>A</span><span class=b>B</span></div>");
         let o2 = dom("<div><span class=a>A</span><span class=c>C</span></div>");
         let o3 = dom("<div><span class=a>A</span></div>");

@@ -863,7 +863,7 @@ pub fn links_main(
         );
         let _ = writeln!(
             s,
-            "| crawl | pages | hosts | n-CS | smaller CS | fallback | none | mean links in crawl | mean DOM nodes | mean template nodes |"
+            "| crawl | pages | hosts | n-CS | smaller CS | fallback | none | mean pages loaded | mean DOM nodes | mean template nodes |"
         );
         let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|");
         for f in files {

@@ -367,6 +367,13 @@ pub struct LearnArgs {
     #[argh(option, default = "String::from(\"auto\")")]
     input: String,
 
+    /// which pages of a host to learn from: sample (default: --max-pages sampled across the
+    /// input) or links (the host's shortest URL as key page and the pages of the complete
+    /// subdigraph its links lead to, as `pith template extract`; holds the host's pages in
+    /// memory until the end of the input)
+    #[argh(option, default = "String::from(\"sample\")")]
+    select: String,
+
     /// input files: HTML pages, WARC (.gz) or JSON lines
     #[argh(positional)]
     files: Vec<String>,
@@ -491,6 +498,15 @@ pub fn learn_main(cmd: &[&str], args: &[&str]) -> ExitCode {
         },
         None => None,
     };
+    let by_links = match a.select.as_str() {
+        "sample" => false,
+        "links" => true,
+        other => {
+            eprintln!("pith learn: unknown --select `{other}` (one of: sample, links)");
+            return ExitCode::from(2);
+        }
+    };
+    let mut crawls: HashMap<String, super::links::Site> = HashMap::new();
     let mut hosts: HashMap<String, Reservoir> = HashMap::new();
     let mut no_host = 0u64;
     let pool = Pool::default();
@@ -522,6 +538,12 @@ pub fn learn_main(cmd: &[&str], args: &[&str]) -> ExitCode {
                 no_host += 1;
                 continue;
             };
+            if by_links && let Some(url) = rec.url.as_deref() {
+                crawls
+                    .entry(h.clone())
+                    .or_default()
+                    .insert(url, rec.page().to_vec());
+            }
             let r = hosts.entry(h.clone()).or_insert_with(|| Reservoir::new(&h));
             r.offer(a.max_pages, || {
                 match summarize(rec.page(), rec.charset.as_deref()) {
@@ -544,8 +566,28 @@ pub fn learn_main(cmd: &[&str], args: &[&str]) -> ExitCode {
     let mut learned = 0;
     let mut sorted: Vec<(String, Reservoir)> = hosts.into_iter().collect();
     sorted.sort_by(|x, y| x.0.cmp(&y.0));
-    for (h, r) in sorted {
-        if r.pages.len() < a.min_pages {
+    for (h, mut r) in sorted {
+        if by_links && r.seen >= a.min_pages as u64 {
+            match crawls.get(&h).map(|c| links_sample(c, &h)) {
+                Some(Ok((pages, msg))) => {
+                    eprintln!("pith learn: {h}: {msg}");
+                    for p in &pages {
+                        for (path, name) in p.paths.iter().zip(&p.names) {
+                            r.names.entry(*path).or_insert_with(|| name.clone());
+                        }
+                    }
+                    r.pages = pages;
+                }
+                Some(Err(e)) => eprintln!("pith learn: {h}: {e}; learning from the sample"),
+                None => eprintln!("pith learn: {h}: no URLs; learning from the sample"),
+            }
+        }
+        let enough = if by_links {
+            r.seen >= a.min_pages as u64 && r.pages.len() >= 2
+        } else {
+            r.pages.len() >= a.min_pages
+        };
+        if !enough {
             eprintln!(
                 "pith learn: {h}: {} pages, fewer than --min-pages {}; not learned",
                 r.pages.len(),
@@ -575,6 +617,39 @@ pub fn learn_main(cmd: &[&str], args: &[&str]) -> ExitCode {
         return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
+}
+
+/// `--select links`: the pages of `host` to learn from, by the thesis' link analysis: the key
+/// page is the host's shortest URL (a crawl's home page, which holds the site's menus), then
+/// the pages of the complete subdigraph its links lead to ([`super::links::select`]; a sample
+/// when there is none). Returns their summaries and a line saying what was found.
+fn links_sample(
+    site: &super::links::Site,
+    host: &str,
+) -> Result<(Vec<PageSummary>, String), String> {
+    let urls = site.urls_of(host);
+    let key = urls
+        .iter()
+        .min_by_key(|u| u.len())
+        .ok_or_else(|| "no pages".to_string())?;
+    let s = super::links::select(site, key, &super::links::Params::default())?;
+    let mut pages = Vec::new();
+    for u in std::iter::once(*key).chain(s.pages.iter().map(String::as_str)) {
+        if let Some((_, b)) = site.get(u)
+            && let Ok(p) = summarize(b, None)
+        {
+            pages.push(p);
+        }
+    }
+    let how = if s.fallback {
+        format!(
+            "no complete subdigraph from {key}; a sample of {}",
+            s.pages.len()
+        )
+    } else {
+        format!("key {key}, a {}-CS", s.cs)
+    };
+    Ok((pages, format!("learning from links: {how}")))
 }
 
 /// Shows, extracts or evaluates site templates.
@@ -681,7 +756,10 @@ fn extract_main(a: &TemplateArgs) -> ExitCode {
         return ExitCode::from(2);
     };
     let Some(framing) = framing_of(&a.input) else {
-        eprintln!("{who}: unknown --input `{}` (one of: auto, html, warc, jsonl)", a.input);
+        eprintln!(
+            "{who}: unknown --input `{}` (one of: auto, html, warc, jsonl)",
+            a.input
+        );
         return ExitCode::from(2);
     };
     if a.paths.is_empty() || a.cs_size < 2 || a.votes < 1 {

@@ -106,7 +106,10 @@ pub fn resolve(base: &str, href: &str) -> Option<String> {
     let joined = if href.starts_with('/') {
         href.to_string()
     } else if href.starts_with('?') {
-        format!("{}{href}", if base_path.is_empty() { "/" } else { base_path })
+        format!(
+            "{}{href}",
+            if base_path.is_empty() { "/" } else { base_path }
+        )
     } else {
         let dir = base_path.rfind('/').map_or("/", |i| &base_path[..=i]);
         format!("{dir}{href}")
@@ -539,9 +542,15 @@ mod tests {
     fn hyperlink_distance_follows_definition_2_2_5() {
         let h = words(&["research", "maths"]);
         assert_eq!(h_distance(&h, &words(&["research", "maths"])), 0);
-        assert_eq!(h_distance(&h, &words(&["research", "maths", "geometry"])), 1);
+        assert_eq!(
+            h_distance(&h, &words(&["research", "maths", "geometry"])),
+            1
+        );
         assert_eq!(h_distance(&h, &words(&["research"])), -1);
-        assert_eq!(h_distance(&h, &words(&["research", "physics", "dynamics"])), -1);
+        assert_eq!(
+            h_distance(&h, &words(&["research", "physics", "dynamics"])),
+            -1
+        );
         assert_eq!(h_distance(&h, &words(&["www.upv.es", "research"])), -2);
         // Example 2.2.13, from www.bbc.com/news/.
         let news = link_words("http://www.bbc.com/news/");
@@ -550,20 +559,38 @@ mod tests {
         assert_eq!(d("http://www.bbc.com"), -1);
         assert_eq!(d("http://www.bbc.com/news/uk/"), 1);
         assert_eq!(d("http://www.bbc.com/sport/0/football/28497920/"), -1);
-        assert_eq!(link_words("http://www.upv.es/research/maths/index.html").len(), 3);
+        assert_eq!(
+            link_words("http://www.upv.es/research/maths/index.html").len(),
+            3
+        );
     }
 
     #[test]
     fn links_resolve_and_keys_ignore_scheme_and_fragment() {
         let base = "http://ex.org/a/b/page.html?x=1";
-        assert_eq!(resolve(base, "c.html").as_deref(), Some("http://ex.org/a/b/c.html"));
-        assert_eq!(resolve(base, "../d/").as_deref(), Some("http://ex.org/a/d/"));
+        assert_eq!(
+            resolve(base, "c.html").as_deref(),
+            Some("http://ex.org/a/b/c.html")
+        );
+        assert_eq!(
+            resolve(base, "../d/").as_deref(),
+            Some("http://ex.org/a/d/")
+        );
         assert_eq!(resolve(base, "/top").as_deref(), Some("http://ex.org/top"));
-        assert_eq!(resolve(base, "//cdn.ex.org/x").as_deref(), Some("http://cdn.ex.org/x"));
-        assert_eq!(resolve(base, "?y=2").as_deref(), Some("http://ex.org/a/b/page.html?y=2"));
+        assert_eq!(
+            resolve(base, "//cdn.ex.org/x").as_deref(),
+            Some("http://cdn.ex.org/x")
+        );
+        assert_eq!(
+            resolve(base, "?y=2").as_deref(),
+            Some("http://ex.org/a/b/page.html?y=2")
+        );
         assert_eq!(resolve(base, "#top"), None);
         assert_eq!(resolve(base, "mailto:a@ex.org"), None);
-        assert_eq!(resolve(base, "https://Other.org/").as_deref(), Some("https://Other.org/"));
+        assert_eq!(
+            resolve(base, "https://Other.org/").as_deref(),
+            Some("https://Other.org/")
+        );
         assert_eq!(url_key("https://EX.org"), url_key("http://ex.org/#frag"));
     }
 

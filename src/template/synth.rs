@@ -57,14 +57,76 @@ pub struct Site {
 }
 
 const WORDS: &[&str] = &[
-    "river", "council", "market", "winter", "station", "garden", "report", "museum", "harbour",
-    "teacher", "bridge", "festival", "village", "engine", "summer", "library", "doctor", "forest",
-    "valley", "company", "election", "weather", "school", "theatre", "island", "factory",
-    "painter", "ancient", "modern", "quiet", "bright", "sudden", "local", "national", "early",
-    "late", "green", "golden", "narrow", "broad", "opened", "closed", "announced", "reported",
-    "visited", "built", "found", "sold", "carried", "planned", "after", "before", "during",
-    "across", "under", "between", "against", "around", "toward", "beyond", "the", "a", "of",
-    "and", "in", "on", "with", "for", "by", "from",
+    "river",
+    "council",
+    "market",
+    "winter",
+    "station",
+    "garden",
+    "report",
+    "museum",
+    "harbour",
+    "teacher",
+    "bridge",
+    "festival",
+    "village",
+    "engine",
+    "summer",
+    "library",
+    "doctor",
+    "forest",
+    "valley",
+    "company",
+    "election",
+    "weather",
+    "school",
+    "theatre",
+    "island",
+    "factory",
+    "painter",
+    "ancient",
+    "modern",
+    "quiet",
+    "bright",
+    "sudden",
+    "local",
+    "national",
+    "early",
+    "late",
+    "green",
+    "golden",
+    "narrow",
+    "broad",
+    "opened",
+    "closed",
+    "announced",
+    "reported",
+    "visited",
+    "built",
+    "found",
+    "sold",
+    "carried",
+    "planned",
+    "after",
+    "before",
+    "during",
+    "across",
+    "under",
+    "between",
+    "against",
+    "around",
+    "toward",
+    "beyond",
+    "the",
+    "a",
+    "of",
+    "and",
+    "in",
+    "on",
+    "with",
+    "for",
+    "by",
+    "from",
 ];
 const SECTIONS: &[&str] = &[
     "news", "sport", "culture", "science", "travel", "food", "money", "health",
@@ -181,7 +243,11 @@ fn article(rng: &mut Rng, title: &str, related: &[(String, String)]) -> String {
 pub fn site(seed: u64, layout: Layout) -> Site {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ seed.wrapping_mul(0x2545_f491_4f6c_dd1d) | 1);
     let host = format!("site{seed}-{}.example", layout.name());
-    let name = format!("The {} {}", rng.words(1), ["Herald", "Post", "Courier"][rng.below(3)]);
+    let name = format!(
+        "The {} {}",
+        rng.words(1),
+        ["Herald", "Post", "Courier"][rng.below(3)]
+    );
     let nsec = 4 + rng.below(4);
     let sections: Vec<&str> = SECTIONS.iter().copied().take(nsec).collect();
     // Articles per section, with their titles.
@@ -224,7 +290,12 @@ pub fn site(seed: u64, layout: Layout) -> Site {
     let mut specs: Vec<(String, String, Option<usize>, bool)> =
         vec![("/".into(), format!("{name}: front page"), None, false)];
     for (i, s) in sections.iter().enumerate() {
-        specs.push((format!("/{s}/"), format!("{} - {name}", capital(s)), Some(i), false));
+        specs.push((
+            format!("/{s}/"),
+            format!("{} - {name}", capital(s)),
+            Some(i),
+            false,
+        ));
         for (u, t) in &articles[i] {
             specs.push((u.clone(), t.clone(), Some(i), true));
         }
@@ -361,7 +432,10 @@ mod tests {
             .skip(1)
             .filter(|(i, n)| {
                 n.kind == Kind::Element
-                    || !doc.raw_text(*i as u32).bytes().all(|b| b.is_ascii_whitespace())
+                    || !doc
+                        .raw_text(*i as u32)
+                        .bytes()
+                        .all(|b| b.is_ascii_whitespace())
             })
             .count();
         assert!(tpl > 50 && tpl < counted, "{tpl} of {counted}");
