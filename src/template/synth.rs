@@ -9,7 +9,8 @@
 //! `<title>`, and the headline, byline, body and related links of the article skeleton (elements
 //! with a `data-slot` attribute). Inside the slots everything changes from page to page (text,
 //! number and kind of blocks, their classes, links); outside them nothing does, except what a
-//! real template changes too (the submenu of the section).
+//! real template changes too: the submenu of the section, the menu item marked active, a clock
+//! in the header.
 //! The gold template of a page is every node outside the slots' insides ([`gold`]).
 //!
 //! Pages are generated from a seed with a fixed generator, so every run sees the same sites.
@@ -271,11 +272,17 @@ pub fn site(seed: u64, layout: Layout) -> Site {
             a[rng.below(a.len())].clone()
         })
         .collect();
-    let menu = || -> String {
+    // The current section's menu item carries `class=active`: the template changes a little
+    // from page to page, as real menus do.
+    let menu = |cur: Option<usize>| -> String {
         let mut m = String::new();
         m.push_str("<li><a href=\"/\">Home</a></li>");
-        for s in &sections {
-            m.push_str(&format!("<li><a href=\"/{s}/\">{}</a></li>", capital(s)));
+        for (i, s) in sections.iter().enumerate() {
+            let active = if cur == Some(i) { " class=active" } else { "" };
+            m.push_str(&format!(
+                "<li{active}><a href=\"/{s}/\">{}</a></li>",
+                capital(s)
+            ));
         }
         m
     };
@@ -309,6 +316,8 @@ pub fn site(seed: u64, layout: Layout) -> Site {
             })
             .collect();
         let body = article(&mut rng, &title, &related);
+        // A clock in the header: template text that changes on every page.
+        let updated = format!("Updated {:02}:{:02}", rng.below(24), rng.below(60));
         let submenu: String = sec
             .map(|i| {
                 articles[i]
@@ -321,18 +330,19 @@ pub fn site(seed: u64, layout: Layout) -> Site {
             Layout::Tables => format!(
                 "<html><head><title>{title}</title></head><body bgcolor=white>\
                  <table width=100% border=0><tr><td colspan=2 class=banner><font size=5>{name}</font>\
-                 <br><small>Since 1901</small></td></tr>\
+                 <br><small>Since 1901</small> <small>{updated}</small></td></tr>\
                  <tr><td width=150 valign=top><table class=menu>{}</table></td>\
                  <td valign=top class=story>{body}</td></tr>\
                  <tr><td colspan=2 align=center><small>{footer_links} &copy; {name}</small></td></tr>\
                  </table></body></html>",
-                menu()
-                    .replace("<li>", "<tr><td>")
+                menu(sec)
+                    .replace("<li", "<tr")
+                    .replace("><a href", "><td><a href")
                     .replace("</li>", "</td></tr>")
             ),
             Layout::Divs => format!(
                 "<!DOCTYPE html><html><head><title>{title}</title><meta charset=utf-8></head><body>\
-                 <div id=header><div class=logo>{name}</div><form class=search action=/search>\
+                 <div id=header><div class=logo>{name}</div><div class=clock>{updated}</div><form class=search action=/search>\
                  <input type=text name=q><input type=submit value=Search></form></div>\
                  <div id=menubar><ul class=menu>{}</ul></div>\
                  <div id=page><div class=main>{body}</div>\
@@ -340,11 +350,11 @@ pub fn site(seed: u64, layout: Layout) -> Site {
                  <div class=box><h3>Newsletter</h3><p>Get the best of {name} every morning.</p></div></div></div>\
                  <div id=footer><p>{footer_links}</p><p>&copy; {name}. All rights reserved.</p></div>\
                  </body></html>",
-                menu()
+                menu(sec)
             ),
             Layout::Semantic => format!(
                 "<!DOCTYPE html><html lang=en><head><title>{title}</title></head><body>\
-                 <header class=site-header><a class=brand href=/>{name}</a>\
+                 <header class=site-header><a class=brand href=/>{name}</a><time>{updated}</time>\
                  <nav class=primary><ul>{}</ul></nav></header>\
                  <div class=layout><nav class=secondary><ul>{submenu}</ul></nav>\
                  <main><article>{body}</article></main>\
@@ -352,7 +362,7 @@ pub fn site(seed: u64, layout: Layout) -> Site {
                  <section class=follow><h2>Follow us</h2><a class=social href=/rss.xml>RSS</a></section></aside></div>\
                  <footer class=site-footer><nav>{footer_links}</nav><p>&copy; {name}</p></footer>\
                  </body></html>",
-                menu()
+                menu(sec)
             ),
         };
         pages.push(Page {
