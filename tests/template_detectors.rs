@@ -123,3 +123,31 @@ fn real_site_year_of_msv_big9() {
         assert!(kept <= 1, "{algo}: {kept}");
     }
 }
+
+#[test]
+fn hostile_pages_stay_linear() {
+    use pith::extract::{tmpl_dom, tmpl_text};
+    use pith::html::Document;
+    // 200,000 nested divs, and 100,000 siblings of one word each.
+    let mut deep = String::from("<body>");
+    for _ in 0..200_000 {
+        deep.push_str("<div>");
+    }
+    deep.push_str("deep words at the bottom of the page");
+    let mut wide = String::from("<body><div>");
+    for i in 0..100_000 {
+        wide.push_str(&format!("<span>w{}</span>", i % 7));
+    }
+    let pages = [deep.clone(), deep, wide.clone(), wide];
+    let arenas: Vec<bumpalo::Bump> = pages.iter().map(|_| bumpalo::Bump::new()).collect();
+    let docs: Vec<Document<'_>> = pages
+        .iter()
+        .zip(&arenas)
+        .map(|(p, a)| Document::parse(p, a))
+        .collect();
+    let refs: Vec<&Document<'_>> = docs.iter().collect();
+    let dom = tmpl_dom::site(&refs, &tmpl_dom::Params::default());
+    let text = tmpl_text::site(&refs, &tmpl_text::Params::default());
+    // Identical pages are all template for both detectors.
+    assert!(dom.iter().chain(&text).all(|s| s.nodes.is_empty()));
+}

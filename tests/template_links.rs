@@ -234,3 +234,28 @@ fn warc_samples_as_crawls() {
     assert!(num(2) > 0, "{row}");
     assert_eq!(num(4) + num(5) + num(6) + num(7), num(2), "{row}");
 }
+
+#[test]
+fn hostile_key_pages_stay_bounded() {
+    // A key page of 100,000 links, nested 50,000 deep, whose targets all link back to it and
+    // to each other: the search considers at most max_links of them.
+    let mut key = String::from("<body>");
+    for _ in 0..50_000 {
+        key.push_str("<div>");
+    }
+    for i in 0..100_000 {
+        key.push_str(&format!("<a href=/p{i}.html>p{i}</a>"));
+    }
+    let mut c = Site::default();
+    c.insert("http://big.example/", key.into_bytes());
+    let menu = "<a href=/p0.html>0</a><a href=/p1.html>1</a><a href=/p2.html>2</a>";
+    for i in 0..3 {
+        c.insert(
+            &format!("http://big.example/p{i}.html"),
+            format!("<body>{menu}<p>page {i}</p></body>").into_bytes(),
+        );
+    }
+    let s = links::select(&c, "http://big.example/", &Params::default()).expect("selection");
+    assert_eq!(s.links, Params::default().max_links);
+    assert!(s.complete, "{s:?}");
+}
