@@ -694,7 +694,7 @@ pub struct TemplateArgs {
     input: String,
 }
 
-/// Reads every page with a URL from the inputs into a [`links::Site`]; `host` keeps only that
+/// Reads every page with a URL from the inputs into a [`super::links::Site`]; `host` keeps only that
 /// host's pages. Faults are reported and skipped.
 pub fn read_site(
     files: &[PathBuf],
