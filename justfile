@@ -74,3 +74,15 @@ fuzz-seeds:
 hostile *cases:
     cargo build --release
     cargo run --release --example hostile -- {{cases}}
+
+# The paper's two template detectors (tmpl-dom, tmpl-text) on ../shared/data/msv_big9, same-year
+# leave-one-out and across years, beside auto (writes eval/DETECTORS.md).
+eval-detectors:
+    cargo build --release
+    ./target/release/pith template eval-detectors ../shared/data/msv_big9 --markdown eval/DETECTORS.md
+
+# Link-based site templates: node-level P/R/F1 on generated sites, then every HTML page of the
+# WARC samples as key page (writes eval/LINKS.md).
+eval-links:
+    cargo build --release
+    ./target/release/pith template eval-links ../shared/data/warc_samples/files/*.warc* --markdown eval/LINKS.md

@@ -23,7 +23,8 @@ use crate::pipeline;
 struct Args {
     /// extraction algorithm: auto (the default: DANAg's profile plus tree signals), danag (DANAg
     /// on block-normalized lines), danag-lines (DANAg on the source's physical lines, as the paper)
-    /// or ce (ContentExtractor: the HTML files given are pages of one site, compared together)
+    /// or, over the HTML files given as pages of one site: ce (ContentExtractor), tmpl-dom (DOM
+    /// template-hash detector) or tmpl-text (text sliding-window detector)
     #[argh(option, default = "Algo::default()")]
     algo: Algo,
 
@@ -86,6 +87,43 @@ struct Args {
     #[argh(option)]
     templates: Option<std::path::PathBuf>,
 
+    /// tmpl-dom: lower threshold, occurrences per page of the set (default 0.5: half the pages)
+    #[argh(option, default = "crate::extract::tmpl_dom::Params::default().lower")]
+    dom_lower: f32,
+
+    /// tmpl-dom: upper threshold, occurrences per page of the set (default 3)
+    #[argh(option, default = "crate::extract::tmpl_dom::Params::default().upper")]
+    dom_upper: f32,
+
+    /// tmpl-dom: sibling coalescing joins template siblings across at most N words (default 10)
+    #[argh(
+        option,
+        default = "crate::extract::tmpl_dom::Params::default().gap_words"
+    )]
+    dom_gap: usize,
+
+    /// tmpl-text: window size W in bytes of detagged text (default 32)
+    #[argh(
+        option,
+        default = "crate::extract::tmpl_text::Params::default().window"
+    )]
+    window: usize,
+
+    /// tmpl-text: fragment frequency F (default 0: the majority of the sampled pages)
+    #[argh(option, default = "0")]
+    freq: usize,
+
+    /// tmpl-text: sampling density D (default 0: every fragment is counted)
+    #[argh(option, default = "0")]
+    density: u64,
+
+    /// tmpl-text: page sample size P for the first pass (default 30)
+    #[argh(
+        option,
+        default = "crate::extract::tmpl_text::Params::default().sample"
+    )]
+    sample: usize,
+
     /// input files (HTML, WARC, WARC.gz or JSON lines); `-` or none reads standard input
     #[argh(positional)]
     files: Vec<String>,
@@ -121,7 +159,9 @@ pub fn main() -> ExitCode {
         Err(early) => return early_exit(early),
     };
     match config_from(args) {
-        Ok(config) if config.options.algo == Algo::Ce => crate::template::learn::run_ce(&config),
+        Ok(config) if Algo::SITE.contains(&config.options.algo) => {
+            crate::template::learn::run_site(&config)
+        }
         Ok(config) => pipeline::run(&config),
         Err(msg) => {
             eprintln!("pith: {msg}");
@@ -180,6 +220,25 @@ fn config_from(args: Args) -> Result<pipeline::Config, String> {
         Some(dir) => Some(std::sync::Arc::new(crate::template::Store::open(dir)?)),
         None => None,
     };
+    if !(args.dom_lower > 0.0 && args.dom_upper >= args.dom_lower) {
+        return Err("need 0 < --dom-lower <= --dom-upper".into());
+    }
+    if args.window == 0 || args.sample < 2 {
+        return Err("need --window >= 1 and --sample >= 2".into());
+    }
+    let site = crate::extract::SiteParams {
+        dom: crate::extract::tmpl_dom::Params {
+            lower: args.dom_lower,
+            upper: args.dom_upper,
+            gap_words: args.dom_gap,
+        },
+        text: crate::extract::tmpl_text::Params {
+            window: args.window,
+            freq: args.freq,
+            density: args.density,
+            sample: args.sample,
+        },
+    };
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -200,6 +259,7 @@ fn config_from(args: Args) -> Result<pipeline::Config, String> {
         strict: args.strict,
         url: args.url,
         templates,
+        site,
         files: if args.files.is_empty() {
             vec!["-".to_string()]
         } else {

@@ -9,14 +9,16 @@
 //! - [`html`]: one memchr scan into the token stream (start tags, end tags, text; comments and
 //!   raw-text elements such as scripts found by the prepass functions), the arena tree built
 //!   from it as it comes, attributes read lazily from tag spans.
-//! - [`extract`]: the algorithms (DANAg on physical or normalized lines, the default `auto`),
-//!   all behind one interface, [`extract::extract`].
+//! - [`extract`]: the algorithms (DANAg on physical or normalized lines, the default `auto`,
+//!   and, over pages of one site, CE and the DOM-hash and text template detectors), all behind
+//!   one interface, [`extract::extract`].
 //! - [`output`]: rendering the selected content as text, markdown or JSON lines.
 //! - [`pipeline`]: one reader, N workers, one writer; records out in input order.
 //! - [`eval`]: scoring extractors against gold sets the way the field does.
 //! - [`explain`]: `pith explain` and `pith eval --html`: reports that show why a page came out
 //!   as it did.
-//! - [`template`]: site templates (FastContentExtractor): learning, the file format, the store.
+//! - [`template`]: site templates (FastContentExtractor): learning, the file format, the store;
+//!   site-level templates from links (link selection, the exact top-down mapping).
 
 //!
 //! ```

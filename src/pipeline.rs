@@ -43,6 +43,8 @@ pub struct Config {
     pub url: Option<String>,
     /// `--templates`: site templates by host; pages of a learned host go through FastCE.
     pub templates: Option<Arc<crate::template::Store>>,
+    /// Parameters of `--algo tmpl-dom` and `--algo tmpl-text` (pages given together).
+    pub site: crate::extract::SiteParams,
 }
 
 /// What one numbered item became.
@@ -461,6 +463,7 @@ impl JsonLines {
             files: Vec::new(),
             url: None,
             templates: None,
+            site: crate::extract::SiteParams::default(),
         };
         JsonLines {
             input,

@@ -484,10 +484,12 @@ impl Page<'_, '_> {
 
     /// One sentence on the rule that gave the selection.
     fn verdict(&self) -> String {
-        if self.opts.algo == Algo::Ce {
-            return "ce: one page alone is a site of one page; ContentExtractor finds no block \
-                    repeated on other pages, so every block is content."
-                .into();
+        if Algo::SITE.contains(&self.opts.algo) {
+            return format!(
+                "{}: one page alone is a site of one page; nothing is repeated on other pages, \
+                 so everything is content.",
+                self.opts.algo.name()
+            );
         }
         let Some(t) = self.trace else {
             return match self.choice.best {
@@ -595,8 +597,11 @@ impl Page<'_, '_> {
     fn reason(&self, r: &Reasons, id: NodeId, kept: bool, line: u32) -> String {
         let i = id as usize;
         let in_danag = self.in_danag(line);
-        if self.opts.algo == Algo::Ce {
-            return "ce on one page: no other page repeats it".into();
+        if Algo::SITE.contains(&self.opts.algo) {
+            return format!(
+                "{} on one page: no other page repeats it",
+                self.opts.algo.name()
+            );
         }
         let Some(t) = self.trace else {
             return if kept {

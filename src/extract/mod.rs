@@ -9,6 +9,8 @@ pub mod blocks;
 pub mod ce;
 pub mod danag;
 pub mod fastce;
+pub mod tmpl_dom;
+pub mod tmpl_text;
 
 use crate::decode;
 use crate::html::{Document, tree::NodeId};
@@ -28,13 +30,17 @@ pub enum Algo {
     /// ContentExtractor over several pages of one site given together ([`ce`]); on one page
     /// alone every block is content.
     Ce,
+    /// The DOM template-hash detector over several pages of one site ([`tmpl_dom`]).
+    TmplDom,
+    /// The text sliding-window detector over several pages of one site ([`tmpl_text`]).
+    TmplText,
 }
 
 impl Algo {
     /// Every algorithm, in the order `--help` and eval tables list them.
     pub const ALL: &'static [Algo] = &[Algo::Auto, Algo::Danag, Algo::DanagLines];
     /// Algorithms over a set of pages of one site (not in [`Algo::ALL`]: they need the site).
-    pub const SITE: &'static [Algo] = &[Algo::Ce];
+    pub const SITE: &'static [Algo] = &[Algo::Ce, Algo::TmplDom, Algo::TmplText];
 
     /// The name used on the command line and in JSON output.
     pub fn name(self) -> &'static str {
@@ -43,6 +49,8 @@ impl Algo {
             Algo::Danag => "danag",
             Algo::DanagLines => "danag-lines",
             Algo::Ce => "ce",
+            Algo::TmplDom => "tmpl-dom",
+            Algo::TmplText => "tmpl-text",
         }
     }
 
@@ -68,6 +76,13 @@ impl std::str::FromStr for Algo {
             format!("unknown algorithm `{s}` (one of: {})", names.join(", "))
         })
     }
+}
+
+/// Parameters of the template detectors over a site's pages (`--algo tmpl-dom`, `tmpl-text`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SiteParams {
+    pub dom: tmpl_dom::Params,
+    pub text: tmpl_text::Params,
 }
 
 /// Everything that changes what an extraction returns.
@@ -228,8 +243,9 @@ pub fn run(doc: &Document<'_>, opts: &Options) -> Selection {
         Algo::Auto => auto::extract(doc, &auto::Tuning::new(opts.mode, opts.comments)),
         Algo::Danag => danag::extract(doc, danag::Segments::Normalized, opts.gap),
         Algo::DanagLines => danag::extract(doc, danag::Segments::PhysicalLines, opts.gap),
-        // One page is a site of one page: CE finds no block repeated elsewhere.
-        Algo::Ce => Selection {
+        // One page is a site of one page: CE and the template detectors find nothing repeated
+        // elsewhere.
+        Algo::Ce | Algo::TmplDom | Algo::TmplText => Selection {
             nodes: blocks::text_nodes(doc, |_| true),
         },
     }

@@ -485,3 +485,432 @@ fn tables(sites: &[(String, Acc)], learn30: &[(String, Duration, usize)]) -> Str
     }
     s
 }
+
+/// Sums of one detector on one site.
+#[derive(Default, Clone, Copy)]
+struct DetAcc {
+    pages: usize,
+    dom: (f64, f64),
+    text: (f64, f64),
+    auto: (f64, f64),
+    x_pages: usize,
+    x_dom: (f64, f64),
+    x_text: (f64, f64),
+    x_auto: (f64, f64),
+    dom_time: Duration,
+    text_time: Duration,
+}
+
+/// The parsed pages of one site-year, kept while its detectors run.
+struct Parsed<'a> {
+    docs: Vec<crate::html::Document<'a>>,
+}
+
+fn render_sel(doc: &crate::html::Document<'_>, sel: &crate::extract::Selection) -> String {
+    crate::output::render(doc, sel, crate::output::Format::Text, false)
+}
+
+/// `pith template eval-detectors DIR` (`just eval-detectors`): tmpl-dom and tmpl-text on
+/// msv_big9, same-year leave-one-out (the model learns from the other pages of the site-year,
+/// the held-out page is detected) and across years (learned from one year, applied to every page
+/// of the next year of the site), bag-of-words and LCS F1, `auto` beside them.
+pub fn detectors_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
+    use crate::extract::{tmpl_dom, tmpl_text};
+    let sets = match read_site_years(dir) {
+        Ok(s) if !s.is_empty() => s,
+        Ok(_) => {
+            eprintln!(
+                "pith template eval-detectors: no <site>/<year>/html pages in {}",
+                dir.display()
+            );
+            return ExitCode::FAILURE;
+        }
+        Err(e) => {
+            eprintln!("pith template eval-detectors: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let (dp, tp) = (tmpl_dom::Params::default(), tmpl_text::Params::default());
+    let auto = Options::default();
+    let mut sites: Vec<(String, DetAcc)> = Vec::new();
+    // The decoded text of every page, so the parsed documents can borrow it.
+    let texts: Vec<Vec<String>> = sets
+        .iter()
+        .map(|sy| {
+            sy.pages
+                .iter()
+                .map(|p| crate::decode::decode(&p.html, None, None).text.into_owned())
+                .collect()
+        })
+        .collect();
+    let arenas: Vec<Vec<bumpalo::Bump>> = texts
+        .iter()
+        .map(|t| t.iter().map(|_| bumpalo::Bump::new()).collect())
+        .collect();
+    let parsed: Vec<Parsed<'_>> = texts
+        .iter()
+        .zip(&arenas)
+        .map(|(t, a)| Parsed {
+            docs: t
+                .iter()
+                .zip(a)
+                .map(|(t, a)| crate::html::Document::parse(t, a))
+                .collect(),
+        })
+        .collect();
+    let hashes: Vec<Vec<Vec<u64>>> = parsed
+        .iter()
+        .map(|p| p.docs.iter().map(tmpl_dom::hashes).collect())
+        .collect();
+    let ptexts: Vec<Vec<tmpl_text::PageText>> = parsed
+        .iter()
+        .map(|p| p.docs.iter().map(tmpl_text::page_text).collect())
+        .collect();
+    for (k, sy) in sets.iter().enumerate() {
+        if sites.last().map(|s| &s.0) != Some(&sy.site) {
+            sites.push((sy.site.clone(), DetAcc::default()));
+        }
+        let Some((_, acc)) = sites.last_mut() else {
+            continue;
+        };
+        eprintln!("pith template eval-detectors: {} {}", sy.site, sy.year);
+        let docs = &parsed[k].docs;
+        for (i, page) in sy.pages.iter().enumerate() {
+            acc.pages += 1;
+            let (dom_text, t) = timed(|| {
+                let mut m = tmpl_dom::Model::default();
+                for (j, h) in hashes[k].iter().enumerate() {
+                    if j != i {
+                        m.add(h);
+                    }
+                }
+                let d = tmpl_dom::detect(&docs[i], &hashes[k][i], &m, &dp);
+                render_sel(&docs[i], &d.selection)
+            });
+            acc.dom_time += t;
+            add(&mut acc.dom, score(&dom_text, &page.gold));
+            let (text_text, t) = timed(|| {
+                let others: Vec<&tmpl_text::PageText> = ptexts[k]
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| *j != i)
+                    .map(|(_, t)| t)
+                    .collect();
+                let sample: Vec<&tmpl_text::PageText> =
+                    learn::sample_indices(others.len(), tp.sample)
+                        .into_iter()
+                        .filter_map(|j| others.get(j).copied())
+                        .collect();
+                let m = tmpl_text::learn(&sample, &tp);
+                let d = tmpl_text::detect(&docs[i], &ptexts[k][i], &m);
+                render_sel(&docs[i], &d.selection)
+            });
+            acc.text_time += t;
+            add(&mut acc.text, score(&text_text, &page.gold));
+            let a = crate::extract::extract(&page.html, None, &auto);
+            add(
+                &mut acc.auto,
+                score(a.map(|e| e.text).as_deref().unwrap_or(""), &page.gold),
+            );
+        }
+        // Across years: learned from all pages of this year, applied to the next year's.
+        if let Some(next) = sets.get(k + 1).filter(|n| n.site == sy.site) {
+            let mut m = tmpl_dom::Model::default();
+            for h in &hashes[k] {
+                m.add(h);
+            }
+            let all: Vec<&tmpl_text::PageText> = ptexts[k].iter().collect();
+            let sample: Vec<&tmpl_text::PageText> = learn::sample_indices(all.len(), tp.sample)
+                .into_iter()
+                .filter_map(|j| all.get(j).copied())
+                .collect();
+            let tm = tmpl_text::learn(&sample, &tp);
+            let ndocs = &parsed[k + 1].docs;
+            for (j, page) in next.pages.iter().enumerate() {
+                acc.x_pages += 1;
+                let d = tmpl_dom::detect(&ndocs[j], &hashes[k + 1][j], &m, &dp);
+                add(
+                    &mut acc.x_dom,
+                    score(&render_sel(&ndocs[j], &d.selection), &page.gold),
+                );
+                let d = tmpl_text::detect(&ndocs[j], &ptexts[k + 1][j], &tm);
+                add(
+                    &mut acc.x_text,
+                    score(&render_sel(&ndocs[j], &d.selection), &page.gold),
+                );
+                let a = crate::extract::extract(&page.html, None, &auto);
+                add(
+                    &mut acc.x_auto,
+                    score(a.map(|e| e.text).as_deref().unwrap_or(""), &page.gold),
+                );
+            }
+        }
+    }
+    let mut total = DetAcc::default();
+    for (_, a) in &sites {
+        total.pages += a.pages;
+        total.x_pages += a.x_pages;
+        for (t, s) in [
+            (&mut total.dom, a.dom),
+            (&mut total.text, a.text),
+            (&mut total.auto, a.auto),
+            (&mut total.x_dom, a.x_dom),
+            (&mut total.x_text, a.x_text),
+            (&mut total.x_auto, a.x_auto),
+        ] {
+            t.0 += s.0;
+            t.1 += s.1;
+        }
+        total.dom_time += a.dom_time;
+        total.text_time += a.text_time;
+    }
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "Template detectors, bag-of-words / LCS F1 (mean over pages). Same year: learned from the \
+         other pages of the site-year, the held-out page detected. Across years: learned from all \
+         pages of one year, applied to the next year's. Defaults: tmpl-dom lower {} upper {} per \
+         page, gap {} words; tmpl-text W {} F majority D {} P {}. Time: learning and detection of \
+         one held-out page (ms, fastest of {REPEAT}).\n",
+        dp.lower, dp.upper, dp.gap_words, tp.window, tp.density, tp.sample
+    );
+    let _ = writeln!(
+        s,
+        "| site | pages | tmpl-dom | tmpl-text | auto | across years: pages | tmpl-dom | tmpl-text | auto | tmpl-dom ms | tmpl-text ms |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|---|");
+    let all = [("**all**".to_string(), total)];
+    for (name, a) in sites.iter().chain(all.iter()) {
+        let n = a.pages.max(1) as f64;
+        let x = a.x_pages.max(1) as f64;
+        let f = |v: (f64, f64), n: f64| format!("{:.3} / {:.3}", v.0 / n, v.1 / n);
+        let _ = writeln!(
+            s,
+            "| {name} | {} | {} | {} | {} | {} | {} | {} | {} | {:.2} | {:.2} |",
+            a.pages,
+            f(a.dom, n),
+            f(a.text, n),
+            f(a.auto, n),
+            a.x_pages,
+            f(a.x_dom, x),
+            f(a.x_text, x),
+            f(a.x_auto, x),
+            ms(a.dom_time, a.pages),
+            ms(a.text_time, a.pages),
+        );
+    }
+    write_out(&s, markdown, "eval-detectors")
+}
+
+fn write_out(md: &str, markdown: Option<&Path>, who: &str) -> ExitCode {
+    {
+        use std::io::Write;
+        let _ = std::io::stdout().write_all(md.as_bytes());
+    }
+    if let Some(out) = markdown
+        && let Err(e) = std::fs::write(out, md)
+    {
+        eprintln!("pith template {who}: {}: {e}", out.display());
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}
+
+/// Node-level counts of link-based templates against a gold template.
+#[derive(Default, Clone, Copy, Debug)]
+pub struct NodeCounts {
+    pub keys: usize,
+    pub dom: usize,
+    pub gold: usize,
+    pub retrieved: usize,
+    pub correct: usize,
+    pub complete: usize,
+    pub fallback: usize,
+}
+
+impl NodeCounts {
+    pub fn recall(&self) -> f64 {
+        self.correct as f64 / self.gold.max(1) as f64
+    }
+    pub fn precision(&self) -> f64 {
+        self.correct as f64 / self.retrieved.max(1) as f64
+    }
+    pub fn f1(&self) -> f64 {
+        let (p, r) = (self.precision(), self.recall());
+        if p + r == 0.0 {
+            0.0
+        } else {
+            2.0 * p * r / (p + r)
+        }
+    }
+    fn add(&mut self, o: &NodeCounts) {
+        self.keys += o.keys;
+        self.dom += o.dom;
+        self.gold += o.gold;
+        self.retrieved += o.retrieved;
+        self.correct += o.correct;
+        self.complete += o.complete;
+        self.fallback += o.fallback;
+    }
+}
+
+/// Link-based templates of every article of a generated site as key page, against the gold
+/// template ([`super::synth::gold`]).
+pub fn synthetic_site(site: &super::synth::Site, params: &super::links::Params) -> NodeCounts {
+    let mut crawl = super::links::Site::default();
+    for p in &site.pages {
+        crawl.insert(&p.url, p.html.clone().into_bytes());
+    }
+    let mut c = NodeCounts::default();
+    for p in site.pages.iter().filter(|p| p.article) {
+        let Ok(x) = super::links::extract(&crawl, &p.url, params) else {
+            continue;
+        };
+        let arena = bumpalo::Bump::new();
+        let doc = crate::html::Document::parse(&p.html, &arena);
+        let gold = super::synth::gold(&doc);
+        c.keys += 1;
+        c.dom += x.dom_nodes;
+        c.complete += usize::from(x.selected.complete);
+        c.fallback += usize::from(x.selected.fallback);
+        for (g, t) in gold.iter().zip(&x.in_template) {
+            c.gold += usize::from(*g);
+            c.retrieved += usize::from(*t);
+            c.correct += usize::from(*g && *t);
+        }
+    }
+    c
+}
+
+/// Seeds of the generated sites per layout in `eval-links`.
+pub const SYNTH_SEEDS: u64 = 3;
+
+/// `pith template eval-links [INPUT...]` (`just eval-links`): node-level precision, recall
+/// and F1 of link-based templates on generated sites (the thesis' Table 5.1), then, for every
+/// crawl given, what each of its HTML pages finds as key page.
+pub fn links_main(
+    files: &[std::path::PathBuf],
+    framing: crate::input::Framing,
+    params: &super::links::Params,
+    markdown: Option<&Path>,
+) -> ExitCode {
+    use super::synth::{Layout, site};
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "Link-based site templates on generated sites (n = {}, t = {}): every article is a key \
+         page; node counts are sums over the key pages (elements and non-blank text nodes), \
+         recall, precision and F1 over those sums, as the thesis' Table 5.1.\n",
+        params.n, params.t
+    );
+    let _ = writeln!(
+        s,
+        "| site | layout | key pages | n-CS found | fallback | DOM nodes | template nodes | retrieved | correct | recall | precision | F1 |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|---|---|");
+    let mut total = NodeCounts::default();
+    let started = Instant::now();
+    for layout in Layout::ALL {
+        for seed in 1..=SYNTH_SEEDS {
+            let site = site(seed, layout);
+            let c = synthetic_site(&site, params);
+            total.add(&c);
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.3} | {:.3} | {:.3} |",
+                site.host,
+                layout.name(),
+                c.keys,
+                c.complete,
+                c.fallback,
+                c.dom,
+                c.gold,
+                c.retrieved,
+                c.correct,
+                c.recall(),
+                c.precision(),
+                c.f1()
+            );
+        }
+    }
+    let _ = writeln!(
+        s,
+        "| **all** | | {} | {} | {} | {} | {} | {} | {} | {:.3} | {:.3} | {:.3} |",
+        total.keys,
+        total.complete,
+        total.fallback,
+        total.dom,
+        total.gold,
+        total.retrieved,
+        total.correct,
+        total.recall(),
+        total.precision(),
+        total.f1()
+    );
+    let _ = writeln!(
+        s,
+        "\n{} key pages in {:.2} s.",
+        total.keys,
+        started.elapsed().as_secs_f64()
+    );
+    if !files.is_empty() {
+        let _ = writeln!(
+            s,
+            "\nCrawls: every HTML page with a URL as key page. n-CS: an n-CS was found; smaller: \
+             a 2..n-1 CS; fallback: no two linked pages link each other, a sample was used; none: \
+             no other page of the host in the crawl. Sizes are means over the key pages with a \
+             template.\n"
+        );
+        let _ = writeln!(
+            s,
+            "| crawl | pages | hosts | n-CS | smaller CS | fallback | none | mean pages loaded | mean DOM nodes | mean template nodes |"
+        );
+        let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|");
+        for f in files {
+            let crawl = super::learn::read_site(
+                std::slice::from_ref(f),
+                framing,
+                None,
+                "pith template eval-links",
+            );
+            let mut hosts: std::collections::HashSet<String> = std::collections::HashSet::new();
+            let (mut full, mut smaller, mut fallback, mut none) = (0, 0, 0, 0);
+            let (mut loaded, mut dom, mut tpl, mut with) = (0usize, 0usize, 0usize, 0usize);
+            let urls: Vec<String> = crawl.order.clone();
+            for key in &urls {
+                let url = format!("http://{key}");
+                if let Some(h) = super::host_of(&url) {
+                    hosts.insert(h);
+                }
+                match super::links::extract(&crawl, &url, params) {
+                    Ok(x) => {
+                        with += 1;
+                        loaded += x.selected.loaded;
+                        dom += x.dom_nodes;
+                        tpl += x.template_nodes;
+                        if x.selected.fallback {
+                            fallback += 1;
+                        } else if x.selected.complete {
+                            full += 1;
+                        } else {
+                            smaller += 1;
+                        }
+                    }
+                    Err(_) => none += 1,
+                }
+            }
+            let w = with.max(1) as f64;
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {full} | {smaller} | {fallback} | {none} | {:.1} | {:.0} | {:.0} |",
+                f.file_name().and_then(|n| n.to_str()).unwrap_or("?"),
+                urls.len(),
+                hosts.len(),
+                loaded as f64 / w,
+                dom as f64 / w,
+                tpl as f64 / w,
+            );
+        }
+    }
+    write_out(&s, markdown, "eval-links")
+}

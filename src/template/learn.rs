@@ -19,7 +19,7 @@ use super::{DEFAULT_MIN_MATCH, Template};
 use crate::decode;
 use crate::extract::blocks::{self, DIMS, Features, NO_BLOCK};
 use crate::extract::ce::{self, Params};
-use crate::extract::{Error, Options, Selection};
+use crate::extract::{Algo, Error, Options, Selection, SiteParams, tmpl_dom, tmpl_text};
 use crate::html::Document;
 use crate::html::tree::Tree;
 use crate::input::{Framing, Input, Item, Pool};
@@ -59,7 +59,7 @@ fn dotted(tree: &Tree<'_>, pb: &blocks::PageBlocks, b: usize) -> String {
 }
 
 /// Checks a page as [`crate::extract::extract`] does and decodes it.
-fn decode_page<'b>(
+pub(crate) fn decode_page<'b>(
     bytes: &'b [u8],
     charset: Option<&str>,
 ) -> Result<std::borrow::Cow<'b, str>, Error> {
@@ -190,9 +190,14 @@ pub struct CeStats {
     pub comparisons: u64,
 }
 
-/// ContentExtractor over pages given together (one site): each page's content blocks,
-/// rendered. A page that cannot be read gives its error; the others still form the site.
-pub fn ce_site(pages: &[&[u8]], opts: &Options) -> (Vec<Result<String, Error>>, CeStats) {
+/// An algorithm over pages given together (one site: `--algo ce`, `tmpl-dom`, `tmpl-text`):
+/// each page's content, rendered. A page that cannot be read gives its error; the others still
+/// form the site. `algo` not a site algorithm gives every readable page whole.
+pub fn site_texts(
+    pages: &[&[u8]],
+    opts: &Options,
+    site: &SiteParams,
+) -> (Vec<Result<String, Error>>, CeStats) {
     let texts: Vec<Result<std::borrow::Cow<'_, str>, Error>> = pages
         .iter()
         .map(|b| decode_page(b, opts.charset.as_deref()))
@@ -203,37 +208,29 @@ pub fn ce_site(pages: &[&[u8]], opts: &Options) -> (Vec<Result<String, Error>>, 
         .zip(&arenas)
         .map(|(t, a)| t.as_ref().ok().map(|t| Document::parse(t, a)))
         .collect();
-    let analysed: Vec<Option<(blocks::PageBlocks, Vec<Features>)>> = docs
-        .iter()
-        .map(|d| {
-            d.as_ref().map(|d| {
-                let pb = blocks::blocks(&d.tree);
-                let f = blocks::block_features(d, &pb);
-                (pb, f)
-            })
-        })
-        .collect();
-    let feats: Vec<Vec<Features>> = analysed.iter().flatten().map(|(_, f)| f.clone()).collect();
-    let c = ce::classify(&feats, Params::default());
-    let stats = CeStats {
-        distinct: c.distinct,
-        atomic: c.atomic,
-        comparisons: c.comparisons,
+    let readable: Vec<&Document<'_>> = docs.iter().flatten().collect();
+    let (selections, stats) = match opts.algo {
+        Algo::TmplDom => (tmpl_dom::site(&readable, &site.dom), CeStats::default()),
+        Algo::TmplText => (tmpl_text::site(&readable, &site.text), CeStats::default()),
+        Algo::Ce => ce_selections(&readable),
+        _ => (
+            readable
+                .iter()
+                .map(|d| Selection {
+                    nodes: blocks::text_nodes(d, |_| true),
+                })
+                .collect(),
+            CeStats::default(),
+        ),
     };
-    let mut flags = c.content.into_iter();
+    let mut sels = selections.into_iter();
     let out = texts
         .iter()
         .zip(&docs)
-        .zip(&analysed)
-        .map(|((t, d), a)| match (t, d, a) {
-            (Err(e), _, _) => Err(e.clone()),
-            (Ok(_), Some(doc), Some((pb, _))) => {
-                let content = flags.next().unwrap_or_default();
-                let nodes = blocks::text_nodes(doc, |i| {
-                    let b = pb.owner.get(i).copied().unwrap_or(0) as usize;
-                    content.get(b).copied().unwrap_or(false)
-                });
-                let sel = Selection { nodes };
+        .map(|(t, d)| match (t, d) {
+            (Err(e), _) => Err(e.clone()),
+            (Ok(_), Some(doc)) => {
+                let sel = sels.next().unwrap_or_default();
                 Ok(crate::output::render(doc, &sel, opts.format, opts.links))
             }
             _ => Err(Error::Empty),
@@ -242,13 +239,55 @@ pub fn ce_site(pages: &[&[u8]], opts: &Options) -> (Vec<Result<String, Error>>, 
     (out, stats)
 }
 
-/// `pith --algo ce FILE...`: the files are pages of one site; prints each page's content, pages
-/// separated by a form-feed line as the filter does.
-pub fn run_ce(config: &crate::pipeline::Config) -> ExitCode {
+/// ContentExtractor over parsed pages of one site: each page's content blocks.
+fn ce_selections(docs: &[&Document<'_>]) -> (Vec<Selection>, CeStats) {
+    let analysed: Vec<(blocks::PageBlocks, Vec<Features>)> = docs
+        .iter()
+        .map(|d| {
+            let pb = blocks::blocks(&d.tree);
+            let f = blocks::block_features(d, &pb);
+            (pb, f)
+        })
+        .collect();
+    let feats: Vec<Vec<Features>> = analysed.iter().map(|(_, f)| f.clone()).collect();
+    let c = ce::classify(&feats, Params::default());
+    let stats = CeStats {
+        distinct: c.distinct,
+        atomic: c.atomic,
+        comparisons: c.comparisons,
+    };
+    let sels = docs
+        .iter()
+        .zip(&analysed)
+        .zip(c.content)
+        .map(|((doc, (pb, _)), content)| Selection {
+            nodes: blocks::text_nodes(doc, |i| {
+                let b = pb.owner.get(i).copied().unwrap_or(0) as usize;
+                content.get(b).copied().unwrap_or(false)
+            }),
+        })
+        .collect();
+    (sels, stats)
+}
+
+/// ContentExtractor over pages given together (one site): each page's content blocks,
+/// rendered. A page that cannot be read gives its error; the others still form the site.
+pub fn ce_site(pages: &[&[u8]], opts: &Options) -> (Vec<Result<String, Error>>, CeStats) {
+    let ce = Options {
+        algo: Algo::Ce,
+        ..opts.clone()
+    };
+    site_texts(pages, &ce, &SiteParams::default())
+}
+
+/// `pith --algo ce|tmpl-dom|tmpl-text FILE...`: the files are pages of one site; prints each
+/// page's content, pages separated by a form-feed line as the filter does.
+pub fn run_site(config: &crate::pipeline::Config) -> ExitCode {
     let (files, opts) = (&config.files, &config.options);
+    let algo = opts.algo.name();
     if config.json || config.templates.is_some() {
         eprintln!(
-            "pith: --algo ce writes text or markdown from HTML files; it takes no --format json or --templates"
+            "pith: --algo {algo} writes text or markdown from HTML files; it takes no --format json or --templates"
         );
         return ExitCode::from(2);
     }
@@ -264,11 +303,11 @@ pub fn run_ce(config: &crate::pipeline::Config) -> ExitCode {
         }
     }
     if pages.len() < 2 {
-        eprintln!("pith: --algo ce compares pages of one site: give two or more HTML files");
+        eprintln!("pith: --algo {algo} compares pages of one site: give two or more HTML files");
         return ExitCode::from(2);
     }
     let refs: Vec<&[u8]> = pages.iter().map(Vec::as_slice).collect();
-    let (out, _) = ce_site(&refs, opts);
+    let (out, _) = site_texts(&refs, opts, &config.site);
     let mut first = true;
     let mut any = false;
     let mut stdout = String::new();
@@ -328,9 +367,45 @@ pub struct LearnArgs {
     #[argh(option, default = "String::from(\"auto\")")]
     input: String,
 
+    /// which pages of a host to learn from: sample (default: --max-pages sampled across the
+    /// input) or links (the host's shortest URL as key page and the pages of the complete
+    /// subdigraph its links lead to, as `pith template extract`; holds the host's pages in
+    /// memory until the end of the input)
+    #[argh(option, default = "String::from(\"sample\")")]
+    select: String,
+
     /// input files: HTML pages, WARC (.gz) or JSON lines
     #[argh(positional)]
     files: Vec<String>,
+}
+
+/// xorshift64 (Marsaglia 2003): a fixed, tiny generator, so samples are repeatable. `state`
+/// must not be 0.
+pub fn xorshift64(state: &mut u64) -> u64 {
+    let mut x = *state;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    *state = x;
+    x
+}
+
+/// `p` of the indices `0..n` chosen uniformly at random (partial Fisher-Yates with a fixed seed,
+/// so runs repeat), in increasing order; all of them when `n <= p`.
+pub fn sample_indices(n: usize, p: usize) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..n).collect();
+    if n <= p {
+        return idx;
+    }
+    let mut state = 0x2545_f491_4f6c_dd1d;
+    for k in 0..p {
+        let r = xorshift64(&mut state);
+        let j = k + (r % (n - k) as u64) as usize;
+        idx.swap(k, j);
+    }
+    idx.truncate(p);
+    idx.sort_unstable();
+    idx
 }
 
 /// One host's sample.
@@ -351,14 +426,8 @@ impl Reservoir {
             names: HashMap::new(),
         }
     }
-    /// xorshift64 (Marsaglia 2003): a fixed, tiny generator, so the sample is repeatable.
     fn next(&mut self) -> u64 {
-        let mut x = self.rng;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.rng = x;
-        x
+        xorshift64(&mut self.rng)
     }
     /// Algorithm R: the k-th page replaces a random slot with probability max/k.
     fn offer(&mut self, max: usize, page: impl FnOnce() -> Option<PageSummary>) {
@@ -429,6 +498,15 @@ pub fn learn_main(cmd: &[&str], args: &[&str]) -> ExitCode {
         },
         None => None,
     };
+    let by_links = match a.select.as_str() {
+        "sample" => false,
+        "links" => true,
+        other => {
+            eprintln!("pith learn: unknown --select `{other}` (one of: sample, links)");
+            return ExitCode::from(2);
+        }
+    };
+    let mut crawls: HashMap<String, super::links::Site> = HashMap::new();
     let mut hosts: HashMap<String, Reservoir> = HashMap::new();
     let mut no_host = 0u64;
     let pool = Pool::default();
@@ -460,6 +538,12 @@ pub fn learn_main(cmd: &[&str], args: &[&str]) -> ExitCode {
                 no_host += 1;
                 continue;
             };
+            if by_links && let Some(url) = rec.url.as_deref() {
+                crawls
+                    .entry(h.clone())
+                    .or_default()
+                    .insert(url, rec.page().to_vec());
+            }
             let r = hosts.entry(h.clone()).or_insert_with(|| Reservoir::new(&h));
             r.offer(a.max_pages, || {
                 match summarize(rec.page(), rec.charset.as_deref()) {
@@ -482,8 +566,28 @@ pub fn learn_main(cmd: &[&str], args: &[&str]) -> ExitCode {
     let mut learned = 0;
     let mut sorted: Vec<(String, Reservoir)> = hosts.into_iter().collect();
     sorted.sort_by(|x, y| x.0.cmp(&y.0));
-    for (h, r) in sorted {
-        if r.pages.len() < a.min_pages {
+    for (h, mut r) in sorted {
+        if by_links && r.seen >= a.min_pages as u64 {
+            match crawls.get(&h).map(|c| links_sample(c, &h)) {
+                Some(Ok((pages, msg))) => {
+                    eprintln!("pith learn: {h}: {msg}");
+                    for p in &pages {
+                        for (path, name) in p.paths.iter().zip(&p.names) {
+                            r.names.entry(*path).or_insert_with(|| name.clone());
+                        }
+                    }
+                    r.pages = pages;
+                }
+                Some(Err(e)) => eprintln!("pith learn: {h}: {e}; learning from the sample"),
+                None => eprintln!("pith learn: {h}: no URLs; learning from the sample"),
+            }
+        }
+        let enough = if by_links {
+            r.seen >= a.min_pages as u64 && r.pages.len() >= 2
+        } else {
+            r.pages.len() >= a.min_pages
+        };
+        if !enough {
             eprintln!(
                 "pith learn: {h}: {} pages, fewer than --min-pages {}; not learned",
                 r.pages.len(),
@@ -515,23 +619,204 @@ pub fn learn_main(cmd: &[&str], args: &[&str]) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Shows or evaluates site templates.
+/// `--select links`: the pages of `host` to learn from, by the thesis' link analysis: the key
+/// page is the host's shortest URL (a crawl's home page, which holds the site's menus), then
+/// the pages of the complete subdigraph its links lead to ([`super::links::select`]; a sample
+/// when there is none). Returns their summaries and a line saying what was found.
+fn links_sample(
+    site: &super::links::Site,
+    host: &str,
+) -> Result<(Vec<PageSummary>, String), String> {
+    let urls = site.urls_of(host);
+    let key = urls
+        .iter()
+        .min_by_key(|u| u.len())
+        .ok_or_else(|| "no pages".to_string())?;
+    let s = super::links::select(site, key, &super::links::Params::default())?;
+    let mut pages = Vec::new();
+    for u in std::iter::once(*key).chain(s.pages.iter().map(String::as_str)) {
+        if let Some((_, b)) = site.get(u)
+            && let Ok(p) = summarize(b, None)
+        {
+            pages.push(p);
+        }
+    }
+    let how = if s.fallback {
+        format!(
+            "no complete subdigraph from {key}; a sample of {}",
+            s.pages.len()
+        )
+    } else {
+        format!("key {key}, a {}-CS", s.cs)
+    };
+    Ok((pages, format!("learning from links: {how}")))
+}
+
+/// Shows, extracts or evaluates site templates.
 ///
 /// `pith template show FILE` prints a template as JSON. `pith template eval-sites DIR` runs the
 /// leave-one-out and cross-year evaluation on msv_big9-style data (DIR/<site>/<year>/{html,gold}).
+/// `pith template extract --key URL INPUT...` finds the site-level template of the key page
+/// from the pages its links lead to (the input must hold them: a WARC or JSON lines crawl) and
+/// prints it as JSON. `pith template eval-detectors DIR` scores tmpl-dom and tmpl-text on
+/// msv_big9-style data; `pith template eval-links [WARC...]` scores link-based templates on
+/// generated sites and reports what they find in the crawls given.
 #[derive(FromArgs, Debug)]
 pub struct TemplateArgs {
-    /// show FILE | eval-sites DIR [--markdown OUT.md]
+    /// show FILE | eval-sites DIR | eval-detectors DIR | extract --key URL INPUT... |
+    /// eval-links [INPUT...]
     #[argh(positional)]
     action: String,
 
-    /// the template file (show) or the data directory (eval-sites)
+    /// the template file (show), the data directory (eval-sites, eval-detectors), or the input
+    /// crawls (extract, eval-links)
     #[argh(positional)]
-    path: PathBuf,
+    paths: Vec<PathBuf>,
 
-    /// eval-sites: also write the tables as Markdown to this file
+    /// eval-sites, eval-detectors, eval-links: also write the tables as Markdown to this file
     #[argh(option)]
     markdown: Option<PathBuf>,
+
+    /// extract: the URL of the key page (it must be in the input)
+    #[argh(option)]
+    key: Option<String>,
+
+    /// extract, eval-links: size n of the complete subdigraph sought (default 3, the thesis')
+    #[argh(option, default = "super::links::Params::default().n")]
+    cs_size: usize,
+
+    /// extract, eval-links: votes t a node needs among the CS pages (default 2, the thesis')
+    #[argh(option, default = "super::links::Params::default().t")]
+    votes: usize,
+
+    /// input framing for extract and eval-links: auto (default), html, warc or jsonl
+    #[argh(option, default = "String::from(\"auto\")")]
+    input: String,
+}
+
+/// Reads every page with a URL from the inputs into a [`super::links::Site`]; `host` keeps only that
+/// host's pages. Faults are reported and skipped.
+pub fn read_site(
+    files: &[PathBuf],
+    framing: Framing,
+    host: Option<&str>,
+    who: &str,
+) -> super::links::Site {
+    let mut site = super::links::Site::default();
+    let pool = Pool::default();
+    for f in files {
+        let name = f.to_string_lossy();
+        let (mut input, _) = match Input::open(&name, framing, 64 << 20) {
+            Ok(i) => i,
+            Err(e) => {
+                eprintln!("{who}: {name}: {e}");
+                continue;
+            }
+        };
+        while let Some(item) = input.next_item() {
+            let rec = match item {
+                Item::Page(rec) => rec,
+                Item::Member(m) => match m.finish(&pool) {
+                    Item::Page(rec) => rec,
+                    _ => continue,
+                },
+                Item::Fault(f) => {
+                    eprintln!("{who}: {f}");
+                    continue;
+                }
+                Item::Skip(_) => continue,
+            };
+            let Some(url) = rec.url.as_deref() else {
+                continue;
+            };
+            if host.is_some() && super::host_of(url).as_deref() != host {
+                continue;
+            }
+            site.insert(url, rec.page().to_vec());
+        }
+    }
+    site
+}
+
+fn framing_of(name: &str) -> Option<Framing> {
+    match name {
+        "auto" => Some(Framing::Auto),
+        "html" => Some(Framing::Html),
+        "warc" => Some(Framing::Warc),
+        "jsonl" | "json" => Some(Framing::Jsonl),
+        _ => None,
+    }
+}
+
+/// `pith template extract --key URL INPUT...`
+fn extract_main(a: &TemplateArgs) -> ExitCode {
+    let who = "pith template extract";
+    let Some(key) = &a.key else {
+        eprintln!("{who}: give the key page's URL with --key URL");
+        return ExitCode::from(2);
+    };
+    let Some(framing) = framing_of(&a.input) else {
+        eprintln!(
+            "{who}: unknown --input `{}` (one of: auto, html, warc, jsonl)",
+            a.input
+        );
+        return ExitCode::from(2);
+    };
+    if a.paths.is_empty() || a.cs_size < 2 || a.votes < 1 {
+        eprintln!("{who}: give the crawl (WARC or JSON lines); need --cs-size >= 2, --votes >= 1");
+        return ExitCode::from(2);
+    }
+    let Some(host) = super::host_of(key) else {
+        eprintln!("{who}: --key `{key}` has no host");
+        return ExitCode::from(2);
+    };
+    let site = read_site(&a.paths, framing, Some(&host), who);
+    let params = super::links::Params {
+        n: a.cs_size,
+        t: a.votes,
+        ..super::links::Params::default()
+    };
+    match super::links::extract(&site, key, &params) {
+        Ok(x) => {
+            let s = &x.selected;
+            if s.fallback {
+                eprintln!(
+                    "{who}: {key}: no complete subdigraph among its {} links ({} in the input); \
+                     fell back to a sample of {} pages of {host}",
+                    s.links,
+                    s.loaded,
+                    s.pages.len()
+                );
+            } else if !s.complete {
+                eprintln!(
+                    "{who}: {key}: only a {}-CS (wanted {}); using it with {} votes",
+                    s.cs, a.cs_size, x.votes
+                );
+            }
+            let json = serde_json::json!({
+                "key": s.key,
+                "pages": s.pages,
+                "cs_size": s.cs,
+                "complete": s.complete,
+                "fallback": s.fallback,
+                "links": s.links,
+                "loaded": s.loaded,
+                "missing": s.missing,
+                "votes": x.votes,
+                "dom_nodes": x.dom_nodes,
+                "template_nodes": x.template_nodes,
+                "template": x.template_text,
+                "content": x.content,
+            });
+            use std::io::Write;
+            let _ = writeln!(std::io::stdout(), "{json}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{who}: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// `pith template ...`
@@ -540,24 +825,69 @@ pub fn template_main(cmd: &[&str], args: &[&str]) -> ExitCode {
         Ok(a) => a,
         Err(early) => return crate::cli::early_exit(early),
     };
+    let first = a.paths.first();
+    let need_path = |what: &str| {
+        eprintln!("pith template {}: give the {what}", a.action);
+        ExitCode::from(2)
+    };
     match a.action.as_str() {
-        "show" => match Template::load(&a.path) {
-            Ok(t) => {
-                let json = serde_json::to_string_pretty(&t.to_json()).unwrap_or_default();
-                // A closed stdout (`| head`) is not an error worth a panic.
-                use std::io::Write;
-                let _ = writeln!(std::io::stdout(), "{json}");
-                ExitCode::SUCCESS
+        "show" => {
+            let Some(path) = first else {
+                return need_path("template file");
+            };
+            match Template::load(path) {
+                Ok(t) => {
+                    let json = serde_json::to_string_pretty(&t.to_json()).unwrap_or_default();
+                    // A closed stdout (`| head`) is not an error worth a panic.
+                    use std::io::Write;
+                    let _ = writeln!(std::io::stdout(), "{json}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("pith: {e}");
+                    ExitCode::FAILURE
+                }
             }
-            Err(e) => {
-                eprintln!("pith: {e}");
-                ExitCode::FAILURE
-            }
+        }
+        "eval-sites" => match first {
+            Some(dir) => super::eval::main(dir, a.markdown.as_deref()),
+            None => need_path("data directory"),
         },
-        "eval-sites" => super::eval::main(&a.path, a.markdown.as_deref()),
+        "eval-detectors" => match first {
+            Some(dir) => super::eval::detectors_main(dir, a.markdown.as_deref()),
+            None => need_path("data directory"),
+        },
+        "eval-links" => {
+            let Some(framing) = framing_of(&a.input) else {
+                eprintln!("pith template eval-links: unknown --input `{}`", a.input);
+                return ExitCode::from(2);
+            };
+            let params = super::links::Params {
+                n: a.cs_size.max(2),
+                t: a.votes.max(1),
+                ..super::links::Params::default()
+            };
+            super::eval::links_main(&a.paths, framing, &params, a.markdown.as_deref())
+        }
+        "extract" => extract_main(&a),
         other => {
-            eprintln!("pith template: unknown action `{other}` (one of: show, eval-sites)");
+            eprintln!(
+                "pith template: unknown action `{other}` (one of: show, eval-sites, eval-detectors, extract, eval-links)"
+            );
             ExitCode::from(2)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sample_indices_takes_p_distinct_indices() {
+        let s = sample_indices(100, 30);
+        assert_eq!(s.len(), 30);
+        assert!(s.windows(2).all(|w| w[0] < w[1]) && s.iter().all(|&i| i < 100));
+        assert_eq!(sample_indices(5, 30), vec![0, 1, 2, 3, 4]);
     }
 }

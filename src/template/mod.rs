@@ -23,9 +23,16 @@
 //! Loading never trusts a count: each is checked against the bytes left before anything is
 //! allocated for it, and the file itself is read only up to [`MAX_FILE`] bytes, so a hostile file
 //! costs at most its own size. Every fault is a [`LoadError`] naming the file.
+//!
+//! Submodules: [`learn`] (the preparation phase and the `learn` / `template` commands), [`eval`]
+//! (the msv_big9 and link evaluations), [`links`] (site-level templates from a key page's links)
+//! with [`etdm`] (the mapping and the vote), and [`synth`] (generated sites with known templates).
 
+pub mod etdm;
 pub mod eval;
 pub mod learn;
+pub mod links;
+pub mod synth;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
