@@ -59,7 +59,7 @@ fn dotted(tree: &Tree<'_>, pb: &blocks::PageBlocks, b: usize) -> String {
 }
 
 /// Checks a page as [`crate::extract::extract`] does and decodes it.
-fn decode_page<'b>(
+pub(crate) fn decode_page<'b>(
     bytes: &'b [u8],
     charset: Option<&str>,
 ) -> Result<std::borrow::Cow<'b, str>, Error> {

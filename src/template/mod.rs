@@ -24,8 +24,10 @@
 //! allocated for it, and the file itself is read only up to [`MAX_FILE`] bytes, so a hostile file
 //! costs at most its own size. Every fault is a [`LoadError`] naming the file.
 
+pub mod cluster;
 pub mod eval;
 pub mod learn;
+pub mod paths;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
