@@ -10,7 +10,7 @@
 use std::time::{Duration, Instant};
 
 use pith::extract::Options;
-use pith::template::Template;
+use pith::template::Family;
 use pith::template::learn::{self, PageSummary};
 
 const PASSES: usize = 9;
@@ -53,7 +53,7 @@ fn main() {
         sites.push((name.unwrap_or_default(), years));
     }
     // Leave-one-out templates, one per page.
-    let mut work: Vec<(&[u8], Template)> = Vec::new();
+    let mut work: Vec<(&[u8], Family)> = Vec::new();
     for (site, years) in &sites {
         for pages in years {
             let sums: Vec<PageSummary> = pages
@@ -68,7 +68,7 @@ fn main() {
                     .map(|(_, s)| s.clone())
                     .collect();
                 let t = learn::learn(&others, site, Default::default());
-                work.push((page.as_slice(), t));
+                work.push((page.as_slice(), Family::single(t)));
             }
         }
     }
@@ -109,7 +109,9 @@ fn main() {
         "  fastce+auto / auto = {:.2} (target <= 1.2)\n",
         f.as_secs_f64() / a.as_secs_f64().max(1e-12)
     );
-    println!("learning from 30 pages of a site (parse + CE), median of {PASSES}; template size:");
+    println!(
+        "learning from 30 pages of a site as `pith learn` does (parse, cluster, CE per cluster), median of {PASSES}; file size:"
+    );
     for (site, years) in &sites {
         let pages: Vec<&Vec<u8>> = years.iter().rev().flatten().take(30).collect();
         let mut times = Vec::new();
@@ -120,7 +122,14 @@ fn main() {
                 .iter()
                 .filter_map(|p| learn::summarize(p, None).ok())
                 .collect();
-            let tpl = learn::learn(&sums, site, Default::default());
+            let names = learn::names_of(&sums);
+            let tpl = learn::learn_family(
+                &sums,
+                &names,
+                site,
+                Default::default(),
+                pith::template::cluster::DEFAULT_SIGNATURE,
+            );
             times.push(t.elapsed());
             size = tpl.to_bytes().len();
         }

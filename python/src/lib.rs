@@ -22,7 +22,7 @@ use pith_core::extract::auto::Mode;
 use pith_core::input::{Framing, Input};
 use pith_core::output::Format;
 use pith_core::pipeline::JsonLines;
-use pith_core::template::{Store, Template};
+use pith_core::template::{Family, Store};
 use pith_core::{Algo, Options};
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -117,7 +117,7 @@ fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
 }
 
 /// The template of `url`'s host in `store`, as the CLI finds it for a page (none without a URL).
-fn template_for(store: Option<&Store>, url: Option<&str>) -> Result<Option<Arc<Template>>, String> {
+fn template_for(store: Option<&Store>, url: Option<&str>) -> Result<Option<Arc<Family>>, String> {
     match store.zip(url) {
         Some((store, url)) => guarded(|| store.for_url(url)),
         None => Ok(None),
@@ -130,7 +130,7 @@ fn extract_one(
     page: &[u8],
     forced_utf8: bool,
     opts: &Options,
-    template: Option<&Template>,
+    template: Option<&Family>,
 ) -> Result<String, String> {
     let utf8;
     let opts = if forced_utf8 && opts.charset.is_none() {

@@ -466,6 +466,13 @@ pub fn cluster(pages: &[Vec<u64>], k: usize) -> Clustering {
     finish(&essential, &roots, &hasher, merges, searches)
 }
 
+/// All pages as one cluster (its template paths and signature), as [`cluster`] numbers it.
+pub fn single(pages: &[Vec<u64>], k: usize) -> Clustering {
+    let essential = paths::essential(pages);
+    let roots = vec![0; essential.len()];
+    finish(&essential, &roots, &MinHasher::new(k.max(1)), 0, 0)
+}
+
 /// The nearest cluster of `a`: among the clusters sharing a band with it, those with the
 /// highest estimated Jaccard coefficient; of those, the one whose merge saves the most.
 fn nearest(a: u32, cls: &[Cl], index: &HashMap<u64, Vec<u32>>, bits: f64) -> Option<Pair> {

@@ -20,6 +20,8 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use super::Family;
+use super::cluster::DEFAULT_SIGNATURE;
 use super::learn::{self, PageSummary};
 use crate::eval::metrics;
 use crate::extract::ce::Params;
@@ -163,6 +165,21 @@ struct Acc {
     x_alone: f64,
     x_auto: f64,
     x_fallbacks: usize,
+    // template families: same-year (FastCE+auto as --templates runs it, bow and lcs)
+    fam: (f64, f64),
+    fam_fallbacks: usize,
+    fam_templates: usize,
+    x_fam: f64,
+    x_fam_fallbacks: usize,
+    // pooled years: learn from the site's other years together, test on the held-out year
+    p_pages: usize,
+    p_single: f64,
+    p_fam: f64,
+    p_auto: f64,
+    p_single_fallbacks: usize,
+    p_fam_fallbacks: usize,
+    p_fam_templates: usize,
+    p_sets: usize,
 }
 
 fn add(a: &mut (f64, f64), s: Score) {
@@ -187,17 +204,24 @@ struct FastRun {
     time: Duration,
 }
 
-fn fastce_page(html: &[u8], t: &super::Template, opts: &Options) -> FastRun {
-    let (r, time) = timed(|| crate::extract::extract_with(html, None, opts, Some(t)));
+fn fastce_page(html: &[u8], f: &Family, opts: &Options) -> FastRun {
+    let (r, time) = timed(|| crate::extract::extract_with(html, None, opts, Some(f)));
     let (text, fell_back) = match r {
         Ok(e) => (e.text, !e.algo.starts_with("fastce")),
         Err(_) => (String::new(), true),
     };
-    // FastCE alone and the counts, from a separate (untimed) detection.
+    // FastCE alone and the counts, from a separate (untimed) detection with the template
+    // `extract_with` picks.
     let text_src = crate::decode::decode(html, None, None).text;
     let arena = bumpalo::Bump::new();
     let doc = crate::html::Document::parse(&text_src, &arena);
-    let d = crate::extract::fastce::detect(&doc, t);
+    let picked = f
+        .pick(|| super::paths::page_paths(&doc))
+        .and_then(|i| f.members.get(i));
+    let d = match picked {
+        Some(m) => crate::extract::fastce::detect(&doc, &m.template),
+        None => Default::default(),
+    };
     let alone = match &d.selection {
         Some(sel) => crate::output::render(&doc, sel, opts.format, opts.links),
         None => text.clone(),
@@ -263,12 +287,24 @@ pub fn main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
                 .filter(|(j, _)| *j != i)
                 .map(|(_, p)| p.summary.clone())
                 .collect();
-            let t = learn::learn(&others, &sy.site, params);
+            let t = Family::single(learn::learn(&others, &sy.site, params));
             let bytes = t.to_bytes().len();
             acc.tpl_bytes += bytes;
             acc.tpl_max = acc.tpl_max.max(bytes);
             acc.templates += 1;
             let run = fastce_page(&page.html, &t, &auto);
+            // Clustered: one template per cluster of the 9 other pages.
+            let fam = learn::learn_family(
+                &others,
+                &learn::names_of(&others),
+                &sy.site,
+                params,
+                DEFAULT_SIGNATURE,
+            );
+            acc.fam_templates += fam.members.len();
+            let frun = fastce_page(&page.html, &fam, &auto);
+            acc.fam_fallbacks += usize::from(frun.fell_back);
+            add(&mut acc.fam, score(&frun.text, &page.gold));
             acc.fast_time += run.time;
             acc.fast_blocks += run.blocks;
             acc.fast_compared += run.compared;
@@ -296,8 +332,18 @@ pub fn main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
         // Cross-year: learn from this year, apply to the next year of the same site.
         if let Some(next) = sets.get(k + 1).filter(|n| n.site == sy.site) {
             let all: Vec<PageSummary> = sy.pages.iter().map(|p| p.summary.clone()).collect();
-            let t = learn::learn(&all, &sy.site, params);
+            let t = Family::single(learn::learn(&all, &sy.site, params));
+            let fam = learn::learn_family(
+                &all,
+                &learn::names_of(&all),
+                &sy.site,
+                params,
+                DEFAULT_SIGNATURE,
+            );
             for page in &next.pages {
+                let frun = fastce_page(&page.html, &fam, &auto);
+                acc.x_fam += score(&frun.text, &page.gold).bow;
+                acc.x_fam_fallbacks += usize::from(frun.fell_back);
                 let run = fastce_page(&page.html, &t, &auto);
                 acc.x_pages += 1;
                 acc.x_fallbacks += usize::from(run.fell_back);
@@ -305,6 +351,36 @@ pub fn main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
                 acc.x_alone += score(&run.alone, &page.gold).bow;
                 let a = crate::extract::extract(&page.html, None, &auto);
                 acc.x_auto += score(a.map(|e| e.text).as_deref().unwrap_or(""), &page.gold).bow;
+            }
+        }
+    }
+    // Pooled years: a host whose pages come in several layouts, as a crawl sees it. Learn from
+    // all pages of the site's other years together (one template, or one per cluster), then
+    // extract each page of the held-out year.
+    for (site, acc) in sites.iter_mut() {
+        let years: Vec<&SiteYear> = sets.iter().filter(|s| &s.site == site).collect();
+        for (y, held) in years.iter().enumerate() {
+            let train: Vec<PageSummary> = years
+                .iter()
+                .enumerate()
+                .filter(|(z, _)| *z != y)
+                .flat_map(|(_, s)| s.pages.iter().map(|p| p.summary.clone()))
+                .collect();
+            let names = learn::names_of(&train);
+            let single = Family::single(learn::learn_named(&train, &names, site, params));
+            let fam = learn::learn_family(&train, &names, site, params, DEFAULT_SIGNATURE);
+            acc.p_sets += 1;
+            acc.p_fam_templates += fam.members.len();
+            for page in &held.pages {
+                acc.p_pages += 1;
+                let r = fastce_page(&page.html, &single, &auto);
+                acc.p_single += score(&r.text, &page.gold).bow;
+                acc.p_single_fallbacks += usize::from(r.fell_back);
+                let r = fastce_page(&page.html, &fam, &auto);
+                acc.p_fam += score(&r.text, &page.gold).bow;
+                acc.p_fam_fallbacks += usize::from(r.fell_back);
+                let a = crate::extract::extract(&page.html, None, &auto);
+                acc.p_auto += score(a.map(|e| e.text).as_deref().unwrap_or(""), &page.gold).bow;
             }
         }
     }
@@ -325,7 +401,7 @@ pub fn main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
                 .collect();
             learn::learn(&sums, site, params)
         });
-        learn30.push((site.clone(), time, t.to_bytes().len()));
+        learn30.push((site.clone(), time, Family::single(t).to_bytes().len()));
     }
     let md = tables(&sites, &learn30);
     {
@@ -375,6 +451,20 @@ fn tables(sites: &[(String, Acc)], learn30: &[(String, Duration, usize)]) -> Str
         total.x_alone += a.x_alone;
         total.x_auto += a.x_auto;
         total.x_fallbacks += a.x_fallbacks;
+        total.fam.0 += a.fam.0;
+        total.fam.1 += a.fam.1;
+        total.fam_fallbacks += a.fam_fallbacks;
+        total.fam_templates += a.fam_templates;
+        total.x_fam += a.x_fam;
+        total.x_fam_fallbacks += a.x_fam_fallbacks;
+        total.p_pages += a.p_pages;
+        total.p_single += a.p_single;
+        total.p_fam += a.p_fam;
+        total.p_auto += a.p_auto;
+        total.p_single_fallbacks += a.p_single_fallbacks;
+        total.p_fam_fallbacks += a.p_fam_fallbacks;
+        total.p_fam_templates += a.p_fam_templates;
+        total.p_sets += a.p_sets;
     }
     let all = [("**all**".to_string(), total.clone())];
     let rows = sites.iter().chain(all.iter());
@@ -469,6 +559,45 @@ fn tables(sites: &[(String, Acc)], learn30: &[(String, Duration, usize)]) -> Str
             a.x_fast / n,
             a.x_auto / n,
             a.x_fallbacks
+        );
+    }
+    let _ = writeln!(
+        s,
+        "\nTemplate families (bag-of-words F1 of what `--templates` runs; single: one FastCE \
+         template per training set, clustered: one per TEXT-MDL cluster of at least 3 pages, \
+         picked by MinHash signature, {DEFAULT_SIGNATURE} positions; fb: pages that fell back to \
+         auto). Same-year: leave-one-out as above. Cross-year: learn one year, extract the next. \
+         Pooled: learn from the site's other three years together, extract the held-out year.\n"
+    );
+    let _ = writeln!(
+        s,
+        "| site | same-year single / clustered / auto | templates | fb single / clustered | cross-year single / clustered / auto | fb single / clustered | pooled single / clustered / auto | templates | fb single / clustered |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|");
+    for (name, a) in rows.clone() {
+        let n = a.pages.max(1) as f64;
+        let xn = a.x_pages.max(1) as f64;
+        let pn = a.p_pages.max(1) as f64;
+        let _ = writeln!(
+            s,
+            "| {name} | {:.3} / {:.3} / {:.3} | {:.1} | {} / {} | {:.3} / {:.3} / {:.3} | {} / {} | {:.3} / {:.3} / {:.3} | {:.1} | {} / {} |",
+            a.fast.0 / n,
+            a.fam.0 / n,
+            a.auto.0 / n,
+            a.fam_templates as f64 / a.templates.max(1) as f64,
+            a.fallbacks,
+            a.fam_fallbacks,
+            a.x_fast / xn,
+            a.x_fam / xn,
+            a.x_auto / xn,
+            a.x_fallbacks,
+            a.x_fam_fallbacks,
+            a.p_single / pn,
+            a.p_fam / pn,
+            a.p_auto / pn,
+            a.p_fam_templates as f64 / a.p_sets.max(1) as f64,
+            a.p_single_fallbacks,
+            a.p_fam_fallbacks,
         );
     }
     let _ = writeln!(
