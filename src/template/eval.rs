@@ -614,3 +614,202 @@ fn tables(sites: &[(String, Acc)], learn30: &[(String, Duration, usize)]) -> Str
     }
     s
 }
+
+/// Agreement of a clustering with labels, as clustering papers report it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Agreement {
+    /// Share of pages whose cluster's most common label is theirs.
+    pub purity: f64,
+    /// Normalized mutual information, I(C;L) / ((H(C) + H(L)) / 2) (the arithmetic-mean
+    /// normalization, scikit-learn's default; 1 when clusters and labels are the same partition).
+    pub nmi: f64,
+    /// Adjusted Rand index (Hubert and Arabie 1985): pair agreement corrected for chance, 0
+    /// for a random clustering, 1 for the labels' partition.
+    pub ari: f64,
+}
+
+/// Purity, NMI and ARI of `clusters` against `labels` (one of each per page).
+pub fn agreement(clusters: &[u32], labels: &[u32]) -> Agreement {
+    use std::collections::HashMap;
+    let n = clusters.len().min(labels.len());
+    if n == 0 {
+        return Agreement::default();
+    }
+    let mut joint: HashMap<(u32, u32), u64> = HashMap::new();
+    let mut by_c: HashMap<u32, u64> = HashMap::new();
+    let mut by_l: HashMap<u32, u64> = HashMap::new();
+    for (&c, &l) in clusters.iter().zip(labels) {
+        *joint.entry((c, l)).or_insert(0) += 1;
+        *by_c.entry(c).or_insert(0) += 1;
+        *by_l.entry(l).or_insert(0) += 1;
+    }
+    let nf = n as f64;
+    let mut best: HashMap<u32, u64> = HashMap::new();
+    for (&(c, _), &v) in &joint {
+        let b = best.entry(c).or_insert(0);
+        *b = (*b).max(v);
+    }
+    let purity = best.values().sum::<u64>() as f64 / nf;
+    let h = |m: &HashMap<u32, u64>| -> f64 {
+        m.values()
+            .map(|&v| {
+                let p = v as f64 / nf;
+                -p * p.ln()
+            })
+            .sum()
+    };
+    let (hc, hl) = (h(&by_c), h(&by_l));
+    let mut mi = 0.0;
+    for (&(c, l), &v) in &joint {
+        let pcl = v as f64 / nf;
+        let pc = by_c.get(&c).copied().unwrap_or(1) as f64 / nf;
+        let pl = by_l.get(&l).copied().unwrap_or(1) as f64 / nf;
+        mi += pcl * (pcl / (pc * pl)).ln();
+    }
+    let nmi = if hc + hl > 0.0 {
+        2.0 * mi / (hc + hl)
+    } else {
+        1.0
+    };
+    let pairs = |x: u64| (x as f64) * (x as f64 - 1.0) / 2.0;
+    let index: f64 = joint.values().map(|&v| pairs(v)).sum();
+    let sum_c: f64 = by_c.values().map(|&v| pairs(v)).sum();
+    let sum_l: f64 = by_l.values().map(|&v| pairs(v)).sum();
+    let expected = sum_c * sum_l / pairs(n as u64).max(1.0);
+    let max = (sum_c + sum_l) / 2.0;
+    let ari = if (max - expected).abs() < f64::EPSILON {
+        1.0
+    } else {
+        (index - expected) / (max - expected)
+    };
+    Agreement { purity, nmi, ari }
+}
+
+/// `pith template eval-clusters DIR`: every page of msv_big9-style data mixed into one set,
+/// clustered by TEXT-MDL with several signature lengths; purity, NMI and ARI against the site
+/// and the site-year labels, and the time of each step.
+pub fn clusters_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
+    let sets = match read_site_years(dir) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("pith template eval-clusters: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut site_of: Vec<u32> = Vec::new();
+    let mut year_of: Vec<u32> = Vec::new();
+    let mut pages: Vec<&[u8]> = Vec::new();
+    let mut sites: Vec<&str> = Vec::new();
+    for (k, sy) in sets.iter().enumerate() {
+        if sites.last() != Some(&sy.site.as_str()) {
+            sites.push(&sy.site);
+        }
+        for p in &sy.pages {
+            site_of.push(sites.len() as u32 - 1);
+            year_of.push(k as u32);
+            pages.push(&p.html);
+        }
+    }
+    if pages.is_empty() {
+        eprintln!(
+            "pith template eval-clusters: no <site>/<year>/html pages in {}",
+            dir.display()
+        );
+        return ExitCode::FAILURE;
+    }
+    // Reading the template paths: decode, parse, walk (what `pith cluster` does per page).
+    let t = Instant::now();
+    let paths: Vec<Vec<u64>> = pages
+        .iter()
+        .map(|b| match learn::decode_page(b, None) {
+            Ok(text) => {
+                let arena = bumpalo::Bump::new();
+                let doc = crate::html::Document::parse(&text, &arena);
+                super::paths::page_paths(&doc)
+            }
+            Err(_) => Vec::new(),
+        })
+        .collect();
+    let read = t.elapsed();
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "Clustering all {} pages of {} sites ({} site-years) mixed, as one host (TEXT-MDL, MinHash). \
+         Template paths read in {:.0} ms (decode, parse, walk).\n",
+        pages.len(),
+        sites.len(),
+        sets.len(),
+        read.as_secs_f64() * 1000.0
+    );
+    let _ = writeln!(
+        s,
+        "| signature | clusters | vs site: purity / NMI / ARI | vs site-year: purity / NMI / ARI | MDL bits | cluster time (ms) |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|---|");
+    for k in [32usize, 64, 128, 256] {
+        let t = Instant::now();
+        let c = super::cluster::cluster(&paths, k);
+        let time = t.elapsed();
+        let a = agreement(&c.assign, &site_of);
+        let b = agreement(&c.assign, &year_of);
+        let _ = writeln!(
+            s,
+            "| {k} | {} | {:.3} / {:.3} / {:.3} | {:.3} / {:.3} / {:.3} | {:.0} | {:.0} |",
+            c.clusters.len(),
+            a.purity,
+            a.nmi,
+            a.ari,
+            b.purity,
+            b.nmi,
+            b.ari,
+            c.cost,
+            time.as_secs_f64() * 1000.0
+        );
+    }
+    // For scale: the cost of the clusterings the labels themselves make.
+    let essential = super::paths::essential(&paths);
+    let _ = writeln!(
+        s,
+        "\nMDL cost (bits) of the label partitions under the same model: sites {:.0}, site-years {:.0}.",
+        super::cluster::exact_cost(&essential, &site_of),
+        super::cluster::exact_cost(&essential, &year_of)
+    );
+    {
+        use std::io::Write;
+        let _ = std::io::stdout().write_all(s.as_bytes());
+    }
+    if let Some(out) = markdown
+        && let Err(e) = std::fs::write(out, &s)
+    {
+        eprintln!("pith template eval-clusters: {}: {e}", out.display());
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agreement_of_equal_renamed_and_random_partitions() {
+        let labels = [0, 0, 0, 1, 1, 1, 2, 2, 2];
+        let same = agreement(&[5, 5, 5, 7, 7, 7, 9, 9, 9], &labels);
+        assert!((same.nmi - 1.0).abs() < 1e-9 && (same.ari - 1.0).abs() < 1e-9);
+        assert_eq!(same.purity, 1.0);
+        // Everything in one cluster: purity 1/3, no information, ARI 0.
+        let one = agreement(&[0; 9], &labels);
+        assert!((one.purity - 1.0 / 3.0).abs() < 1e-9);
+        assert!(one.nmi.abs() < 1e-9 && one.ari.abs() < 1e-9);
+        // Each label split in two: purity 1, NMI under 1, ARI under 1.
+        let split = agreement(&[0, 0, 1, 2, 2, 3, 4, 4, 5], &labels);
+        assert_eq!(split.purity, 1.0);
+        assert!(split.nmi < 1.0 && split.nmi > 0.5, "{split:?}");
+        assert!(split.ari < 1.0 && split.ari > 0.0, "{split:?}");
+        // scikit-learn's adjusted_rand_score([0,0,1,1],[0,0,1,2]) = 0.5714...
+        let a = agreement(&[0, 0, 1, 2], &[0, 0, 1, 1]);
+        assert!((a.ari - 0.571_428_571).abs() < 1e-6, "{a:?}");
+        // normalized_mutual_info_score([0,0,1,1],[0,0,1,2]) = 0.8 (arithmetic).
+        assert!((a.nmi - 0.8).abs() < 1e-6, "{a:?}");
+    }
+}

@@ -608,7 +608,7 @@ pub fn learn_main(cmd: &[&str], args: &[&str]) -> ExitCode {
 /// leave-one-out and cross-year evaluation on msv_big9-style data (DIR/<site>/<year>/{html,gold}).
 #[derive(FromArgs, Debug)]
 pub struct TemplateArgs {
-    /// show FILE | eval-sites DIR [--markdown OUT.md]
+    /// show FILE | eval-sites DIR [--markdown OUT.md] | eval-clusters DIR [--markdown OUT.md]
     #[argh(positional)]
     action: String,
 
@@ -642,8 +642,11 @@ pub fn template_main(cmd: &[&str], args: &[&str]) -> ExitCode {
             }
         },
         "eval-sites" => super::eval::main(&a.path, a.markdown.as_deref()),
+        "eval-clusters" => super::eval::clusters_main(&a.path, a.markdown.as_deref()),
         other => {
-            eprintln!("pith template: unknown action `{other}` (one of: show, eval-sites)");
+            eprintln!(
+                "pith template: unknown action `{other}` (one of: show, eval-sites, eval-clusters)"
+            );
             ExitCode::from(2)
         }
     }
