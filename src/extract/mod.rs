@@ -164,7 +164,8 @@ pub fn extract(
 /// [`extract`] with the site templates of the page's host, if it has some: the template whose
 /// cluster's signature is nearest the page's ([`crate::template::Family::pick`]) runs FastCE,
 /// combined with `auto` ([`fastce::with_auto`]); the page falls back to `opts.algo` when no
-/// template is near or the page does not match the one picked ([`fastce::detect`]).
+/// template shares its signature or the page does not match the one picked
+/// ([`fastce::detect`]: too few of its blocks at the template's paths, too few words).
 /// [`Extracted::algo`] says which ran.
 pub fn extract_with(
     bytes: &[u8],

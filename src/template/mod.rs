@@ -329,12 +329,14 @@ impl Family {
     }
 
     /// The member for a page, by its template paths ([`paths::page_paths`]): the nearest
-    /// signature ([`cluster::nearest_template`]), or `None` when none is close (the page is of
-    /// no learned template). A family without signatures gives its first member. The page's
-    /// signature is computed only when there are signatures to compare.
+    /// signature ([`cluster::nearest_template`]), or `None` when none shares any (the page is of
+    /// no learned template). A family of one template, or without signatures, gives its first
+    /// member without computing the page's signature: every HTML page shares the root paths
+    /// with a template, so with nothing to choose between the signature decides nothing that
+    /// FastCE's own tests do not.
     pub fn pick(&self, page_paths: impl FnOnce() -> Vec<u64>) -> Option<usize> {
         let k = self.signature_len();
-        if k == 0 {
+        if k == 0 || self.members.len() == 1 {
             return (!self.members.is_empty()).then_some(0);
         }
         let paths = page_paths();
