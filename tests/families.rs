@@ -117,8 +117,10 @@ fn page(layout: usize, rng: &mut Rng) -> String {
             }
             s.push_str("</table><div class=caption><p>");
             s.push_str(&story);
-            s.push_str("</p></div></td></tr><tr><td colspan=2><small>All photos reserved. \
-                        Terms of use.</small></td></tr></table></body></html>");
+            s.push_str(
+                "</p></div></td></tr><tr><td colspan=2><small>All photos reserved. \
+                        Terms of use.</small></td></tr></table></body></html>",
+            );
             s
         }
         _ => {
@@ -165,7 +167,11 @@ fn pages_of_two_layouts_form_two_clusters() {
         // Each cluster holds exactly the pages of one layout.
         for (i, &l) in layouts.iter().enumerate() {
             for (j, &m) in layouts.iter().enumerate() {
-                assert_eq!(c.assign[i] == c.assign[j], l == m, "k={k}: pages {i} and {j}");
+                assert_eq!(
+                    c.assign[i] == c.assign[j],
+                    l == m,
+                    "k={k}: pages {i} and {j}"
+                );
             }
         }
         // The template paths of the article cluster hold the nav labels, not any story.
@@ -361,4 +367,3 @@ fn learn_and_cluster_from_the_command_line() {
         assert!(v["text"].as_str().unwrap_or("").contains("STORY"));
     }
 }
-

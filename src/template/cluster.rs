@@ -21,9 +21,9 @@
 //! any other listed path is extra). Given its members, a cluster's best template follows: a
 //! path with support s among the n members costs 1 + (n - s) entries in T_k (itself, then the
 //! members lacking it) and s entries out of it, so it is a template path when s >= (n + 1) / 2
-//! (ties kept in, so a single page is its own template), and costs [`path_cost`] = min(s, 1 + n
-//! - s) either way. The data part of a cluster is the sum of that over the union U_k of its
-//! members' paths.
+//! (ties kept in, so a single page is its own template), and costs [`path_cost`] =
+//! min(s, 1 + n - s) either way. The data part of a cluster is the sum of that over the union
+//! U_k of its members' paths.
 //!
 //! **The estimate.** TEXT keeps no template paths while clustering, only a MinHash signature
 //! per cluster ("Tk of ck is initialized as the empty set... the signature of ck is maintained
@@ -539,7 +539,11 @@ fn finish(
         groups.entry(r).or_default().push(i as u32);
     }
     let mut groups: Vec<Vec<u32>> = groups.into_values().collect();
-    groups.sort_by(|x, y| y.len().cmp(&x.len()).then_with(|| x.first().cmp(&y.first())));
+    groups.sort_by(|x, y| {
+        y.len()
+            .cmp(&x.len())
+            .then_with(|| x.first().cmp(&y.first()))
+    });
     let mut assign = vec![0u32; essential.len()];
     let mut clusters = Vec::with_capacity(groups.len());
     for (k, members) in groups.into_iter().enumerate() {
@@ -553,7 +557,8 @@ fn finish(
         let n = members.len() as u32;
         let mut template: Vec<u64> = support
             .into_iter()
-            .filter(|&(_, s)| 2 * s >= n + 1)
+            // s >= (n + 1) / 2, ties in (module comment).
+            .filter(|&(_, s)| 2 * s > n)
             .map(|(p, _)| p)
             .collect();
         template.sort_unstable();

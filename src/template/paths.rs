@@ -154,7 +154,10 @@ mod tests {
         assert!(!p.contains(&path_of("html.html")));
         assert_eq!(p.len(), 9, "html body div span p b and three texts");
         // Block paths and template paths agree on the elements they share.
-        assert_eq!(paths("<body><div><p>x</p></div>"), paths("<html><body><div><p>x</p></div>"));
+        assert_eq!(
+            paths("<body><div><p>x</p></div>"),
+            paths("<html><body><div><p>x</p></div>")
+        );
     }
 
     #[test]
