@@ -444,7 +444,8 @@ fn to_py(py: Python<'_>, v: &serde_json::Value) -> PyResult<Py<PyAny>> {
 /// are skipped as the CLI skips them. Records are read and extracted one at a time, with the
 /// GIL released while a page is extracted. templates: a Templates store (the CLI's
 /// --templates); each record's URL picks its site's template, and "algo" says what ran
-/// ("fastce+auto" or the fallback). url: the URL of a source that is one plain HTML page (--url).
+/// ("fastce+auto", "fastce+auto:HOST#i" when the host has several templates, or the
+/// fallback). url: the URL of a source that is one plain HTML page (--url).
 #[allow(clippy::too_many_arguments)]
 #[pyfunction]
 #[pyo3(signature = (source, algo="auto", format="text", comments=false, templates=None, *, links=false, favor=None, charset=None, raw=false, max_record_bytes=DEFAULT_MAX_RECORD_BYTES, url=None))]
