@@ -367,3 +367,62 @@ fn learn_and_cluster_from_the_command_line() {
         assert!(v["text"].as_str().unwrap_or("").contains("STORY"));
     }
 }
+
+#[test]
+fn cluster_groups_json_lines_by_host() {
+    let dir = tmp("jsonl");
+    let mut rng = Rng(5);
+    let mut lines = String::new();
+    // Host a: two layouts; host b: one. Records interleaved.
+    for i in 0..24 {
+        let (host, layout) = match i % 3 {
+            0 => ("a.example", 0),
+            1 => ("a.example", 1),
+            _ => ("b.example", 2),
+        };
+        let rec = serde_json::json!({
+            "id": format!("r{i}"),
+            "url": format!("https://{host}/p{i}"),
+            "html": page(layout, &mut rng),
+        });
+        lines.push_str(&rec.to_string());
+        lines.push('\n');
+    }
+    let file = dir.join("pages.jsonl");
+    std::fs::write(&file, lines).expect("write");
+    let o = pith(&["cluster", file.to_str().expect("path")]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    let out: Vec<serde_json::Value> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    assert_eq!(out.len(), 24);
+    // Host by host, in order of first appearance; input order within a host.
+    let hosts: Vec<&str> = out.iter().map(|v| v["host"].as_str().unwrap_or("")).collect();
+    assert!(hosts[..16].iter().all(|h| *h == "a.example"), "{hosts:?}");
+    assert!(hosts[16..].iter().all(|h| *h == "b.example"), "{hosts:?}");
+    assert_eq!(out[0]["id"], "r0");
+    assert_eq!(out[0]["url"], "https://a.example/p0");
+    assert_eq!(out[16]["id"], "r2");
+    let a: std::collections::BTreeSet<u64> = out[..16]
+        .iter()
+        .map(|v| v["cluster"].as_u64().unwrap_or(99))
+        .collect();
+    let b: std::collections::BTreeSet<u64> = out[16..]
+        .iter()
+        .map(|v| v["cluster"].as_u64().unwrap_or(99))
+        .collect();
+    assert_eq!(a.len(), 2, "{a:?}");
+    assert_eq!(b.len(), 1, "{b:?}");
+    // The summary, one JSON line per host on stderr without --summary.
+    let summaries: Vec<serde_json::Value> = err
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    assert_eq!(summaries.len(), 2, "{err}");
+    assert_eq!(summaries[0]["host"], "a.example");
+    assert_eq!(summaries[0]["clusters"], 2);
+    assert_eq!(summaries[1]["pages"], 8);
+}

@@ -452,18 +452,36 @@ pub fn cluster(pages: &[Vec<u64>], k: usize) -> Clustering {
             heap.push(q);
         }
     }
-    // Each page's final cluster: follow merges to a live root (no recursion; paths are short
-    // since a root's slot is reused by its merges).
-    let root = |mut i: usize| {
+    let roots = roots(&mut parent);
+    finish(&essential, &roots, &hasher, merges, searches)
+}
+
+/// Each page's final cluster: the end of its chain of merges (`parent[i] == i` at a root).
+/// Loops, no recursion; every chain walked is pointed at its root afterwards (path
+/// compression), so a long chain is walked once, not once per page on it.
+fn roots(parent: &mut [u32]) -> Vec<usize> {
+    let n = parent.len();
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        let mut r = i;
         let mut steps = 0;
-        while parent[i] as usize != i && steps <= n {
-            i = parent[i] as usize;
+        while let Some(&p) = parent.get(r) {
+            if p as usize == r || steps > n {
+                break;
+            }
+            r = p as usize;
             steps += 1;
         }
-        i
-    };
-    let roots: Vec<usize> = (0..n).map(root).collect();
-    finish(&essential, &roots, &hasher, merges, searches)
+        let mut j = i;
+        while j != r {
+            let Some(slot) = parent.get_mut(j) else { break };
+            let next = *slot as usize;
+            *slot = r as u32;
+            j = next;
+        }
+        out.push(r);
+    }
+    out
 }
 
 /// All pages as one cluster (its template paths and signature), as [`cluster`] numbers it.
@@ -820,6 +838,16 @@ mod tests {
         let ts = [(so.as_slice(), other.len())];
         assert_eq!(nearest_template(&sig(&page), page.len(), ts), None);
         assert_eq!(nearest_template(&sig(&page), page.len(), []), None);
+    }
+
+    #[test]
+    fn merge_chains_resolve_to_their_roots() {
+        // 0 <- 1 <- 2 <- ... a chain as long as the input, and a separate root.
+        let mut parent: Vec<u32> = (0..10_000u32).map(|i| i.saturating_sub(1)).collect();
+        parent.push(10_000);
+        let r = roots(&mut parent);
+        assert!(r[..10_000].iter().all(|&x| x == 0));
+        assert_eq!(r[10_000], 10_000);
     }
 
     #[test]
