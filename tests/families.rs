@@ -399,7 +399,10 @@ fn cluster_groups_json_lines_by_host() {
         .collect();
     assert_eq!(out.len(), 24);
     // Host by host, in order of first appearance; input order within a host.
-    let hosts: Vec<&str> = out.iter().map(|v| v["host"].as_str().unwrap_or("")).collect();
+    let hosts: Vec<&str> = out
+        .iter()
+        .map(|v| v["host"].as_str().unwrap_or(""))
+        .collect();
     assert!(hosts[..16].iter().all(|h| *h == "a.example"), "{hosts:?}");
     assert!(hosts[16..].iter().all(|h| *h == "b.example"), "{hosts:?}");
     assert_eq!(out[0]["id"], "r0");
