@@ -187,6 +187,9 @@ fn pages_of_two_layouts_form_two_clusters() {
         let each = cluster::exact_cost(&essential, &alone);
         assert!(c.cost < one && c.cost < each, "{} {one} {each}", c.cost);
         assert!(c.merges >= pages.len() - 2);
+        // The same search with the exact cost finds the same clusters.
+        let e = cluster::cluster_exact(&pages, k);
+        assert_eq!(e.assign, c.assign, "k={k}");
     }
 }
 

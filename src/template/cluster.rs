@@ -162,12 +162,18 @@ struct Cl {
     support: Vec<u32>,
     alive: bool,
     version: u32,
+    /// With [`cluster_exact`]: the support of every path of the cluster and the exact data
+    /// cost, which then replace the estimate.
+    exact: Option<(HashMap<u64, u32>, f64)>,
 }
 
 impl Cl {
-    /// Estimated data cost (entries of M_T and Δ) of the cluster.
+    /// Data cost (entries of M_T and Δ) of the cluster: estimated, or exact when kept.
     fn data(&self) -> f64 {
-        data_of(self.union, &self.sig, &self.support, self.pages)
+        match &self.exact {
+            Some((_, d)) => *d,
+            None => data_of(self.union, &self.sig, &self.support, self.pages),
+        }
     }
 
     /// The merge of two clusters: signature, supports, pages and union.
@@ -195,13 +201,27 @@ impl Cl {
             }
         }
         let j = eq as f64 / sig.len().max(1) as f64;
+        let pages = self.pages + o.pages;
+        let exact = match (&self.exact, &o.exact) {
+            (Some((a, _)), Some((b, _))) => {
+                let (big, small) = if a.len() >= b.len() { (a, b) } else { (b, a) };
+                let mut m = big.clone();
+                for (&p, &c) in small {
+                    *m.entry(p).or_insert(0) += c;
+                }
+                let d = m.values().map(|&s| path_cost(s, pages)).sum();
+                Some((m, d))
+            }
+            _ => None,
+        };
         Cl {
-            pages: self.pages + o.pages,
+            pages,
             union: (self.union + o.union) / (1.0 + j),
             sig,
             support,
             alive: true,
             version: 0,
+            exact,
         }
     }
 }
@@ -322,7 +342,7 @@ pub fn estimated_cost(pages: &[Vec<u64>], assign: &[u32], hasher: &MinHasher) ->
     let bits = index_bits(universe.len());
     let mut cls: HashMap<u32, Cl> = HashMap::new();
     for (page, &c) in pages.iter().zip(assign) {
-        let one = singleton(page, hasher);
+        let one = singleton(page, hasher, false);
         let merged = match cls.get(&c) {
             Some(cl) => cl.merged(&one),
             None => one,
@@ -338,7 +358,7 @@ pub fn estimated_cost(pages: &[Vec<u64>], assign: &[u32], hasher: &MinHasher) ->
     total
 }
 
-fn singleton(paths: &[u64], hasher: &MinHasher) -> Cl {
+fn singleton(paths: &[u64], hasher: &MinHasher, exact: bool) -> Cl {
     let sig = hasher.signature(paths);
     let support = sig.iter().map(|&m| u32::from(m != u64::MAX)).collect();
     Cl {
@@ -348,6 +368,7 @@ fn singleton(paths: &[u64], hasher: &MinHasher) -> Cl {
         support,
         alive: true,
         version: 0,
+        exact: exact.then(|| (paths.iter().map(|&p| (p, 1)).collect(), paths.len() as f64)),
     }
 }
 
@@ -369,6 +390,17 @@ fn bands(sig: &[u64]) -> impl Iterator<Item = u64> + '_ {
 /// Clusters pages given by their template paths ([`paths::page_paths`], all of them: the
 /// essential ones are selected here) with signatures of `k` positions.
 pub fn cluster(pages: &[Vec<u64>], k: usize) -> Clustering {
+    cluster_with(pages, k, false)
+}
+
+/// [`cluster`] with the exact MDL cost in place of the MinHash estimate (the same search: the
+/// signatures still find the candidates). Each merge considered then costs the size of the
+/// two clusters' path sets, so this is for measuring what the estimate loses, not for crawls.
+pub fn cluster_exact(pages: &[Vec<u64>], k: usize) -> Clustering {
+    cluster_with(pages, k, true)
+}
+
+fn cluster_with(pages: &[Vec<u64>], k: usize, exact: bool) -> Clustering {
     let hasher = MinHasher::new(k.max(1));
     let essential = paths::essential(pages);
     let universe: HashSet<u64> = essential.iter().flatten().copied().collect();
@@ -380,7 +412,7 @@ pub fn cluster(pages: &[Vec<u64>], k: usize) -> Clustering {
     let mut same: HashMap<Vec<u64>, u32> = HashMap::new();
     let mut merges = 0usize;
     for (i, page) in essential.iter().enumerate() {
-        let one = singleton(page, &hasher);
+        let one = singleton(page, &hasher, exact);
         if let Some(&c) = same.get(&one.sig) {
             let merged = cls[c as usize].merged(&one);
             cls[c as usize] = merged;
@@ -389,6 +421,7 @@ pub fn cluster(pages: &[Vec<u64>], k: usize) -> Clustering {
             // Keeps the slot count equal to the page count, so `parent` indices stay valid.
             cls.push(Cl {
                 alive: false,
+                exact: None,
                 ..one
             });
         } else {
@@ -503,7 +536,8 @@ fn nearest(a: u32, cls: &[Cl], index: &HashMap<u64, Vec<u32>>, bits: f64) -> Opt
             continue;
         };
         let mut taken = 0;
-        // Most recent first; dead entries cost a look each, bounded too.
+        // Most recent first. Merged-away clusters stay in the buckets; a look at each is
+        // cheap, but bounded too: at most three dead entries per live one taken.
         for &c in bucket.iter().rev().take(BUCKET_SCAN * 4) {
             if taken >= BUCKET_SCAN {
                 break;
@@ -694,8 +728,11 @@ pub fn cluster_main(cmd: &[&str], args: &[&str]) -> ExitCode {
         eprintln!("pith cluster: give the pages to cluster (files, WARC or JSON lines)");
         return ExitCode::from(2);
     }
-    if !(1..=4096).contains(&a.signature) {
-        eprintln!("pith cluster: --signature must be between 1 and 4096");
+    if !(1..=super::MAX_SIGNATURE as usize).contains(&a.signature) {
+        eprintln!(
+            "pith cluster: --signature must be between 1 and {}",
+            super::MAX_SIGNATURE
+        );
         return ExitCode::from(2);
     }
     let host = match &a.host {
@@ -881,18 +918,18 @@ mod tests {
         let a: Vec<u64> = (0..300).collect();
         let b: Vec<u64> = (0..290).chain(1000..1010).collect();
         let c: Vec<u64> = (5000..5300).collect();
-        let (ga, _) = gain(&singleton(&a, &h), &singleton(&b, &h), bits);
+        let (ga, _) = gain(&singleton(&a, &h, false), &singleton(&b, &h, false), bits);
         assert!(ga > 200.0 * bits, "{ga}");
         // Two pages that share nothing: merging saves only a template header and membership
         // bits, so it is still a (small) saving: one cluster describes them as well as two.
-        let (gc, _) = gain(&singleton(&a, &h), &singleton(&c, &h), bits);
+        let (gc, _) = gain(&singleton(&a, &h, false), &singleton(&c, &h, false), bits);
         assert!(gc < 2.0 * bits, "{gc}");
         // But a cluster of 5 pages of one template does not take a page of another.
-        let mut five = singleton(&a, &h);
+        let mut five = singleton(&a, &h, false);
         for _ in 0..4 {
-            five = five.merged(&singleton(&a, &h));
+            five = five.merged(&singleton(&a, &h, false));
         }
-        let (g5, _) = gain(&five, &singleton(&c, &h), bits);
+        let (g5, _) = gain(&five, &singleton(&c, &h, false), bits);
         assert!(g5 < 0.0, "{g5}");
     }
 }

@@ -52,7 +52,10 @@ use crate::extract::blocks::{DIMS, FNV_OFFSET, Features, fnv1a};
 pub const MAGIC: &[u8; 8] = b"PITHTPL\0";
 /// The format version this pith writes (it reads this one and version 1).
 pub const VERSION: u16 = 2;
-/// The largest signature a file may declare ([`cluster::DEFAULT_SIGNATURE`] is 128).
+/// The largest signature a file may declare or `--signature` accept
+/// ([`cluster::DEFAULT_SIGNATURE`] is 128): 32 KiB a template, and past a few hundred
+/// positions MinHash's error (about 1/sqrt(k)) hardly shrinks while each page costs k hashes
+/// per path.
 pub const MAX_SIGNATURE: u16 = 4096;
 /// The largest template file read (a typical one is a few KiB; the target is under 64 KiB).
 pub const MAX_FILE: u64 = 16 << 20;
