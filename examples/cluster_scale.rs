@@ -5,6 +5,8 @@
 //! ```sh
 //! cargo run --release --example cluster_scale              # 10,000 pages, 8 layouts
 //! cargo run --release --example cluster_scale -- 20000 12  # pages, layouts
+//! cargo run --release --example cluster_scale -- 10000 8 only  # only the largest size, no
+//!                                                             # real pages (for callgrind)
 //! ```
 //!
 //! A layout is a sequence of 20-40 sections, each a chain of wrapper elements around a list of
@@ -134,6 +136,7 @@ fn main() {
         .collect();
     let n = args.first().copied().unwrap_or(10_000);
     let layouts = args.get(1).copied().unwrap_or(8);
+    let only = std::env::args().any(|a| a == "only");
     let k = cluster::DEFAULT_SIGNATURE;
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);
     let ls: Vec<Vec<Section>> = (0..layouts).map(|_| layout(&mut rng)).collect();
@@ -167,7 +170,7 @@ fn main() {
         "| pages | cluster time (s) | ms per 1000 pages | clusters | purity | NMI | ARI | merges / page | searches / page |"
     );
     println!("|---|---|---|---|---|---|---|---|---|");
-    let mut m = n / 8;
+    let mut m = if only { n } else { n / 8 };
     while m <= n && m > 0 {
         let t = Instant::now();
         let c = cluster::cluster(&sets[..m], k);
@@ -185,7 +188,9 @@ fn main() {
         );
         m *= 2;
     }
-    replicated(n, k, &mut rng);
+    if !only {
+        replicated(n, k, &mut rng);
+    }
 }
 
 /// Real pages at scale: the pages of ../shared/data/msv_big9, copied until there are `n`, each
