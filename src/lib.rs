@@ -16,7 +16,9 @@
 //! - [`eval`]: scoring extractors against gold sets the way the field does.
 //! - [`explain`]: `pith explain` and `pith eval --html`: reports that show why a page came out
 //!   as it did.
-//! - [`template`]: site templates (FastContentExtractor): learning, the file format, the store.
+//! - [`template`]: site templates (FastContentExtractor): learning, the file format, the store;
+//!   template paths and TEXT-MDL clustering of a host's pages (`pith cluster`), one template
+//!   per cluster.
 
 //!
 //! ```

@@ -7,9 +7,10 @@
 //! the set of every path seen in the training pages, which tells a page of another layout (no
 //! longer matching the template) from one of the learned layout, so that it falls back to `auto`.
 //!
-//! A host may have several templates, one per cluster of its pages ([`cluster`], TEXT-MDL):
-//! a [`Family`]. Each member carries the MinHash signature of its cluster's template paths, and
-//! a page goes to the member whose signature is nearest ([`Family::pick`]).
+//! A host may have several templates, one per cluster of its pages ([`cluster`], TEXT-MDL over
+//! the pages' template paths, [`paths`]): a [`Family`]. Each member carries the MinHash
+//! signature of its cluster's template paths, and a page goes to the member whose signature is
+//! nearest ([`Family::pick`]).
 //!
 //! The file format (all integers little-endian), version [`VERSION`]:
 //!
