@@ -652,7 +652,8 @@ fn finish(
 /// more than half of the template's paths). The model's paths include text paths, menu labels
 /// among them, which a redesign renames while the block layout FastCE works on stays: on
 /// msv_big9 the model's rule sent 282 of 300 cross-year pages to `auto` where FastCE's own
-/// tests send 265, for a bag-of-words F1 of 0.931 against 0.933 (`just eval-templates`).
+/// tests send 265, for a bag-of-words F1 of 0.931 against 0.933 (`just eval-templates` at
+/// commit 400c6bb, which has the rule).
 pub fn nearest_template<'t>(
     page_sig: &[u64],
     page_paths: usize,
