@@ -45,6 +45,16 @@ eval-sites:
     ./target/release/pith template eval-sites ../shared/data/msv_big9 --markdown eval/SITES.md
     cargo bench --bench templates
 
+# Template families (issue 9): TEXT-MDL clustering of all msv_big9 pages mixed (purity, NMI,
+# ARI against sites and site-years, time; eval/CLUSTERS.md), FastCE with one template against
+# one per cluster (same-year, cross-year, pooled years: the last table of eval/SITES.md), then
+# clustering 1,250-10,000 generated pages of one host (time, near-linear); then the paper's two
+# detectors (`just eval-detectors`) and link-based templates (`just eval-links`).
+eval-templates: && eval-detectors eval-links
+    cargo build --release
+    if [ -d ../shared/data/msv_big9 ]; then ./target/release/pith template eval-clusters ../shared/data/msv_big9 --markdown eval/CLUSTERS.md && ./target/release/pith template eval-sites ../shared/data/msv_big9 --markdown eval/SITES.md; else echo "skipping msv_big9: ../shared/data/msv_big9 is absent"; fi
+    cargo run --release --example cluster_scale
+
 # Pages/s from one Python process: pith.extract vs trafilatura and Resiliparse on one core,
 # extract_many at 1 and 2 threads (builds the wheel and the CLI in release; a venv in
 # target/bench-venv with the peers from PyPI).
@@ -79,7 +89,7 @@ hostile *cases:
 # leave-one-out and across years, beside auto (writes eval/DETECTORS.md).
 eval-detectors:
     cargo build --release
-    ./target/release/pith template eval-detectors ../shared/data/msv_big9 --markdown eval/DETECTORS.md
+    if [ -d ../shared/data/msv_big9 ]; then ./target/release/pith template eval-detectors ../shared/data/msv_big9 --markdown eval/DETECTORS.md; else echo "skipping: ../shared/data/msv_big9 is absent"; fi
 
 # Link-based site templates: node-level P/R/F1 on generated sites, then every HTML page of the
 # WARC samples as key page (writes eval/LINKS.md).

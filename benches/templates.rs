@@ -3,14 +3,16 @@
 //! FastCE with the template learned from the other pages of its site-year (leave-one-out, as
 //! `just eval-sites` scores them), through the same library call from page bytes to text
 //! (`extract` and `extract_with`). Passes alternate between the two; medians are reported.
-//! Also: learning from 30 pages of each site (parsing included), and the template sizes.
+//! Also the same with template families (one template per TEXT-MDL cluster of the other pages,
+//! picked by signature: what `pith learn` writes now), learning from 30 pages of each site as
+//! `pith learn` does (parsing and clustering included), and the file sizes.
 //!
 //! Targets (issue 6): FastCE per page <= 1.2x auto; learning 30 pages < 1 s; template < 64 KiB.
 
 use std::time::{Duration, Instant};
 
 use pith::extract::Options;
-use pith::template::Template;
+use pith::template::Family;
 use pith::template::learn::{self, PageSummary};
 
 const PASSES: usize = 9;
@@ -53,7 +55,8 @@ fn main() {
         sites.push((name.unwrap_or_default(), years));
     }
     // Leave-one-out templates, one per page.
-    let mut work: Vec<(&[u8], Template)> = Vec::new();
+    let mut work: Vec<(&[u8], Family)> = Vec::new();
+    let mut families: Vec<Family> = Vec::new();
     for (site, years) in &sites {
         for pages in years {
             let sums: Vec<PageSummary> = pages
@@ -68,14 +71,23 @@ fn main() {
                     .map(|(_, s)| s.clone())
                     .collect();
                 let t = learn::learn(&others, site, Default::default());
-                work.push((page.as_slice(), t));
+                work.push((page.as_slice(), Family::single(t)));
+                families.push(learn::learn_family(
+                    &others,
+                    &learn::names_of(&others),
+                    site,
+                    Default::default(),
+                    pith::template::cluster::DEFAULT_SIGNATURE,
+                ));
             }
         }
     }
     let opts = Options::default();
     let mut auto = Vec::new();
     let mut fast = Vec::new();
+    let mut fam = Vec::new();
     let mut fell_back = 0;
+    let mut fam_fell_back = 0;
     for pass in 0..PASSES {
         let t = Instant::now();
         for (page, _) in &work {
@@ -92,8 +104,18 @@ fn main() {
         if pass == 0 {
             fell_back = fb;
         }
+        let t = Instant::now();
+        let mut fb = 0;
+        for ((page, _), f) in work.iter().zip(&families) {
+            let r = pith::extract::extract_with(page, None, &opts, Some(f));
+            fb += usize::from(r.map(|e| !e.algo.starts_with("fastce")).unwrap_or(true));
+        }
+        fam.push(t.elapsed());
+        if pass == 0 {
+            fam_fell_back = fb;
+        }
     }
-    let (a, f) = (median(auto), median(fast));
+    let (a, f, g) = (median(auto), median(fast), median(fam));
     let n = work.len().max(1) as f64;
     println!(
         "{} pages ({} fell back to auto), {PASSES} passes, median per page:",
@@ -106,10 +128,20 @@ fn main() {
         f.as_secs_f64() * 1e3 / n
     );
     println!(
-        "  fastce+auto / auto = {:.2} (target <= 1.2)\n",
+        "  fastce+auto / auto = {:.2} (target <= 1.2)",
         f.as_secs_f64() / a.as_secs_f64().max(1e-12)
     );
-    println!("learning from 30 pages of a site (parse + CE), median of {PASSES}; template size:");
+    let multi = families.iter().filter(|f| f.members.len() > 1).count();
+    println!(
+        "  with families ({multi} of {} hosts with several templates, {fam_fell_back} fell back): \
+         {:8.3} ms, / auto = {:.2}\n",
+        families.len(),
+        g.as_secs_f64() * 1e3 / n,
+        g.as_secs_f64() / a.as_secs_f64().max(1e-12)
+    );
+    println!(
+        "learning from 30 pages of a site as `pith learn` does (parse, cluster, CE per cluster), median of {PASSES}; file size:"
+    );
     for (site, years) in &sites {
         let pages: Vec<&Vec<u8>> = years.iter().rev().flatten().take(30).collect();
         let mut times = Vec::new();
@@ -120,7 +152,14 @@ fn main() {
                 .iter()
                 .filter_map(|p| learn::summarize(p, None).ok())
                 .collect();
-            let tpl = learn::learn(&sums, site, Default::default());
+            let names = learn::names_of(&sums);
+            let tpl = learn::learn_family(
+                &sums,
+                &names,
+                site,
+                Default::default(),
+                pith::template::cluster::DEFAULT_SIGNATURE,
+            );
             times.push(t.elapsed());
             size = tpl.to_bytes().len();
         }

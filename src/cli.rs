@@ -18,6 +18,7 @@ use crate::pipeline;
 /// Subcommands: `pith eval DATASET_DIR` scores extractors against a gold set (see `pith eval --help`);
 /// `pith learn -o STORE/ ...` learns site templates for --templates (see `pith learn --help`);
 /// `pith template show FILE` prints one as JSON;
+/// `pith cluster ...` groups a host's pages by template (see `pith cluster --help`);
 /// `pith explain PAGE` writes an HTML report of why the page came out as it did.
 #[derive(FromArgs, Debug)]
 struct Args {
@@ -81,8 +82,10 @@ struct Args {
     url: Option<String>,
 
     /// site templates learned by `pith learn` (STORE/<host>.tpl): a page whose host has one is
-    /// extracted by FastCE and auto together (the text both select), falling back to --algo when
-    /// it does not match (JSON `algo` says which: fastce+auto or the fallback);
+    /// extracted by FastCE and auto together (the text both select), with the host's template
+    /// whose cluster signature is nearest the page's, falling back to --algo when it does not
+    /// match (JSON `algo` says which: fastce+auto, fastce+auto:HOST#i when the host has
+    /// several templates, or the fallback);
     /// the host comes from WARC-Target-URI, the JSON `url`, or --url
     #[argh(option)]
     templates: Option<std::path::PathBuf>,
@@ -144,6 +147,9 @@ pub fn main() -> ExitCode {
         Some(&"learn") => return crate::template::learn::learn_main(&[cmd, "learn"], &rest[1..]),
         Some(&"template") => {
             return crate::template::learn::template_main(&[cmd, "template"], &rest[1..]);
+        }
+        Some(&"cluster") => {
+            return crate::template::cluster::cluster_main(&[cmd, "cluster"], &rest[1..]);
         }
         Some(&"explain") => return crate::explain::cli_main(&[cmd, "explain"], &rest[1..]),
         _ => {}

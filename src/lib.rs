@@ -18,7 +18,8 @@
 //! - [`explain`]: `pith explain` and `pith eval --html`: reports that show why a page came out
 //!   as it did.
 //! - [`template`]: site templates (FastContentExtractor): learning, the file format, the store;
-//!   site-level templates from links (link selection, the exact top-down mapping).
+//!   site-level templates from links (link selection, the exact top-down mapping); template
+//!   paths and TEXT-MDL clustering of a host's pages (`pith cluster`), one template per cluster.
 
 //!
 //! ```

@@ -1,13 +1,14 @@
 //! Every fault a template file can have (Deliver 5): missing, truncated, corrupt, from a future
 //! format version, hostile counts, wrong checksum. Each gives a clear error naming the file;
 //! `pith --templates` reports it once and carries on without the template; nothing panics and
-//! loading allocates no more than the file's size justifies.
+//! loading allocates no more than the file's size justifies. Files are version 2 (a family of
+//! templates with their cluster signatures); version 1 files still load.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use pith::extract::blocks::{FNV_OFFSET, fnv1a};
-use pith::template::{LoadError, Template};
+use pith::template::{Family, LoadError, Member};
 
 fn pith(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_pith"))
@@ -23,17 +24,37 @@ fn tmp(name: &str) -> PathBuf {
     d
 }
 
-/// A real template, learned from the fixture site.
-fn good_bytes() -> Vec<u8> {
+/// Signature length of the test family: short, so that flipping every byte stays quick.
+const K: usize = 16;
+
+/// A real family of two templates, learned from the fixture site (pages 1-5, and 1-3), each
+/// with the signature of its pages' template paths.
+fn good_family() -> Family {
     let pages: Vec<_> = (1..=5)
         .map(|n| {
             let html = std::fs::read(format!("tests/pages/site-news/page{n}.html")).expect("page");
             pith::template::learn::summarize(&html, None).expect("summary")
         })
         .collect();
-    let t = pith::template::learn::learn(&pages, "news.example", Default::default());
-    assert!(!t.paths.is_empty() && !t.noncontent.is_empty());
-    t.to_bytes()
+    let member = |pages: &[pith::template::learn::PageSummary]| {
+        let t = pith::template::learn::learn(pages, "news.example", Default::default());
+        assert!(!t.paths.is_empty() && !t.noncontent.is_empty());
+        let tags: Vec<Vec<u64>> = pages.iter().map(|p| p.tags.clone()).collect();
+        let c = pith::template::cluster::single(&tags, K);
+        Member {
+            template: t,
+            signature: c.clusters[0].signature.clone(),
+            paths: c.clusters[0].template.len() as u32,
+        }
+    };
+    Family {
+        host: "news.example".into(),
+        members: vec![member(&pages), member(&pages[..3])],
+    }
+}
+
+fn good_bytes() -> Vec<u8> {
+    good_family().to_bytes()
 }
 
 /// Replaces the trailing checksum with the right one for the edited bytes.
@@ -44,8 +65,8 @@ fn reseal(mut b: Vec<u8>) -> Vec<u8> {
     b
 }
 
-fn load(bytes: &[u8]) -> Result<Template, LoadError> {
-    Template::from_bytes(bytes, Path::new("STORE/news.example.tpl"))
+fn load(bytes: &[u8]) -> Result<Family, LoadError> {
+    Family::from_bytes(bytes, Path::new("STORE/news.example.tpl"))
 }
 
 fn err(bytes: &[u8]) -> String {
@@ -59,8 +80,44 @@ fn err(bytes: &[u8]) -> String {
 fn a_good_template_round_trips() {
     let b = good_bytes();
     let t = load(&b).expect("loads");
+    assert_eq!(t, good_family());
     assert_eq!(t.to_bytes(), b);
     assert_eq!(t.host, "news.example");
+    assert_eq!(t.members.len(), 2);
+    assert_eq!(t.members[1].template.pages, 3);
+    assert_eq!(t.members[0].signature.len(), K);
+}
+
+#[test]
+fn a_version_1_file_still_loads_as_one_template_for_every_page() {
+    let t = good_family().members.swap_remove(0).template;
+    let v1 = t.to_v1_bytes();
+    assert_eq!(&v1[8..10], &1u16.to_le_bytes());
+    let f = load(&v1).expect("a version 1 file loads");
+    assert_eq!(f.members.len(), 1);
+    assert_eq!(f.members[0].template, t);
+    assert!(f.members[0].signature.is_empty());
+    // No signature to compare: every page goes to the one template.
+    assert_eq!(f.pick(|| panic!("no page signature is needed")), Some(0));
+    // Through the CLI: a store holding a version 1 file extracts with it.
+    let dir = tmp("v1");
+    std::fs::write(dir.join("news.example.tpl"), &v1).expect("write");
+    let o = pith(&[
+        "--templates",
+        dir.to_str().expect("path"),
+        "--url",
+        "https://news.example/x",
+        "--format",
+        "json",
+        "tests/pages/site-news/page6.html",
+    ]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["algo"], "fastce+auto");
+    // Faults of a version 1 file are caught as before.
+    let mut c = v1.clone();
+    c[40] ^= 0x40;
+    assert!(err(&c).contains("checksum"));
 }
 
 #[test]
@@ -103,7 +160,7 @@ fn future_version_says_so() {
     b[8..10].copy_from_slice(&7u16.to_le_bytes());
     let s = err(&reseal(b));
     assert!(
-        s.contains("version 7 is newer than this pith reads (1)"),
+        s.contains("version 7 is newer than this pith reads (2)"),
         "{s}"
     );
 }
@@ -114,11 +171,19 @@ fn not_a_template() {
     assert!(err(b"").contains("bad magic"));
 }
 
-/// Offset of the P count: after magic, version, reserved, dims, reserved, three f32, pages,
-/// min_words, the host's length and bytes.
+/// Offset of the host's length in the file header: after magic, version, reserved, members
+/// and signature length.
+const HOST_LEN: usize = 16;
+
+/// Offset of the first member's P count: after the header and host, the member's path count
+/// and signature, then its body's dims, reserved, three f32, pages, min_words, host length and
+/// bytes.
 fn p_count_offset(b: &[u8]) -> usize {
-    let host_len = u16::from_le_bytes([b[36], b[37]]) as usize;
-    38 + host_len
+    let host_len = u16::from_le_bytes([b[HOST_LEN], b[HOST_LEN + 1]]) as usize;
+    let k = u16::from_le_bytes([b[14], b[15]]) as usize;
+    let body = HOST_LEN + 2 + host_len + 4 + 8 * k;
+    let body_host = u16::from_le_bytes([b[body + 24], b[body + 25]]) as usize;
+    body + 26 + body_host
 }
 
 #[test]
@@ -134,9 +199,21 @@ fn huge_counts_are_refused_before_allocating() {
             "{s}"
         );
     }
-    // A huge entry count inside a block and a hostile host length too.
+    // A huge member count, a signature longer than any pith writes, a hostile host length.
+    for count in [u16::MAX, 1000] {
+        let mut c = b.clone();
+        c[12..14].copy_from_slice(&count.to_le_bytes());
+        let s = err(&reseal(c));
+        assert!(
+            s.contains(&format!("count {count} at byte 12 needs more bytes")),
+            "{s}"
+        );
+    }
     let mut c = b.clone();
-    c[36..38].copy_from_slice(&u16::MAX.to_le_bytes());
+    c[14..16].copy_from_slice(&u16::MAX.to_le_bytes());
+    assert!(err(&reseal(c)).contains("signature length 65535 is over"));
+    let mut c = b.clone();
+    c[HOST_LEN..HOST_LEN + 2].copy_from_slice(&u16::MAX.to_le_bytes());
     assert!(err(&reseal(c)).contains("truncated"));
     // Trailing bytes after valid tables.
     let mut c = b.clone();
@@ -147,21 +224,33 @@ fn huge_counts_are_refused_before_allocating() {
 
 #[test]
 fn unsorted_or_out_of_range_tables_are_refused() {
-    let t = load(&good_bytes()).expect("loads");
-    let mut bad = t.clone();
-    bad.paths.reverse();
-    bad.paths.push((0, "x".into()));
-    bad.paths.push((0, "y".into()));
-    assert!(err(&bad.to_bytes()).contains("not sorted"));
-    let mut bad = t.clone();
-    bad.similarity = 7.0;
-    assert!(err(&bad.to_bytes()).contains("out of range"));
-    let mut bad = t;
-    if let Some((_, f)) = bad.noncontent.first_mut() {
-        f.entries.reverse();
-        f.entries.push((0, 1));
-    }
-    assert!(err(&bad.to_bytes()).contains("out of order"));
+    let f = load(&good_bytes()).expect("loads");
+    // Faults in the second member's template, so the first parses and the reader goes on.
+    let with = |edit: &dyn Fn(&mut pith::template::Template)| {
+        let mut bad = f.clone();
+        edit(&mut bad.members[1].template);
+        bad.to_bytes()
+    };
+    assert!(
+        err(&with(&|t| {
+            t.paths.reverse();
+            t.paths.push((0, "x".into()));
+            t.paths.push((0, "y".into()));
+        }))
+        .contains("not sorted")
+    );
+    assert!(err(&with(&|t| t.similarity = 7.0)).contains("out of range"));
+    assert!(
+        err(&with(&|t| if let Some((_, f)) = t.noncontent.first_mut() {
+            f.entries.reverse();
+            f.entries.push((0, 1));
+        }))
+        .contains("out of order")
+    );
+    // A family of no template.
+    let mut none = f.clone();
+    none.members.clear();
+    assert!(err(&none.to_bytes()).contains("no template"));
 }
 
 #[test]
@@ -191,7 +280,7 @@ fn a_faulty_template_is_reported_once_and_pith_carries_on() {
         let mut corrupt = b.clone();
         corrupt[40] ^= 0xff;
         let mut future = b.clone();
-        future[8..10].copy_from_slice(&2u16.to_le_bytes());
+        future[8..10].copy_from_slice(&3u16.to_le_bytes());
         let mut huge = b.clone();
         let at = p_count_offset(&b);
         huge[at..at + 4].copy_from_slice(&u32::MAX.to_le_bytes());

@@ -91,6 +91,7 @@ def read_warc(
     """One dict per record that `pith --format json FILE` prints (the JSON lines themselves
     with raw=True): id, url, title, lang, date, warc_date, text (or markdown), bytes_in, algo,
     and error when the record failed. With templates, each record's URL (url= for a plain
-    HTML page) picks its site's template and algo says what ran ("fastce+auto" or the fallback)."""
+    HTML page) picks its site's template and algo says what ran ("fastce+auto",
+    "fastce+auto:HOST#i" when the host has several templates, or the fallback)."""
 
 Record = Dict[str, Any]

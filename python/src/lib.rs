@@ -22,7 +22,7 @@ use pith_core::extract::auto::Mode;
 use pith_core::input::{Framing, Input};
 use pith_core::output::Format;
 use pith_core::pipeline::JsonLines;
-use pith_core::template::{Store, Template};
+use pith_core::template::{Family, Store};
 use pith_core::{Algo, Options};
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -117,7 +117,7 @@ fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
 }
 
 /// The template of `url`'s host in `store`, as the CLI finds it for a page (none without a URL).
-fn template_for(store: Option<&Store>, url: Option<&str>) -> Result<Option<Arc<Template>>, String> {
+fn template_for(store: Option<&Store>, url: Option<&str>) -> Result<Option<Arc<Family>>, String> {
     match store.zip(url) {
         Some((store, url)) => guarded(|| store.for_url(url)),
         None => Ok(None),
@@ -130,7 +130,7 @@ fn extract_one(
     page: &[u8],
     forced_utf8: bool,
     opts: &Options,
-    template: Option<&Template>,
+    template: Option<&Family>,
 ) -> Result<String, String> {
     let utf8;
     let opts = if forced_utf8 && opts.charset.is_none() {
@@ -444,7 +444,8 @@ fn to_py(py: Python<'_>, v: &serde_json::Value) -> PyResult<Py<PyAny>> {
 /// are skipped as the CLI skips them. Records are read and extracted one at a time, with the
 /// GIL released while a page is extracted. templates: a Templates store (the CLI's
 /// --templates); each record's URL picks its site's template, and "algo" says what ran
-/// ("fastce+auto" or the fallback). url: the URL of a source that is one plain HTML page (--url).
+/// ("fastce+auto", "fastce+auto:HOST#i" when the host has several templates, or the
+/// fallback). url: the URL of a source that is one plain HTML page (--url).
 #[allow(clippy::too_many_arguments)]
 #[pyfunction]
 #[pyo3(signature = (source, algo="auto", format="text", comments=false, templates=None, *, links=false, favor=None, charset=None, raw=false, max_record_bytes=DEFAULT_MAX_RECORD_BYTES, url=None))]

@@ -128,8 +128,9 @@ pub struct Extracted {
     pub date: Option<String>,
     /// The main content, rendered in the requested format. Valid UTF-8, no markup in text mode.
     pub text: String,
-    /// Which algorithm produced `text`.
-    pub algo: &'static str,
+    /// Which algorithm produced `text` (with site templates, which template:
+    /// [`crate::template::Family::label`]).
+    pub algo: std::borrow::Cow<'static, str>,
     /// The encoding the page was read in.
     pub encoding: &'static str,
 }
@@ -175,15 +176,17 @@ pub fn extract(
     extract_with(bytes, transport_charset, opts, None)
 }
 
-/// [`extract`] with the site template of the page's host, if there is one: FastCE runs,
-/// combined with `auto` ([`fastce::with_auto`]), and falls back to `opts.algo` when the page
-/// does not match the template ([`fastce::detect`]).
+/// [`extract`] with the site templates of the page's host, if it has some: the template whose
+/// cluster's signature is nearest the page's ([`crate::template::Family::pick`]) runs FastCE,
+/// combined with `auto` ([`fastce::with_auto`]); the page falls back to `opts.algo` when no
+/// template shares its signature or the page does not match the one picked
+/// ([`fastce::detect`]: too few of its blocks at the template's paths, too few words).
 /// [`Extracted::algo`] says which ran.
 pub fn extract_with(
     bytes: &[u8],
     transport_charset: Option<&str>,
     opts: &Options,
-    template: Option<&crate::template::Template>,
+    family: Option<&crate::template::Family>,
 ) -> Result<Extracted, Error> {
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
         return Err(Error::Empty);
@@ -198,14 +201,25 @@ pub fn extract_with(
     let encoding = decoded.encoding.name();
     Ok(with_arena(|arena| {
         let doc = Document::parse(&decoded.text, arena);
-        let fast = template.and_then(|t| fastce::detect(&doc, t).selection);
+        let fast = family.and_then(|f| {
+            let i = f.pick(|| crate::template::paths::page_paths(&doc))?;
+            let member = f.members.get(i)?;
+            let sel = fastce::detect(&doc, &member.template).selection?;
+            Some((sel, f, i))
+        });
         let (selection, algo) = match fast {
             // The template's selection trimmed by `auto`'s ([`fastce::with_auto`]).
-            Some(sel) => {
+            Some((sel, f, i)) => {
                 let tuning = auto::Tuning::new(opts.mode, opts.comments);
-                fastce::with_auto(&doc, sel, auto::extract(&doc, &tuning))
+                let (sel, how) = fastce::with_auto(&doc, sel, auto::extract(&doc, &tuning));
+                let algo = if how == "fastce+auto" {
+                    f.label(i).into()
+                } else {
+                    how.into()
+                };
+                (sel, algo)
             }
-            None => (run(&doc, opts), opts.algo.name()),
+            None => (run(&doc, opts), opts.algo.name().into()),
         };
         let text = output::render(&doc, &selection, opts.format, opts.links);
         Extracted {

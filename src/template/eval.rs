@@ -20,6 +20,8 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use super::Family;
+use super::cluster::DEFAULT_SIGNATURE;
 use super::learn::{self, PageSummary};
 use crate::eval::metrics;
 use crate::extract::ce::Params;
@@ -163,6 +165,21 @@ struct Acc {
     x_alone: f64,
     x_auto: f64,
     x_fallbacks: usize,
+    // template families: same-year (FastCE+auto as --templates runs it, bow and lcs)
+    fam: (f64, f64),
+    fam_fallbacks: usize,
+    fam_templates: usize,
+    x_fam: f64,
+    x_fam_fallbacks: usize,
+    // pooled years: learn from the site's other years together, test on the held-out year
+    p_pages: usize,
+    p_single: f64,
+    p_fam: f64,
+    p_auto: f64,
+    p_single_fallbacks: usize,
+    p_fam_fallbacks: usize,
+    p_fam_templates: usize,
+    p_sets: usize,
 }
 
 fn add(a: &mut (f64, f64), s: Score) {
@@ -187,17 +204,24 @@ struct FastRun {
     time: Duration,
 }
 
-fn fastce_page(html: &[u8], t: &super::Template, opts: &Options) -> FastRun {
-    let (r, time) = timed(|| crate::extract::extract_with(html, None, opts, Some(t)));
+fn fastce_page(html: &[u8], f: &Family, opts: &Options) -> FastRun {
+    let (r, time) = timed(|| crate::extract::extract_with(html, None, opts, Some(f)));
     let (text, fell_back) = match r {
         Ok(e) => (e.text, !e.algo.starts_with("fastce")),
         Err(_) => (String::new(), true),
     };
-    // FastCE alone and the counts, from a separate (untimed) detection.
+    // FastCE alone and the counts, from a separate (untimed) detection with the template
+    // `extract_with` picks.
     let text_src = crate::decode::decode(html, None, None).text;
     let arena = bumpalo::Bump::new();
     let doc = crate::html::Document::parse(&text_src, &arena);
-    let d = crate::extract::fastce::detect(&doc, t);
+    let picked = f
+        .pick(|| super::paths::page_paths(&doc))
+        .and_then(|i| f.members.get(i));
+    let d = match picked {
+        Some(m) => crate::extract::fastce::detect(&doc, &m.template),
+        None => Default::default(),
+    };
     let alone = match &d.selection {
         Some(sel) => crate::output::render(&doc, sel, opts.format, opts.links),
         None => text.clone(),
@@ -235,7 +259,7 @@ pub fn main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
     };
     let params = Params::default();
     let mut sites: Vec<(String, Acc)> = Vec::new();
-    let mut learn30: Vec<(String, Duration, usize)> = Vec::new();
+    let mut learn30: Vec<(String, Duration, usize, usize)> = Vec::new();
     for (k, sy) in sets.iter().enumerate() {
         if sites.last().map(|s| &s.0) != Some(&sy.site) {
             sites.push((sy.site.clone(), Acc::default()));
@@ -263,12 +287,24 @@ pub fn main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
                 .filter(|(j, _)| *j != i)
                 .map(|(_, p)| p.summary.clone())
                 .collect();
-            let t = learn::learn(&others, &sy.site, params);
+            let t = Family::single(learn::learn(&others, &sy.site, params));
             let bytes = t.to_bytes().len();
             acc.tpl_bytes += bytes;
             acc.tpl_max = acc.tpl_max.max(bytes);
             acc.templates += 1;
             let run = fastce_page(&page.html, &t, &auto);
+            // Clustered: one template per cluster of the 9 other pages.
+            let fam = learn::learn_family(
+                &others,
+                &learn::names_of(&others),
+                &sy.site,
+                params,
+                DEFAULT_SIGNATURE,
+            );
+            acc.fam_templates += fam.members.len();
+            let frun = fastce_page(&page.html, &fam, &auto);
+            acc.fam_fallbacks += usize::from(frun.fell_back);
+            add(&mut acc.fam, score(&frun.text, &page.gold));
             acc.fast_time += run.time;
             acc.fast_blocks += run.blocks;
             acc.fast_compared += run.compared;
@@ -296,8 +332,18 @@ pub fn main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
         // Cross-year: learn from this year, apply to the next year of the same site.
         if let Some(next) = sets.get(k + 1).filter(|n| n.site == sy.site) {
             let all: Vec<PageSummary> = sy.pages.iter().map(|p| p.summary.clone()).collect();
-            let t = learn::learn(&all, &sy.site, params);
+            let t = Family::single(learn::learn(&all, &sy.site, params));
+            let fam = learn::learn_family(
+                &all,
+                &learn::names_of(&all),
+                &sy.site,
+                params,
+                DEFAULT_SIGNATURE,
+            );
             for page in &next.pages {
+                let frun = fastce_page(&page.html, &fam, &auto);
+                acc.x_fam += score(&frun.text, &page.gold).bow;
+                acc.x_fam_fallbacks += usize::from(frun.fell_back);
                 let run = fastce_page(&page.html, &t, &auto);
                 acc.x_pages += 1;
                 acc.x_fallbacks += usize::from(run.fell_back);
@@ -305,6 +351,36 @@ pub fn main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
                 acc.x_alone += score(&run.alone, &page.gold).bow;
                 let a = crate::extract::extract(&page.html, None, &auto);
                 acc.x_auto += score(a.map(|e| e.text).as_deref().unwrap_or(""), &page.gold).bow;
+            }
+        }
+    }
+    // Pooled years: a host whose pages come in several layouts, as a crawl sees it. Learn from
+    // all pages of the site's other years together (one template, or one per cluster), then
+    // extract each page of the held-out year.
+    for (site, acc) in sites.iter_mut() {
+        let years: Vec<&SiteYear> = sets.iter().filter(|s| &s.site == site).collect();
+        for (y, held) in years.iter().enumerate() {
+            let train: Vec<PageSummary> = years
+                .iter()
+                .enumerate()
+                .filter(|(z, _)| *z != y)
+                .flat_map(|(_, s)| s.pages.iter().map(|p| p.summary.clone()))
+                .collect();
+            let names = learn::names_of(&train);
+            let single = Family::single(learn::learn_named(&train, &names, site, params));
+            let fam = learn::learn_family(&train, &names, site, params, DEFAULT_SIGNATURE);
+            acc.p_sets += 1;
+            acc.p_fam_templates += fam.members.len();
+            for page in &held.pages {
+                acc.p_pages += 1;
+                let r = fastce_page(&page.html, &single, &auto);
+                acc.p_single += score(&r.text, &page.gold).bow;
+                acc.p_single_fallbacks += usize::from(r.fell_back);
+                let r = fastce_page(&page.html, &fam, &auto);
+                acc.p_fam += score(&r.text, &page.gold).bow;
+                acc.p_fam_fallbacks += usize::from(r.fell_back);
+                let a = crate::extract::extract(&page.html, None, &auto);
+                acc.p_auto += score(a.map(|e| e.text).as_deref().unwrap_or(""), &page.gold).bow;
             }
         }
     }
@@ -318,14 +394,15 @@ pub fn main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
             .flat_map(|s| s.pages.iter())
             .take(30)
             .collect();
-        let (t, time) = timed(|| {
+        let (f, time) = timed(|| {
             let sums: Vec<PageSummary> = pages
                 .iter()
                 .filter_map(|p| learn::summarize(&p.html, None).ok())
                 .collect();
-            learn::learn(&sums, site, params)
+            let names = learn::names_of(&sums);
+            learn::learn_family(&sums, &names, site, params, DEFAULT_SIGNATURE)
         });
-        learn30.push((site.clone(), time, t.to_bytes().len()));
+        learn30.push((site.clone(), time, f.members.len(), f.to_bytes().len()));
     }
     let md = tables(&sites, &learn30);
     {
@@ -341,7 +418,7 @@ pub fn main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn tables(sites: &[(String, Acc)], learn30: &[(String, Duration, usize)]) -> String {
+fn tables(sites: &[(String, Acc)], learn30: &[(String, Duration, usize, usize)]) -> String {
     let mut total = Acc::default();
     for (_, a) in sites {
         total.pages += a.pages;
@@ -375,6 +452,20 @@ fn tables(sites: &[(String, Acc)], learn30: &[(String, Duration, usize)]) -> Str
         total.x_alone += a.x_alone;
         total.x_auto += a.x_auto;
         total.x_fallbacks += a.x_fallbacks;
+        total.fam.0 += a.fam.0;
+        total.fam.1 += a.fam.1;
+        total.fam_fallbacks += a.fam_fallbacks;
+        total.fam_templates += a.fam_templates;
+        total.x_fam += a.x_fam;
+        total.x_fam_fallbacks += a.x_fam_fallbacks;
+        total.p_pages += a.p_pages;
+        total.p_single += a.p_single;
+        total.p_fam += a.p_fam;
+        total.p_auto += a.p_auto;
+        total.p_single_fallbacks += a.p_single_fallbacks;
+        total.p_fam_fallbacks += a.p_fam_fallbacks;
+        total.p_fam_templates += a.p_fam_templates;
+        total.p_sets += a.p_sets;
     }
     let all = [("**all**".to_string(), total.clone())];
     let rows = sites.iter().chain(all.iter());
@@ -473,15 +564,59 @@ fn tables(sites: &[(String, Acc)], learn30: &[(String, Duration, usize)]) -> Str
     }
     let _ = writeln!(
         s,
+        "\nTemplate families (bag-of-words F1 of what `--templates` runs; single: one FastCE \
+         template per training set, clustered: one per TEXT-MDL cluster of at least 3 pages, \
+         picked by MinHash signature, {DEFAULT_SIGNATURE} positions; fb: pages that fell back to \
+         auto). Same-year: leave-one-out as above. Cross-year: learn one year, extract the next. \
+         Pooled: learn from the site's other three years together, extract the held-out year.\n"
+    );
+    let _ = writeln!(
+        s,
+        "| site | same-year single / clustered / auto | templates | fb single / clustered | cross-year single / clustered / auto | fb single / clustered | pooled single / clustered / auto | templates | fb single / clustered |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|");
+    for (name, a) in rows.clone() {
+        let n = a.pages.max(1) as f64;
+        let xn = a.x_pages.max(1) as f64;
+        let pn = a.p_pages.max(1) as f64;
+        let _ = writeln!(
+            s,
+            "| {name} | {:.3} / {:.3} / {:.3} | {:.1} | {} / {} | {:.3} / {:.3} / {:.3} | {} / {} | {:.3} / {:.3} / {:.3} | {:.1} | {} / {} |",
+            a.fast.0 / n,
+            a.fam.0 / n,
+            a.auto.0 / n,
+            a.fam_templates as f64 / a.templates.max(1) as f64,
+            a.fallbacks,
+            a.fam_fallbacks,
+            a.x_fast / xn,
+            a.x_fam / xn,
+            a.x_auto / xn,
+            a.x_fallbacks,
+            a.x_fam_fallbacks,
+            a.p_single / pn,
+            a.p_fam / pn,
+            a.p_auto / pn,
+            a.p_fam_templates as f64 / a.p_sets.max(1) as f64,
+            a.p_single_fallbacks,
+            a.p_fam_fallbacks,
+        );
+    }
+    let _ = writeln!(
+        s,
         "\nTemplates: leave-one-out templates (9 pages) {:.0} bytes on average, {} at most. \
-         Learning from 30 pages of a site (parsing included), fastest of {REPEAT}:\n",
+         Learning from 30 pages of a site as `pith learn` does (parsing, clustering, CE per \
+         cluster), fastest of {REPEAT}, and the file written:\n",
         total.tpl_bytes as f64 / total.templates.max(1) as f64,
         total.tpl_max
     );
-    let _ = writeln!(s, "| site | learn 30 pages (ms) | template bytes |");
-    let _ = writeln!(s, "|---|---|---|");
-    for (site, t, bytes) in learn30 {
-        let _ = writeln!(s, "| {site} | {:.0} | {bytes} |", t.as_secs_f64() * 1000.0);
+    let _ = writeln!(s, "| site | learn 30 pages (ms) | templates | file bytes |");
+    let _ = writeln!(s, "|---|---|---|---|");
+    for (site, t, n, bytes) in learn30 {
+        let _ = writeln!(
+            s,
+            "| {site} | {:.0} | {n} | {bytes} |",
+            t.as_secs_f64() * 1000.0
+        );
     }
     s
 }
@@ -716,6 +851,203 @@ fn write_out(md: &str, markdown: Option<&Path>, who: &str) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// Agreement of a clustering with labels, as clustering papers report it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Agreement {
+    /// Share of pages whose cluster's most common label is theirs.
+    pub purity: f64,
+    /// Normalized mutual information, I(C;L) / ((H(C) + H(L)) / 2) (the arithmetic-mean
+    /// normalization, scikit-learn's default; 1 when clusters and labels are the same partition).
+    pub nmi: f64,
+    /// Adjusted Rand index (Hubert and Arabie 1985): pair agreement corrected for chance, 0
+    /// for a random clustering, 1 for the labels' partition.
+    pub ari: f64,
+}
+
+/// Purity, NMI and ARI of `clusters` against `labels` (one of each per page).
+pub fn agreement(clusters: &[u32], labels: &[u32]) -> Agreement {
+    use std::collections::HashMap;
+    let n = clusters.len().min(labels.len());
+    if n == 0 {
+        return Agreement::default();
+    }
+    let mut joint: HashMap<(u32, u32), u64> = HashMap::new();
+    let mut by_c: HashMap<u32, u64> = HashMap::new();
+    let mut by_l: HashMap<u32, u64> = HashMap::new();
+    for (&c, &l) in clusters.iter().zip(labels) {
+        *joint.entry((c, l)).or_insert(0) += 1;
+        *by_c.entry(c).or_insert(0) += 1;
+        *by_l.entry(l).or_insert(0) += 1;
+    }
+    let nf = n as f64;
+    let mut best: HashMap<u32, u64> = HashMap::new();
+    for (&(c, _), &v) in &joint {
+        let b = best.entry(c).or_insert(0);
+        *b = (*b).max(v);
+    }
+    let purity = best.values().sum::<u64>() as f64 / nf;
+    let h = |m: &HashMap<u32, u64>| -> f64 {
+        m.values()
+            .map(|&v| {
+                let p = v as f64 / nf;
+                -p * p.ln()
+            })
+            .sum()
+    };
+    let (hc, hl) = (h(&by_c), h(&by_l));
+    let mut mi = 0.0;
+    for (&(c, l), &v) in &joint {
+        let pcl = v as f64 / nf;
+        let pc = by_c.get(&c).copied().unwrap_or(1) as f64 / nf;
+        let pl = by_l.get(&l).copied().unwrap_or(1) as f64 / nf;
+        mi += pcl * (pcl / (pc * pl)).ln();
+    }
+    let nmi = if hc + hl > 0.0 {
+        2.0 * mi / (hc + hl)
+    } else {
+        1.0
+    };
+    let pairs = |x: u64| (x as f64) * (x as f64 - 1.0) / 2.0;
+    let index: f64 = joint.values().map(|&v| pairs(v)).sum();
+    let sum_c: f64 = by_c.values().map(|&v| pairs(v)).sum();
+    let sum_l: f64 = by_l.values().map(|&v| pairs(v)).sum();
+    let expected = sum_c * sum_l / pairs(n as u64).max(1.0);
+    let max = (sum_c + sum_l) / 2.0;
+    let ari = if (max - expected).abs() < f64::EPSILON {
+        1.0
+    } else {
+        (index - expected) / (max - expected)
+    };
+    Agreement { purity, nmi, ari }
+}
+
+/// `pith template eval-clusters DIR`: every page of msv_big9-style data mixed into one set,
+/// clustered by TEXT-MDL with several signature lengths; purity, NMI and ARI against the site
+/// and the site-year labels, and the time of each step.
+pub fn clusters_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
+    let sets = match read_site_years(dir) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("pith template eval-clusters: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut site_of: Vec<u32> = Vec::new();
+    let mut year_of: Vec<u32> = Vec::new();
+    let mut pages: Vec<&[u8]> = Vec::new();
+    let mut sites: Vec<&str> = Vec::new();
+    for (k, sy) in sets.iter().enumerate() {
+        if sites.last() != Some(&sy.site.as_str()) {
+            sites.push(&sy.site);
+        }
+        for p in &sy.pages {
+            site_of.push(sites.len() as u32 - 1);
+            year_of.push(k as u32);
+            pages.push(&p.html);
+        }
+    }
+    if pages.is_empty() {
+        eprintln!(
+            "pith template eval-clusters: no <site>/<year>/html pages in {}",
+            dir.display()
+        );
+        return ExitCode::FAILURE;
+    }
+    // Reading the template paths: decode, parse, walk (what `pith cluster` does per page).
+    let t = Instant::now();
+    let paths: Vec<Vec<u64>> = pages
+        .iter()
+        .map(|b| match learn::decode_page(b, None) {
+            Ok(text) => {
+                let arena = bumpalo::Bump::new();
+                let doc = crate::html::Document::parse(&text, &arena);
+                super::paths::page_paths(&doc)
+            }
+            Err(_) => Vec::new(),
+        })
+        .collect();
+    let read = t.elapsed();
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "Clustering all {} pages of {} sites ({} site-years) mixed, as one host (TEXT-MDL, MinHash). \
+         Template paths read in {:.0} ms (decode, parse, walk).\n",
+        pages.len(),
+        sites.len(),
+        sets.len(),
+        read.as_secs_f64() * 1000.0
+    );
+    let _ = writeln!(
+        s,
+        "| signature | clusters | vs site: purity / NMI / ARI | vs site-year: purity / NMI / ARI | MDL bits | cluster time (ms) |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|---|");
+    for k in [32usize, 64, 128, 256] {
+        let t = Instant::now();
+        let c = super::cluster::cluster(&paths, k);
+        let time = t.elapsed();
+        let a = agreement(&c.assign, &site_of);
+        let b = agreement(&c.assign, &year_of);
+        let _ = writeln!(
+            s,
+            "| {k} | {} | {:.3} / {:.3} / {:.3} | {:.3} / {:.3} / {:.3} | {:.0} | {:.0} |",
+            c.clusters.len(),
+            a.purity,
+            a.nmi,
+            a.ari,
+            b.purity,
+            b.nmi,
+            b.ari,
+            c.cost,
+            time.as_secs_f64() * 1000.0
+        );
+    }
+    // What the estimate loses: the same search with the exact cost.
+    let t = Instant::now();
+    let c = super::cluster::cluster_exact(&paths, super::cluster::DEFAULT_SIGNATURE);
+    let time = t.elapsed();
+    let a = agreement(&c.assign, &site_of);
+    let b = agreement(&c.assign, &year_of);
+    let _ = writeln!(
+        s,
+        "| {} exact | {} | {:.3} / {:.3} / {:.3} | {:.3} / {:.3} / {:.3} | {:.0} | {:.0} |",
+        super::cluster::DEFAULT_SIGNATURE,
+        c.clusters.len(),
+        a.purity,
+        a.nmi,
+        a.ari,
+        b.purity,
+        b.nmi,
+        b.ari,
+        c.cost,
+        time.as_secs_f64() * 1000.0
+    );
+    let _ = writeln!(
+        s,
+        "\n(\"exact\": the same search, candidates found by the signatures, with each merge's cost \
+         computed exactly instead of estimated.)"
+    );
+    // For scale: the cost of the clusterings the labels themselves make.
+    let essential = super::paths::essential(&paths);
+    let _ = writeln!(
+        s,
+        "\nMDL cost (bits) of the label partitions under the same model: sites {:.0}, site-years {:.0}.",
+        super::cluster::exact_cost(&essential, &site_of),
+        super::cluster::exact_cost(&essential, &year_of)
+    );
+    {
+        use std::io::Write;
+        let _ = std::io::stdout().write_all(s.as_bytes());
+    }
+    if let Some(out) = markdown
+        && let Err(e) = std::fs::write(out, &s)
+    {
+        eprintln!("pith template eval-clusters: {}: {e}", out.display());
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}
+
 /// Node-level counts of link-based templates against a gold template.
 #[derive(Default, Clone, Copy, Debug)]
 pub struct NodeCounts {
@@ -913,4 +1245,31 @@ pub fn links_main(
         }
     }
     write_out(&s, markdown, "eval-links")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agreement_of_equal_renamed_and_random_partitions() {
+        let labels = [0, 0, 0, 1, 1, 1, 2, 2, 2];
+        let same = agreement(&[5, 5, 5, 7, 7, 7, 9, 9, 9], &labels);
+        assert!((same.nmi - 1.0).abs() < 1e-9 && (same.ari - 1.0).abs() < 1e-9);
+        assert_eq!(same.purity, 1.0);
+        // Everything in one cluster: purity 1/3, no information, ARI 0.
+        let one = agreement(&[0; 9], &labels);
+        assert!((one.purity - 1.0 / 3.0).abs() < 1e-9);
+        assert!(one.nmi.abs() < 1e-9 && one.ari.abs() < 1e-9);
+        // Each label split in two: purity 1, NMI under 1, ARI under 1.
+        let split = agreement(&[0, 0, 1, 2, 2, 3, 4, 4, 5], &labels);
+        assert_eq!(split.purity, 1.0);
+        assert!(split.nmi < 1.0 && split.nmi > 0.5, "{split:?}");
+        assert!(split.ari < 1.0 && split.ari > 0.0, "{split:?}");
+        // scikit-learn's adjusted_rand_score([0,0,1,1],[0,0,1,2]) = 0.5714...
+        let a = agreement(&[0, 0, 1, 2], &[0, 0, 1, 1]);
+        assert!((a.ari - 0.571_428_571).abs() < 1e-6, "{a:?}");
+        // normalized_mutual_info_score([0,0,1,1],[0,0,1,2]) = 0.8 (arithmetic).
+        assert!((a.nmi - 0.8).abs() < 1e-6, "{a:?}");
+    }
 }

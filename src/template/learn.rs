@@ -15,7 +15,7 @@ use std::process::ExitCode;
 
 use argh::FromArgs;
 
-use super::{DEFAULT_MIN_MATCH, Template};
+use super::{DEFAULT_MIN_MATCH, Family, Member, Template, cluster};
 use crate::decode;
 use crate::extract::blocks::{self, DIMS, Features, NO_BLOCK};
 use crate::extract::ce::{self, Params};
@@ -33,6 +33,8 @@ pub struct PageSummary {
     pub paths: Vec<u64>,
     pub names: Vec<String>,
     pub feats: Vec<Features>,
+    /// The page's template paths ([`super::paths::page_paths`]), for clustering.
+    pub tags: Vec<u64>,
 }
 
 /// The dotted path of block `b`, walking up at most 64 blocks (deeper ones start with `…`),
@@ -85,6 +87,7 @@ pub fn summarize_doc(doc: &Document<'_>) -> PageSummary {
     layout.dedup();
     let mut s = PageSummary {
         layout,
+        tags: super::paths::page_paths(doc),
         ..PageSummary::default()
     };
     for (b, f) in feats.into_iter().enumerate() {
@@ -108,13 +111,18 @@ pub fn summarize(bytes: &[u8], charset: Option<&str>) -> Result<PageSummary, Err
 
 /// The preparation phase: CE over the pages, then P and the non-content blocks at P's paths.
 pub fn learn(pages: &[PageSummary], host: &str, params: Params) -> Template {
+    learn_named(pages, &names_of(pages), host, params)
+}
+
+/// The dotted name of every block path of the pages.
+pub fn names_of(pages: &[PageSummary]) -> HashMap<u64, String> {
     let mut names: HashMap<u64, String> = HashMap::new();
     for p in pages {
         for (path, name) in p.paths.iter().zip(&p.names) {
             names.entry(*path).or_insert_with(|| name.clone());
         }
     }
-    learn_named(pages, &names, host, params)
+    names
 }
 
 /// [`learn`] with the dotted names of the paths given apart from the pages (a stream keeps one
@@ -179,6 +187,61 @@ pub fn learn_named(
         known,
         noncontent,
         fingerprints,
+    }
+}
+
+/// The fewest pages of a cluster that get a template of their own. CE calls a block
+/// non-content when similar blocks are in more than half of the *other* pages: with two pages
+/// that is any block the other page repeats, so three is the least number of pages where the
+/// vote is a majority of more than one page.
+pub const MIN_CLUSTER_PAGES: usize = 3;
+
+/// Learns a host's templates: the pages are clustered by template ([`cluster::cluster`],
+/// signatures of `signature` positions) and each cluster of at least [`MIN_CLUSTER_PAGES`]
+/// pages gets a FastCE template with its cluster's signature. Pages of smaller clusters get
+/// none (a page like them later falls back to `auto`). When no cluster is that large, the
+/// host gets one template from all its pages, with the signature of their common template
+/// paths, as before families.
+pub fn learn_family(
+    pages: &[PageSummary],
+    names: &HashMap<u64, String>,
+    host: &str,
+    params: Params,
+    signature: usize,
+) -> Family {
+    let sets: Vec<Vec<u64>> = pages.iter().map(|p| p.tags.clone()).collect();
+    let c = cluster::cluster(&sets, signature);
+    let mut members = Vec::new();
+    for cl in &c.clusters {
+        if cl.pages.len() < MIN_CLUSTER_PAGES {
+            continue;
+        }
+        let sub: Vec<PageSummary> = cl
+            .pages
+            .iter()
+            .filter_map(|&i| pages.get(i as usize).cloned())
+            .collect();
+        members.push(Member {
+            template: learn_named(&sub, names, host, params),
+            signature: cl.signature.clone(),
+            paths: cl.template.len() as u32,
+        });
+    }
+    if members.is_empty() {
+        let all = cluster::single(&sets, signature);
+        let (signature, paths) = all
+            .clusters
+            .first()
+            .map_or((Vec::new(), 0), |c| (c.signature.clone(), c.template.len()));
+        members.push(Member {
+            template: learn_named(pages, names, host, params),
+            signature,
+            paths: paths as u32,
+        });
+    }
+    Family {
+        host: host.to_string(),
+        members,
     }
 }
 
@@ -363,6 +426,11 @@ pub struct LearnArgs {
     #[argh(option, default = "ce::DEFAULT_SHARE")]
     share: f32,
 
+    /// length of the MinHash signatures the host's pages are clustered with; each cluster of
+    /// 3 pages or more gets its own template (default 128)
+    #[argh(option, default = "cluster::DEFAULT_SIGNATURE")]
+    signature: usize,
+
     /// input framing: auto (default), html, warc or jsonl
     #[argh(option, default = "String::from(\"auto\")")]
     input: String,
@@ -452,8 +520,9 @@ impl Reservoir {
     }
 }
 
-/// Writes a template into the store, through a temporary file so readers never see half of it.
-pub fn save(store: &Path, t: &Template) -> Result<PathBuf, String> {
+/// Writes a host's templates into the store, through a temporary file so readers never see
+/// half of it.
+pub fn save(store: &Path, t: &Family) -> Result<PathBuf, String> {
     std::fs::create_dir_all(store).map_err(|e| format!("{}: {e}", store.display()))?;
     let file = super::file_for(store, &t.host);
     let tmp = store.join(format!(".{}.{}.tmp", t.host, std::process::id()));
@@ -482,9 +551,15 @@ pub fn learn_main(cmd: &[&str], args: &[&str]) -> ExitCode {
         eprintln!("pith learn: give the pages to learn from (files, WARC or JSON lines)");
         return ExitCode::from(2);
     }
-    if a.max_pages < 2 || a.min_pages > a.max_pages || !(0.0..=1.0).contains(&a.share) {
+    if a.max_pages < 2
+        || a.min_pages > a.max_pages
+        || !(0.0..=1.0).contains(&a.share)
+        || !(1..=super::MAX_SIGNATURE as usize).contains(&a.signature)
+    {
         eprintln!(
-            "pith learn: need 2 <= --max-pages, --min-pages <= --max-pages, 0 <= --share <= 1"
+            "pith learn: need 2 <= --max-pages, --min-pages <= --max-pages, 0 <= --share <= 1, \
+             1 <= --signature <= {}",
+            super::MAX_SIGNATURE
         );
         return ExitCode::from(2);
     }
@@ -595,18 +670,30 @@ pub fn learn_main(cmd: &[&str], args: &[&str]) -> ExitCode {
             );
             continue;
         }
-        let t = learn_named(&r.pages, &r.names, &h, params);
-        match save(&a.out, &t) {
+        let f = learn_family(&r.pages, &r.names, &h, params, a.signature);
+        match save(&a.out, &f) {
             Ok(file) => {
                 learned += 1;
+                let each: Vec<String> = f
+                    .members
+                    .iter()
+                    .map(|m| {
+                        format!(
+                            "{} pages, {} content paths, {} non-content blocks",
+                            m.template.pages,
+                            m.template.paths.len(),
+                            m.template.noncontent.len()
+                        )
+                    })
+                    .collect();
                 eprintln!(
-                    "pith learn: {h}: {} pages (of {} seen), {} content paths, {} non-content blocks -> {} ({} bytes)",
-                    t.pages,
+                    "pith learn: {h}: {} pages (of {} seen), {} template(s) [{}] -> {} ({} bytes)",
+                    r.pages.len(),
                     r.seen,
-                    t.paths.len(),
-                    t.noncontent.len(),
+                    f.members.len(),
+                    each.join("; "),
                     file.display(),
-                    t.to_bytes().len()
+                    f.to_bytes().len()
                 );
             }
             Err(e) => eprintln!("pith learn: {e}"),
@@ -663,8 +750,8 @@ fn links_sample(
 /// generated sites and reports what they find in the crawls given.
 #[derive(FromArgs, Debug)]
 pub struct TemplateArgs {
-    /// show FILE | eval-sites DIR | eval-detectors DIR | extract --key URL INPUT... |
-    /// eval-links [INPUT...]
+    /// show FILE | eval-sites DIR | eval-clusters DIR | eval-detectors DIR |
+    /// extract --key URL INPUT... | eval-links [INPUT...]
     #[argh(positional)]
     action: String,
 
@@ -835,7 +922,7 @@ pub fn template_main(cmd: &[&str], args: &[&str]) -> ExitCode {
             let Some(path) = first else {
                 return need_path("template file");
             };
-            match Template::load(path) {
+            match super::Family::load(path) {
                 Ok(t) => {
                     let json = serde_json::to_string_pretty(&t.to_json()).unwrap_or_default();
                     // A closed stdout (`| head`) is not an error worth a panic.
@@ -851,6 +938,10 @@ pub fn template_main(cmd: &[&str], args: &[&str]) -> ExitCode {
         }
         "eval-sites" => match first {
             Some(dir) => super::eval::main(dir, a.markdown.as_deref()),
+            None => need_path("data directory"),
+        },
+        "eval-clusters" => match first {
+            Some(dir) => super::eval::clusters_main(dir, a.markdown.as_deref()),
             None => need_path("data directory"),
         },
         "eval-detectors" => match first {
@@ -872,7 +963,7 @@ pub fn template_main(cmd: &[&str], args: &[&str]) -> ExitCode {
         "extract" => extract_main(&a),
         other => {
             eprintln!(
-                "pith template: unknown action `{other}` (one of: show, eval-sites, eval-detectors, extract, eval-links)"
+                "pith template: unknown action `{other}` (one of: show, eval-sites, eval-clusters, eval-detectors, extract, eval-links)"
             );
             ExitCode::from(2)
         }

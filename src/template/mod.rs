@@ -7,17 +7,31 @@
 //! the set of every path seen in the training pages, which tells a page of another layout (no
 //! longer matching the template) from one of the learned layout, so that it falls back to `auto`.
 //!
+//! A host may have several templates, one per cluster of its pages ([`cluster`], TEXT-MDL over
+//! the pages' template paths, [`paths`]): a [`Family`]. Each member carries the MinHash
+//! signature of its cluster's template paths, and a page goes to the member whose signature is
+//! nearest ([`Family::pick`]).
+//!
 //! The file format (all integers little-endian), version [`VERSION`]:
 //!
 //! ```text
-//! magic "PITHTPL\0" | version u16 | reserved u16 | dims u16 | reserved u16
+//! magic "PITHTPL\0" | version u16 = 2 | reserved u16 | members u16 | signature length u16
+//! host: len u16, bytes
+//! per member: template paths u32 | signature: u64 x signature length | template body
+//! checksum u64: FNV-1a 64 of every byte before it
+//! ```
+//!
+//! A template body (also the whole of a version 1 file, between its `reserved u16` and its
+//! checksum, which pith still reads as a family of one template without a signature):
+//!
+//! ```text
+//! dims u16 | reserved u16
 //! similarity f32 | share f32 | min_match f32 | pages u32 | min_words u32
 //! host: len u16, bytes
 //! P: count u32, then per path: hash u64, name len u16, name bytes (html.body.div.p)
 //! known paths: count u32, then hash u64 each
 //! non-content blocks: count u32, then per block: path u64, entries u16, (dim u16, count u16)...
 //! fingerprints of every non-content block: count u32, then u64 each
-//! checksum u64: FNV-1a 64 of every byte before it
 //! ```
 //!
 //! Loading never trusts a count: each is checked against the bytes left before anything is
@@ -25,13 +39,17 @@
 //! costs at most its own size. Every fault is a [`LoadError`] naming the file.
 //!
 //! Submodules: [`learn`] (the preparation phase and the `learn` / `template` commands), [`eval`]
-//! (the msv_big9 and link evaluations), [`links`] (site-level templates from a key page's links)
-//! with [`etdm`] (the mapping and the vote), and [`synth`] (generated sites with known templates).
+//! (the msv_big9, clustering and link evaluations), [`paths`] (a page's template paths) and
+//! [`cluster`] (TEXT-MDL clustering, `pith cluster`), [`links`] (site-level templates from a key
+//! page's links) with [`etdm`] (the mapping and the vote), and [`synth`] (generated sites with
+//! known templates).
 
+pub mod cluster;
 pub mod etdm;
 pub mod eval;
 pub mod learn;
 pub mod links;
+pub mod paths;
 pub mod synth;
 
 use std::collections::HashMap;
@@ -42,8 +60,13 @@ use crate::extract::blocks::{DIMS, FNV_OFFSET, Features, fnv1a};
 
 /// The first eight bytes of every template file.
 pub const MAGIC: &[u8; 8] = b"PITHTPL\0";
-/// The format version this pith writes and reads.
-pub const VERSION: u16 = 1;
+/// The format version this pith writes (it reads this one and version 1).
+pub const VERSION: u16 = 2;
+/// The largest signature a file may declare or `--signature` accept
+/// ([`cluster::DEFAULT_SIGNATURE`] is 128): 32 KiB a template, and past a few hundred
+/// positions MinHash's error (about 1/sqrt(k)) hardly shrinks while each page costs k hashes
+/// per path.
+pub const MAX_SIGNATURE: u16 = 4096;
 /// The largest template file read (a typical one is a few KiB; the target is under 64 KiB).
 pub const MAX_FILE: u64 = 16 << 20;
 /// File name extension of a template in a store directory: `STORE/<host>.tpl`.
@@ -105,12 +128,8 @@ impl Template {
         self.noncontent.get(lo..hi).unwrap_or(&[])
     }
 
-    /// The binary file.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let mut b = Vec::new();
-        b.extend_from_slice(MAGIC);
-        b.extend_from_slice(&VERSION.to_le_bytes());
-        b.extend_from_slice(&0u16.to_le_bytes());
+    /// The body of the template in a file (module comment).
+    fn write_body(&self, b: &mut Vec<u8>) {
         b.extend_from_slice(&self.dims.to_le_bytes());
         b.extend_from_slice(&0u16.to_le_bytes());
         b.extend_from_slice(&self.similarity.to_le_bytes());
@@ -146,13 +165,249 @@ impl Template {
         for h in &self.fingerprints {
             b.extend_from_slice(&h.to_le_bytes());
         }
+    }
+
+    /// The template alone as a version 1 file, the format pith wrote before families: what
+    /// older stores hold, and what the tests check that pith still reads.
+    pub fn to_v1_bytes(&self) -> Vec<u8> {
+        let mut b = Vec::new();
+        b.extend_from_slice(MAGIC);
+        b.extend_from_slice(&1u16.to_le_bytes());
+        b.extend_from_slice(&0u16.to_le_bytes());
+        self.write_body(&mut b);
         let sum = fnv1a(FNV_OFFSET, &b);
         b.extend_from_slice(&sum.to_le_bytes());
         b
     }
 
-    /// Parses a template file's bytes. `file` names the file in errors.
-    pub fn from_bytes(bytes: &[u8], file: &Path) -> Result<Template, LoadError> {
+    /// Reads a template body (module comment) from `r`.
+    fn read_body(r: &mut Reader<'_>) -> Result<Template, String> {
+        let dims = r.u16()?;
+        if dims != DIMS {
+            return Err(format!(
+                "learned with {dims} feature dimensions, this pith uses {DIMS}"
+            ));
+        }
+        r.u16()?;
+        let similarity = r.f32()?;
+        let share = r.f32()?;
+        let min_match = r.f32()?;
+        for (name, v) in [
+            ("similarity", similarity),
+            ("share", share),
+            ("min_match", min_match),
+        ] {
+            if !(0.0..=1.0).contains(&v) {
+                return Err(format!("parameter {name} = {v} out of range 0..1"));
+            }
+        }
+        let pages = r.u32()?;
+        let min_words = r.u32()?;
+        let host = r.string()?;
+        let n = r.count(8 + 2)?;
+        let mut paths = Vec::with_capacity(n);
+        for _ in 0..n {
+            let h = r.u64()?;
+            paths.push((h, r.string()?));
+        }
+        let n = r.count(8)?;
+        let mut known = Vec::with_capacity(n);
+        for _ in 0..n {
+            known.push(r.u64()?);
+        }
+        let n = r.count(8 + 2)?;
+        let mut noncontent = Vec::with_capacity(n);
+        for _ in 0..n {
+            let path = r.u64()?;
+            let m = r.count16(4)?;
+            let mut entries = Vec::with_capacity(m);
+            for _ in 0..m {
+                let d = r.u16()?;
+                let c = r.u16()?;
+                if d >= DIMS || entries.last().is_some_and(|&(p, _)| p >= d) {
+                    return Err("feature vector out of order or out of range".into());
+                }
+                entries.push((d, c));
+            }
+            noncontent.push((path, Features::from_entries(entries)));
+        }
+        let n = r.count(8)?;
+        let mut fingerprints = Vec::with_capacity(n);
+        for _ in 0..n {
+            fingerprints.push(r.u64()?);
+        }
+        let sorted = paths.windows(2).all(|w| w[0].0 < w[1].0)
+            && known.windows(2).all(|w| w[0] < w[1])
+            && noncontent.windows(2).all(|w| w[0].0 <= w[1].0)
+            && fingerprints.windows(2).all(|w| w[0] < w[1]);
+        if !sorted {
+            return Err("path tables are not sorted".into());
+        }
+        Ok(Template {
+            host,
+            dims,
+            similarity,
+            share,
+            min_match,
+            pages,
+            min_words,
+            paths,
+            known,
+            noncontent,
+            fingerprints,
+        })
+    }
+
+    /// The template as JSON, for people (`pith template show`).
+    pub fn to_json(&self) -> serde_json::Value {
+        let noncontent: Vec<serde_json::Value> = self
+            .noncontent
+            .iter()
+            .map(|(path, f)| {
+                let name = self
+                    .paths
+                    .binary_search_by_key(path, |p| p.0)
+                    .ok()
+                    .and_then(|i| self.paths.get(i))
+                    .map_or("", |p| p.1.as_str());
+                let count = |d: u16| f.entries.iter().find(|e| e.0 == d).map_or(0, |e| e.1);
+                serde_json::json!({
+                    "path": name,
+                    "words": f.words(),
+                    "images": count(crate::extract::blocks::DIM_IMAGES),
+                    "scripts": count(crate::extract::blocks::DIM_SCRIPTS),
+                    "links": count(crate::extract::blocks::DIM_LINKS),
+                    "dimensions": f.entries.len(),
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "host": self.host,
+            "pages": self.pages,
+            "min_words": self.min_words,
+            "parameters": {
+                "dimensions": self.dims,
+                "similarity": round6(self.similarity),
+                "share": round6(self.share),
+                "min_match": round6(self.min_match),
+            },
+            "content_paths": self.paths.iter().map(|p| p.1.clone()).collect::<Vec<_>>(),
+            "known_paths": self.known.len(),
+            "noncontent_fingerprints": self.fingerprints.len(),
+            "noncontent_blocks": noncontent,
+        })
+    }
+}
+
+/// An f32 parameter as the decimal it was written as (0.9, not 0.8999999761581421).
+fn round6(x: f32) -> f64 {
+    (f64::from(x) * 1e6).round() / 1e6
+}
+
+/// One template of a host's family: a FastCE template learned from one cluster of the host's
+/// pages, with the MinHash signature of that cluster's template paths and their number.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Member {
+    pub template: Template,
+    /// [`cluster::MinHasher`] signature of the cluster's template paths; empty for a template
+    /// read from a version 1 file (it then takes every page, as before families).
+    pub signature: Vec<u64>,
+    /// The number of the cluster's template paths (|T| in [`cluster::nearest_template`]).
+    pub paths: u32,
+}
+
+/// Every template of one host: what a store file holds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Family {
+    pub host: String,
+    pub members: Vec<Member>,
+}
+
+impl Family {
+    /// A family of one template without a signature (every page of the host goes to it).
+    pub fn single(template: Template) -> Family {
+        Family {
+            host: template.host.clone(),
+            members: vec![Member {
+                template,
+                signature: Vec::new(),
+                paths: 0,
+            }],
+        }
+    }
+
+    /// The signature length of the members (all share it); 0 when they have none.
+    pub fn signature_len(&self) -> usize {
+        self.members.first().map_or(0, |m| m.signature.len())
+    }
+
+    /// The member for a page, by its template paths ([`paths::page_paths`]): the nearest
+    /// signature ([`cluster::nearest_template`]), or `None` when none shares any (the page is of
+    /// no learned template). A family of one template, or without signatures, gives its first
+    /// member without computing the page's signature: every HTML page shares the root paths
+    /// with a template, so with nothing to choose between the signature decides nothing that
+    /// FastCE's own tests do not.
+    pub fn pick(&self, page_paths: impl FnOnce() -> Vec<u64>) -> Option<usize> {
+        let k = self.signature_len();
+        if k == 0 || self.members.len() == 1 {
+            return (!self.members.is_empty()).then_some(0);
+        }
+        let paths = page_paths();
+        let sig = cluster::MinHasher::new(k).signature(&paths);
+        cluster::nearest_template(
+            &sig,
+            paths.len(),
+            self.members
+                .iter()
+                .map(|m| (m.signature.as_slice(), m.paths as usize)),
+        )
+    }
+
+    /// The label of member `i` in JSON's `algo`: `fastce+auto` when the host has one template,
+    /// `fastce+auto:HOST#i` (the cluster's number) when it has several.
+    pub fn label(&self, i: usize) -> String {
+        if self.members.len() <= 1 {
+            "fastce+auto".to_string()
+        } else {
+            format!("fastce+auto:{}#{i}", self.host)
+        }
+    }
+
+    /// The binary file (version [`VERSION`]).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let k = self
+            .members
+            .iter()
+            .map(|m| m.signature.len())
+            .max()
+            .unwrap_or(0)
+            .min(MAX_SIGNATURE as usize);
+        let n = self.members.len().min(u16::MAX as usize);
+        let mut b = Vec::new();
+        b.extend_from_slice(MAGIC);
+        b.extend_from_slice(&VERSION.to_le_bytes());
+        b.extend_from_slice(&0u16.to_le_bytes());
+        b.extend_from_slice(&(n as u16).to_le_bytes());
+        b.extend_from_slice(&(k as u16).to_le_bytes());
+        let host = truncate(&self.host, u16::MAX as usize);
+        b.extend_from_slice(&(host.len() as u16).to_le_bytes());
+        b.extend_from_slice(host.as_bytes());
+        for m in self.members.iter().take(n) {
+            b.extend_from_slice(&m.paths.to_le_bytes());
+            for i in 0..k {
+                let v = m.signature.get(i).copied().unwrap_or(u64::MAX);
+                b.extend_from_slice(&v.to_le_bytes());
+            }
+            m.template.write_body(&mut b);
+        }
+        let sum = fnv1a(FNV_OFFSET, &b);
+        b.extend_from_slice(&sum.to_le_bytes());
+        b
+    }
+
+    /// Parses a template file's bytes, version 1 or [`VERSION`]. `file` names the file in
+    /// errors.
+    pub fn from_bytes(bytes: &[u8], file: &Path) -> Result<Family, LoadError> {
         let err = |msg: String| LoadError {
             file: file.to_path_buf(),
             msg,
@@ -190,91 +445,51 @@ impl Template {
             bytes: body,
             pos: r.pos,
         };
-        let parse = |r: &mut Reader<'_>| -> Result<Template, String> {
+        let parse = |r: &mut Reader<'_>| -> Result<Family, String> {
             r.u16()?;
-            let dims = r.u16()?;
-            if dims != DIMS {
-                return Err(format!(
-                    "learned with {dims} feature dimensions, this pith uses {DIMS}"
-                ));
-            }
-            r.u16()?;
-            let similarity = r.f32()?;
-            let share = r.f32()?;
-            let min_match = r.f32()?;
-            for (name, v) in [
-                ("similarity", similarity),
-                ("share", share),
-                ("min_match", min_match),
-            ] {
-                if !(0.0..=1.0).contains(&v) {
-                    return Err(format!("parameter {name} = {v} out of range 0..1"));
+            let family = if version == 1 {
+                Family::single(Template::read_body(r)?)
+            } else {
+                let at = r.pos;
+                let n = r.u16()? as usize;
+                let k = r.u16()?;
+                if k > MAX_SIGNATURE {
+                    return Err(format!(
+                        "signature length {k} is over the largest pith reads ({MAX_SIGNATURE})"
+                    ));
                 }
-            }
-            let pages = r.u32()?;
-            let min_words = r.u32()?;
-            let host = r.string()?;
-            let n = r.count(8 + 2)?;
-            let mut paths = Vec::with_capacity(n);
-            for _ in 0..n {
-                let h = r.u64()?;
-                paths.push((h, r.string()?));
-            }
-            let n = r.count(8)?;
-            let mut known = Vec::with_capacity(n);
-            for _ in 0..n {
-                known.push(r.u64()?);
-            }
-            let n = r.count(8 + 2)?;
-            let mut noncontent = Vec::with_capacity(n);
-            for _ in 0..n {
-                let path = r.u64()?;
-                let m = r.count16(4)?;
-                let mut entries = Vec::with_capacity(m);
-                for _ in 0..m {
-                    let d = r.u16()?;
-                    let c = r.u16()?;
-                    if d >= DIMS || entries.last().is_some_and(|&(p, _)| p >= d) {
-                        return Err("feature vector out of order or out of range".into());
+                let host = r.string()?;
+                // Each member takes at least its path count, its signature and a body of
+                // 36 bytes (the fixed fields and four empty counts).
+                let n = r.check(n, 4 + 8 * k as usize + 36, at)?;
+                let mut members = Vec::with_capacity(n);
+                for _ in 0..n {
+                    let paths = r.u32()?;
+                    let mut signature = Vec::with_capacity(k as usize);
+                    for _ in 0..k {
+                        signature.push(r.u64()?);
                     }
-                    entries.push((d, c));
+                    members.push(Member {
+                        template: Template::read_body(r)?,
+                        signature,
+                        paths,
+                    });
                 }
-                noncontent.push((path, Features::from_entries(entries)));
-            }
-            let n = r.count(8)?;
-            let mut fingerprints = Vec::with_capacity(n);
-            for _ in 0..n {
-                fingerprints.push(r.u64()?);
-            }
+                if members.is_empty() {
+                    return Err("no template in the file".into());
+                }
+                Family { host, members }
+            };
             if r.pos != r.bytes.len() {
                 return Err(format!("{} bytes of trailing data", r.bytes.len() - r.pos));
             }
-            let sorted = paths.windows(2).all(|w| w[0].0 < w[1].0)
-                && known.windows(2).all(|w| w[0] < w[1])
-                && noncontent.windows(2).all(|w| w[0].0 <= w[1].0)
-                && fingerprints.windows(2).all(|w| w[0] < w[1]);
-            if !sorted {
-                return Err("path tables are not sorted".into());
-            }
-            Ok(Template {
-                host,
-                dims,
-                similarity,
-                share,
-                min_match,
-                pages,
-                min_words,
-                paths,
-                known,
-                noncontent,
-                fingerprints,
-            })
+            Ok(family)
         };
         parse(&mut r).map_err(err)
     }
 
     /// Reads a template file (at most [`MAX_FILE`] bytes).
-    pub fn load(file: &Path) -> Result<Template, LoadError> {
+    pub fn load(file: &Path) -> Result<Family, LoadError> {
         use std::io::Read;
         let err = |msg: String| LoadError {
             file: file.to_path_buf(),
@@ -288,54 +503,37 @@ impl Template {
         if bytes.len() as u64 > MAX_FILE {
             return Err(err(format!("larger than {MAX_FILE} bytes")));
         }
-        Template::from_bytes(&bytes, file)
+        Family::from_bytes(&bytes, file)
     }
 
-    /// The template as JSON, for people (`pith template show`).
+    /// The family as JSON, for people (`pith template show`): each member's template, its
+    /// cluster's number of template paths and signature length (the signature itself is
+    /// opaque hashes).
     pub fn to_json(&self) -> serde_json::Value {
-        let noncontent: Vec<serde_json::Value> = self
-            .noncontent
+        let members: Vec<serde_json::Value> = self
+            .members
             .iter()
-            .map(|(path, f)| {
-                let name = self
-                    .paths
-                    .binary_search_by_key(path, |p| p.0)
-                    .ok()
-                    .and_then(|i| self.paths.get(i))
-                    .map_or("", |p| p.1.as_str());
-                let count = |d: u16| f.entries.iter().find(|e| e.0 == d).map_or(0, |e| e.1);
-                serde_json::json!({
-                    "path": name,
-                    "words": f.words(),
-                    "images": count(crate::extract::blocks::DIM_IMAGES),
-                    "scripts": count(crate::extract::blocks::DIM_SCRIPTS),
-                    "links": count(crate::extract::blocks::DIM_LINKS),
-                    "dimensions": f.entries.len(),
-                })
+            .enumerate()
+            .map(|(i, m)| {
+                let mut v = m.template.to_json();
+                if let Some(o) = v.as_object_mut() {
+                    o.insert("cluster".into(), serde_json::json!(i));
+                    o.insert("algo".into(), serde_json::json!(self.label(i)));
+                    o.insert("template_paths".into(), serde_json::json!(m.paths));
+                    o.insert(
+                        "signature_length".into(),
+                        serde_json::json!(m.signature.len()),
+                    );
+                }
+                v
             })
             .collect();
         serde_json::json!({
             "format_version": VERSION,
             "host": self.host,
-            "pages": self.pages,
-            "min_words": self.min_words,
-            "parameters": {
-                "dimensions": self.dims,
-                "similarity": round6(self.similarity),
-                "share": round6(self.share),
-                "min_match": round6(self.min_match),
-            },
-            "content_paths": self.paths.iter().map(|p| p.1.clone()).collect::<Vec<_>>(),
-            "known_paths": self.known.len(),
-            "noncontent_fingerprints": self.fingerprints.len(),
-            "noncontent_blocks": noncontent,
+            "templates": members,
         })
     }
-}
-
-/// An f32 parameter as the decimal it was written as (0.9, not 0.8999999761581421).
-fn round6(x: f32) -> f64 {
-    (f64::from(x) * 1e6).round() / 1e6
 }
 
 fn truncate(s: &str, max: usize) -> &str {
@@ -413,7 +611,7 @@ impl Reader<'_> {
         let n = self.u16()? as usize;
         self.check(n, min_size, at)
     }
-    fn check(&self, n: usize, min_size: usize, at: usize) -> Result<usize, String> {
+    pub(crate) fn check(&self, n: usize, min_size: usize, at: usize) -> Result<usize, String> {
         if n.saturating_mul(min_size) > self.left() {
             return Err(format!(
                 "count {n} at byte {at} needs more bytes than the file has"
@@ -452,7 +650,7 @@ pub fn file_for(store: &Path, host: &str) -> PathBuf {
 #[derive(Debug)]
 pub struct Store {
     dir: PathBuf,
-    cache: Mutex<HashMap<String, Option<Arc<Template>>>>,
+    cache: Mutex<HashMap<String, Option<Arc<Family>>>>,
 }
 
 impl Store {
@@ -473,7 +671,7 @@ impl Store {
     /// The template for the host of `url`, if the store has a usable one. A missing file means
     /// the site was not learned (no message); a faulty one is reported once on stderr and the
     /// host is then extracted without a template.
-    pub fn for_url(&self, url: &str) -> Option<Arc<Template>> {
+    pub fn for_url(&self, url: &str) -> Option<Arc<Family>> {
         let host = host_of(url)?;
         let mut cache = self.cache.lock().ok()?;
         if let Some(t) = cache.get(&host) {
@@ -488,7 +686,7 @@ impl Store {
             if !file.exists() {
                 continue;
             }
-            match Template::load(&file) {
+            match Family::load(&file) {
                 Ok(t) => found = Some(Arc::new(t)),
                 Err(e) => eprintln!("pith: {e}; extracting {host} without it"),
             }

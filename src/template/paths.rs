@@ -1,0 +1,185 @@
+//! Template paths: the representation TEXT-MDL clusters pages by (Kim and Shim's TEXT, as
+//! summarized in `../shared/seeds/002_9d4186c46aec7723.txt`, "HTML Documents and Cluster
+//! Initialization"): a page is the set of its root-to-node paths, one per element and one per
+//! text node, and a path's support is the number of pages of the set that contain it.
+//!
+//! An element's path is its parent's path extended by `.tag`, hashed with the same FNV-1a
+//! [`child_path`] that gives FastCE's block paths (`src/extract/blocks.rs`), so the hashes are
+//! stable across runs, machines and versions and a stored signature stays valid. Unlike block
+//! paths, every element counts here (`span`, `a`, `img`...): TEXT's paths are DOM paths, and the
+//! inline structure of menus and headers is part of what makes a template. A text node's path
+//! is its parent's path extended by `.#text:` and the text itself (white space collapsed, at
+//! most [`TEXT_BYTES`] bytes), so that the fixed words of a template (menu labels, "Contact us",
+//! a copyright line) are paths of their own; the article's text gives paths no other page has,
+//! which support filtering removes ([`essential`]).
+//!
+//! One forward pass over the nodes (parents come before children in the tree's order): no
+//! recursion, linear in the page.
+
+use std::collections::HashMap;
+
+use crate::extract::blocks::{child_path, fnv1a, root_path};
+use crate::html::Document;
+use crate::html::tree::Kind;
+
+/// Text beyond this many bytes (after white space is collapsed) does not enter a text path:
+/// template texts are short labels and lines, and a long text is the page's own content, whose
+/// path is unique whatever its length. Bounds the hashing work per text node.
+pub const TEXT_BYTES: usize = 80;
+
+/// The distinct template paths of a parsed page, sorted.
+pub fn page_paths(doc: &Document<'_>) -> Vec<u64> {
+    let nodes = &doc.tree.nodes;
+    let mut path = vec![0u64; nodes.len()];
+    let mut out = Vec::with_capacity(nodes.len());
+    let mut text = Vec::with_capacity(TEXT_BYTES);
+    for (i, node) in nodes.iter().enumerate() {
+        let parent = if i == 0 {
+            root_path()
+        } else {
+            path.get(node.parent as usize)
+                .copied()
+                .unwrap_or_else(root_path)
+        };
+        match node.kind {
+            Kind::Document => {
+                // The root is `html` whether or not the page has the tag.
+                path[i] = root_path();
+                out.push(path[i]);
+            }
+            Kind::Element => {
+                // `<html>` is the document root's own path, as in block paths: a page without
+                // an `<html>` tag has the same paths.
+                let p = if node.tag == crate::html::tags::Tag::Html {
+                    parent
+                } else {
+                    child_path(parent, node.tag)
+                };
+                path[i] = p;
+                out.push(p);
+            }
+            Kind::Text => {
+                collapse(doc.raw_text(i as u32), &mut text);
+                if text.is_empty() {
+                    continue;
+                }
+                let p = fnv1a(fnv1a(parent, b".#text:"), &text);
+                path[i] = p;
+                out.push(p);
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Collapses white space runs to one space and trims, keeping at most [`TEXT_BYTES`] bytes.
+fn collapse(raw: &str, out: &mut Vec<u8>) {
+    out.clear();
+    let mut space = false;
+    for &b in raw.as_bytes() {
+        if out.len() >= TEXT_BYTES {
+            break;
+        }
+        if b.is_ascii_whitespace() {
+            space = !out.is_empty();
+        } else {
+            if space {
+                out.push(b' ');
+                space = false;
+            }
+            out.push(b);
+        }
+    }
+}
+
+/// The support of every path: how many of the pages contain it. Each page's paths are distinct
+/// (as [`page_paths`] gives them).
+pub fn support<'p>(pages: impl IntoIterator<Item = &'p [u64]>) -> HashMap<u64, u32> {
+    let mut s: HashMap<u64, u32> = HashMap::new();
+    for page in pages {
+        for &p in page {
+            *s.entry(p).or_insert(0) += 1;
+        }
+    }
+    s
+}
+
+/// The least support of an essential path. TEXT gives each document a minimum support
+/// threshold; 2 is the least that changes anything: a path only one page has costs one entry
+/// of the MDL model whatever the clustering (in its page's cluster it is either a template
+/// path that no other member has, or a difference entry of that page; see
+/// [`super::cluster::path_cost`]), so dropping such paths changes no merge decision and saves
+/// their hashing, most of all the article's own text paths.
+pub const MIN_SUPPORT: u32 = 2;
+
+/// Each page's essential paths: those with support at least [`MIN_SUPPORT`] in the set.
+pub fn essential(pages: &[Vec<u64>]) -> Vec<Vec<u64>> {
+    let s = support(pages.iter().map(Vec::as_slice));
+    pages
+        .iter()
+        .map(|p| {
+            p.iter()
+                .copied()
+                .filter(|h| s.get(h).copied().unwrap_or(0) >= MIN_SUPPORT)
+                .collect()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::blocks::path_of;
+
+    fn paths(html: &str) -> Vec<u64> {
+        let arena = bumpalo::Bump::new();
+        let doc = Document::parse(html, &arena);
+        page_paths(&doc)
+    }
+
+    #[test]
+    fn element_and_text_paths() {
+        let p = paths("<html><body><div><span>Home</span> <p>Hello   <b>world</b></p></div>");
+        let has = |s: &str| p.contains(&path_of(s));
+        assert!(has("html.body"));
+        assert!(has("html.body.div.span"));
+        assert!(has("html.body.div.p.b"));
+        assert!(has("html.body.div.span.#text:Home"));
+        // White space collapsed, trailing space trimmed.
+        assert!(has("html.body.div.p.#text:Hello"));
+        assert!(has("html.body.div.p.b.#text:world"));
+        // The blank between span and p is no path; html is the root's own path.
+        assert!(!p.contains(&path_of("html.html")));
+        assert_eq!(p.len(), 9, "html body div span p b and three texts");
+        // Block paths and template paths agree on the elements they share.
+        assert_eq!(
+            paths("<body><div><p>x</p></div>"),
+            paths("<html><body><div><p>x</p></div>")
+        );
+    }
+
+    #[test]
+    fn long_texts_are_cut_and_support_counts_pages() {
+        let long = "word ".repeat(100);
+        let a = paths(&format!("<body><p>{long}</p><p>Contact</p>"));
+        let b = paths(&format!("<body><p>{long} other ending</p><p>Contact</p>"));
+        // Both cut at TEXT_BYTES: the same path.
+        assert_eq!(a, b);
+        let c = paths("<body><p>Contact</p><p>Only here</p>");
+        let s = support([a.as_slice(), b.as_slice(), c.as_slice()]);
+        assert_eq!(s.get(&path_of("html.body.p.#text:Contact")), Some(&3));
+        assert_eq!(s.get(&path_of("html.body.p.#text:Only here")), Some(&1));
+        let e = essential(&[a, b, c]);
+        assert!(!e[2].contains(&path_of("html.body.p.#text:Only here")));
+        assert!(e[2].contains(&path_of("html.body.p.#text:Contact")));
+    }
+
+    #[test]
+    fn deep_pages_do_not_recurse() {
+        let html = format!("<body>{}deep", "<div>".repeat(200_000));
+        let p = paths(&html);
+        assert!(p.len() > 200_000);
+    }
+}
