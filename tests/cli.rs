@@ -368,3 +368,17 @@ fn empty_divs_used_as_line_breaks_do_not_hide_the_article() {
     assert!(!text.contains("All rights reserved"), "{text}");
     assert!(!text.contains("Customer Service Center"), "{text}");
 }
+
+/// Soft hyphens (U+00AD, `&shy;`) are invisible: typeset French and German pages put one in
+/// every long word, and a reader (or a search) sees `autonome`, not `auto\u{ad}nome`.
+#[test]
+fn soft_hyphens_are_dropped_from_words() {
+    let page = "<html><body><article><p>Sans recherche auto\u{ad}nome, nous n\u{2019}avons pas \
+        d\u{2019}ave&shy;nir, disent les cher\u{ad}cheurs de la r\u{e9}gion.</p></article></body></html>";
+    let text = stdout(&pith(&[], page.as_bytes()));
+    assert!(
+        text.contains("Sans recherche autonome, nous n\u{2019}avons pas d\u{2019}avenir,"),
+        "{text:?}"
+    );
+    assert!(!text.contains('\u{ad}'), "{text:?}");
+}

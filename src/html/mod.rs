@@ -150,14 +150,18 @@ impl<'a> Document<'a> {
 
     /// The text of every visible text node, entities decoded, concatenated as written (inline
     /// tags join words: `foo<b>bar</b>` is `foobar`; hidden text such as scripts separates
-    /// nothing). Every word pith outputs occurs in it, which the property tests and the
-    /// differential fuzz target check.
+    /// nothing; soft hyphens, invisible, are dropped as the text output drops them). Every word
+    /// pith outputs occurs in it, which the property tests and the differential fuzz target
+    /// check.
     pub fn visible_text(&self) -> String {
         let mut text = String::new();
         for (i, n) in self.tree.nodes.iter().enumerate() {
             if n.kind == Kind::Text && n.context & tree::context::HIDDEN == 0 {
                 entities::decode_into(self.raw_text(i as NodeId), &mut text);
             }
+        }
+        if text.contains('\u{ad}') {
+            text.retain(|c| c != '\u{ad}');
         }
         text
     }
@@ -224,6 +228,10 @@ fn clean_inline(raw: &str) -> String {
             out.push(' ');
         }
         out.push_str(word);
+    }
+    // Soft hyphens are invisible (see `LineWriter::inline`).
+    if out.contains('\u{ad}') {
+        out.retain(|c| c != '\u{ad}');
     }
     out
 }

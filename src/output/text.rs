@@ -77,7 +77,8 @@ pub fn render(doc: &Document<'_>, sel: &Selection) -> String {
     w.finish()
 }
 
-/// Bytes that may start a blank: ASCII white space, and 0xC2 (the no-break space is C2 A0).
+/// Bytes that may start a blank: ASCII white space, and 0xC2 (the no-break space is C2 A0;
+/// the soft hyphen, C2 AD, is dropped on the same path).
 const BLANK_LEAD: [bool; 256] = {
     let mut t = [false; 256];
     t[b' ' as usize] = true;
@@ -171,6 +172,17 @@ impl LineWriter {
                 continue;
             }
             let Some(width) = blank_at(b, i) else {
+                if c == 0xC2 && b.get(i + 1) == Some(&0xAD) {
+                    // A soft hyphen (U+00AD, `&shy;`) is invisible unless the line breaks
+                    // there: readers see `autonome`, not `auto\u{ad}nome`, and a search for
+                    // the word must find it. Dropped, joining the pieces around it.
+                    if i > piece {
+                        self.word(&text[piece..i]);
+                    }
+                    i += 2;
+                    piece = i;
+                    continue;
+                }
                 // 0xC2 that starts another character.
                 i += 1;
                 continue;
