@@ -93,8 +93,9 @@ const NEGATIVE: &[&str] = &[
     "skip",
 ];
 
-/// Words that name the main content; they cancel a negative word on the same element (e.g.
-/// `article-footer` stays negative, `main-content comments-open` does not).
+/// Words that name the main content; they cancel a negative word on the same element
+/// (`main-content comments-open`, `article-footer`, `commentText` are no verdict: a forum's
+/// posts are often `comment` + `content`).
 const POSITIVE: &[&str] = &[
     "article", "content", "entry", "post", "story", "body", "main", "text", "blog",
 ];
