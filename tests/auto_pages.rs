@@ -191,3 +191,43 @@ fn synthetic_story_with_headline_widget_and_long_comments() {
     assert_in(&with, &["Comment 2: I read the story"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A page whose product text is in `display:none` until a script reveals it (a lockdown app):
+/// everything visible was a "Skip to content" link. Under 500 characters of text, `auto` reads
+/// the page again with attribute hiding ignored, as Readability retries with fewer rules.
+#[test]
+fn text_hidden_until_a_script_runs_is_read_when_nothing_else_is() {
+    if let Some(p) = shared_page("wcxb_dev", "0583") {
+        let text = pith(&p, &[]);
+        assert_in(
+            &text,
+            &["Meet the yin to your yang. While you grit your teeth through the daily grind"],
+        );
+    }
+    let page = "<html><body><a href=#main>Skip to content</a>\
+        <div class=gate style='display: none'><h1>Dark roast</h1>\
+        <p>A bold and smooth dark roast, with cocoa and a little smoke, roasted in small batches \
+        every week, and shipped the day after roasting, so that it reaches you fresh.</p>\
+        <p>Brew it strong for espresso, or coarse for a French press; either way, it keeps its \
+        body in milk, and its finish is long, sweet, and clean.</p></div>\
+        <div style='display:none'>Age check: are you over 18?</div></body></html>";
+    let dir = std::env::temp_dir().join(format!("pith-auto-hidden-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("gate.html");
+    std::fs::write(&file, page).expect("write page");
+    let text = pith(&file, &[]);
+    assert_in(
+        &text,
+        &[
+            "A bold and smooth dark roast, with cocoa",
+            "its finish is long, sweet, and clean.",
+        ],
+    );
+    // A page with enough visible text keeps its hidden parts out.
+    let visible = page.replace("class=gate style='display: none'", "class=story");
+    std::fs::write(&file, visible).expect("write page");
+    let text = pith(&file, &[]);
+    assert_in(&text, &["A bold and smooth dark roast"]);
+    assert_out(&text, &["Age check"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -318,7 +318,28 @@ pub fn extract_traced(
     tuning: &Tuning,
     mut trace: Option<&mut Trace>,
 ) -> Selection {
-    let sel = select(doc, tuning, trace.as_deref_mut());
+    let mut sel = select(doc, tuning, false, trace.as_deref_mut());
+    // Like Readability, which runs `_grabArticle` again with fewer removal rules when the text
+    // is under its 500-character threshold: a page that hides its main text in the markup and
+    // shows it from a script (`display:none` until an age gate, a lock or a tab script runs)
+    // is read again with the `hidden`, `aria-hidden` and style hiding ignored, and the longer
+    // text wins.
+    let chars = |s: &Selection| -> u64 {
+        s.nodes
+            .iter()
+            .map(|&id| doc.raw_text(id).trim_ascii().len() as u64)
+            .sum()
+    };
+    if chars(&sel) < ARTICLE_MIN_CHARS {
+        let mut second = trace.as_ref().map(|_| Trace::default());
+        let revealed = select(doc, tuning, true, second.as_mut());
+        if chars(&revealed) > chars(&sel) {
+            sel = revealed;
+            if let (Some(t), Some(s)) = (trace.as_deref_mut(), second) {
+                *t = s;
+            }
+        }
+    }
     if let Some(t) = trace.filter(|_| sel.nodes.is_empty()) {
         t.outcome = Outcome::Everything;
     }
@@ -336,7 +357,14 @@ pub fn extract_traced(
     all
 }
 
-fn select(doc: &Document<'_>, tuning: &Tuning, mut trace: Option<&mut Trace>) -> Selection {
+/// `reveal`: elements hidden by their attributes (`hidden`, `aria-hidden`, style) count as
+/// shown (the retry of [`extract_traced`]).
+fn select(
+    doc: &Document<'_>,
+    tuning: &Tuning,
+    reveal: bool,
+    mut trace: Option<&mut Trace>,
+) -> Selection {
     let nodes = &doc.tree.nodes;
     let n = nodes.len();
     let danag_sel = danag::extract(doc, Segments::Normalized, danag::PAPER_GAP);
@@ -400,6 +428,7 @@ fn select(doc: &Document<'_>, tuning: &Tuning, mut trace: Option<&mut Trace>) ->
         &stats,
         total_danag,
         false,
+        reveal,
         &mut hint,
         &mut hidden,
         &mut removed,
@@ -411,6 +440,7 @@ fn select(doc: &Document<'_>, tuning: &Tuning, mut trace: Option<&mut Trace>) ->
             &stats,
             total_danag,
             true,
+            reveal,
             &mut hint,
             &mut hidden,
             &mut removed,
@@ -668,6 +698,7 @@ fn mark_removed(
     stats: &[Stats],
     total_danag: u32,
     thread: bool,
+    reveal: bool,
     hint: &mut [i8],
     hidden: &mut [bool],
     removed: &mut [bool],
@@ -699,7 +730,7 @@ fn mark_removed(
         // wrapper with an unlucky class (`container penci_sidebar`), not a boilerplate block.
         let wraps_main = stats[i].danag * 2 > total_danag && (thread || hint[i] != COMMENT_HINT);
         let boiler = (boilerplate_tag(node.tag) || hint[i] < 0) && !wraps_main;
-        removed[i] = boiler || hidden[i];
+        removed[i] = boiler || (hidden[i] && !reveal);
     }
 }
 
