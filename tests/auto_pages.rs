@@ -204,6 +204,16 @@ fn text_hidden_until_a_script_runs_is_read_when_nothing_else_is() {
             &["Meet the yin to your yang. While you grit your teeth through the daily grind"],
         );
     }
+    // A blog post whose text a `byline` span wraps (the page never closes it): every class
+    // rule applied, two lines of the sidebar were left; under 250 characters the class words
+    // are not trusted and the post comes out.
+    if let Some(p) = shared_page("dragnet", "R540") {
+        let text = pith(&p, &[]);
+        assert_in(
+            &text,
+            &["When a story breaks, Google News is designed to give you the most relevant"],
+        );
+    }
     let page = "<html><body><a href=#main>Skip to content</a>\
         <div class=gate style='display: none'><h1>Dark roast</h1>\
         <p>A bold and smooth dark roast, with cocoa and a little smoke, roasted in small batches \

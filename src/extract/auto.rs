@@ -318,7 +318,7 @@ pub fn extract_traced(
     tuning: &Tuning,
     mut trace: Option<&mut Trace>,
 ) -> Selection {
-    let mut sel = select(doc, tuning, false, trace.as_deref_mut());
+    let mut sel = select(doc, tuning, Retry::None, trace.as_deref_mut());
     // Like Readability, which runs `_grabArticle` again with fewer removal rules when the text
     // is under its 500-character threshold: a page that hides its main text in the markup and
     // shows it from a script (`display:none` until an age gate, a lock or a tab script runs)
@@ -330,13 +330,22 @@ pub fn extract_traced(
             .map(|&id| doc.raw_text(id).trim_ascii().len() as u64)
             .sum()
     };
-    if chars(&sel) < ARTICLE_MIN_CHARS {
-        let mut second = trace.as_ref().map(|_| Trace::default());
-        let revealed = select(doc, tuning, true, second.as_mut());
+    // Under trafilatura's `MIN_EXTRACTED_SIZE` (250 characters, where it falls back to other
+    // extractors), the page's class names are not trusted either: a wrapper named like
+    // boilerplate (`sidebar-layout`, `promo-article`) must not leave a page empty.
+    for (retry, below) in [
+        (Retry::Hidden, ARTICLE_MIN_CHARS),
+        (Retry::HiddenAndClasses, EXTRACTED_MIN_CHARS),
+    ] {
+        if chars(&sel) >= below {
+            break;
+        }
+        let mut again = trace.as_ref().map(|_| Trace::default());
+        let revealed = select(doc, tuning, retry, again.as_mut());
         if chars(&revealed) > chars(&sel) {
             sel = revealed;
-            if let (Some(t), Some(s)) = (trace.as_deref_mut(), second) {
-                *t = s;
+            if let (Some(t), Some(a)) = (trace.as_deref_mut(), again) {
+                *t = a;
             }
         }
     }
@@ -357,12 +366,24 @@ pub fn extract_traced(
     all
 }
 
-/// `reveal`: elements hidden by their attributes (`hidden`, `aria-hidden`, style) count as
-/// shown (the retry of [`extract_traced`]).
+/// Which removal rules a retry of [`extract_traced`] drops.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Retry {
+    /// The first reading: every rule.
+    None,
+    /// Elements hidden by their attributes (`hidden`, `aria-hidden`, style) count as shown.
+    Hidden,
+    /// ...and class/id words no longer make boilerplate (tags still do).
+    HiddenAndClasses,
+}
+
+/// trafilatura's `MIN_EXTRACTED_SIZE`: less text than this is a failed extraction.
+const EXTRACTED_MIN_CHARS: u64 = 250;
+
 fn select(
     doc: &Document<'_>,
     tuning: &Tuning,
-    reveal: bool,
+    retry: Retry,
     mut trace: Option<&mut Trace>,
 ) -> Selection {
     let nodes = &doc.tree.nodes;
@@ -428,7 +449,7 @@ fn select(
         &stats,
         total_danag,
         false,
-        reveal,
+        retry,
         &mut hint,
         &mut hidden,
         &mut removed,
@@ -440,7 +461,7 @@ fn select(
             &stats,
             total_danag,
             true,
-            reveal,
+            retry,
             &mut hint,
             &mut hidden,
             &mut removed,
@@ -698,7 +719,7 @@ fn mark_removed(
     stats: &[Stats],
     total_danag: u32,
     thread: bool,
-    reveal: bool,
+    retry: Retry,
     hint: &mut [i8],
     hidden: &mut [bool],
     removed: &mut [bool],
@@ -729,8 +750,9 @@ fn mark_removed(
         // A boilerplate-looking element that holds most of DANAg's densest region is a page
         // wrapper with an unlucky class (`container penci_sidebar`), not a boilerplate block.
         let wraps_main = stats[i].danag * 2 > total_danag && (thread || hint[i] != COMMENT_HINT);
-        let boiler = (boilerplate_tag(node.tag) || hint[i] < 0) && !wraps_main;
-        removed[i] = boiler || (hidden[i] && !reveal);
+        let class_boiler = hint[i] < 0 && retry != Retry::HiddenAndClasses;
+        let boiler = (boilerplate_tag(node.tag) || class_boiler) && !wraps_main;
+        removed[i] = boiler || (hidden[i] && retry == Retry::None);
     }
 }
 
