@@ -161,8 +161,8 @@ pub fn extract(
 }
 
 /// [`extract`] with the site template of the page's host, if there is one: FastCE runs,
-/// combined with `auto` ([`fastce::with_auto`]), and falls back to `opts.algo` when the page
-/// does not match the template ([`fastce::detect`]).
+/// combined with `auto` ([`fastce::with_template`]), and falls back to `opts.algo` when the
+/// page does not match the template.
 /// [`Extracted::algo`] says which ran.
 pub fn extract_with(
     bytes: &[u8],
@@ -183,14 +183,15 @@ pub fn extract_with(
     let encoding = decoded.encoding.name();
     Ok(with_arena(|arena| {
         let doc = Document::parse(&decoded.text, arena);
-        let fast = template.and_then(|t| fastce::detect(&doc, t).selection);
+        let tuning = auto::Tuning::new(opts.mode, opts.comments);
+        // The template's selection trimmed by `auto`'s ([`fastce::with_template`]); a page
+        // that does not match it falls back to `opts.algo`, reusing `auto`'s selection when
+        // that was already made and is the fallback.
+        let fast = template.map(|t| fastce::with_template(&doc, t, &tuning));
         let (selection, algo) = match fast {
-            // The template's selection trimmed by `auto`'s ([`fastce::with_auto`]).
-            Some(sel) => {
-                let tuning = auto::Tuning::new(opts.mode, opts.comments);
-                fastce::with_auto(&doc, sel, auto::extract(&doc, &tuning))
-            }
-            None => (run(&doc, opts), opts.algo.name()),
+            Some(Ok(found)) => found,
+            Some(Err(Some(auto))) if opts.algo == Algo::Auto => (auto, opts.algo.name()),
+            _ => (run(&doc, opts), opts.algo.name()),
         };
         let text = output::render(&doc, &selection, opts.format, opts.links);
         Extracted {
