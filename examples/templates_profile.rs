@@ -47,6 +47,7 @@ fn main() {
     }
     let opts = Options::default();
     let mut bytes = 0;
+    let start = std::time::Instant::now();
     for _ in 0..n {
         for (page, tpl) in &work {
             let t = templates.then_some(tpl);
@@ -54,5 +55,9 @@ fn main() {
             bytes += r.map(|e| e.text.len()).unwrap_or(0);
         }
     }
-    println!("{} pages, {bytes} bytes of text", work.len());
+    let per_page = start.elapsed().as_secs_f64() * 1e3 / (n * work.len().max(1)) as f64;
+    println!(
+        "{} pages, {bytes} bytes of text, {per_page:.3} ms per page",
+        work.len()
+    );
 }

@@ -251,6 +251,50 @@ pub fn similar(a: &Features, b: &Features, threshold: f32) -> bool {
     cosine(a, b) > threshold
 }
 
+/// Whether `a` is similar ([`similar`]) to any of `others`, for a block compared with the
+/// many stored blocks of its path: `a` is spread once over a dense array of counts (`scratch`,
+/// left zeroed), so each cosine is one pass over the other vector's entries, with no branch on
+/// their order (a sorted merge per pair mispredicts at almost every step) and the dot product
+/// summed in integers (a float sum is a chain of additions each waiting for the last). The
+/// integer dot product is exact; the float sum of [`cosine`] equals it while it stays under
+/// 2^24, far above what blocks of text reach, so the answers agree. Comparing was most of
+/// FastCE's detection time on msv_big9 (`cargo bench --bench templates`).
+pub fn similar_to_any<'f>(
+    a: &Features,
+    others: impl IntoIterator<Item = &'f Features>,
+    threshold: f32,
+    scratch: &mut Vec<u32>,
+) -> bool {
+    if a.norm == 0.0 {
+        return false;
+    }
+    scratch.resize(usize::from(DIMS), 0);
+    for &(d, c) in &a.entries {
+        if let Some(x) = scratch.get_mut(usize::from(d)) {
+            *x = u32::from(c);
+        }
+    }
+    let found = others.into_iter().any(|b| {
+        if b.norm == 0.0 {
+            return false;
+        }
+        let dot: u64 = b
+            .entries
+            .iter()
+            .map(|&(d, c)| {
+                u64::from(scratch.get(usize::from(d)).copied().unwrap_or(0)) * u64::from(c)
+            })
+            .sum();
+        dot as f32 / (a.norm * b.norm) > threshold
+    });
+    for &(d, _) in &a.entries {
+        if let Some(x) = scratch.get_mut(usize::from(d)) {
+            *x = 0;
+        }
+    }
+    found
+}
+
 /// The dimension of a term.
 #[inline]
 fn term_dim(word: &[u8]) -> u16 {
@@ -278,8 +322,8 @@ static ASCII_WORD: [u8; 256] = {
     t
 };
 
-/// Pushes `(key, dimension)` for every term of a text node's text.
-fn push_terms(text: &str, key: u32, out: &mut Vec<(u32, u16)>, scratch: &mut String) {
+/// Pushes the dimension of every term of a text node's text.
+fn push_terms(text: &str, out: &mut Vec<u16>, scratch: &mut String) {
     let text = if text.contains('&') {
         scratch.clear();
         entities::decode_into(text, scratch);
@@ -303,13 +347,13 @@ fn push_terms(text: &str, key: u32, out: &mut Vec<(u32, u16)>, scratch: &mut Str
                     len += 1;
                 }
             } else if len > 0 {
-                out.push((key, dim_of_hash(h)));
+                out.push(dim_of_hash(h));
                 h = FNV_OFFSET;
                 len = 0;
             }
         }
         if len > 0 {
-            out.push((key, dim_of_hash(h)));
+            out.push(dim_of_hash(h));
         }
         return;
     }
@@ -325,7 +369,7 @@ fn push_terms(text: &str, key: u32, out: &mut Vec<(u32, u16)>, scratch: &mut Str
                 }
             }
         } else if len > 0 {
-            out.push((key, term_dim(&word[..len])));
+            out.push(term_dim(&word[..len]));
             len = 0;
         }
     }
@@ -340,7 +384,8 @@ pub fn features(
     spans: &[std::ops::Range<usize>],
     mut key_of: impl FnMut(usize) -> u32,
 ) -> Vec<Features> {
-    let mut pairs: Vec<(u32, u16)> = Vec::new();
+    // The dimensions of each key's occurrences, in the order met; counted per key below.
+    let mut dims_of: Vec<Vec<u16>> = vec![Vec::new(); keys];
     let mut scratch = String::new();
     let nodes = spans.iter().flat_map(|span| {
         let span = span.start.min(span.end)..span.end.min(doc.tree.nodes.len());
@@ -352,80 +397,56 @@ pub fn features(
             .zip(span)
     });
     for (node, i) in nodes {
-        let key = key_of(i);
-        if key == NO_BLOCK {
+        let Some(dims) = dims_of.get_mut(key_of(i) as usize) else {
             continue;
-        }
+        };
         match node.kind {
             Kind::Text if node.context & (context::HIDDEN | context::LINK) == 0 => {
-                push_terms(doc.raw_text(i as NodeId), key, &mut pairs, &mut scratch);
+                push_terms(doc.raw_text(i as NodeId), dims, &mut scratch);
             }
             Kind::Element => match node.tag {
-                Tag::Img => pairs.push((key, DIM_IMAGES)),
-                Tag::Script => pairs.push((key, DIM_SCRIPTS)),
-                Tag::A => pairs.push((key, DIM_LINKS)),
+                Tag::Img => dims.push(DIM_IMAGES),
+                Tag::Script => dims.push(DIM_SCRIPTS),
+                Tag::A => dims.push(DIM_LINKS),
                 _ => {}
             },
             _ => {}
         }
     }
-    group(pairs, keys)
+    let mut counts = vec![0u32; usize::from(DIMS)];
+    let mut touched = Vec::new();
+    dims_of
+        .iter()
+        .map(|dims| count_dims(dims, &mut counts, &mut touched))
+        .collect()
 }
 
-/// Counts `(key, dimension)` occurrences into one vector per key, in time linear in the
-/// occurrences: a counting sort by key, then per key a dense counter over the dimensions, of
-/// which only the distinct ones (a few dozen for a block) are sorted. A comparison sort of all
-/// occurrences was most of FastCE's detection time (callgrind over msv_big9).
-fn group(pairs: Vec<(u32, u16)>, keys: usize) -> Vec<Features> {
-    let mut out: Vec<Features> = vec![Features::default(); keys];
-    // start[k]..start[k + 1]: where key k's dimensions go.
-    let mut start = vec![0usize; keys + 1];
-    for &(k, _) in &pairs {
-        if let Some(s) = start.get_mut(k as usize + 1) {
-            *s += 1;
-        }
+/// Counts dimension occurrences into a vector, in time linear in them: a dense counter over
+/// the dimensions (`counts`, left zeroed), of which only the distinct ones (a few dozen for a
+/// block) are sorted. A comparison sort of all occurrences was most of FastCE's detection time
+/// (callgrind over msv_big9).
+fn count_dims(dims: &[u16], counts: &mut [u32], touched: &mut Vec<u16>) -> Features {
+    if dims.is_empty() {
+        return Features::default();
     }
-    for k in 1..start.len() {
-        start[k] += start[k - 1];
-    }
-    let mut fill = start.clone();
-    let mut dims = vec![0u16; start.last().copied().unwrap_or(0)];
-    for &(k, d) in &pairs {
-        if let Some(at) = fill.get_mut(k as usize)
-            && let Some(slot) = dims.get_mut(*at)
-        {
-            *slot = d;
-            *at += 1;
-        }
-    }
-    drop(pairs);
-    let mut counts = vec![0u32; usize::from(DIMS)];
-    let mut touched: Vec<u16> = Vec::new();
-    for (k, slot) in out.iter_mut().enumerate() {
-        let of_key = dims.get(start[k]..start[k + 1]).unwrap_or(&[]);
-        if of_key.is_empty() {
-            continue;
-        }
-        for &d in of_key {
-            if let Some(c) = counts.get_mut(usize::from(d)) {
-                if *c == 0 {
-                    touched.push(d);
-                }
-                *c += 1;
+    for &d in dims {
+        if let Some(c) = counts.get_mut(usize::from(d)) {
+            if *c == 0 {
+                touched.push(d);
             }
+            *c += 1;
         }
-        touched.sort_unstable();
-        let entries = touched
-            .iter()
-            .map(|&d| {
-                let c = counts.get_mut(usize::from(d)).map_or(0, std::mem::take);
-                (d, c.min(u32::from(u16::MAX)) as u16)
-            })
-            .collect();
-        touched.clear();
-        *slot = Features::from_entries(entries);
     }
-    out
+    touched.sort_unstable();
+    let entries = touched
+        .iter()
+        .map(|&d| {
+            let c = counts.get_mut(usize::from(d)).map_or(0, std::mem::take);
+            (d, c.min(u32::from(u16::MAX)) as u16)
+        })
+        .collect();
+    touched.clear();
+    Features::from_entries(entries)
 }
 
 /// The own-content feature vector of every block (CE's atomic blocks), indexed like
@@ -521,50 +542,61 @@ mod tests {
         let mut ascii = Vec::new();
         let mut other = Vec::new();
         let mut scratch = String::new();
-        push_terms("Hello, WORLD x42", 0, &mut ascii, &mut scratch);
-        push_terms(
-            "Hello, WORLD x42 \u{e9}t\u{e9}",
-            0,
-            &mut other,
-            &mut scratch,
-        );
-        let want: Vec<(u32, u16)> = ["hello", "world", "x42"]
+        push_terms("Hello, WORLD x42", &mut ascii, &mut scratch);
+        push_terms("Hello, WORLD x42 \u{e9}t\u{e9}", &mut other, &mut scratch);
+        let want: Vec<u16> = ["hello", "world", "x42"]
             .iter()
-            .map(|w| (0, 3 + (fnv1a(FNV_OFFSET, w.as_bytes()) % 1021) as u16))
+            .map(|w| 3 + (fnv1a(FNV_OFFSET, w.as_bytes()) % 1021) as u16)
             .collect();
         assert_eq!(ascii, want);
         assert_eq!(other[..3], want[..]);
-        assert_eq!(other[3].1, term_dim("\u{e9}t\u{e9}".as_bytes()));
+        assert_eq!(other[3], term_dim("\u{e9}t\u{e9}".as_bytes()));
         // A word past 64 bytes is hashed on its first 64 on both paths.
         let long = "a".repeat(100);
         let mut a = Vec::new();
-        push_terms(&long, 0, &mut a, &mut scratch);
-        assert_eq!(a, vec![(0, term_dim(&[b'a'; 64]))]);
+        push_terms(&long, &mut a, &mut scratch);
+        assert_eq!(a, vec![term_dim(&[b'a'; 64])]);
     }
 
     #[test]
-    fn occurrences_are_counted_per_key_in_dimension_order() {
-        // Keys and dimensions out of order, repeats across keys, a key past the end (ignored),
-        // a key with nothing: the same vectors a sort of the occurrences gives.
-        let pairs = vec![
-            (2, 900),
-            (0, 5),
-            (2, 4),
-            (0, 5),
-            (9, 1),
-            (0, 3),
-            (2, 900),
-            (2, 900),
-        ];
-        let f = group(pairs, 4);
-        assert_eq!(f.len(), 4);
-        assert_eq!(f[0].entries, vec![(3, 1), (5, 2)]);
-        assert!(f[1].is_empty() && f[3].is_empty());
-        assert_eq!(f[2].entries, vec![(4, 1), (900, 3)]);
-        assert!((f[2].norm - 10f32.sqrt()).abs() < 1e-6);
+    fn occurrences_are_counted_in_dimension_order() {
+        // Dimensions out of order and repeated: the vector a sort of the occurrences gives,
+        // and the counter is left zeroed for the next block.
+        let mut counts = vec![0u32; usize::from(DIMS)];
+        let mut touched = Vec::new();
+        let f = count_dims(&[900, 5, 4, 900, 5, 3, 900], &mut counts, &mut touched);
+        assert_eq!(f.entries, vec![(3, 1), (4, 1), (5, 2), (900, 3)]);
+        assert!((f.norm - 15f32.sqrt()).abs() < 1e-6);
+        assert!(counts.iter().all(|&c| c == 0) && touched.is_empty());
+        assert!(count_dims(&[], &mut counts, &mut touched).is_empty());
         // Counts saturate at u16::MAX.
-        let many = vec![(0u32, 7u16); 70_000];
-        assert_eq!(group(many, 1)[0].entries, vec![(7, u16::MAX)]);
+        let f = count_dims(&[7; 70_000], &mut counts, &mut touched);
+        assert_eq!(f.entries, vec![(7, u16::MAX)]);
+    }
+
+    #[test]
+    fn similar_to_any_agrees_with_each_cosine() {
+        let (_, f) = parse_blocks(
+            "<body><p>the cat sat on the mat</p><p>the cat sat on the mat mat</p>\
+             <p>a cat sat on a mat</p><p>quantum chromodynamics lattice</p>\
+             <p>the cat <a href=/x>x</a> sat <img src=y> on the mat</p><p></p>\
+             <p>the the the the cat</p>",
+        );
+        let mut scratch = Vec::new();
+        for threshold in [0.0, 0.5, 0.8, SIMILAR, 0.99] {
+            for a in &f {
+                for b in &f {
+                    assert_eq!(
+                        similar_to_any(a, [b], threshold, &mut scratch),
+                        similar(a, b, threshold),
+                        "{a:?} {b:?} at {threshold}"
+                    );
+                }
+                let any = f.iter().any(|b| similar(a, b, threshold));
+                assert_eq!(similar_to_any(a, &f, threshold, &mut scratch), any);
+            }
+        }
+        assert!(scratch.iter().all(|&x| x == 0));
     }
 
     #[test]

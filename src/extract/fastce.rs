@@ -29,7 +29,7 @@
 //! of it, and `auto` decides alone ([`with_template`]). `auto` runs first, so detection hashes
 //! the terms of only the extracted blocks that hold text `auto` selected.
 
-use super::blocks::{self, NO_BLOCK, PageBlocks, similar};
+use super::blocks::{self, NO_BLOCK, PageBlocks};
 use super::{Selection, auto};
 use crate::html::Document;
 use crate::html::tree::NodeId;
@@ -155,6 +155,7 @@ fn judge(
     // must not multiply with the stored blocks of that path. Past it, blocks are compared by
     // fingerprint only. Real pages stay far below (msv_big9: 340 stored blocks per page).
     let mut budget: usize = 1 << 20;
+    let mut dense = Vec::new();
     for (u, ((path, _), f)) in units.iter().zip(&feats).enumerate() {
         if f.is_empty() {
             continue;
@@ -170,7 +171,7 @@ fn judge(
         // to a non-content block found at any other path in training (a footer line the site
         // moved between pages) is non-content too.
         content[u] = !tpl.known_noncontent(f.fingerprint())
-            && !stored.iter().any(|(_, s)| similar(f, s, tpl.similarity));
+            && !blocks::similar_to_any(f, stored.iter().map(|s| &s.1), tpl.similarity, &mut dense);
         if content[u] {
             words = words.saturating_add(f.words());
         }
