@@ -452,7 +452,8 @@ fn count_dims(dims: &[u16], counts: &mut [u32], touched: &mut Vec<u16>) -> Featu
 /// The own-content feature vector of every block (CE's atomic blocks), indexed like
 /// [`PageBlocks::blocks`].
 pub fn block_features(doc: &Document<'_>, pb: &PageBlocks) -> Vec<Features> {
-    features(doc, pb.blocks.len(), &[0..doc.tree.nodes.len()], |i| {
+    let all = 0..doc.tree.nodes.len();
+    features(doc, pb.blocks.len(), std::slice::from_ref(&all), |i| {
         pb.owner.get(i).copied().unwrap_or(NO_BLOCK)
     })
 }

@@ -119,7 +119,10 @@ fn judge(
         unit.get(owner).copied().unwrap_or(NO_BLOCK)
     };
     let feats = match focus {
-        None => blocks::features(doc, units.len(), &[0..doc.tree.nodes.len()], unit_of),
+        None => {
+            let all = 0..doc.tree.nodes.len();
+            blocks::features(doc, units.len(), std::slice::from_ref(&all), unit_of)
+        }
         Some(focus) => {
             // The extracted blocks holding a focus node, and the parts of the tree they span:
             // an extracted block's own content lies in its element's subtree, so the union
