@@ -76,7 +76,10 @@ fn check(bytes: &[u8]) {
     );
     match loaded {
         Err(e) => {
-            assert!(e.to_string().starts_with(&format!("template {FILE}: ")), "{e}");
+            assert!(
+                e.to_string().starts_with(&format!("template {FILE}: ")),
+                "{e}"
+            );
             assert!(!e.msg.is_empty());
         }
         Ok(t) => {
