@@ -1,6 +1,7 @@
 //! Per-page scores on msv_big9, same-year leave-one-out (as `pith template eval-sites`): the
 //! template path as `--templates` runs it against `auto`, bag-of-words P / R / F1, for finding
-//! the pages where the template loses words. Usage: sites_pages [DIR] > pages.tsv
+//! the pages where the template loses words, with FastCE alone and the layout match.
+//! Usage: sites_pages [DIR] > pages.tsv (`ONLY=<page id>` runs one page).
 use pith::eval::metrics;
 use pith::extract::Options;
 use pith::template::learn::{self, PageSummary};
