@@ -67,7 +67,7 @@ bench-python:
     target/bench-venv/bin/python python/bench/bench.py --pith-bin target/release/pith
 
 # Run one fuzz target for SECONDS (targets: parse, extract, differential, warc, jsonl,
-# charset) on the stable toolchain with AddressSanitizer; needs `cargo install cargo-fuzz`
+# charset, template) on the stable toolchain with AddressSanitizer; needs `cargo install cargo-fuzz`
 # once. Builds the seed corpus from ../shared/data first if there is none. Crashes land in
 # fuzz/artifacts/TARGET/; each becomes a regression test under tests/ before its fix.
 fuzz target="parse" seconds="60":

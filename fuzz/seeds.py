@@ -3,8 +3,11 @@
 WARC samples), so nothing large is committed. Seeds are cut to --max-len bytes: libFuzzer
 mutates small inputs far faster, and the start of a page holds its head, charset declaration
 and the first of its body. Run by `just fuzz-seeds` (and by `just fuzz` when a corpus is
-missing). Usage: seeds.py [SHARED_DATA_DIR] [--max-len N]"""
-import gzip, hashlib, json, os, sys
+missing). The template target's seeds are site templates `pith learn` writes from the pages of each
+site-year of msv_big9 (the binary: $PITH, else ../target/release/pith or ../target/debug/pith;
+without one those seeds are skipped with a message).
+Usage: seeds.py [SHARED_DATA_DIR] [--max-len N]"""
+import gzip, hashlib, json, os, subprocess, sys, tempfile
 
 here = os.path.dirname(os.path.abspath(__file__))
 args = [a for a in sys.argv[1:] if not a.startswith("--")]
@@ -66,6 +69,33 @@ if os.path.isdir(samples):
     for name in sorted(os.listdir(samples)):
         with open(os.path.join(samples, name), "rb") as f:
             put("warc", f.read(max_len * 2))
+
+# Site templates: one per site-year of msv_big9, from all its pages and from its first five
+# (a smaller file), as `pith learn` writes them.
+sites = os.path.join(data, "msv_big9")
+pith = os.environ.get("PITH") or next(
+    (b for b in (os.path.join(here, "..", "target", k, "pith") for k in ("release", "debug"))
+     if os.access(b, os.X_OK)), None)
+if os.path.isdir(sites) and pith is None:
+    print("no pith binary (cargo build, or set PITH): the template corpus starts empty")
+elif os.path.isdir(sites):
+    with tempfile.TemporaryDirectory() as tmp:
+        for site in sorted(os.listdir(sites)):
+            for year in sorted(os.listdir(os.path.join(sites, site)) if os.path.isdir(os.path.join(sites, site)) else []):
+                html_dir = os.path.join(sites, site, year, "html")
+                if not os.path.isdir(html_dir):
+                    continue
+                files = sorted(os.path.join(html_dir, n) for n in os.listdir(html_dir))
+                for k, chosen in enumerate((files, files[:5])):
+                    store = os.path.join(tmp, f"{site}-{year}-{k}")
+                    r = subprocess.run([pith, "learn", "--host", site, "--min-pages", "2", "-o", store] + chosen,
+                                       capture_output=True)
+                    tpl = os.path.join(store, site + ".tpl")
+                    if r.returncode == 0 and os.path.exists(tpl):
+                        with open(tpl, "rb") as f:
+                            put("template", f.read())
+                    else:
+                        print(f"pith learn failed on {html_dir}: {r.stderr.decode(errors='replace').strip()}")
 
 for t in sorted(os.listdir(os.path.join(here, "corpus"))):
     print(t, len(os.listdir(os.path.join(here, "corpus", t))), "seeds")

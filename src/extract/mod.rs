@@ -178,9 +178,8 @@ pub fn extract(
 
 /// [`extract`] with the site templates of the page's host, if it has some: the template whose
 /// cluster's signature is nearest the page's ([`crate::template::Family::pick`]) runs FastCE,
-/// combined with `auto` ([`fastce::with_auto`]); the page falls back to `opts.algo` when no
-/// template shares its signature or the page does not match the one picked
-/// ([`fastce::detect`]: too few of its blocks at the template's paths, too few words).
+/// combined with `auto` ([`fastce::with_template`]); the page falls back to `opts.algo` when no
+/// template shares its signature or the page does not match the one picked.
 /// [`Extracted::algo`] says which ran.
 pub fn extract_with(
     bytes: &[u8],
@@ -201,17 +200,17 @@ pub fn extract_with(
     let encoding = decoded.encoding.name();
     Ok(with_arena(|arena| {
         let doc = Document::parse(&decoded.text, arena);
+        let tuning = auto::Tuning::new(opts.mode, opts.comments);
+        // The picked template's selection trimmed by `auto`'s ([`fastce::with_template`]); a
+        // page that does not match it falls back to `opts.algo`, reusing `auto`'s selection
+        // when that was already made and is the fallback.
         let fast = family.and_then(|f| {
             let i = f.pick(|| crate::template::paths::page_paths(&doc))?;
             let member = f.members.get(i)?;
-            let sel = fastce::detect(&doc, &member.template).selection?;
-            Some((sel, f, i))
+            Some((f, i, fastce::with_template(&doc, &member.template, &tuning)))
         });
         let (selection, algo) = match fast {
-            // The template's selection trimmed by `auto`'s ([`fastce::with_auto`]).
-            Some((sel, f, i)) => {
-                let tuning = auto::Tuning::new(opts.mode, opts.comments);
-                let (sel, how) = fastce::with_auto(&doc, sel, auto::extract(&doc, &tuning));
+            Some((f, i, Ok((sel, how)))) => {
                 let algo = if how == "fastce+auto" {
                     f.label(i).into()
                 } else {
@@ -219,7 +218,10 @@ pub fn extract_with(
                 };
                 (sel, algo)
             }
-            None => (run(&doc, opts), opts.algo.name().into()),
+            Some((_, _, Err(Some(auto)))) if opts.algo == Algo::Auto => {
+                (auto, opts.algo.name().into())
+            }
+            _ => (run(&doc, opts), opts.algo.name().into()),
         };
         let text = output::render(&doc, &selection, opts.format, opts.links);
         Extracted {

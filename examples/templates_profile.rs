@@ -1,0 +1,64 @@
+//! Extracts every page of msv_big9 with the template of its site-year (learned from the other
+//! pages of the site-year, as `benches/templates.rs` does), or with `auto` alone, N times: for
+//! `valgrind --tool=callgrind`, to see where `--templates` spends its time.
+//! Usage: templates_profile [auto|templates] [N] [DIR]
+use pith::extract::Options;
+use pith::template::learn::{self, PageSummary};
+
+fn sorted(d: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut v: Vec<_> = std::fs::read_dir(d)
+        .map(|r| r.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let templates = args.next().as_deref() != Some("auto");
+    let n: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(1);
+    let dir = args
+        .next()
+        .unwrap_or_else(|| "../shared/data/msv_big9".to_string());
+    let mut work = Vec::new();
+    for site in sorted(std::path::Path::new(&dir))
+        .into_iter()
+        .filter(|p| p.is_dir())
+    {
+        for year in sorted(&site) {
+            let pages: Vec<Vec<u8>> = sorted(&year.join("html"))
+                .iter()
+                .filter_map(|f| std::fs::read(f).ok())
+                .collect();
+            let sums: Vec<PageSummary> = pages
+                .iter()
+                .map(|p| learn::summarize(p, None).unwrap_or_default())
+                .collect();
+            for (i, page) in pages.into_iter().enumerate() {
+                let others: Vec<PageSummary> = sums
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| *j != i)
+                    .map(|(_, s)| s.clone())
+                    .collect();
+                let tpl = learn::learn(&others, "site", Default::default());
+                work.push((page, pith::template::Family::single(tpl)));
+            }
+        }
+    }
+    let opts = Options::default();
+    let mut bytes = 0;
+    let start = std::time::Instant::now();
+    for _ in 0..n {
+        for (page, tpl) in &work {
+            let t = templates.then_some(tpl);
+            let r = pith::extract::extract_with(page, None, &opts, t);
+            bytes += r.map(|e| e.text.len()).unwrap_or(0);
+        }
+    }
+    let per_page = start.elapsed().as_secs_f64() * 1e3 / (n * work.len().max(1)) as f64;
+    println!(
+        "{} pages, {bytes} bytes of text, {per_page:.3} ms per page",
+        work.len()
+    );
+}
