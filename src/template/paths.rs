@@ -178,15 +178,27 @@ pub fn essential(pages: &[Vec<u64>]) -> Vec<Vec<u64>> {
 /// documents in D which contain the path").
 pub fn essential_by(pages: &[Vec<u64>], rule: Threshold) -> Vec<Vec<u64>> {
     let s = support(pages.iter().map(Vec::as_slice));
-    let sup = |h: &u64| s.get(h).copied().unwrap_or(0);
-    let mut buf = Vec::new();
+    let mut sups: Vec<u32> = Vec::new();
+    let mut sorted: Vec<u32> = Vec::new();
     pages
         .iter()
         .map(|p| {
-            buf.clear();
-            buf.extend(p.iter().map(sup));
-            let t = rule.of(&mut buf);
-            p.iter().copied().filter(|h| sup(h) >= t).collect()
+            // One look-up per path; the per-document rules sort a copy.
+            sups.clear();
+            sups.extend(p.iter().map(|h| s.get(h).copied().unwrap_or(0)));
+            let t = match rule {
+                Threshold::Fixed(_) => rule.of(&mut []),
+                _ => {
+                    sorted.clear();
+                    sorted.extend_from_slice(&sups);
+                    rule.of(&mut sorted)
+                }
+            };
+            p.iter()
+                .zip(&sups)
+                .filter(|&(_, &n)| n >= t)
+                .map(|(&h, _)| h)
+                .collect()
         })
         .collect()
 }
