@@ -29,6 +29,17 @@ pub const TEXT_BYTES: usize = 80;
 
 /// The distinct template paths of a parsed page, sorted.
 pub fn page_paths(doc: &Document<'_>) -> Vec<u64> {
+    paths_of(doc, true)
+}
+
+/// [`page_paths`] with every text node's path ending in `.#text` alone, its words left out:
+/// the tag structure only. Not what clustering uses (fixed labels are part of a template);
+/// `pith template eval-clusters` measures it to show what the text in text paths changes.
+pub fn page_tag_paths(doc: &Document<'_>) -> Vec<u64> {
+    paths_of(doc, false)
+}
+
+fn paths_of(doc: &Document<'_>, with_text: bool) -> Vec<u64> {
     let nodes = &doc.tree.nodes;
     let mut path = vec![0u64; nodes.len()];
     let mut out = Vec::with_capacity(nodes.len());
@@ -63,7 +74,11 @@ pub fn page_paths(doc: &Document<'_>) -> Vec<u64> {
                 if text.is_empty() {
                     continue;
                 }
-                let p = fnv1a(fnv1a(parent, b".#text:"), &text);
+                let p = if with_text {
+                    fnv1a(fnv1a(parent, b".#text:"), &text)
+                } else {
+                    fnv1a(parent, b".#text")
+                };
                 path[i] = p;
                 out.push(p);
             }
@@ -249,6 +264,18 @@ mod tests {
         let e = essential(&[a, b, c]);
         assert!(!e[2].contains(&path_of("html.body.p.#text:Only here")));
         assert!(e[2].contains(&path_of("html.body.p.#text:Contact")));
+    }
+
+    #[test]
+    fn tag_paths_leave_the_words_out() {
+        let arena = bumpalo::Bump::new();
+        let doc = Document::parse("<body><p>Hello</p><p>World</p><div>x</div>", &arena);
+        let t = page_tag_paths(&doc);
+        assert!(t.contains(&path_of("html.body.p.#text")));
+        assert!(t.contains(&path_of("html.body.div.#text")));
+        // html, body, p, div, and one text path per parent path.
+        assert_eq!(t.len(), 6);
+        assert_eq!(page_paths(&doc).len(), 7);
     }
 
     #[test]
