@@ -254,6 +254,44 @@ fn the_minhash_estimate_is_close_to_the_exact_cost() {
     assert!((cluster::estimated_cost(&one, &[0], &hasher) - e).abs() < 1e-6);
 }
 
+#[test]
+fn the_exact_cost_of_a_small_hand_made_input() {
+    // Four pages (their essential paths), eight distinct paths: 3 bits an entry.
+    let pages: Vec<Vec<u64>> = vec![
+        vec![1, 2, 3, 4],
+        vec![1, 2, 3, 5],
+        vec![1, 6, 7],
+        vec![1, 6, 7, 8],
+    ];
+    // {0, 1} and {2, 3}: templates {1,2,3} and {1,6,7}; Δ holds 4, 5 and 8: 3 + 3 + 3 entries;
+    // 2 + 4 headers; membership 2 log2(4/2) twice = 4 bits. 3 * (2 + 9 + 4) + 4 = 49.
+    let two = cluster::exact_parts(&pages, &[0, 0, 1, 1]);
+    assert_eq!(two.bits, 3.0);
+    assert_eq!((two.clusters, two.entries, two.pages), (2.0, 9.0, 4.0));
+    assert_eq!(two.membership, 4.0);
+    assert_eq!(cluster::exact_cost(&pages, &[0, 0, 1, 1]), 49.0);
+    // One cluster: template {1} (support 4 of 4), and 2, 3, 6, 7 (2 of 4) are cheaper as
+    // differences (2 entries each) than as template paths (1 + 2 missing); 4, 5, 8 one each:
+    // 1 + 8 + 3 = 12 entries, 1 + 4 headers, no membership bits: 3 * 17 = 51.
+    assert_eq!(cluster::exact_cost(&pages, &[0, 0, 0, 0]), 51.0);
+    // Each alone: 15 entries, 4 + 4 headers, 4 log2 4 = 8 bits: 3 * 23 + 8 = 77.
+    assert_eq!(cluster::exact_cost(&pages, &[0, 1, 2, 3]), 77.0);
+
+    // A redesign: two layouts of three pages each, ten template paths each, two shared.
+    // Apart: 10 + 10 entries. Together: the 2 shared paths 1 entry each, the 16 others
+    // (3 of 6 pages) 3 each: 50 entries, to save 6 bits of membership (3 log2 2 a cluster).
+    let a: Vec<u64> = (0..10).collect();
+    let b: Vec<u64> = (8..18).collect();
+    let pages = vec![a.clone(), a.clone(), a, b.clone(), b.clone(), b];
+    let apart = cluster::exact_parts(&pages, &[0, 0, 0, 1, 1, 1]);
+    let together = cluster::exact_parts(&pages, &[0; 6]);
+    assert_eq!((apart.entries, together.entries), (20.0, 50.0));
+    assert_eq!(apart.membership - together.membership, 6.0);
+    assert!(apart.total() < together.total());
+    // And the search keeps them apart.
+    assert_eq!(cluster::cluster(&pages, 64).clusters.len(), 2);
+}
+
 fn summaries(layout: usize, n: usize, rng: &mut Rng) -> Vec<PageSummary> {
     (0..n)
         .map(|_| learn::summarize(page(layout, rng).as_bytes(), None).expect("a page"))

@@ -313,9 +313,37 @@ pub struct Clustering {
     pub searches: usize,
 }
 
+/// The terms of the exact MDL cost of a clustering (module comment), kept apart so that a
+/// comparison of two clusterings can say which term decides it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CostParts {
+    /// Bits of one entry (an index into the distinct essential paths, log2|P|).
+    pub bits: f64,
+    /// m, the clusters (one column header of M_T each).
+    pub clusters: f64,
+    /// Σ_k |T_k| + Σ_d |Δ_d|: the entries of M_T and Δ, under each cluster's best template.
+    pub entries: f64,
+    /// |D|, the pages (one column header of Δ each).
+    pub pages: f64,
+    /// Σ_k |D_k| log2(|D| / |D_k|), the bits of M_D.
+    pub membership: f64,
+}
+
+impl CostParts {
+    /// L(C) in bits.
+    pub fn total(&self) -> f64 {
+        self.bits * (self.clusters + self.entries + self.pages) + self.membership
+    }
+}
+
 /// Exact MDL cost, in bits, of describing `pages` (their essential paths) by a clustering.
 /// `assign[i]` is page i's cluster, numbered from 0.
 pub fn exact_cost(pages: &[Vec<u64>], assign: &[u32]) -> f64 {
+    exact_parts(pages, assign).total()
+}
+
+/// [`exact_cost`] term by term.
+pub fn exact_parts(pages: &[Vec<u64>], assign: &[u32]) -> CostParts {
     let universe: HashSet<u64> = pages.iter().flatten().copied().collect();
     let bits = index_bits(universe.len());
     let m = assign.iter().copied().max().map_or(0, |x| x as usize + 1);
@@ -340,7 +368,13 @@ pub fn exact_cost(pages: &[Vec<u64>], assign: &[u32]) -> f64 {
         entries += sup.values().map(|&s| path_cost(s, *size)).sum::<f64>();
         membership += f64::from(*size) * (f64::from(n) / f64::from(*size)).log2();
     }
-    bits * (clusters as f64 + entries + f64::from(n)) + membership
+    CostParts {
+        bits,
+        clusters: clusters as f64,
+        entries,
+        pages: f64::from(n),
+        membership,
+    }
 }
 
 /// The MinHash estimate of [`exact_cost`]: each cluster's signature built by merging its pages'

@@ -29,6 +29,17 @@ pub const TEXT_BYTES: usize = 80;
 
 /// The distinct template paths of a parsed page, sorted.
 pub fn page_paths(doc: &Document<'_>) -> Vec<u64> {
+    paths_of(doc, true)
+}
+
+/// [`page_paths`] with every text node's path ending in `.#text` alone, its words left out:
+/// the tag structure only. Not what clustering uses (fixed labels are part of a template);
+/// `pith template eval-clusters` measures it to show what the text in text paths changes.
+pub fn page_tag_paths(doc: &Document<'_>) -> Vec<u64> {
+    paths_of(doc, false)
+}
+
+fn paths_of(doc: &Document<'_>, with_text: bool) -> Vec<u64> {
     let nodes = &doc.tree.nodes;
     let mut path = vec![0u64; nodes.len()];
     let mut out = Vec::with_capacity(nodes.len());
@@ -63,7 +74,11 @@ pub fn page_paths(doc: &Document<'_>) -> Vec<u64> {
                 if text.is_empty() {
                     continue;
                 }
-                let p = fnv1a(fnv1a(parent, b".#text:"), &text);
+                let p = if with_text {
+                    fnv1a(fnv1a(parent, b".#text:"), &text)
+                } else {
+                    fnv1a(parent, b".#text")
+                };
                 path[i] = p;
                 out.push(p);
             }
@@ -114,15 +129,90 @@ pub fn support<'p>(pages: impl IntoIterator<Item = &'p [u64]>) -> HashMap<u64, u
 /// their hashing, most of all the article's own text paths.
 pub const MIN_SUPPORT: u32 = 2;
 
+/// How a document's minimum support threshold t_d is chosen. The paper defines a threshold per
+/// document ("For each document di, we provide a minimum support threshold tdi"; "Step 5:
+/// Input minimum support threshold") and gives no value or rule for it. [`Threshold::Fixed`]
+/// with [`MIN_SUPPORT`] is what clustering uses; the two per-document rules are measured
+/// against it by `pith template eval-clusters` (README, "Template families": both cluster
+/// msv_big9 slightly worse, against sites and against site-years).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Threshold {
+    /// The same t_d for every document.
+    Fixed(u32),
+    /// t_d = the support most of the document's paths have (among paths on two pages or
+    /// more; ties to the lower support, which keeps more paths). Reason: a page's template
+    /// paths are shared by the pages of its template, so they tend to have one common support,
+    /// that template's page count; rarer paths are this page's variants.
+    Mode,
+    /// t_d = the median support of the document's paths on two pages or more (the upper
+    /// median): the same reasoning, less sensitive to a tie between two supports.
+    Median,
+}
+
+impl Threshold {
+    /// The threshold of one document from the supports of its paths (any order). Never under
+    /// [`MIN_SUPPORT`].
+    pub fn of(self, supports: &mut [u32]) -> u32 {
+        let t = match self {
+            Threshold::Fixed(t) => t,
+            Threshold::Mode | Threshold::Median => {
+                // Sorting, then runs: n log n in the page's paths, no quadratic counting.
+                supports.sort_unstable();
+                let shared = supports.partition_point(|&s| s < MIN_SUPPORT);
+                let v = &supports[shared..];
+                if v.is_empty() {
+                    MIN_SUPPORT
+                } else if self == Threshold::Median {
+                    v[v.len() / 2]
+                } else {
+                    let mut best = (0usize, MIN_SUPPORT);
+                    let mut i = 0;
+                    while i < v.len() {
+                        let run = v[i..].partition_point(|&s| s == v[i]);
+                        // Strictly more: the first (lowest) support wins a tie.
+                        if run > best.0 {
+                            best = (run, v[i]);
+                        }
+                        i += run;
+                    }
+                    best.1
+                }
+            }
+        };
+        t.max(MIN_SUPPORT)
+    }
+}
+
 /// Each page's essential paths: those with support at least [`MIN_SUPPORT`] in the set.
 pub fn essential(pages: &[Vec<u64>]) -> Vec<Vec<u64>> {
+    essential_by(pages, Threshold::Fixed(MIN_SUPPORT))
+}
+
+/// Each page's essential paths under a threshold rule: the paths of page d whose support in
+/// the whole set is at least t_d (support counts every page, as the paper's "number of
+/// documents in D which contain the path").
+pub fn essential_by(pages: &[Vec<u64>], rule: Threshold) -> Vec<Vec<u64>> {
     let s = support(pages.iter().map(Vec::as_slice));
+    let mut sups: Vec<u32> = Vec::new();
+    let mut sorted: Vec<u32> = Vec::new();
     pages
         .iter()
         .map(|p| {
+            // One look-up per path; the per-document rules sort a copy.
+            sups.clear();
+            sups.extend(p.iter().map(|h| s.get(h).copied().unwrap_or(0)));
+            let t = match rule {
+                Threshold::Fixed(_) => rule.of(&mut []),
+                _ => {
+                    sorted.clear();
+                    sorted.extend_from_slice(&sups);
+                    rule.of(&mut sorted)
+                }
+            };
             p.iter()
-                .copied()
-                .filter(|h| s.get(h).copied().unwrap_or(0) >= MIN_SUPPORT)
+                .zip(&sups)
+                .filter(|&(_, &n)| n >= t)
+                .map(|(&h, _)| h)
                 .collect()
         })
         .collect()
@@ -174,6 +264,47 @@ mod tests {
         let e = essential(&[a, b, c]);
         assert!(!e[2].contains(&path_of("html.body.p.#text:Only here")));
         assert!(e[2].contains(&path_of("html.body.p.#text:Contact")));
+    }
+
+    #[test]
+    fn tag_paths_leave_the_words_out() {
+        let arena = bumpalo::Bump::new();
+        let doc = Document::parse("<body><p>Hello</p><p>World</p><div>x</div>", &arena);
+        let t = page_tag_paths(&doc);
+        assert!(t.contains(&path_of("html.body.p.#text")));
+        assert!(t.contains(&path_of("html.body.div.#text")));
+        // html, body, p, div, and one text path per parent path.
+        assert_eq!(t.len(), 6);
+        assert_eq!(page_paths(&doc).len(), 7);
+    }
+
+    #[test]
+    fn per_document_thresholds() {
+        // Supports of one page's paths: 1 1 2 3 3 3 5 5 5 9.
+        let sup = [5, 1, 3, 9, 2, 5, 3, 1, 3, 5];
+        let of = |r: Threshold| r.of(&mut sup.to_vec());
+        assert_eq!(of(Threshold::Fixed(2)), 2);
+        assert_eq!(of(Threshold::Fixed(0)), MIN_SUPPORT);
+        // 3 and 5 both occur three times: the lower wins.
+        assert_eq!(of(Threshold::Mode), 3);
+        // Shared paths 2 3 3 3 5 5 5 9: the upper median is the fifth, 5.
+        assert_eq!(of(Threshold::Median), 5);
+        // Nothing shared: the least threshold.
+        assert_eq!(Threshold::Mode.of(&mut [1, 1]), MIN_SUPPORT);
+        assert_eq!(Threshold::Median.of(&mut []), MIN_SUPPORT);
+        // Three pages: a = {1,2,3,4}, b = {1,2,3}, c = {1,2}: supports 1:3 2:3 3:2 4:1.
+        let pages = vec![vec![1, 2, 3, 4], vec![1, 2, 3], vec![1, 2]];
+        assert_eq!(
+            essential_by(&pages, Threshold::Fixed(2)),
+            vec![vec![1, 2, 3], vec![1, 2, 3], vec![1, 2]]
+        );
+        // a's shared supports 3 3 2: mode 3, so path 3 (support 2) is not essential for a;
+        // b's are the same; c's are 3 3.
+        assert_eq!(
+            essential_by(&pages, Threshold::Mode),
+            vec![vec![1, 2], vec![1, 2], vec![1, 2]]
+        );
+        assert_eq!(essential(&pages), essential_by(&pages, Threshold::Fixed(2)));
     }
 
     #[test]
