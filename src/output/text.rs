@@ -221,6 +221,14 @@ impl LineWriter {
     /// blanks are separate runs): blanks there are kept as one pending space, so the next
     /// run's word does not join this one.
     pub fn preformatted(&mut self, text: &str) {
+        // Soft hyphens are invisible here too (see `inline`).
+        let owned;
+        let text = if text.contains('\u{ad}') {
+            owned = text.replace('\u{ad}', "");
+            owned.as_str()
+        } else {
+            text
+        };
         if text.trim().is_empty() {
             self.pending_space |= !text.is_empty();
             return;
