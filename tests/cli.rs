@@ -381,4 +381,7 @@ fn soft_hyphens_are_dropped_from_words() {
         "{text:?}"
     );
     assert!(!text.contains('\u{ad}'), "{text:?}");
+    let md = stdout(&pith(&["--format", "markdown"], page.as_bytes()));
+    assert!(md.contains("Sans recherche autonome"), "{md:?}");
+    assert!(!md.contains('\u{ad}'), "{md:?}");
 }

@@ -187,6 +187,10 @@ pub fn render(doc: &Document<'_>, sel: &Selection, links: bool) -> String {
                 next += 1;
                 decoded.clear();
                 entities::decode_into(doc.raw_text(tok.node), &mut decoded);
+                // Soft hyphens are invisible (as in text output).
+                if decoded.contains('\u{ad}') {
+                    decoded.retain(|c| c != '\u{ad}');
+                }
                 let info = block[tok.node as usize];
                 if info.kind == BlockKind::Pre {
                     w.start_line(&info);
