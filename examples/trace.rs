@@ -1,5 +1,6 @@
 //! Prints what `auto` decided on one page (debugging): the outcome, the chosen container and
-//! its siblings, and each recovered paragraph, with a short class path and the start of its text.
+//! its siblings, and each recovered paragraph, with a short class path and the start of its text
+//! (`PITH_MODE=precision` or `recall` for those modes).
 use pith::extract::auto::{Mode, Outcome, Trace, Tuning, extract_traced};
 
 fn label(doc: &pith::html::Document<'_>, id: u32) -> String {
@@ -16,7 +17,12 @@ fn main() {
     let arena = bumpalo::Bump::new();
     let doc = pith::html::Document::parse(&text, &arena);
     let mut t = Trace::default();
-    let sel = extract_traced(&doc, &Tuning::new(Mode::Balanced, false), Some(&mut t));
+    let mode = match std::env::var("PITH_MODE").as_deref() {
+        Ok("precision") => Mode::Precision,
+        Ok("recall") => Mode::Recall,
+        _ => Mode::Balanced,
+    };
+    let sel = extract_traced(&doc, &Tuning::new(mode, false), Some(&mut t));
     println!(
         "outcome {:?} spread {:?} nodes {}",
         t.outcome,

@@ -367,6 +367,13 @@ fn empty_divs_used_as_line_breaks_do_not_hide_the_article() {
     assert!(text.contains("Schlosspark-Klinik in Berlin"), "{text}");
     assert!(!text.contains("All rights reserved"), "{text}");
     assert!(!text.contains("Customer Service Center"), "{text}");
+    // --recall spreads to the whole page here (the story is short); the whole page once lost
+    // the story, whose ancestor is link-dense, and kept only the footer.
+    let recall = stdout(&pith(&["--recall"], &bytes));
+    assert!(
+        recall.contains("Fritz Eckart von Weizsäcker was stabbed to death"),
+        "{recall}"
+    );
 }
 
 /// Soft hyphens (U+00AD, `&shy;`) are invisible: typeset French and German pages put one in

@@ -322,8 +322,8 @@ pub fn extract_traced(
     // Like Readability, which runs `_grabArticle` again with fewer removal rules when the text
     // is under its 500-character threshold: a page that hides its main text in the markup and
     // shows it from a script (`display:none` until an age gate, a lock or a tab script runs)
-    // is read again with the `hidden`, `aria-hidden` and style hiding ignored, and the longer
-    // text wins.
+    // is read again with the `hidden`, `aria-hidden` and style hiding ignored, and a text at
+    // least twice as long wins.
     let chars = |s: &Selection| -> u64 {
         s.nodes
             .iter()
@@ -342,7 +342,9 @@ pub fn extract_traced(
         }
         let mut again = trace.as_ref().map(|_| Trace::default());
         let revealed = select(doc, tuning, retry, again.as_mut());
-        if chars(&revealed) > chars(&sel) {
+        // At least twice the text: the retry must find what the rules hid, not another part
+        // of the page of about the same size (a footer beside a three-sentence story).
+        if chars(&revealed) >= 2 * chars(&sel).max(1) {
             sel = revealed;
             if let (Some(t), Some(a)) = (trace.as_deref_mut(), again) {
                 *t = a;
@@ -650,7 +652,10 @@ fn select(
     // text that no boilerplate rule removed, the page minus its boilerplate is the answer
     // (the approach of Resiliparse and of jusText's paragraph filter).
     let body = nodes.iter().position(|n| n.tag == Tag::Body).unwrap_or(0);
-    let mut whole_root = vec![false; n];
+    // The chosen roots stay roots: a container kept for its own merits must not vanish from
+    // the whole page because an ancestor of it is link-dense (the whole page holds the chosen
+    // text).
+    let mut whole_root = is_root.clone();
     whole_root[body.max(1).min(n.saturating_sub(1))] = true;
     if body == 0 {
         for i in doc.tree.children(0) {
