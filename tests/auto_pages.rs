@@ -241,3 +241,36 @@ fn text_hidden_until_a_script_runs_is_read_when_nothing_else_is() {
     assert_out(&text, &["Age check"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A site's legal footer reads as prose but is not a lead paragraph to recover.
+#[test]
+fn legal_footer_is_not_recovered() {
+    let story = "<div class=story><h1>Harbour reopens</h1>\
+        <p>The harbour reopened on Monday, after three weeks of repairs to the north wall, and \
+        the first ferry, which had waited offshore since dawn, docked before nine.</p>\
+        <p>The port authority said that the repairs, which cost less than feared, would last \
+        for decades, and that the south wall would be inspected in the spring.</p>\
+        <p>Fishermen, who had moored at the next town during the works, began to return in the \
+        afternoon, and the market will open again on Wednesday, its manager said.</p></div>";
+    for notice in [
+        "Copyright 2024 Harbour Times Media Group Limited. ALL RIGHTS RESERVED. No part of this \
+         site may be reproduced, stored or sent in any form without the written consent of the \
+         publisher, except for short quotations.",
+        "&copy; 2024 Harbour Times Media Group Limited. Market data is delayed by at least \
+         fifteen minutes and is provided for information only, not for trading purposes or \
+         advice of any kind.",
+    ] {
+        let page = format!(
+            "<html><body><div class=page>{story}</div><div class=bottom><p>{notice}</p></div>\
+             </body></html>"
+        );
+        let dir = std::env::temp_dir().join(format!("pith-auto-legal-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let file = dir.join("legal.html");
+        std::fs::write(&file, page).expect("write page");
+        let text = pith(&file, &[]);
+        assert_in(&text, &["The harbour reopened on Monday"]);
+        assert_out(&text, &["Harbour Times Media Group"]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

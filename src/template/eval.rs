@@ -601,6 +601,16 @@ fn tables(sites: &[(String, Acc)], learn30: &[(String, Duration, usize, usize)])
             a.p_fam_fallbacks,
         );
     }
+    // The targets are stated to two decimals; the means to four, so that a rounded 0.950 is
+    // not read as one.
+    let n = total.pages.max(1) as f64;
+    let _ = writeln!(
+        s,
+        "\nAll pages, same-year, four decimals: single {:.4}, clustered {:.4}, auto {:.4}.",
+        total.fast.0 / n,
+        total.fam.0 / n,
+        total.auto.0 / n
+    );
     let _ = writeln!(
         s,
         "\nTemplates: leave-one-out templates (9 pages) {:.0} bytes on average, {} at most. \
