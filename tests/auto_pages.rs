@@ -79,6 +79,55 @@ fn teaser_summaries_beside_an_article_stay_out() {
     }
 }
 
+/// Cards held in one paragraph each (`<p><a>Headline</a><br>Summary</p>`) beside a story:
+/// counted as the story's prose, they made its container climb to the page column that holds
+/// both.
+#[test]
+fn one_paragraph_cards_do_not_pull_the_container_up() {
+    if let Some(p) = shared_page("l3s_gn1", "a118b090") {
+        let text = pith(&p, &[]);
+        assert_in(
+            &text,
+            &["Nicolas Anelka made his debut for Chelsea yesterday"],
+        );
+        assert_out(
+            &text,
+            &[
+                "Liverpool boss Rafael Benitez is considering taking legal action",
+                "Coelho's agent launched an astonishing attack on Celtic",
+            ],
+        );
+    }
+    let card = |k: usize| {
+        format!(
+            "<p><a href=/sport/{k}.html>Other match report number {k} from the weekend</a><br>\
+             Summary {k}: the visitors scored twice, late, and the home side, which had led \
+             since the first half, finished with ten men.</p>"
+        )
+    };
+    let page = format!(
+        "<html><body><div id=column><div id=story><h1>Cup final goes to penalties</h1>\
+         <p>The cup final went to penalties on Saturday, after a goalless game in which both \
+         sides, cautious from the start, had few chances and took none of them.</p>\
+         <p>The holders, who had not lost a shoot-out in ten years, missed their first two \
+         kicks, and the challengers, calm throughout, scored all of theirs.</p>\
+         <p>Their captain, who had been injured for most of the season, scored the winning \
+         kick and then, as the crowd came onto the pitch, sat down on the grass.</p>\
+         <p>The trophy will be presented again on Sunday, in the town square, the club said, \
+         where the players will meet supporters who could not get tickets.</p></div>\
+         <div id=more>{}</div></div></body></html>",
+        (1..=6).map(card).collect::<String>()
+    );
+    let dir = std::env::temp_dir().join(format!("pith-auto-cards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("cards.html");
+    std::fs::write(&file, page).expect("write page");
+    let text = pith(&file, &[]);
+    assert_in(&text, &["The cup final went to penalties on Saturday"]);
+    assert_out(&text, &["Summary 4: the visitors scored twice"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// On a listing the teasers are the content: a news index whose best container is one card
 /// keeps every card's summary.
 #[test]

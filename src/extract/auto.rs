@@ -473,6 +473,14 @@ fn select(
         *h = 0;
     }
 
+    // Teaser summaries (see `teasers`), found before the container so that they do not
+    // count as its prose when it climbs.
+    let mut teaser = if tuning.comments {
+        vec![false; n]
+    } else {
+        teasers(doc, &stats, &removed)
+    };
+
     // 3. Candidate containers scored by their paragraphs.
     let mut score = vec![0f32; n];
     // Text of the voting paragraphs under each element (added to the paragraph's ancestors
@@ -496,7 +504,7 @@ fn select(
             continue;
         }
         let vote = 1.0 + s.commas as f32 + (s.text / 100).min(3) as f32;
-        if s.link_density() < 0.5 {
+        if s.link_density() < 0.5 && !teaser[i] {
             prose[i] = s.text;
         }
         let parent = node.parent as usize;
@@ -567,7 +575,24 @@ fn select(
             break;
         }
     }
-    // Siblings that belong with the winner (Readability's sibling rule).
+    // Teasers stay out only beside an article; on a listing, where the container is one card,
+    // they are the content (Readability's floor for an article, see [`ARTICLE_MIN_CHARS`]).
+    // A container that is mostly teasers itself is a listing too.
+    let mut teaser_text = vec![0u32; n];
+    for i in (1..n).rev() {
+        if teaser[i] && nodes[i].kind == Kind::Text {
+            teaser_text[i] = stats[i].text;
+        }
+        teaser_text[nodes[i].parent as usize] += teaser_text[i];
+    }
+    let article =
+        u64::from(stats[top].text) >= ARTICLE_MIN_CHARS && teaser_text[top] * 2 < stats[top].text;
+    if !article {
+        teaser.iter_mut().for_each(|t| *t = false);
+    }
+
+    // Siblings that belong with the winner (Readability's sibling rule), but not a list of
+    // teasers beside an article.
     let parent = nodes[top].parent;
     let threshold = (top_score * 0.2).max(10.0);
     let mut roots: Vec<NodeId> = Vec::new();
@@ -581,6 +606,9 @@ fn select(
             continue;
         }
         let s = &stats[i];
+        if article && teaser_text[i] > 0 && teaser_text[i] * 2 >= s.text {
+            continue;
+        }
         let keep = score[i] >= threshold
             || (nodes[i].tag == Tag::P && s.text > 80 && s.link_density() < 0.25)
             || (nodes[i].tag == Tag::P && s.text > 0 && s.link == 0 && ends_sentence(doc, sib));
@@ -596,31 +624,13 @@ fn select(
     for &r in &roots {
         is_root[r as usize] = true;
     }
-    // Teasers stay out only beside an article; on a listing, where the container is one card,
-    // they are the content (Readability's floor for an article, see [`ARTICLE_MIN_CHARS`]).
-    // A container that is mostly teasers itself is a listing too.
-    let mut teaser = if tuning.comments {
-        vec![false; n]
-    } else {
-        teasers(doc, &stats, &removed)
-    };
-    let (mut roots_text, mut roots_teasers) = (0u64, 0u64);
     // Inside the chosen roots (collected anyway: no paragraph there needs recovering).
     let mut under = vec![false; n];
-    {
-        for &r in &roots {
-            under[r as usize] = true;
-            roots_text += u64::from(stats[r as usize].text);
-        }
-        for i in 1..n {
-            under[i] |= under[nodes[i].parent as usize];
-            if under[i] && teaser[i] && nodes[i].kind == Kind::Text {
-                roots_teasers += u64::from(stats[i].text);
-            }
-        }
+    for &r in &roots {
+        under[r as usize] = true;
     }
-    if roots_text < ARTICLE_MIN_CHARS || roots_teasers * 2 >= roots_text {
-        teaser.iter_mut().for_each(|t| *t = false);
+    for i in 1..n {
+        under[i] |= under[nodes[i].parent as usize];
     }
     for i in 1..n {
         if is_paragraph[i]
@@ -827,6 +837,17 @@ fn teasers(doc: &Document<'_>, stats: &[Stats], removed: &[bool]) -> Vec<bool> {
         if removed[i] && s.link_density() < HEADLINE_LINK_DENSITY {
             continue;
         }
+        // A card in one paragraph: `<p><a href=story>Headline</a><br>Summary...</p>`.
+        if !removed[i] && s.text >= TEASER_MIN_TEXT && inline_card(doc, stats, i as NodeId) {
+            let class = doc.attr(i as NodeId, "class").unwrap_or("");
+            let shape = crate::extract::blocks::fnv1a(
+                INLINE_CARD | ((node.tag as u64) << 8),
+                class.as_bytes(),
+            );
+            shapes.push((shape, i as NodeId));
+            headline = None;
+            continue;
+        }
         // A headline is a heading (or a definition term) that is a link, or a linked line
         // of a title's length: a linked byline ("Dallas Robinson") is neither.
         let title_tag = node.tag.is(flags::HEADING) || node.tag == Tag::Dt;
@@ -890,6 +911,32 @@ const TEASER_REPEAT: usize = 3;
 /// summary.
 const CARD_DEPTH: u64 = 3;
 
+/// Marks the shape of a card held in one paragraph apart from headline-and-summary shapes.
+const INLINE_CARD: u64 = 1 << 40;
+
+/// A paragraph that is a whole card: its first content is a link of a title's length to
+/// another page, then a line break, then the summary (`<p><a>Headline</a><br>Summary</p>`).
+/// Looks at the paragraph's children only.
+fn inline_card(doc: &Document<'_>, stats: &[Stats], p: NodeId) -> bool {
+    let nodes = &doc.tree.nodes;
+    let mut kids = doc.tree.children(p).filter(|&c| {
+        let c = c as usize;
+        nodes[c].kind == Kind::Element || stats[c].text > 0
+    });
+    let (Some(a), Some(br)) = (kids.next(), kids.next()) else {
+        return false;
+    };
+    let (a, br) = (a as usize, br as usize);
+    nodes[a].kind == Kind::Element
+        && nodes[a].tag == Tag::A
+        && stats[a].text >= HEADLINE_MIN_TEXT
+        && nodes[br].tag == Tag::Br
+        && stats[p as usize].text >= stats[a].text + TEASER_MIN_TEXT
+        && doc
+            .attr(a as NodeId, "href")
+            .is_some_and(|h| links_to_another_page(h))
+}
+
 /// Whether a linked headline's link leads to another page: an `href` that is not an in-page
 /// anchor (`#faq-2`) or a script, as on an accordion's or a tab's toggle, whose panel is this
 /// page's content. The link is the headline's ancestor (`<a><h3>`) or its first descendant
@@ -910,9 +957,12 @@ fn links_elsewhere(doc: &Document<'_>, headline: NodeId) -> bool {
             .find(|&d| nodes[d].kind == Kind::Element && nodes[d].tag == Tag::A)
             .map(|d| d as NodeId)
     };
-    let Some(href) = link.and_then(|a| doc.attr(a, "href")) else {
-        return false;
-    };
+    link.and_then(|a| doc.attr(a, "href"))
+        .is_some_and(links_to_another_page)
+}
+
+/// An `href` that is not an in-page anchor (`#faq-2`), a script or empty.
+fn links_to_another_page(href: &str) -> bool {
     let href = href.trim_ascii_start();
     !(href.is_empty()
         || href.starts_with('#')
