@@ -934,7 +934,7 @@ fn inline_card(doc: &Document<'_>, stats: &[Stats], p: NodeId) -> bool {
         && stats[p as usize].text >= stats[a].text + TEASER_MIN_TEXT
         && doc
             .attr(a as NodeId, "href")
-            .is_some_and(|h| links_to_another_page(h))
+            .is_some_and(links_to_another_page)
 }
 
 /// Whether a linked headline's link leads to another page: an `href` that is not an in-page
