@@ -202,16 +202,12 @@ fn config_from(args: Args) -> Result<pipeline::Config, String> {
             ));
         }
     };
-    let input = match args.input.as_str() {
-        "auto" => pipeline::InputKind::Auto,
-        "html" => pipeline::InputKind::Html,
-        "warc" => pipeline::InputKind::Warc,
-        "jsonl" | "json" => pipeline::InputKind::Jsonl,
-        other => {
-            return Err(format!(
-                "unknown --input `{other}` (one of: auto, html, warc, jsonl)"
-            ));
-        }
+    let Some(input) = pipeline::InputKind::from_name(&args.input) else {
+        return Err(format!(
+            "unknown --input `{}` (one of: {})",
+            args.input,
+            pipeline::InputKind::NAMES
+        ));
     };
     if let Some(label) = &args.charset
         && encoding_rs::Encoding::for_label(label.trim().as_bytes()).is_none()

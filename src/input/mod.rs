@@ -133,6 +133,62 @@ pub enum Framing {
     Jsonl,
 }
 
+impl Framing {
+    /// The framing an `--input` value names (`auto`, `html`, `warc`, `jsonl` or `json`), for
+    /// every command that takes one.
+    pub fn from_name(name: &str) -> Option<Framing> {
+        match name {
+            "auto" => Some(Framing::Auto),
+            "html" => Some(Framing::Html),
+            "warc" => Some(Framing::Warc),
+            "jsonl" | "json" => Some(Framing::Jsonl),
+            _ => None,
+        }
+    }
+
+    /// The values [`Framing::from_name`] takes, for error messages.
+    pub const NAMES: &'static str = "auto, html, warc, jsonl";
+}
+
+/// Every page record of the inputs `names` (`-` is stdin) in order, handed to `each` with the
+/// input's name: gzip members are inflated here, and an input that does not open or a record
+/// that is broken is reported on stderr as `who: ...` and skipped. For the commands that read
+/// a whole input set before acting on it (`pith learn`, `pith cluster`, `pith template
+/// extract`), not for the streaming pipeline, which inflates on its workers.
+pub fn for_each_page<S: AsRef<str>>(
+    names: impl IntoIterator<Item = S>,
+    framing: Framing,
+    who: &str,
+    mut each: impl FnMut(&str, Box<Record>),
+) {
+    let pool = Pool::default();
+    for name in names {
+        let name = name.as_ref();
+        let (mut input, _) = match Input::open(name, framing, 64 << 20) {
+            Ok(i) => i,
+            Err(e) => {
+                eprintln!("{who}: {name}: {e}");
+                continue;
+            }
+        };
+        while let Some(item) = input.next_item() {
+            let rec = match item {
+                Item::Page(rec) => rec,
+                Item::Member(m) => match m.finish(&pool) {
+                    Item::Page(rec) => rec,
+                    _ => continue,
+                },
+                Item::Fault(f) => {
+                    eprintln!("{who}: {f}");
+                    continue;
+                }
+                Item::Skip(_) => continue,
+            };
+            each(name, rec);
+        }
+    }
+}
+
 /// An opened input.
 pub enum Input {
     Html(Option<Box<Record>>),

@@ -751,21 +751,19 @@ struct Read {
 
 /// `pith cluster ...`
 pub fn cluster_main(cmd: &[&str], args: &[&str]) -> ExitCode {
-    use crate::input::{Framing, Input, Item, Pool};
+    use crate::input::{Framing, for_each_page};
     use std::io::Write;
     let a = match ClusterArgs::from_args(cmd, args) {
         Ok(a) => a,
         Err(early) => return crate::cli::early_exit(early),
     };
-    let framing = match a.input.as_str() {
-        "auto" => Framing::Auto,
-        "html" => Framing::Html,
-        "warc" => Framing::Warc,
-        "jsonl" | "json" => Framing::Jsonl,
-        other => {
-            eprintln!("pith cluster: unknown --input `{other}` (one of: auto, html, warc, jsonl)");
-            return ExitCode::from(2);
-        }
+    let Some(framing) = Framing::from_name(&a.input) else {
+        eprintln!(
+            "pith cluster: unknown --input `{}` (one of: {})",
+            a.input,
+            Framing::NAMES
+        );
+        return ExitCode::from(2);
     };
     if a.files.is_empty() {
         eprintln!("pith cluster: give the pages to cluster (files, WARC or JSON lines)");
@@ -791,54 +789,32 @@ pub fn cluster_main(cmd: &[&str], args: &[&str]) -> ExitCode {
     // Hosts in order of first appearance, each with its pages.
     let mut order: Vec<Option<String>> = Vec::new();
     let mut hosts: HashMap<Option<String>, Vec<Read>> = HashMap::new();
-    let pool = Pool::default();
     let started = Instant::now();
-    for name in &a.files {
-        let (mut input, _) = match Input::open(name, framing, 64 << 20) {
-            Ok(i) => i,
+    for_each_page(&a.files, framing, "pith cluster", |name, rec| {
+        let id = rec.id.clone().unwrap_or_else(|| name.to_string());
+        let paths = match super::learn::decode_page(rec.page(), rec.charset.as_deref()) {
+            Ok(text) => {
+                let arena = bumpalo::Bump::new();
+                let doc = crate::html::Document::parse(&text, &arena);
+                paths::page_paths(&doc)
+            }
             Err(e) => {
-                eprintln!("pith cluster: {name}: {e}");
-                continue;
+                eprintln!("pith cluster: {id}: {e}");
+                return;
             }
         };
-        while let Some(item) = input.next_item() {
-            let rec = match item {
-                Item::Page(rec) => rec,
-                Item::Member(m) => match m.finish(&pool) {
-                    Item::Page(rec) => rec,
-                    _ => continue,
-                },
-                Item::Fault(f) => {
-                    eprintln!("pith cluster: {f}");
-                    continue;
-                }
-                Item::Skip(_) => continue,
-            };
-            let id = rec.id.clone().unwrap_or_else(|| name.clone());
-            let paths = match super::learn::decode_page(rec.page(), rec.charset.as_deref()) {
-                Ok(text) => {
-                    let arena = bumpalo::Bump::new();
-                    let doc = crate::html::Document::parse(&text, &arena);
-                    paths::page_paths(&doc)
-                }
-                Err(e) => {
-                    eprintln!("pith cluster: {id}: {e}");
-                    continue;
-                }
-            };
-            let h = host
-                .clone()
-                .or_else(|| rec.url.as_deref().and_then(super::host_of));
-            if !hosts.contains_key(&h) {
-                order.push(h.clone());
-            }
-            hosts.entry(h).or_default().push(Read {
-                id,
-                url: rec.url.clone(),
-                paths,
-            });
+        let h = host
+            .clone()
+            .or_else(|| rec.url.as_deref().and_then(super::host_of));
+        if !hosts.contains_key(&h) {
+            order.push(h.clone());
         }
-    }
+        hosts.entry(h).or_default().push(Read {
+            id,
+            url: rec.url.clone(),
+            paths,
+        });
+    });
     let read_time = started.elapsed();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut summary = String::new();

@@ -22,7 +22,7 @@ use crate::extract::ce::{self, Params};
 use crate::extract::{Algo, Error, Options, Selection, SiteParams, tmpl_dom, tmpl_text};
 use crate::html::Document;
 use crate::html::tree::Tree;
-use crate::input::{Framing, Input, Item, Pool};
+use crate::input::{Framing, for_each_page};
 
 /// The non-empty blocks of one page: what learning needs of it.
 #[derive(Clone, Debug, Default)]
@@ -537,15 +537,13 @@ pub fn learn_main(cmd: &[&str], args: &[&str]) -> ExitCode {
         Ok(a) => a,
         Err(early) => return crate::cli::early_exit(early),
     };
-    let framing = match a.input.as_str() {
-        "auto" => Framing::Auto,
-        "html" => Framing::Html,
-        "warc" => Framing::Warc,
-        "jsonl" | "json" => Framing::Jsonl,
-        other => {
-            eprintln!("pith learn: unknown --input `{other}` (one of: auto, html, warc, jsonl)");
-            return ExitCode::from(2);
-        }
+    let Some(framing) = Framing::from_name(&a.input) else {
+        eprintln!(
+            "pith learn: unknown --input `{}` (one of: {})",
+            a.input,
+            Framing::NAMES
+        );
+        return ExitCode::from(2);
     };
     if a.files.is_empty() {
         eprintln!("pith learn: give the pages to learn from (files, WARC or JSON lines)");
@@ -584,53 +582,31 @@ pub fn learn_main(cmd: &[&str], args: &[&str]) -> ExitCode {
     let mut crawls: HashMap<String, super::links::Site> = HashMap::new();
     let mut hosts: HashMap<String, Reservoir> = HashMap::new();
     let mut no_host = 0u64;
-    let pool = Pool::default();
-    for name in &a.files {
-        let (mut input, _) = match Input::open(name, framing, 64 << 20) {
-            Ok(i) => i,
-            Err(e) => {
-                eprintln!("pith learn: {name}: {e}");
-                continue;
-            }
+    for_each_page(&a.files, framing, "pith learn", |name, rec| {
+        let h = host
+            .clone()
+            .or_else(|| rec.url.as_deref().and_then(super::host_of));
+        let Some(h) = h else {
+            no_host += 1;
+            return;
         };
-        while let Some(item) = input.next_item() {
-            let rec = match item {
-                Item::Page(rec) => rec,
-                Item::Member(m) => match m.finish(&pool) {
-                    Item::Page(rec) => rec,
-                    _ => continue,
-                },
-                Item::Fault(f) => {
-                    eprintln!("pith learn: {f}");
-                    continue;
-                }
-                Item::Skip(_) => continue,
-            };
-            let h = host
-                .clone()
-                .or_else(|| rec.url.as_deref().and_then(super::host_of));
-            let Some(h) = h else {
-                no_host += 1;
-                continue;
-            };
-            if by_links && let Some(url) = rec.url.as_deref() {
-                crawls
-                    .entry(h.clone())
-                    .or_default()
-                    .insert(url, rec.page().to_vec());
-            }
-            let r = hosts.entry(h.clone()).or_insert_with(|| Reservoir::new(&h));
-            r.offer(a.max_pages, || {
-                match summarize(rec.page(), rec.charset.as_deref()) {
-                    Ok(s) => Some(s),
-                    Err(e) => {
-                        eprintln!("pith learn: {}: {e}", rec.id.as_deref().unwrap_or(name));
-                        None
-                    }
-                }
-            });
+        if by_links && let Some(url) = rec.url.as_deref() {
+            crawls
+                .entry(h.clone())
+                .or_default()
+                .insert(url, rec.page().to_vec());
         }
-    }
+        let r = hosts.entry(h.clone()).or_insert_with(|| Reservoir::new(&h));
+        r.offer(a.max_pages, || {
+            match summarize(rec.page(), rec.charset.as_deref()) {
+                Ok(s) => Some(s),
+                Err(e) => {
+                    eprintln!("pith learn: {}: {e}", rec.id.as_deref().unwrap_or(name));
+                    None
+                }
+            }
+        });
+    });
     if no_host > 0 {
         eprintln!("pith learn: {no_host} pages had no URL to take a host from (give --host HOST)");
     }
@@ -790,49 +766,17 @@ pub fn read_site(
     who: &str,
 ) -> super::links::Site {
     let mut site = super::links::Site::default();
-    let pool = Pool::default();
-    for f in files {
-        let name = f.to_string_lossy();
-        let (mut input, _) = match Input::open(&name, framing, 64 << 20) {
-            Ok(i) => i,
-            Err(e) => {
-                eprintln!("{who}: {name}: {e}");
-                continue;
-            }
+    let names = files.iter().map(|f| f.to_string_lossy());
+    for_each_page(names, framing, who, |_, rec| {
+        let Some(url) = rec.url.as_deref() else {
+            return;
         };
-        while let Some(item) = input.next_item() {
-            let rec = match item {
-                Item::Page(rec) => rec,
-                Item::Member(m) => match m.finish(&pool) {
-                    Item::Page(rec) => rec,
-                    _ => continue,
-                },
-                Item::Fault(f) => {
-                    eprintln!("{who}: {f}");
-                    continue;
-                }
-                Item::Skip(_) => continue,
-            };
-            let Some(url) = rec.url.as_deref() else {
-                continue;
-            };
-            if host.is_some() && super::host_of(url).as_deref() != host {
-                continue;
-            }
-            site.insert(url, rec.page().to_vec());
+        if host.is_some() && super::host_of(url).as_deref() != host {
+            return;
         }
-    }
+        site.insert(url, rec.page().to_vec());
+    });
     site
-}
-
-fn framing_of(name: &str) -> Option<Framing> {
-    match name {
-        "auto" => Some(Framing::Auto),
-        "html" => Some(Framing::Html),
-        "warc" => Some(Framing::Warc),
-        "jsonl" | "json" => Some(Framing::Jsonl),
-        _ => None,
-    }
 }
 
 /// `pith template extract --key URL INPUT...`
@@ -842,10 +786,11 @@ fn extract_main(a: &TemplateArgs) -> ExitCode {
         eprintln!("{who}: give the key page's URL with --key URL");
         return ExitCode::from(2);
     };
-    let Some(framing) = framing_of(&a.input) else {
+    let Some(framing) = Framing::from_name(&a.input) else {
         eprintln!(
-            "{who}: unknown --input `{}` (one of: auto, html, warc, jsonl)",
-            a.input
+            "{who}: unknown --input `{}` (one of: {})",
+            a.input,
+            Framing::NAMES
         );
         return ExitCode::from(2);
     };
@@ -949,7 +894,7 @@ pub fn template_main(cmd: &[&str], args: &[&str]) -> ExitCode {
             None => need_path("data directory"),
         },
         "eval-links" => {
-            let Some(framing) = framing_of(&a.input) else {
+            let Some(framing) = Framing::from_name(&a.input) else {
                 eprintln!("pith template eval-links: unknown --input `{}`", a.input);
                 return ExitCode::from(2);
             };
