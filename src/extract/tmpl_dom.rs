@@ -257,6 +257,22 @@ mod tests {
     use super::*;
     use crate::output::{Format, render};
 
+    /// Each page's text after detection over the set.
+    fn run(pages: &[String], params: &Params) -> Vec<String> {
+        let arenas: Vec<bumpalo::Bump> = pages.iter().map(|_| bumpalo::Bump::new()).collect();
+        let docs: Vec<Document<'_>> = pages
+            .iter()
+            .zip(&arenas)
+            .map(|(p, a)| Document::parse(p, a))
+            .collect();
+        let refs: Vec<&Document<'_>> = docs.iter().collect();
+        let sels = site(&refs, params);
+        docs.iter()
+            .zip(&sels)
+            .map(|(d, s)| render(d, s, Format::Text, false))
+            .collect()
+    }
+
     fn page(menu_extra: &str, body: &str) -> String {
         format!(
             "<html><body><div id=top><a href=/>Home</a> <a href=/news>News</a></div>\
@@ -282,15 +298,7 @@ mod tests {
                 "The museum reopens with a new wing in May, twice the size of the old one.",
             ),
         ];
-        let arenas: Vec<bumpalo::Bump> = pages.iter().map(|_| bumpalo::Bump::new()).collect();
-        let docs: Vec<Document<'_>> = pages
-            .iter()
-            .zip(&arenas)
-            .map(|(p, a)| Document::parse(p, a))
-            .collect();
-        let refs: Vec<&Document<'_>> = docs.iter().collect();
-        let sels = site(&refs, &Params::default());
-        let text = render(&docs[1], &sels[1], Format::Text, false);
+        let text = &run(&pages, &Params::default())[1];
         assert!(text.contains("Rain is expected across the north"), "{text}");
         for tpl in ["Home", "News", "World", "Sport", "Copyright"] {
             assert!(!text.contains(tpl), "{tpl} in {text}");
@@ -320,15 +328,7 @@ mod tests {
                 "Third story covers the election results in the county.",
             ),
         ];
-        let arenas: Vec<bumpalo::Bump> = pages.iter().map(|_| bumpalo::Bump::new()).collect();
-        let docs: Vec<Document<'_>> = pages
-            .iter()
-            .zip(&arenas)
-            .map(|(p, a)| Document::parse(p, a))
-            .collect();
-        let refs: Vec<&Document<'_>> = docs.iter().collect();
-        let sels = site(&refs, &Params::default());
-        let text = render(&docs[0], &sels[0], Format::Text, false);
+        let text = &run(&pages, &Params::default())[0];
         assert!(
             !text.contains("1 May"),
             "the date gap was coalesced: {text}"
@@ -339,8 +339,7 @@ mod tests {
             gap_words: 0,
             ..Params::default()
         };
-        let sels = site(&refs, &no_gap);
-        let text = render(&docs[0], &sels[0], Format::Text, false);
+        let text = &run(&pages, &no_gap)[0];
         assert!(text.contains("1 May"), "{text}");
     }
 
