@@ -64,12 +64,7 @@ fn main() {
                 .map(|p| learn::summarize(p, None).unwrap_or_default())
                 .collect();
             for (i, page) in pages.iter().enumerate() {
-                let others: Vec<PageSummary> = sums
-                    .iter()
-                    .enumerate()
-                    .filter(|(j, _)| *j != i)
-                    .map(|(_, s)| s.clone())
-                    .collect();
+                let others = learn::leave_out(&sums, i);
                 let t = learn::learn(&others, site, Default::default());
                 work.push((page.as_slice(), Family::single(t)));
                 families.push(learn::learn_family(

@@ -39,12 +39,7 @@ fn main() {
                 let gold = std::fs::read_to_string(year.join("gold").join(format!("{id}.txt")))
                     .unwrap_or_default();
                 let gold = metrics::tokens(&gold);
-                let others: Vec<PageSummary> = sums
-                    .iter()
-                    .enumerate()
-                    .filter(|(j, _)| *j != i)
-                    .map(|(_, s)| s.clone())
-                    .collect();
+                let others = learn::leave_out(&sums, i);
                 let t = pith::template::Family::single(learn::learn(
                     &others,
                     "site",

@@ -35,12 +35,7 @@ fn main() {
                 .map(|p| learn::summarize(p, None).unwrap_or_default())
                 .collect();
             for (i, page) in pages.into_iter().enumerate() {
-                let others: Vec<PageSummary> = sums
-                    .iter()
-                    .enumerate()
-                    .filter(|(j, _)| *j != i)
-                    .map(|(_, s)| s.clone())
-                    .collect();
+                let others = learn::leave_out(&sums, i);
                 let tpl = learn::learn(&others, "site", Default::default());
                 work.push((page, pith::template::Family::single(tpl)));
             }

@@ -109,6 +109,15 @@ pub fn summarize(bytes: &[u8], charset: Option<&str>) -> Result<PageSummary, Err
     Ok(summarize_doc(&doc))
 }
 
+/// Every page but the `i`th: the training set of a leave-one-out evaluation, where a template
+/// learned from a site's other pages extracts the held-out one.
+pub fn leave_out(pages: &[PageSummary], i: usize) -> Vec<PageSummary> {
+    let mut others = Vec::with_capacity(pages.len().saturating_sub(1));
+    others.extend_from_slice(pages.get(..i).unwrap_or(pages));
+    others.extend_from_slice(pages.get(i + 1..).unwrap_or_default());
+    others
+}
+
 /// The preparation phase: CE over the pages, then P and the non-content blocks at P's paths.
 pub fn learn(pages: &[PageSummary], host: &str, params: Params) -> Template {
     learn_named(pages, &names_of(pages), host, params)
