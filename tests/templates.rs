@@ -382,6 +382,17 @@ fn msv() -> Option<PathBuf> {
     }
 }
 
+/// `pith learn` on a site-year's pages but `held_out` (leave-one-out), into a fresh store named
+/// `name`; the store's path.
+fn learn_site_year(name: &str, host: &str, pages: &[String], held_out: &String) -> String {
+    let s = tmp(name).to_str().expect("path").to_string();
+    let mut args = vec!["learn", "--host", host, "--min-pages", "9", "-o", &s];
+    args.extend(pages.iter().filter(|f| *f != held_out).map(String::as_str));
+    let o = pith(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    s
+}
+
 fn html_files(dir: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(dir)
         .expect("dir")
@@ -401,20 +412,7 @@ fn real_site_same_year_and_across_years() {
         .iter()
         .find(|f| f.ends_with("000fe1561ca2.html"))
         .expect("page");
-    let store = tmp("bbc");
-    let s = store.to_str().expect("path").to_string();
-    let mut args = vec![
-        "learn",
-        "--host",
-        "news.bbc.co.uk",
-        "--min-pages",
-        "9",
-        "-o",
-        &s,
-    ];
-    args.extend(y2005.iter().filter(|f| *f != held_out).map(String::as_str));
-    let o = pith(&args);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let s = learn_site_year("bbc", "news.bbc.co.uk", &y2005, held_out);
     let url = "http://news.bbc.co.uk/2/hi/americas/4399571.stm";
     let o = pith(&[
         "--templates",
@@ -523,20 +521,7 @@ fn template_and_auto_together_drop_page_varying_link_lists() {
         println!("skipping: foxnews 2010 page not found");
         return;
     };
-    let store = tmp("foxnews");
-    let s = store.to_str().expect("path").to_string();
-    let mut args = vec![
-        "learn",
-        "--host",
-        "www.foxnews.com",
-        "--min-pages",
-        "9",
-        "-o",
-        &s,
-    ];
-    args.extend(pages.iter().filter(|f| *f != held_out).map(String::as_str));
-    let o = pith(&args);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let s = learn_site_year("foxnews", "www.foxnews.com", &pages, held_out);
     let o = pith(&[
         "--templates",
         &s,
