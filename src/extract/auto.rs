@@ -839,11 +839,7 @@ fn teasers(doc: &Document<'_>, stats: &[Stats], removed: &[bool]) -> Vec<bool> {
         }
         // A card in one paragraph: `<p><a href=story>Headline</a><br>Summary...</p>`.
         if !removed[i] && s.text >= TEASER_MIN_TEXT && inline_card(doc, stats, i as NodeId) {
-            let class = doc.attr(i as NodeId, "class").unwrap_or("");
-            let shape = crate::extract::blocks::fnv1a(
-                INLINE_CARD | ((node.tag as u64) << 8),
-                class.as_bytes(),
-            );
+            let shape = card_shape(doc, INLINE_CARD | ((node.tag as u64) << 8), i as NodeId);
             shapes.push((shape, i as NodeId));
             headline = None;
             continue;
@@ -868,13 +864,8 @@ fn teasers(doc: &Document<'_>, stats: &[Stats], removed: &[bool]) -> Vec<bool> {
                 for _ in 1..up {
                     unit = nodes[unit as usize].parent;
                 }
-                // Cards of one list share their tags, depth and classes.
-                let class = doc.attr(unit, "class").unwrap_or("");
-                let shape = crate::extract::blocks::fnv1a(
-                    ((nodes[h].tag as u64) << 16) | ((node.tag as u64) << 8) | up,
-                    class.as_bytes(),
-                );
-                shapes.push((shape, unit));
+                let tags = ((nodes[h].tag as u64) << 16) | ((node.tag as u64) << 8) | up;
+                shapes.push((card_shape(doc, tags, unit), unit));
             }
             headline = None;
         }
@@ -910,6 +901,13 @@ const TEASER_REPEAT: usize = 3;
 /// A card is small: the headline and the summary meet at most this many levels above the
 /// summary.
 const CARD_DEPTH: u64 = 3;
+
+/// A card's shape: `tags` (its tags and depth) and the class of its summary `unit`. Cards of
+/// one list share their tags, depth and classes.
+fn card_shape(doc: &Document<'_>, tags: u64, unit: NodeId) -> u64 {
+    let class = doc.attr(unit, "class").unwrap_or("");
+    crate::extract::blocks::fnv1a(tags, class.as_bytes())
+}
 
 /// Marks the shape of a card held in one paragraph apart from headline-and-summary shapes.
 const INLINE_CARD: u64 = 1 << 40;
