@@ -323,3 +323,87 @@ fn legal_footer_is_not_recovered() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// A site builder that names every module of the page `widget` (HubSpot's `widget-span`):
+/// the class words removed nearly all of the page's prose and left a banner. When class
+/// words take most of a page's prose and more than the extraction keeps, they name the
+/// layout, and the page is read again without them; a short post beside a sidebar of blurbs
+/// (the words right) keeps its sidebar out.
+#[test]
+fn class_words_that_remove_most_prose_name_the_layout() {
+    if let Some(p) = shared_page("wcxb_dev", "0719") {
+        let text = pith(&p, &[]);
+        assert_in(
+            &text,
+            &[
+                "We start by assessing your existing data infrastructure",
+                "Through discovery workshops and collaborative sessions",
+                "A focused PoC can take 4–6 weeks.",
+            ],
+        );
+    }
+    let module = |i: usize| {
+        format!(
+            "<div class='widget-span widget-type-cell'><h2>Step {i} of the migration</h2>\
+             <p>In step {i} the team moves one more group of services to the new platform, \
+             checks every report against the old system, and keeps both running side by side \
+             until the numbers agree for a whole month.</p></div>"
+        )
+    };
+    let modules: String = (1..=6).map(module).collect();
+    let page = format!(
+        "<html><body><nav><a href=/>Home</a> <a href=/services>Services</a> \
+         <a href=/about>About</a></nav><div class=banner><p>Cloud migration services for \
+         every team.</p></div><main>{modules}</main><footer><a href=/privacy>Privacy</a>\
+         </footer></body></html>"
+    );
+    let dir = std::env::temp_dir().join(format!("pith-auto-layout-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("layout.html");
+    std::fs::write(&file, &page).expect("write page");
+    let text = pith(&file, &[]);
+    assert_in(
+        &text,
+        &[
+            "In step 1 the team moves one more group of services",
+            "In step 6 the team moves one more group of services",
+        ],
+    );
+    assert_out(&text, &["Privacy"]);
+    let _ = std::fs::remove_dir_all(&dir);
+    // A short post beside a sidebar of book blurbs, more prose than the post but in one
+    // region the class words name: they are right, and the sidebar stays out.
+    if let Some(p) = shared_page("dragnet", "325") {
+        let text = pith(&p, &[]);
+        assert_in(&text, &["go ahead and open the box"]);
+        assert_out(&text, &["Buy Linchpin now from these online retailers"]);
+    }
+}
+
+/// A form control's caption (`<label>`: "Quantity", a screen-reader name for a field) is no
+/// content; trafilatura's cleaner drops it too.
+#[test]
+fn form_labels_stay_out() {
+    if let Some(p) = shared_page("wcxb_dev", "0599") {
+        let text = pith(&p, &[]);
+        assert_in(
+            &text,
+            &["features the signature industrial-vibe gold bar, wrapped in yellow"],
+        );
+        assert_out(&text, &["inlaid with 0.18 ct diamond drop and encrusted"]);
+    }
+    let page = "<html><body><div class=product><h1>Walnut desk</h1>\
+        <p>A desk of solid walnut, oiled by hand, with two drawers that run on wooden rails and \
+        a top wide enough for two screens.</p><p>Each desk is made to order in our workshop and \
+        takes about six weeks; the wood comes from one mill, a day's drive from us.</p>\
+        <form><label for=qty>Walnut desk quantity, made to order in our workshop</label>\
+        <input id=qty name=qty value=1></form></div></body></html>";
+    let dir = std::env::temp_dir().join(format!("pith-auto-label-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("label.html");
+    std::fs::write(&file, page).expect("write page");
+    let text = pith(&file, &[]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_in(&text, &["A desk of solid walnut, oiled by hand"]);
+    assert_out(&text, &["Walnut desk quantity"]);
+}

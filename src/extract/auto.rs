@@ -100,11 +100,13 @@ const POSITIVE: &[&str] = &[
     "article", "content", "entry", "post", "story", "body", "main", "text", "blog",
 ];
 
-/// Tags that are boilerplate wherever they stand (HTML's sectioning semantics).
+/// Tags that are boilerplate wherever they stand: HTML's sectioning semantics (navigation,
+/// asides, page header and footer) and form controls' captions (`label`, which trafilatura's
+/// cleaner drops too; `select` holds only options).
 fn boilerplate_tag(tag: Tag) -> bool {
     matches!(
         tag,
-        Tag::Nav | Tag::Aside | Tag::Footer | Tag::Header | Tag::Menu | Tag::Select
+        Tag::Nav | Tag::Aside | Tag::Footer | Tag::Header | Tag::Menu | Tag::Select | Tag::Label
     )
 }
 
@@ -318,7 +320,8 @@ pub fn extract_traced(
     tuning: &Tuning,
     mut trace: Option<&mut Trace>,
 ) -> Selection {
-    let mut sel = select(doc, tuning, Retry::None, trace.as_deref_mut());
+    let first = select(doc, tuning, Retry::None, trace.as_deref_mut());
+    let (mut sel, class_prose) = (first.sel, first.class_prose);
     // Like Readability, which runs `_grabArticle` again with fewer removal rules when the text
     // is under its 500-character threshold: a page that hides its main text in the markup and
     // shows it from a script (`display:none` until an age gate, a lock or a tab script runs)
@@ -332,20 +335,24 @@ pub fn extract_traced(
     };
     // Under trafilatura's `MIN_EXTRACTED_SIZE` (250 characters, where it falls back to other
     // extractors), the page's class names are not trusted either: a wrapper named like
-    // boilerplate (`sidebar-layout`, `promo-article`) must not leave a page empty.
+    // boilerplate (`sidebar-layout`, `promo-article`) must not leave a page empty. Nor are
+    // they when they removed most of the page's prose, piecewise, and more than the
+    // extraction keeps: then they name the site's layout (see `select`).
     for (retry, below) in [
         (Retry::Hidden, ARTICLE_MIN_CHARS),
         (Retry::HiddenAndClasses, EXTRACTED_MIN_CHARS),
     ] {
-        if chars(&sel) >= below {
-            break;
+        let kept = chars(&sel);
+        let layout_classes = retry == Retry::HiddenAndClasses && class_prose > kept;
+        if kept >= below && !layout_classes {
+            continue;
         }
         let mut again = trace.as_ref().map(|_| Trace::default());
         let revealed = select(doc, tuning, retry, again.as_mut());
         // At least twice the text: the retry must find what the rules hid, not another part
         // of the page of about the same size (a footer beside a three-sentence story).
-        if chars(&revealed) >= 2 * chars(&sel).max(1) {
-            sel = revealed;
+        if chars(&revealed.sel) >= 2 * kept.max(1) {
+            sel = revealed.sel;
             if let (Some(t), Some(a)) = (trace.as_deref_mut(), again) {
                 *t = a;
             }
@@ -369,7 +376,7 @@ pub fn extract_traced(
 }
 
 /// Which removal rules a retry of [`extract_traced`] drops.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Retry {
     /// The first reading: every rule.
     None,
@@ -382,12 +389,20 @@ enum Retry {
 /// trafilatura's `MIN_EXTRACTED_SIZE`: less text than this is a failed extraction.
 const EXTRACTED_MIN_CHARS: u64 = 250;
 
+/// What one reading of the page ([`select`]) chose.
+struct Reading {
+    sel: Selection,
+    /// Prose (non-link text) that class/id words removed, when it is most of the page's
+    /// prose and no one region of it (0 otherwise); see [`extract_traced`].
+    class_prose: u64,
+}
+
 fn select(
     doc: &Document<'_>,
     tuning: &Tuning,
     retry: Retry,
     mut trace: Option<&mut Trace>,
-) -> Selection {
+) -> Reading {
     let nodes = &doc.tree.nodes;
     let n = nodes.len();
     let danag_sel = danag::extract(doc, Segments::Normalized, danag::PAPER_GAP);
@@ -472,6 +487,30 @@ fn select(
     for h in hint.iter_mut().filter(|h| **h == HINT_UNREAD) {
         *h = 0;
     }
+    // Prose removed by class/id words alone: the outermost removed elements that neither
+    // their tag, nor hiding, nor a comment word removed. Boilerplate is the minority of a
+    // page's prose and stands in a few regions (a sidebar, a footer); class words that took
+    // most of the prose, and took it piecewise (no one region holds half of it), name the
+    // site's layout (a builder that calls every module a `widget`), and the page is read
+    // again without them (see `extract_traced`).
+    let (mut class_prose, mut largest) = (0u64, 0u64);
+    for i in 1..n {
+        if removed[i]
+            && !removed[nodes[i].parent as usize]
+            && hint[i] < 0
+            && hint[i] != COMMENT_HINT
+            && !hidden[i]
+            && !boilerplate_tag(nodes[i].tag)
+        {
+            let prose = u64::from(stats[i].text - stats[i].link);
+            class_prose += prose;
+            largest = largest.max(prose);
+        }
+    }
+    let page_prose = u64::from(stats[0].text - stats[0].link);
+    if class_prose * 2 <= page_prose || largest * 2 > class_prose {
+        class_prose = 0;
+    }
 
     // Teaser summaries (see `teasers`), found before the container so that they do not
     // count as its prose when it climbs.
@@ -554,10 +593,16 @@ fn select(
         t.outcome = Outcome::Danag;
     }
     let Some((top, top_score)) = best else {
-        return danag_sel;
+        return Reading {
+            sel: danag_sel,
+            class_prose,
+        };
     };
     if stats[top].text < 50 {
-        return danag_sel;
+        return Reading {
+            sel: danag_sel,
+            class_prose,
+        };
     }
 
     // An article cut into sections (around figures, adverts, pull quotes) scores section by
@@ -701,7 +746,10 @@ fn select(
             t.outcome = Outcome::Spread;
         }
     }
-    if spread { whole } else { sel }
+    Reading {
+        sel: if spread { whole } else { sel },
+        class_prose,
+    }
 }
 
 /// A site's legal footer (a copyright line, a data-provider notice): it reads as prose but
