@@ -407,3 +407,64 @@ fn form_labels_stay_out() {
     assert_in(&text, &["A desk of solid walnut, oiled by hand"]);
     assert_out(&text, &["Walnut desk quantity"]);
 }
+
+/// A job board: every job is a link holding a card (title, company, place, salary), so the
+/// whole listing is link text and the link-density rules left a banner of two sentences.
+/// Under 250 characters, on a page of three or more such cards, the page minus boilerplate
+/// is read with its link lists kept (trafilatura's baseline fallback). A short post beside
+/// menus of one-word links stays short.
+#[test]
+fn a_page_of_linked_cards_keeps_its_cards() {
+    if let Some(p) = shared_page("wcxb_dev", "4354") {
+        let text = pith(&p, &[]);
+        assert_in(
+            &text,
+            &[
+                "Internship AI & Automation Candidate Sourcing & Recruitment Workflow Design",
+                "Customer Support Associate- Japanese Speaker",
+            ],
+        );
+        assert_out(
+            &text,
+            &["Top 100 Remote Companies", "Search by Job Category"],
+        );
+    }
+    if let Some(p) = shared_page("dragnet", "R722") {
+        let text = pith(&p, &[]);
+        assert_in(&text, &["how to create the interesting textures"]);
+        assert_out(&text, &["SUBSCRIBE BY EMAIL"]);
+    }
+    let job = |i: usize| {
+        format!(
+            "<li><a href=/jobs/{i}><h3>Backend engineer {i}</h3><span>Harbour Software</span>\
+             <span>Remote, Europe</span><span>Full-time</span></a></li>"
+        )
+    };
+    let jobs: String = (1..=8).map(job).collect();
+    let page = format!(
+        "<html><body><nav><a href=/>Jobs</a> <a href=/companies>Companies</a></nav>\
+         <p>Remote jobs, every day: we read every post before it goes up, and take down the \
+         ones that are filled.</p><ul class=jobs>{jobs}</ul>\
+         <footer><a href=/privacy>Privacy</a></footer></body></html>"
+    );
+    let dir = std::env::temp_dir().join(format!("pith-auto-cards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("jobs.html");
+    std::fs::write(&file, &page).expect("write page");
+    let text = pith(&file, &[]);
+    assert_in(
+        &text,
+        &["Backend engineer 1", "Backend engineer 8", "Remote, Europe"],
+    );
+    assert_out(&text, &["Privacy", "Companies"]);
+    // The same links holding one word each are a menu: not taken.
+    let menu = page.replace(
+        "<span>Harbour Software</span><span>Remote, Europe</span><span>Full-time</span>",
+        "",
+    );
+    let menu = menu.replace("<h3>", "").replace("</h3>", "");
+    std::fs::write(&file, &menu).expect("write page");
+    let text = pith(&file, &[]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_out(&text, &["Backend engineer 8"]);
+}

@@ -24,7 +24,7 @@
 use crate::extract::Selection;
 use crate::extract::danag::{self, Segments};
 use crate::html::tags::{Tag, flags};
-use crate::html::tree::{Kind, NodeId, context};
+use crate::html::tree::{Kind, NONE, NodeId, context};
 use crate::html::{Document, TokenKind};
 
 /// Per-element statistics over its subtree.
@@ -358,6 +358,27 @@ pub fn extract_traced(
             }
         }
     }
+    // Still under trafilatura's `MIN_EXTRACTED_SIZE`, on a page whose content is its links (a
+    // job board, a catalogue of linked cards: `TEASER_REPEAT` links that each hold a card, as
+    // for teasers): the link-density rules took it. Like trafilatura's baseline fallback, take
+    // the page minus its boilerplate with the link lists kept, when that is at least twice
+    // the text. (A menu's links hold one word each: a short post beside menus stays short.)
+    let kept = chars(&sel);
+    if kept < EXTRACTED_MIN_CHARS && linked_cards(doc) >= TEASER_REPEAT {
+        let links_kept = Tuning {
+            link_list_density: f32::INFINITY,
+            spread_share: f32::MAX,
+            ..*tuning
+        };
+        let mut again = trace.as_ref().map(|_| Trace::default());
+        let listing = select(doc, &links_kept, Retry::None, again.as_mut());
+        if chars(&listing.sel) >= 2 * kept.max(1) {
+            sel = listing.sel;
+            if let (Some(t), Some(a)) = (trace.as_deref_mut(), again) {
+                *t = a;
+            }
+        }
+    }
     if let Some(t) = trace.filter(|_| sel.nodes.is_empty()) {
         t.outcome = Outcome::Everything;
     }
@@ -373,6 +394,36 @@ pub fn extract_traced(
         }
     }
     all
+}
+
+/// Links that hold a card: two or more pieces of text (a title and its details, a name and
+/// its price) inside one `<a>`. Counted in one forward pass: each node knows its link.
+fn linked_cards(doc: &Document<'_>) -> usize {
+    let nodes = &doc.tree.nodes;
+    let mut link_of = vec![NONE; nodes.len()];
+    let mut pieces = vec![0u8; nodes.len()];
+    let mut cards = 0;
+    for i in 1..nodes.len() {
+        let node = &nodes[i];
+        let inherited = link_of[node.parent as usize];
+        link_of[i] = if node.kind == Kind::Element && node.tag == Tag::A {
+            i as NodeId
+        } else {
+            inherited
+        };
+        if node.kind == Kind::Text
+            && inherited != NONE
+            && node.context & context::HIDDEN == 0
+            && !doc.raw_text(i as NodeId).trim_ascii().is_empty()
+        {
+            let p = &mut pieces[inherited as usize];
+            *p = p.saturating_add(1);
+            if *p == 2 {
+                cards += 1;
+            }
+        }
+    }
+    cards
 }
 
 /// Which removal rules a retry of [`extract_traced`] drops.
