@@ -468,3 +468,48 @@ fn a_page_of_linked_cards_keeps_its_cards() {
     let _ = std::fs::remove_dir_all(&dir);
     assert_out(&text, &["Backend engineer 8"]);
 }
+
+/// A modal dialog (`aria-modal="true"`) holding the privacy policy, ten times the product's
+/// text: out of the page until a click opens it, so hidden like `display:none`.
+#[test]
+fn modal_dialogs_stay_out() {
+    if let Some(p) = shared_page("wcxb_dev", "0580") {
+        let text = pith(&p, &[]);
+        assert_in(
+            &text,
+            &["Superfine fibers have a luxurious feel and help regulate temperature."],
+        );
+        assert_out(&text, &["as a controller endeavors to protect data"]);
+    }
+    let policy: String = (1..=12)
+        .map(|i| {
+            format!(
+                "<p>Section {i}. We keep the information you give us only as long as we need \
+                 it to serve you, and we never sell it; you may ask us at any time what we \
+                 hold, and have it corrected or deleted.</p>"
+            )
+        })
+        .collect();
+    let page = format!(
+        "<html><body><div class=product><h1>Wool runner</h1><p>A shoe of soft merino wool, \
+         light and warm, with a sole made from sugarcane that keeps its spring for years of \
+         walking.</p><p>Wash it in the machine on a cold, gentle cycle, with the insoles and \
+         laces taken out, and let it dry in the air.</p><p>The upper is knitted in one \
+         piece, so there is no seam to rub, and the lining wicks moisture away, so the shoe \
+         can be worn without socks on warm days.</p><p>Sizes run true; if you are between \
+         two sizes, take the larger one, as the wool shapes itself to the foot within a week \
+         or two of wear.</p></div>\
+         <div id=policy aria-modal=true><h2>Privacy policy</h2>{policy}</div></body></html>"
+    );
+    let dir = std::env::temp_dir().join(format!("pith-auto-modal-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("modal.html");
+    std::fs::write(&file, &page).expect("write page");
+    let text = pith(&file, &[]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_in(
+        &text,
+        &["A shoe of soft merino wool", "Wash it in the machine"],
+    );
+    assert_out(&text, &["we never sell it"]);
+}

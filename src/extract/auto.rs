@@ -235,7 +235,8 @@ fn hint_matchers() -> &'static HintMatchers {
 pub(crate) const COMMENT_HINT: i8 = -2;
 
 /// Class/id verdict (-1 boilerplate, [`COMMENT_HINT`] comments, +1 content, 0 no opinion) and whether the page hides the
-/// element (`hidden`, `aria-hidden="true"`, `display:none`, `visibility:hidden`).
+/// element (`hidden`, `aria-hidden="true"`, `display:none`, `visibility:hidden`, a modal
+/// dialog).
 pub(crate) fn element_hints(doc: &Document<'_>, id: NodeId, comments: bool) -> (i8, bool) {
     // One scan of the start tag collects every attribute this needs.
     let (mut class, mut ident, mut hidden) = ("", "", false);
@@ -250,6 +251,11 @@ pub(crate) fn element_hints(doc: &Document<'_>, id: NodeId, comments: bool) -> (
             hidden |= value.eq_ignore_ascii_case("true");
         } else if name.eq_ignore_ascii_case("style") {
             hidden |= style_hides(value);
+        } else if name.eq_ignore_ascii_case("aria-modal") {
+            // A modal dialog (a privacy policy, a size guide, a sign-up form) is out of the
+            // page until a click opens it, as `<dialog>` is until `showModal()`. (`role=dialog`
+            // alone is no sign: sites give it to drawers and sheets that are shown.)
+            hidden |= value.eq_ignore_ascii_case("true");
         }
     }
     let m = hint_matchers();
