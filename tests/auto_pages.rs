@@ -513,3 +513,40 @@ fn modal_dialogs_stay_out() {
     );
     assert_out(&text, &["we never sell it"]);
 }
+
+/// A footer's market-data notice, one long line of dense prose, was DANAg's densest region,
+/// so the footer passed as the page's wrapper and the story came back only as recovered
+/// paragraphs. A `<footer>` or a `<nav>` is never the wrapper.
+#[test]
+fn a_dense_footer_is_never_the_wrapper() {
+    if let Some(p) = shared_page("scrapinghub", "d605bdef") {
+        let text = pith(&p, &[]);
+        assert_in(
+            &text,
+            &[
+                "A muddled view of US-China trade talks once again seems to be weighing on investors.",
+            ],
+        );
+        assert_out(&text, &["Most stock quote data provided by BATS"]);
+    }
+    let notice = "Market data is delayed by at least fifteen minutes, is provided for information \
+        only and not for trading purposes, and neither we nor our data providers accept any \
+        liability for its accuracy, its completeness, or any decision made on the strength of \
+        it; indices are shown in real time except where marked, and fund prices are those of \
+        the previous close, quoted in the currency of the fund. ";
+    let page = format!(
+        "<html><body><div class=story><h1>Markets mixed</h1>\
+         <p>Asian markets were mixed in early trading on Tuesday.</p>\
+         <p>Tokyo fell <a href=/n225>0.3%</a>, while Seoul lost <a href=/kospi>0.5%</a>.</p>\
+         <p>Shanghai slipped, then recovered its losses by noon.</p></div>\
+         <footer><p>{notice}{notice}</p><a href=/terms>Terms</a></footer></body></html>"
+    );
+    let dir = std::env::temp_dir().join(format!("pith-auto-footer-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("footer.html");
+    std::fs::write(&file, &page).expect("write page");
+    let text = pith(&file, &[]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_in(&text, &["Asian markets were mixed", "Shanghai slipped"]);
+    assert_out(&text, &["Market data is delayed"]);
+}

@@ -371,13 +371,8 @@ pub fn extract_traced(
     // the text. (A menu's links hold one word each: a short post beside menus stays short.)
     let kept = chars(&sel);
     if kept < EXTRACTED_MIN_CHARS && linked_cards(doc) >= TEASER_REPEAT {
-        let links_kept = Tuning {
-            link_list_density: f32::INFINITY,
-            spread_share: f32::MAX,
-            ..*tuning
-        };
         let mut again = trace.as_ref().map(|_| Trace::default());
-        let listing = select(doc, &links_kept, Retry::None, again.as_mut());
+        let listing = select(doc, tuning, Retry::Listing, again.as_mut());
         if chars(&listing.sel) >= 2 * kept.max(1) {
             sel = listing.sel;
             if let (Some(t), Some(a)) = (trace.as_deref_mut(), again) {
@@ -441,6 +436,9 @@ enum Retry {
     Hidden,
     /// ...and class/id words no longer make boilerplate (tags still do).
     HiddenAndClasses,
+    /// Every rule, and the answer is the page minus its boilerplate with link lists kept
+    /// (a page whose content is its links).
+    Listing,
 }
 
 /// trafilatura's `MIN_EXTRACTED_SIZE`: less text than this is a failed extraction.
@@ -567,6 +565,23 @@ fn select(
     let page_prose = u64::from(stats[0].text - stats[0].link);
     if class_prose * 2 <= page_prose || largest * 2 > class_prose {
         class_prose = 0;
+    }
+    if retry == Retry::Listing {
+        let mut roots = vec![false; n];
+        mark_body(doc, &mut roots);
+        let links_kept = Tuning {
+            link_list_density: f32::INFINITY,
+            ..*tuning
+        };
+        if let Some(t) = trace.as_deref_mut() {
+            t.stats.clone_from(&stats);
+            t.removed.clone_from(&removed);
+            t.outcome = Outcome::Spread;
+        }
+        return Reading {
+            sel: collect(doc, &roots, &removed, &stats, &links_kept),
+            class_prose,
+        };
     }
 
     // Teaser summaries (see `teasers`), found before the container so that they do not
@@ -763,17 +778,11 @@ fn select(
     // spreads its content over many blocks: when the chosen text is less than a share of the
     // text that no boilerplate rule removed, the page minus its boilerplate is the answer
     // (the approach of Resiliparse and of jusText's paragraph filter).
-    let body = nodes.iter().position(|n| n.tag == Tag::Body).unwrap_or(0);
     // The chosen roots stay roots: a container kept for its own merits must not vanish from
     // the whole page because an ancestor of it is link-dense (the whole page holds the chosen
     // text).
     let mut whole_root = is_root.clone();
-    whole_root[body.max(1).min(n.saturating_sub(1))] = true;
-    if body == 0 {
-        for i in doc.tree.children(0) {
-            whole_root[i as usize] = true;
-        }
-    }
+    mark_body(doc, &mut whole_root);
     let whole = collect(doc, &whole_root, &removed, &stats, tuning);
     let chars = |s: &Selection| -> u64 {
         s.nodes
@@ -806,6 +815,19 @@ fn select(
     Reading {
         sel: if spread { whole } else { sel },
         class_prose,
+    }
+}
+
+/// Marks the page's body (or, without one, the document's top-level nodes) in `roots`.
+fn mark_body(doc: &Document<'_>, roots: &mut [bool]) {
+    let nodes = &doc.tree.nodes;
+    match nodes.iter().position(|n| n.tag == Tag::Body) {
+        Some(body) if body > 0 => roots[body] = true,
+        _ => {
+            for i in doc.tree.children(0) {
+                roots[i as usize] = true;
+            }
+        }
     }
 }
 
@@ -892,8 +914,15 @@ fn mark_removed(
         // wrapper with an unlucky class (`container penci_sidebar`), not a boilerplate block.
         let wraps_main = stats[i].danag * 2 > total_danag && (thread || hint[i] != COMMENT_HINT);
         let class_boiler = hint[i] < 0 && retry != Retry::HiddenAndClasses;
-        let boiler = (boilerplate_tag(node.tag) || class_boiler) && !wraps_main;
-        removed[i] = boiler || (hidden[i] && retry == Retry::None);
+        // A footer or a menu is never the page's wrapper, however dense its text (a market
+        // data notice longer than the story); an `<aside>` or a `<header>` may be (sites
+        // build product sheets and hero sections with them).
+        let never_main = matches!(
+            node.tag,
+            Tag::Footer | Tag::Nav | Tag::Menu | Tag::Select | Tag::Label
+        );
+        let boiler = never_main || ((boilerplate_tag(node.tag) || class_boiler) && !wraps_main);
+        removed[i] = boiler || (hidden[i] && matches!(retry, Retry::None | Retry::Listing));
     }
 }
 
