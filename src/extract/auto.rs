@@ -408,6 +408,11 @@ fn select(
         }
         let raw = doc.raw_text(tok.node).as_bytes();
         let chars = raw.trim_ascii().len() as u32;
+        // Blank runs (the indentation between tags, most text nodes) count nothing: their
+        // statistics stay zero without counting commas.
+        if chars == 0 {
+            continue;
+        }
         let s = &mut stats[tok.node as usize];
         s.text = chars;
         if node.context & context::LINK != 0 {
@@ -724,22 +729,31 @@ fn legal_notice(doc: &Document<'_>, id: NodeId) -> bool {
         ]
     });
     const RIGHTS: &[u8] = b"all rights r";
-    doc.tree
-        .subtree(id)
-        .filter(|&d| doc.tree.nodes[d].kind == Kind::Text)
-        .any(|d| {
-            let b = doc.raw_text(d as NodeId).as_bytes();
-            copy.find(b).is_some()
-                || copy_name.find(b).is_some()
-                || copy_num.find(b).is_some()
-                || reserved
-                    .find_iter(b)
-                    .chain(reserved_upper.find_iter(b))
-                    .any(|k| {
-                        // `k` is where "eserved" starts: "all rights r" ends just before it.
-                        k >= RIGHTS.len() && b[k - RIGHTS.len()..k].eq_ignore_ascii_case(RIGHTS)
-                    })
-        })
+    let signs = |b: &[u8]| {
+        copy.find(b).is_some()
+            || copy_name.find(b).is_some()
+            || copy_num.find(b).is_some()
+            || reserved
+                .find_iter(b)
+                .chain(reserved_upper.find_iter(b))
+                .any(|k| {
+                    // `k` is where "eserved" starts: "all rights r" ends just before it.
+                    k >= RIGHTS.len() && b[k - RIGHTS.len()..k].eq_ignore_ascii_case(RIGHTS)
+                })
+    };
+    // The text runs of the subtree are slices of the source from the paragraph's start to the
+    // end of its last node (runs do not overlap the nodes after them): when that span shows no
+    // sign (one search per sign, not one per run), no run does.
+    let nodes = &doc.tree.nodes;
+    let range = doc.tree.subtree(id);
+    let (first, last) = (&nodes[range.start], &nodes[range.end - 1]);
+    let span = first.start as usize..first.end.max(last.end) as usize;
+    if doc.src.as_bytes().get(span).is_some_and(|b| !signs(b)) {
+        return false;
+    }
+    range
+        .filter(|&d| nodes[d].kind == Kind::Text)
+        .any(|d| signs(doc.raw_text(d as NodeId).as_bytes()))
 }
 
 /// A class/id hint not read yet (the element lay inside a removed subtree).
