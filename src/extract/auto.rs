@@ -280,13 +280,55 @@ pub(crate) fn element_hints(doc: &Document<'_>, id: NodeId, comments: bool) -> (
 /// Whether an inline style hides the element (`display:none`, `visibility:hidden`, blanks and
 /// case ignored).
 fn style_hides(style: &str) -> bool {
-    let s: Vec<u8> = style
-        .bytes()
-        .filter(|c| !c.is_ascii_whitespace())
-        .map(|c| c.to_ascii_lowercase())
-        .collect();
-    memchr::memmem::find(&s, b"display:none").is_some()
-        || memchr::memmem::find(&s, b"visibility:hidden").is_some()
+    // One pass over the style without copying it: a matcher per phrase, on the non-blank
+    // lower-cased bytes. Neither phrase repeats its first letter, so after a mismatch the
+    // phrase can only start again at the current byte (no earlier partial match survives).
+    const PHRASES: [&[u8]; 2] = [b"display:none", b"visibility:hidden"];
+    let mut matched = [0usize; 2];
+    for c in style.bytes().filter(|c| !c.is_ascii_whitespace()) {
+        let c = c.to_ascii_lowercase();
+        for (m, phrase) in matched.iter_mut().zip(PHRASES) {
+            *m = if phrase[*m] == c {
+                *m + 1
+            } else {
+                usize::from(phrase[0] == c)
+            };
+            if *m == phrase.len() {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod style_hides_tests {
+    use super::style_hides;
+
+    #[test]
+    fn blanks_and_case_are_ignored_and_restarts_are_found() {
+        for hides in [
+            "display:none",
+            "DISPLAY : None;",
+            "color:red;display:\n none",
+            "ddisplay:none",
+            "display:nodisplay:none",
+            "visibility: Hidden",
+            "vvisibility:visibility:hidden",
+        ] {
+            assert!(style_hides(hides), "{hides:?}");
+        }
+        for shows in [
+            "",
+            "display:block",
+            "display:non",
+            "display-none",
+            "visibility:visible",
+            "isplay:none",
+        ] {
+            assert!(!style_hides(shows), "{shows:?}");
+        }
+    }
 }
 
 /// Commas, Latin and CJK (`，` U+FF0C and `、` U+3001): a sign of prose in any script.
