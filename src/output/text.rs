@@ -182,8 +182,11 @@ impl LineWriter {
         // doubled spaces, no-break spaces) end a piece.
         let b = text.as_bytes();
         // Text whose only blanks are single spaces between words needs no rewriting: four SIMD
-        // searches (GB/s) prove it, and it is copied whole.
-        if b.first().is_some_and(|&c| c != b' ')
+        // searches (GB/s) prove it, and it is copied whole. Short runs (most: links, labels,
+        // words between tags) go straight to the loop below, which copies them whole too and
+        // costs less than the searches' set-up.
+        if b.len() >= 64
+            && b.first().is_some_and(|&c| c != b' ')
             && b.last().is_some_and(|&c| c != b' ')
             && memchr::memchr3(b'\n', b'\t', b'\r', b).is_none()
             && memchr::memchr2(0x0c, 0xC2, b).is_none()
