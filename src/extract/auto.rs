@@ -203,6 +203,8 @@ struct HintMatchers {
     words: aho_corasick::AhoCorasick,
     comment: usize,
     content: usize,
+    /// The shortest word: a shorter class or id holds none.
+    shortest: usize,
 }
 
 fn hint_matchers() -> &'static HintMatchers {
@@ -217,7 +219,9 @@ fn hint_matchers() -> &'static HintMatchers {
         words.extend_from_slice(COMMENT_WORDS);
         let content = words.len();
         words.extend_from_slice(POSITIVE);
+        let shortest = words.iter().map(|w| w.len()).min().unwrap_or(0);
         HintMatchers {
+            shortest,
             words: aho_corasick::AhoCorasick::builder()
                 .ascii_case_insensitive(true)
                 .kind(Some(aho_corasick::AhoCorasickKind::DFA))
@@ -238,22 +242,22 @@ pub(crate) fn element_hints(doc: &Document<'_>, id: NodeId, comments: bool) -> (
     // One scan of the start tag collects every attribute this needs.
     let (mut class, mut ident, mut hidden) = ("", "", false);
     for (name, value) in doc.attributes(id) {
-        if name.eq_ignore_ascii_case("class") {
-            class = value;
-        } else if name.eq_ignore_ascii_case("id") {
-            ident = value;
-        } else if name.eq_ignore_ascii_case("hidden") {
-            hidden = true;
-        } else if name.eq_ignore_ascii_case("aria-hidden") {
-            hidden |= value.eq_ignore_ascii_case("true");
-        } else if name.eq_ignore_ascii_case("style") {
-            hidden |= style_hides(value);
+        // By length first: most attributes (href, src, width) are none of these.
+        match name.len() {
+            5 if name.eq_ignore_ascii_case("class") => class = value,
+            2 if name.eq_ignore_ascii_case("id") => ident = value,
+            6 if name.eq_ignore_ascii_case("hidden") => hidden = true,
+            11 if name.eq_ignore_ascii_case("aria-hidden") => {
+                hidden |= value.eq_ignore_ascii_case("true");
+            }
+            5 if name.eq_ignore_ascii_case("style") => hidden |= style_hides(value),
+            _ => {}
         }
     }
     let m = hint_matchers();
     let (mut boiler, mut comment, mut pos) = (false, false, false);
     for hay in [class, ident] {
-        if hay.is_empty() {
+        if hay.len() < m.shortest {
             continue;
         }
         for found in m.words.find_overlapping_iter(hay) {
