@@ -44,13 +44,12 @@ macro_rules! tags {
                 }
             }
 
-            /// The flags of this kind (see [`flags`]).
-            #[inline]
+            /// The flags of this kind (see [`flags`]): one load from a table indexed by the
+            /// kind, small enough to inline wherever the tree and the extractors ask it.
+            #[inline(always)]
             pub fn flags(self) -> u16 {
-                match self {
-                    $(Tag::$variant => $flags,)*
-                    Tag::Other => 0,
-                }
+                const FLAGS: [u16; Tag::Other as usize + 1] = [$($flags,)* 0];
+                FLAGS[self as usize]
             }
 
             /// Looks up a lower-case name. The names are byte-string constants so that the
