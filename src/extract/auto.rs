@@ -238,6 +238,9 @@ pub(crate) const COMMENT_HINT: i8 = -2;
 
 /// Class/id verdict (-1 boilerplate, [`COMMENT_HINT`] comments, +1 content, 0 no opinion) and whether the page hides the
 /// element (`hidden`, `aria-hidden="true"`, `display:none`, `visibility:hidden`).
+// Out of line: `mark_removed` asks it only of elements with text, and its loop over every
+// node stays tight.
+#[inline(never)]
 pub(crate) fn element_hints(doc: &Document<'_>, id: NodeId, comments: bool) -> (i8, bool) {
     // One scan of the start tag collects every attribute this needs.
     let (mut class, mut ident, mut hidden) = ("", "", false);
