@@ -41,7 +41,9 @@ fn feed_non_ascii_context(det: &mut chardetng::EncodingDetector, bytes: &[u8]) {
     let scan = &bytes[..bytes.len().min(DETECT_SCAN)];
     let mut fed = 0;
     let mut run: Option<(usize, usize)> = None;
-    for (i, _) in scan.iter().enumerate().filter(|(_, b)| **b >= 0x80) {
+    let mut from = 0;
+    while let Some(i) = next_non_ascii(scan, from) {
+        from = i + 1;
         let (s, e) = (
             i.saturating_sub(DETECT_CONTEXT),
             (i + DETECT_CONTEXT).min(scan.len()),
@@ -64,6 +66,24 @@ fn feed_non_ascii_context(det: &mut chardetng::EncodingDetector, bytes: &[u8]) {
         det.feed(&scan[rs..re], false);
     }
     det.feed(&[], true);
+}
+
+/// The first byte at or after `from` that is not ASCII. Eight bytes at a time: legacy pages
+/// are mostly ASCII markup, and a byte-by-byte scan of the 256 KB prefix cost more than the
+/// detection it feeds.
+fn next_non_ascii(b: &[u8], mut from: usize) -> Option<usize> {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    while let Some(chunk) = b.get(from..from + 8) {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(chunk);
+        let high = u64::from_le_bytes(w) & HIGH;
+        if high != 0 {
+            return Some(from + (high.trailing_zeros() / 8) as usize);
+        }
+        from += 8;
+    }
+    let tail = b.get(from..)?;
+    tail.iter().position(|&c| c >= 0x80).map(|k| from + k)
 }
 
 /// Decodes `bytes`. `forced` is the user's `--charset` (wins over everything but a BOM);

@@ -205,6 +205,8 @@ struct HintMatchers {
     words: aho_corasick::AhoCorasick,
     comment: usize,
     content: usize,
+    /// The shortest word: a shorter class or id holds none.
+    shortest: usize,
 }
 
 fn hint_matchers() -> &'static HintMatchers {
@@ -219,7 +221,9 @@ fn hint_matchers() -> &'static HintMatchers {
         words.extend_from_slice(COMMENT_WORDS);
         let content = words.len();
         words.extend_from_slice(POSITIVE);
+        let shortest = words.iter().map(|w| w.len()).min().unwrap_or(0);
         HintMatchers {
+            shortest,
             words: aho_corasick::AhoCorasick::builder()
                 .ascii_case_insensitive(true)
                 .kind(Some(aho_corasick::AhoCorasickKind::DFA))
@@ -237,31 +241,35 @@ pub(crate) const COMMENT_HINT: i8 = -2;
 /// Class/id verdict (-1 boilerplate, [`COMMENT_HINT`] comments, +1 content, 0 no opinion) and whether the page hides the
 /// element (`hidden`, `aria-hidden="true"`, `display:none`, `visibility:hidden`, a modal
 /// dialog).
+// Out of line: `mark_removed` asks it only of elements with text, and its loop over every
+// node stays tight.
+#[inline(never)]
 pub(crate) fn element_hints(doc: &Document<'_>, id: NodeId, comments: bool) -> (i8, bool) {
     // One scan of the start tag collects every attribute this needs.
     let (mut class, mut ident, mut hidden) = ("", "", false);
     for (name, value) in doc.attributes(id) {
-        if name.eq_ignore_ascii_case("class") {
-            class = value;
-        } else if name.eq_ignore_ascii_case("id") {
-            ident = value;
-        } else if name.eq_ignore_ascii_case("hidden") {
-            hidden = true;
-        } else if name.eq_ignore_ascii_case("aria-hidden") {
-            hidden |= value.eq_ignore_ascii_case("true");
-        } else if name.eq_ignore_ascii_case("style") {
-            hidden |= style_hides(value);
-        } else if name.eq_ignore_ascii_case("aria-modal") {
+        // By length first: most attributes (href, src, width) are none of these.
+        match name.len() {
+            5 if name.eq_ignore_ascii_case("class") => class = value,
+            2 if name.eq_ignore_ascii_case("id") => ident = value,
+            6 if name.eq_ignore_ascii_case("hidden") => hidden = true,
+            11 if name.eq_ignore_ascii_case("aria-hidden") => {
+                hidden |= value.eq_ignore_ascii_case("true");
+            }
+            5 if name.eq_ignore_ascii_case("style") => hidden |= style_hides(value),
             // A modal dialog (a privacy policy, a size guide, a sign-up form) is out of the
             // page until a click opens it, as `<dialog>` is until `showModal()`. (`role=dialog`
             // alone is no sign: sites give it to drawers and sheets that are shown.)
-            hidden |= value.eq_ignore_ascii_case("true");
+            10 if name.eq_ignore_ascii_case("aria-modal") => {
+                hidden |= value.eq_ignore_ascii_case("true");
+            }
+            _ => {}
         }
     }
     let m = hint_matchers();
     let (mut boiler, mut comment, mut pos) = (false, false, false);
     for hay in [class, ident] {
-        if hay.is_empty() {
+        if hay.len() < m.shortest {
             continue;
         }
         for found in m.words.find_overlapping_iter(hay) {
@@ -288,13 +296,55 @@ pub(crate) fn element_hints(doc: &Document<'_>, id: NodeId, comments: bool) -> (
 /// Whether an inline style hides the element (`display:none`, `visibility:hidden`, blanks and
 /// case ignored).
 fn style_hides(style: &str) -> bool {
-    let s: Vec<u8> = style
-        .bytes()
-        .filter(|c| !c.is_ascii_whitespace())
-        .map(|c| c.to_ascii_lowercase())
-        .collect();
-    memchr::memmem::find(&s, b"display:none").is_some()
-        || memchr::memmem::find(&s, b"visibility:hidden").is_some()
+    // One pass over the style without copying it: a matcher per phrase, on the non-blank
+    // lower-cased bytes. Neither phrase repeats its first letter, so after a mismatch the
+    // phrase can only start again at the current byte (no earlier partial match survives).
+    const PHRASES: [&[u8]; 2] = [b"display:none", b"visibility:hidden"];
+    let mut matched = [0usize; 2];
+    for c in style.bytes().filter(|c| !c.is_ascii_whitespace()) {
+        let c = c.to_ascii_lowercase();
+        for (m, phrase) in matched.iter_mut().zip(PHRASES) {
+            *m = if phrase[*m] == c {
+                *m + 1
+            } else {
+                usize::from(phrase[0] == c)
+            };
+            if *m == phrase.len() {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod style_hides_tests {
+    use super::style_hides;
+
+    #[test]
+    fn blanks_and_case_are_ignored_and_restarts_are_found() {
+        for hides in [
+            "display:none",
+            "DISPLAY : None;",
+            "color:red;display:\n none",
+            "ddisplay:none",
+            "display:nodisplay:none",
+            "visibility: Hidden",
+            "vvisibility:visibility:hidden",
+        ] {
+            assert!(style_hides(hides), "{hides:?}");
+        }
+        for shows in [
+            "",
+            "display:block",
+            "display:non",
+            "display-none",
+            "visibility:visible",
+            "isplay:none",
+        ] {
+            assert!(!style_hides(shows), "{shows:?}");
+        }
+    }
 }
 
 /// Commas, Latin and CJK (`，` U+FF0C and `、` U+3001): a sign of prose in any script.
@@ -478,6 +528,11 @@ fn select(
         }
         let raw = doc.raw_text(tok.node).as_bytes();
         let chars = raw.trim_ascii().len() as u32;
+        // Blank runs (the indentation between tags, most text nodes) count nothing: their
+        // statistics stay zero without counting commas.
+        if chars == 0 {
+            continue;
+        }
         let s = &mut stats[tok.node as usize];
         s.text = chars;
         if node.context & context::LINK != 0 {
@@ -851,22 +906,31 @@ fn legal_notice(doc: &Document<'_>, id: NodeId) -> bool {
         ]
     });
     const RIGHTS: &[u8] = b"all rights r";
-    doc.tree
-        .subtree(id)
-        .filter(|&d| doc.tree.nodes[d].kind == Kind::Text)
-        .any(|d| {
-            let b = doc.raw_text(d as NodeId).as_bytes();
-            copy.find(b).is_some()
-                || copy_name.find(b).is_some()
-                || copy_num.find(b).is_some()
-                || reserved
-                    .find_iter(b)
-                    .chain(reserved_upper.find_iter(b))
-                    .any(|k| {
-                        // `k` is where "eserved" starts: "all rights r" ends just before it.
-                        k >= RIGHTS.len() && b[k - RIGHTS.len()..k].eq_ignore_ascii_case(RIGHTS)
-                    })
-        })
+    let signs = |b: &[u8]| {
+        copy.find(b).is_some()
+            || copy_name.find(b).is_some()
+            || copy_num.find(b).is_some()
+            || reserved
+                .find_iter(b)
+                .chain(reserved_upper.find_iter(b))
+                .any(|k| {
+                    // `k` is where "eserved" starts: "all rights r" ends just before it.
+                    k >= RIGHTS.len() && b[k - RIGHTS.len()..k].eq_ignore_ascii_case(RIGHTS)
+                })
+    };
+    // The text runs of the subtree are slices of the source from the paragraph's start to the
+    // end of its last node (runs do not overlap the nodes after them): when that span shows no
+    // sign (one search per sign, not one per run), no run does.
+    let nodes = &doc.tree.nodes;
+    let range = doc.tree.subtree(id);
+    let (first, last) = (&nodes[range.start], &nodes[range.end - 1]);
+    let span = first.start as usize..first.end.max(last.end) as usize;
+    if doc.src.as_bytes().get(span).is_some_and(|b| !signs(b)) {
+        return false;
+    }
+    range
+        .filter(|&d| nodes[d].kind == Kind::Text)
+        .any(|d| signs(doc.raw_text(d as NodeId).as_bytes()))
 }
 
 /// A class/id hint not read yet (the element lay inside a removed subtree).

@@ -43,6 +43,9 @@ pub struct Profile {
 
 /// Counts content and code characters per line (Section 3.1).
 pub fn profile(doc: &Document<'_>, segments: Segments) -> Profile {
+    if segments == Segments::Normalized {
+        return normalized_profile(doc);
+    }
     // Only token bytes are counted: comments are no token, so they count as nothing, as the
     // paper's preprocessing wants; their line breaks still separate physical lines.
     let bytes = doc.src.as_bytes();
@@ -122,6 +125,43 @@ pub fn profile(doc: &Document<'_>, segments: Segments) -> Profile {
             }
         }
     }
+    p
+}
+
+/// [`profile`] on normalized lines: the same counts without the physical-line cursor, with the
+/// current line's counts in registers (every page's `auto` runs this, once per token).
+fn normalized_profile(doc: &Document<'_>) -> Profile {
+    let bytes = doc.src.as_bytes();
+    let nodes = &doc.tree.nodes;
+    let mut p = Profile {
+        content: Vec::with_capacity(doc.tokens.len() + 1),
+        code: Vec::with_capacity(doc.tokens.len() + 1),
+        token_line: Vec::with_capacity(doc.tokens.len()),
+    };
+    let (mut line, mut content, mut code) = (0u32, 0u32, 0u32);
+    for tok in doc.tokens.iter() {
+        let (s, e) = (tok.start as usize, tok.end as usize);
+        if tok.kind == TokenKind::Text {
+            p.token_line.push(line);
+            // Hidden text (a script body) is neither content nor code.
+            if nodes[tok.node as usize].context & context::HIDDEN == 0 && s < e {
+                content += bytes[s..e].trim_ascii().len() as u32;
+            }
+            continue;
+        }
+        // A block-level tag starts a line, unless the current one is still empty.
+        if tok.node != NONE && nodes[tok.node as usize].tag.is(flags::BLOCK) && content + code > 0 {
+            p.content.push(content);
+            p.code.push(code);
+            (line, content, code) = (line + 1, 0, 0);
+        }
+        p.token_line.push(line);
+        if s < e {
+            code += (e - s) as u32;
+        }
+    }
+    p.content.push(content);
+    p.code.push(code);
     p
 }
 

@@ -84,10 +84,13 @@ fn reference_at(s: &str) -> Option<(usize, Decoded)> {
 }
 
 fn lookup(name: &str) -> Option<&'static str> {
-    ENTITIES
-        .binary_search_by(|(k, _)| (*k).cmp(name))
-        .ok()
-        .map(|i| ENTITIES[i].1)
+    // A hash map over the table, built once per process: one hash per reference instead of a
+    // binary search's dozen string comparisons (and a legacy name tries up to five prefixes).
+    static MAP: std::sync::OnceLock<ahash::AHashMap<&'static str, &'static str>> =
+        std::sync::OnceLock::new();
+    MAP.get_or_init(|| ENTITIES.iter().copied().collect())
+        .get(name)
+        .copied()
 }
 
 /// `#123;` or `#x1F;` (the semicolon optional).

@@ -100,6 +100,36 @@ fn blank_at(b: &[u8], i: usize) -> Option<usize> {
     }
 }
 
+/// From `i` (past the start of the current piece), the first byte the loop of
+/// [`LineWriter::inline`] must look at: bytes that are no blank's lead, and single spaces
+/// between words, are skipped eight at a time (SWAR: a word and its space fit in one step).
+/// A byte is looked at when it may start a blank (below 0x21, or 0xC2) unless it is a space
+/// followed, within the same eight bytes, by a byte that starts no blank. The flags may
+/// over-report above the first true one (borrows), which only makes the loop look at a byte
+/// it would have skipped; they never miss one.
+#[inline]
+fn plain_run_end(b: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // High bit of each byte equal to zero (the classic has-zero-byte test).
+    let zero = |w: u64| w.wrapping_sub(ONES) & !w & HIGH;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let mut bytes = [0u8; 8];
+        bytes.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(bytes);
+        let below_space = w.wrapping_sub(ONES * 0x20) & !w & HIGH;
+        let other = below_space | zero(w ^ (ONES * 0xC2));
+        let space = zero(w ^ (ONES * 0x20));
+        // A space matters when the next byte may be blank too, or is in the next chunk.
+        let stop = other | (space & (((other | space) >> 8) | (HIGH << 56)));
+        if stop != 0 {
+            return i + (stop.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    i
+}
+
 /// Accumulates text into lines with collapsed white space.
 #[derive(Default)]
 pub struct LineWriter {
@@ -152,8 +182,11 @@ impl LineWriter {
         // doubled spaces, no-break spaces) end a piece.
         let b = text.as_bytes();
         // Text whose only blanks are single spaces between words needs no rewriting: four SIMD
-        // searches (GB/s) prove it, and it is copied whole.
-        if b.first().is_some_and(|&c| c != b' ')
+        // searches (GB/s) prove it, and it is copied whole. Short runs (most: links, labels,
+        // words between tags) go straight to the loop below, which copies them whole too and
+        // costs less than the searches' set-up.
+        if b.len() >= 64
+            && b.first().is_some_and(|&c| c != b' ')
             && b.last().is_some_and(|&c| c != b' ')
             && memchr::memchr3(b'\n', b'\t', b'\r', b).is_none()
             && memchr::memchr2(0x0c, 0xC2, b).is_none()
@@ -168,7 +201,7 @@ impl LineWriter {
         while i < n {
             let c = b[i];
             if !BLANK_LEAD[c as usize] {
-                i += 1;
+                i = plain_run_end(b, i + 1);
                 continue;
             }
             let Some(width) = blank_at(b, i) else {
@@ -188,7 +221,7 @@ impl LineWriter {
                 continue;
             };
             if c == b' ' && i > piece && blank_at(b, i + 1).is_none() && i + 1 < n {
-                i += 1;
+                i = plain_run_end(b, i + 1);
                 continue;
             }
             if i > piece {
