@@ -44,7 +44,7 @@ fuzz_target!(|data: &[u8]| {
     }
     assert_eq!(children, nodes.len() - 1, "a node is in no child list");
     let mut prev = 0;
-    for t in doc.tokens.iter() {
+    for t in doc.tokens() {
         assert!(
             t.start >= prev && t.start <= t.end && t.end <= len,
             "token {t:?}"
