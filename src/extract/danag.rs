@@ -19,7 +19,7 @@
 use crate::extract::Selection;
 use crate::html::tags::flags;
 use crate::html::tree::{NONE, context};
-use crate::html::{Document, TokenKind};
+use crate::html::{Document, Token, TokenKind};
 
 /// The paper's gap between paragraphs of the main content, in lines (Section 3.3).
 pub const PAPER_GAP: usize = 20;
@@ -33,37 +33,40 @@ pub enum Segments {
     PhysicalLines,
 }
 
-/// T1 and T2 per line, and the line each token starts on.
+/// T1 and T2 per line.
 pub struct Profile {
     pub content: Vec<u32>,
     pub code: Vec<u32>,
-    /// For each token of the document, the line it starts on.
-    pub token_line: Vec<u32>,
 }
 
-/// Counts content and code characters per line (Section 3.1).
-pub fn profile(doc: &Document<'_>, segments: Segments) -> Profile {
+/// Walks the tokens in document order, cutting lines as `segments` says: `on_token(line, tok)`
+/// for each token with the line it starts on, `count(line, content, code)` for the characters
+/// a token adds to a line (a token over several physical lines adds to each). Returns the
+/// number of lines. One walk serves the profile and, later, the selection of the chosen lines,
+/// so no line index per token is kept (4 bytes a token on pages that are mostly tags).
+fn walk(
+    doc: &Document<'_>,
+    segments: Segments,
+    mut on_token: impl FnMut(usize, &Token),
+    mut count: impl FnMut(usize, u32, u32),
+) -> usize {
     // Only token bytes are counted: comments are no token, so they count as nothing, as the
     // paper's preprocessing wants; their line breaks still separate physical lines.
     let bytes = doc.src.as_bytes();
-    // A line holds at least one token, so the token count bounds the lines: reserving it once
-    // avoids the copies of growing vectors on large pages (capacity never written costs no
-    // memory).
-    let mut lines = Vec::with_capacity(doc.tokens.len() + 1);
-    lines.push(0);
-    let mut p = Profile {
-        content: lines.clone(),
-        code: lines,
-        token_line: Vec::with_capacity(doc.tokens.len()),
-    };
     let mut line = 0usize;
+    // Whether the current line has counted anything (a block tag starts a new line only then).
+    let mut used = false;
     // Physical lines: the offset where the next line starts. Tokens come in document order, so
     // one forward cursor suffices.
     let mut next_break = match segments {
         Segments::PhysicalLines => memchr::memchr(b'\n', bytes).map_or(usize::MAX, |i| i + 1),
         Segments::Normalized => usize::MAX,
     };
-    for tok in doc.tokens.iter() {
+    let new_line = |line: &mut usize, used: &mut bool| {
+        *line += 1;
+        *used = false;
+    };
+    for tok in doc.tokens() {
         let (s, e) = (tok.start as usize, tok.end as usize);
         let is_content = match tok.kind {
             TokenKind::Text => doc.tree.node(tok.node).context & context::HIDDEN == 0,
@@ -76,29 +79,23 @@ pub fn profile(doc: &Document<'_>, segments: Segments) -> Profile {
         };
         if segments == Segments::Normalized && tok.kind != TokenKind::Text && tok.node != NONE {
             let tag = doc.tree.node(tok.node).tag;
-            if tag.is(flags::BLOCK) && p.content[line] + p.code[line] > 0 {
-                line += 1;
-                p.content.push(0);
-                p.code.push(0);
+            if tag.is(flags::BLOCK) && used {
+                new_line(&mut line, &mut used);
             }
         }
         // Physical lines: move to the line of the token's start, then spread the token over the
         // lines it spans.
         let mut at = s;
         while at >= next_break {
-            line += 1;
-            p.content.push(0);
-            p.code.push(0);
+            new_line(&mut line, &mut used);
             next_break = memchr::memchr(b'\n', &bytes[next_break..])
                 .map_or(usize::MAX, |i| next_break + i + 1);
         }
-        p.token_line.push(line as u32);
+        on_token(line, &tok);
         if !counted {
             // Skip over the lines of uncounted text (a script body) without counting.
             while e > next_break {
-                line += 1;
-                p.content.push(0);
-                p.code.push(0);
+                new_line(&mut line, &mut used);
                 next_break = memchr::memchr(b'\n', &bytes[next_break..])
                     .map_or(usize::MAX, |i| next_break + i + 1);
             }
@@ -107,22 +104,61 @@ pub fn profile(doc: &Document<'_>, segments: Segments) -> Profile {
         while at < e {
             let piece_end = e.min(next_break);
             let piece = &bytes[at..piece_end];
-            if is_content {
-                p.content[line] += piece.trim_ascii().len() as u32;
+            let (content, code) = if is_content {
+                (piece.trim_ascii().len() as u32, 0)
             } else {
-                p.code[line] += piece.len() as u32;
+                (0, piece.len() as u32)
+            };
+            if content + code > 0 {
+                count(line, content, code);
+                used = true;
             }
             at = piece_end;
             if at < e {
-                line += 1;
-                p.content.push(0);
-                p.code.push(0);
+                new_line(&mut line, &mut used);
                 next_break = memchr::memchr(b'\n', &bytes[next_break..])
                     .map_or(usize::MAX, |i| next_break + i + 1);
             }
         }
     }
+    line + 1
+}
+
+/// Counts content and code characters per line (Section 3.1).
+pub fn profile(doc: &Document<'_>, segments: Segments) -> Profile {
+    let mut p = Profile {
+        content: vec![0],
+        code: vec![0],
+    };
+    let lines = walk(
+        doc,
+        segments,
+        |_, _| {},
+        |line, content, code| {
+            if p.content.len() <= line {
+                p.content.resize(line + 1, 0);
+                p.code.resize(line + 1, 0);
+            }
+            p.content[line] += content;
+            p.code[line] += code;
+        },
+    );
+    p.content.resize(lines, 0);
+    p.code.resize(lines, 0);
     p
+}
+
+/// The line each token starts on, in token order (for `pith explain`; extraction walks the
+/// tokens again instead of keeping this).
+pub fn token_lines(doc: &Document<'_>, segments: Segments) -> Vec<u32> {
+    let mut lines = Vec::new();
+    walk(
+        doc,
+        segments,
+        |line, _| lines.push(line as u32),
+        |_, _, _| {},
+    );
+    lines
 }
 
 /// Section 3.2 and 3.3: the smoothed profile, the densest positive region, and the regions
@@ -168,26 +204,86 @@ pub fn smoothed(p: &Profile, i: usize) -> i64 {
     s
 }
 
-/// Finds the positive regions of the smoothed profile, the densest, and joins its neighbours.
-pub fn choose(p: &Profile, gap: usize) -> Choice {
-    let n = p.content.len();
-    let diff = |i: usize| smoothed(p, i);
-    // Maximal runs of positive diff, each with its content characters.
-    let mut regions: Vec<(usize, usize, u64)> = Vec::new();
-    let mut i = 0;
-    while i < n {
-        if diff(i) > 0 {
-            let start = i;
-            let mut chars = 0u64;
-            while i < n && diff(i) > 0 {
-                chars += u64::from(p.content[i]);
-                i += 1;
-            }
-            regions.push((start, i - 1, chars));
-        } else {
-            i += 1;
+/// Section 3.2 over lines given in order, one line behind: each line's smoothed value is
+/// known once the next line is, so the maximal runs of positive values (with their content
+/// characters) are found without keeping the profile. [`choose`] feeds it a stored profile;
+/// [`extract`] feeds it the walk directly, which on a page of a million nested tags saves a
+/// profile of two million lines.
+#[derive(Default)]
+struct Regions {
+    regions: Vec<(usize, usize, u64)>,
+    /// The line being counted and its T1, T2 so far (counts arrive line by line).
+    line: usize,
+    content: u64,
+    code: u64,
+    /// `T1 - T2` of the line before the last complete one, and `T1 - T2` and T1 of the last
+    /// complete one, whose smoothed value waits for the next line.
+    before_last: Option<i64>,
+    last: Option<(i64, u64)>,
+    /// The positive run under way: its first line and content characters.
+    open: Option<(usize, u64)>,
+}
+
+impl Regions {
+    /// Adds characters to `line` (at or after the line of every earlier call).
+    fn add(&mut self, line: usize, content: u64, code: u64) {
+        while self.line < line {
+            self.complete();
+        }
+        self.content += content;
+        self.code += code;
+    }
+
+    /// Closes the line being counted: the line before it now has its smoothed value.
+    fn complete(&mut self) {
+        let d = self.content as i64 - self.code as i64;
+        if let Some((d_last, content_last)) = self.last {
+            let diff = self.before_last.unwrap_or(0) + d_last + d;
+            self.settle(self.line - 1, diff, content_last);
+        }
+        self.before_last = self.last.map(|l| l.0);
+        self.last = Some((d, self.content));
+        (self.line, self.content, self.code) = (self.line + 1, 0, 0);
+    }
+
+    /// Line `i` has smoothed value `diff`: it extends, starts or ends a positive run.
+    fn settle(&mut self, i: usize, diff: i64, content: u64) {
+        if diff > 0 {
+            let (start, chars) = self.open.unwrap_or((i, 0));
+            self.open = Some((start, chars + content));
+        } else if let Some((start, chars)) = self.open.take() {
+            self.regions.push((start, i - 1, chars));
         }
     }
+
+    /// The regions of a profile of `lines` lines.
+    fn finish(mut self, lines: usize) -> Vec<(usize, usize, u64)> {
+        while self.line < lines {
+            self.complete();
+        }
+        // The last line has no line after it.
+        if let Some((d_last, content_last)) = self.last {
+            let diff = self.before_last.unwrap_or(0) + d_last;
+            self.settle(lines - 1, diff, content_last);
+        }
+        if let Some((start, chars)) = self.open {
+            self.regions.push((start, lines - 1, chars));
+        }
+        self.regions
+    }
+}
+
+/// Finds the positive regions of the smoothed profile, the densest, and joins its neighbours.
+pub fn choose(p: &Profile, gap: usize) -> Choice {
+    let mut r = Regions::default();
+    for (i, (&content, &code)) in p.content.iter().zip(&p.code).enumerate() {
+        r.add(i, u64::from(content), u64::from(code));
+    }
+    join(r.finish(p.content.len()), gap)
+}
+
+/// Section 3.3: the densest region and the regions joined to it within `gap` lines.
+fn join(regions: Vec<(usize, usize, u64)>, gap: usize) -> Choice {
     let best = regions
         .iter()
         .enumerate()
@@ -218,24 +314,37 @@ pub fn choose(p: &Profile, gap: usize) -> Choice {
 
 /// Runs DANAg and returns the content text nodes of the selected lines.
 pub fn extract(doc: &Document<'_>, segments: Segments, gap: usize) -> Selection {
-    let p = profile(doc, segments);
-    let ranges = select_lines(&p, gap);
+    // One walk finds the regions (no profile kept), a second the text tokens on the chosen
+    // lines.
+    let mut regions = Regions::default();
+    let lines = walk(
+        doc,
+        segments,
+        |_, _| {},
+        |line, content, code| regions.add(line, u64::from(content), u64::from(code)),
+    );
+    let ranges = join(regions.finish(lines), gap).selected();
     let mut sel = Selection {
-        nodes: Vec::with_capacity(doc.tokens.len()),
+        nodes: Vec::with_capacity(doc.token_bound()),
     };
     let mut r = 0;
-    for (tok, &line) in doc.tokens.iter().zip(&p.token_line) {
-        if tok.kind != TokenKind::Text || doc.tree.node(tok.node).context & context::HIDDEN != 0 {
-            continue;
-        }
-        let line = line as usize;
-        while r < ranges.len() && ranges[r].1 < line {
-            r += 1;
-        }
-        if r < ranges.len() && ranges[r].0 <= line {
-            sel.nodes.push(tok.node);
-        }
-    }
+    walk(
+        doc,
+        segments,
+        |line, tok| {
+            if tok.kind != TokenKind::Text || doc.tree.node(tok.node).context & context::HIDDEN != 0
+            {
+                return;
+            }
+            while r < ranges.len() && ranges[r].1 < line {
+                r += 1;
+            }
+            if r < ranges.len() && ranges[r].0 <= line {
+                sel.nodes.push(tok.node);
+            }
+        },
+        |_, _, _| {},
+    );
     sel
 }
 
@@ -247,7 +356,6 @@ mod tests {
         Profile {
             content: content.to_vec(),
             code: code.to_vec(),
-            token_line: vec![],
         }
     }
 
@@ -272,6 +380,60 @@ mod tests {
         assert_eq!((c.best, c.joined), (Some(0), 0..2));
         assert_eq!(c.regions.len(), 3);
         assert!(smoothed(&p, 1) > 0 && smoothed(&p, 4) <= 0);
+    }
+
+    /// [`extract`] finds the regions while walking and walks again for the text; the stored
+    /// profile and the line of each token ([`profile`], [`token_lines`], what `pith explain`
+    /// draws) must give the same selection.
+    #[test]
+    fn walking_twice_selects_what_the_stored_profile_selects() {
+        let article = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/pages/article.html"
+        ))
+        .expect("tests/pages/article.html");
+        let para = "<p>Words of a sentence, with commas, and more words.</p>\n";
+        let pages = [
+            article,
+            format!(
+                "<div><a href=x>menu</a></div>\n{}<ul><li><a>l</a></li></ul>\n{}",
+                para.repeat(3),
+                para
+            ),
+            format!(
+                "<script>a\nb\nc</script>{}<br>\n\n\n<p>x</p>{}",
+                para,
+                para.repeat(2)
+            ),
+            "<p>one line</p>".into(),
+            "\n\n<div></div>\n".into(),
+        ];
+        // Cases where more than one region was selected: the joins are exercised.
+        let mut joined = 0;
+        for page in &pages {
+            let arena = bumpalo::Bump::new();
+            let doc = Document::parse(page, &arena);
+            for segments in [Segments::Normalized, Segments::PhysicalLines] {
+                for gap in [0, 1, 2, PAPER_GAP] {
+                    let ranges = select_lines(&profile(&doc, segments), gap);
+                    joined += usize::from(ranges.len() > 1);
+                    let expected: Vec<_> = doc
+                        .tokens()
+                        .zip(token_lines(&doc, segments))
+                        .filter(|(t, line)| {
+                            let line = *line as usize;
+                            t.kind == TokenKind::Text
+                                && doc.tree.node(t.node).context & context::HIDDEN == 0
+                                && ranges.iter().any(|r| r.0 <= line && line <= r.1)
+                        })
+                        .map(|(t, _)| t.node)
+                        .collect();
+                    let got = extract(&doc, segments, gap).nodes;
+                    assert_eq!(got, expected, "{segments:?} gap {gap}: {page:.60}");
+                }
+            }
+        }
+        assert!(joined > 0);
     }
 
     #[test]
