@@ -19,7 +19,7 @@
 use crate::extract::Selection;
 use crate::html::tags::flags;
 use crate::html::tree::{NONE, context};
-use crate::html::{Document, Token, TokenKind};
+use crate::html::{Document, NodeId, Token, TokenKind};
 
 /// The paper's gap between paragraphs of the main content, in lines (Section 3.3).
 pub const PAPER_GAP: usize = 20;
@@ -39,17 +39,18 @@ pub struct Profile {
     pub code: Vec<u32>,
 }
 
-/// Walks the tokens in document order, cutting lines as `segments` says: `on_token(line, tok)`
-/// for each token with the line it starts on, `count(line, content, code)` for the characters
-/// a token adds to a line (a token over several physical lines adds to each). Returns the
-/// number of lines. One walk serves the profile and, later, the selection of the chosen lines,
-/// so no line index per token is kept (4 bytes a token on pages that are mostly tags).
-fn walk(
-    doc: &Document<'_>,
-    segments: Segments,
-    mut on_token: impl FnMut(usize, &Token),
-    mut count: impl FnMut(usize, u32, u32),
-) -> usize {
+/// What a walk over the lines reports to (see [`walk`]).
+trait Lines {
+    /// A token, with the line it starts on; `content` when it is text outside hidden
+    /// elements (script, style...).
+    fn token(&mut self, line: usize, tok: &Token, content: bool);
+    /// Characters a token adds to a line (a token over several physical lines adds to each).
+    fn count(&mut self, line: usize, content: u32, code: u32);
+}
+
+/// Walks the tokens in document order, cutting lines as `segments` says and reporting each
+/// token and what it counts to `to`. Returns the number of lines.
+fn walk(doc: &Document<'_>, segments: Segments, to: &mut impl Lines) -> usize {
     // Only token bytes are counted: comments are no token, so they count as nothing, as the
     // paper's preprocessing wants; their line breaks still separate physical lines.
     let bytes = doc.src.as_bytes();
@@ -91,7 +92,7 @@ fn walk(
             next_break = memchr::memchr(b'\n', &bytes[next_break..])
                 .map_or(usize::MAX, |i| next_break + i + 1);
         }
-        on_token(line, &tok);
+        to.token(line, &tok, is_content);
         if !counted {
             // Skip over the lines of uncounted text (a script body) without counting.
             while e > next_break {
@@ -110,7 +111,7 @@ fn walk(
                 (0, piece.len() as u32)
             };
             if content + code > 0 {
-                count(line, content, code);
+                to.count(line, content, code);
                 used = true;
             }
             at = piece_end;
@@ -124,41 +125,43 @@ fn walk(
     line + 1
 }
 
+impl Lines for Profile {
+    fn token(&mut self, _: usize, _: &Token, _: bool) {}
+    fn count(&mut self, line: usize, content: u32, code: u32) {
+        if self.content.len() <= line {
+            self.content.resize(line + 1, 0);
+            self.code.resize(line + 1, 0);
+        }
+        self.content[line] += content;
+        self.code[line] += code;
+    }
+}
+
 /// Counts content and code characters per line (Section 3.1).
 pub fn profile(doc: &Document<'_>, segments: Segments) -> Profile {
     let mut p = Profile {
         content: vec![0],
         code: vec![0],
     };
-    let lines = walk(
-        doc,
-        segments,
-        |_, _| {},
-        |line, content, code| {
-            if p.content.len() <= line {
-                p.content.resize(line + 1, 0);
-                p.code.resize(line + 1, 0);
-            }
-            p.content[line] += content;
-            p.code[line] += code;
-        },
-    );
+    let lines = walk(doc, segments, &mut p);
     p.content.resize(lines, 0);
     p.code.resize(lines, 0);
     p
 }
 
-/// The line each token starts on, in token order (for `pith explain`; extraction walks the
-/// tokens again instead of keeping this).
+/// The line each token starts on, in token order (for `pith explain`; extraction keeps no
+/// such index).
 pub fn token_lines(doc: &Document<'_>, segments: Segments) -> Vec<u32> {
-    let mut lines = Vec::new();
-    walk(
-        doc,
-        segments,
-        |line, _| lines.push(line as u32),
-        |_, _, _| {},
-    );
-    lines
+    struct TokenLines(Vec<u32>);
+    impl Lines for TokenLines {
+        fn token(&mut self, line: usize, _: &Token, _: bool) {
+            self.0.push(line as u32);
+        }
+        fn count(&mut self, _: usize, _: u32, _: u32) {}
+    }
+    let mut lines = TokenLines(Vec::new());
+    walk(doc, segments, &mut lines);
+    lines.0
 }
 
 /// Section 3.2 and 3.3: the smoothed profile, the densest positive region, and the regions
@@ -207,8 +210,10 @@ pub fn smoothed(p: &Profile, i: usize) -> i64 {
 /// Section 3.2 over lines given in order, one line behind: each line's smoothed value is
 /// known once the next line is, so the maximal runs of positive values (with their content
 /// characters) are found without keeping the profile. [`choose`] feeds it a stored profile;
-/// [`extract`] feeds it the walk directly, which on a page of a million nested tags saves a
-/// profile of two million lines.
+/// [`extract`] feeds it the walk directly, with the content text nodes of each line: those of
+/// a line found positive are kept, in order, the others dropped, so the selection needs
+/// neither a profile nor a line index per token (on a page of a million nested tags, two
+/// million lines and tokens).
 #[derive(Default)]
 struct Regions {
     regions: Vec<(usize, usize, u64)>,
@@ -220,18 +225,25 @@ struct Regions {
     /// complete one, whose smoothed value waits for the next line.
     before_last: Option<i64>,
     last: Option<(i64, u64)>,
-    /// The positive run under way: its first line and content characters.
-    open: Option<(usize, u64)>,
+    /// The positive run under way: its first line, content characters, and where its nodes
+    /// start in `kept`.
+    open: Option<(usize, u64, usize)>,
+    /// Content text nodes of the line being counted, and of the last complete one.
+    nodes: Vec<NodeId>,
+    last_nodes: Vec<NodeId>,
+    /// Content text nodes of the positive lines, in order, and for each region the range of
+    /// them it holds.
+    kept: Vec<NodeId>,
+    kept_at: Vec<std::ops::Range<usize>>,
 }
 
 impl Regions {
-    /// Adds characters to `line` (at or after the line of every earlier call).
-    fn add(&mut self, line: usize, content: u64, code: u64) {
+    /// Moves on to `line` (at or after the line of every earlier call).
+    #[inline]
+    fn reach(&mut self, line: usize) {
         while self.line < line {
             self.complete();
         }
-        self.content += content;
-        self.code += code;
     }
 
     /// Closes the line being counted: the line before it now has its smoothed value.
@@ -244,32 +256,54 @@ impl Regions {
         self.before_last = self.last.map(|l| l.0);
         self.last = Some((d, self.content));
         (self.line, self.content, self.code) = (self.line + 1, 0, 0);
+        std::mem::swap(&mut self.nodes, &mut self.last_nodes);
+        self.nodes.clear();
     }
 
-    /// Line `i` has smoothed value `diff`: it extends, starts or ends a positive run.
+    /// Line `i` (the last complete one) has smoothed value `diff`: it extends, starts or ends
+    /// a positive run.
     fn settle(&mut self, i: usize, diff: i64, content: u64) {
         if diff > 0 {
-            let (start, chars) = self.open.unwrap_or((i, 0));
-            self.open = Some((start, chars + content));
-        } else if let Some((start, chars)) = self.open.take() {
+            let (start, chars, at) = self.open.unwrap_or((i, 0, self.kept.len()));
+            self.open = Some((start, chars + content, at));
+            self.kept.extend_from_slice(&self.last_nodes);
+        } else if let Some((start, chars, at)) = self.open.take() {
             self.regions.push((start, i - 1, chars));
+            self.kept_at.push(at..self.kept.len());
         }
     }
 
     /// The regions of a profile of `lines` lines.
-    fn finish(mut self, lines: usize) -> Vec<(usize, usize, u64)> {
-        while self.line < lines {
-            self.complete();
-        }
+    fn finish(&mut self, lines: usize) -> Vec<(usize, usize, u64)> {
+        self.reach(lines);
         // The last line has no line after it.
         if let Some((d_last, content_last)) = self.last {
             let diff = self.before_last.unwrap_or(0) + d_last;
             self.settle(lines - 1, diff, content_last);
         }
-        if let Some((start, chars)) = self.open {
+        if let Some((start, chars, at)) = self.open.take() {
             self.regions.push((start, lines - 1, chars));
+            self.kept_at.push(at..self.kept.len());
         }
-        self.regions
+        std::mem::take(&mut self.regions)
+    }
+}
+
+impl Lines for Regions {
+    #[inline]
+    fn token(&mut self, line: usize, tok: &Token, content: bool) {
+        // Only content text is ever selected.
+        if content {
+            self.reach(line);
+            self.nodes.push(tok.node);
+        }
+    }
+
+    #[inline]
+    fn count(&mut self, line: usize, content: u32, code: u32) {
+        self.reach(line);
+        self.content += u64::from(content);
+        self.code += u64::from(code);
     }
 }
 
@@ -277,7 +311,7 @@ impl Regions {
 pub fn choose(p: &Profile, gap: usize) -> Choice {
     let mut r = Regions::default();
     for (i, (&content, &code)) in p.content.iter().zip(&p.code).enumerate() {
-        r.add(i, u64::from(content), u64::from(code));
+        r.count(i, content, code);
     }
     join(r.finish(p.content.len()), gap)
 }
@@ -314,38 +348,24 @@ fn join(regions: Vec<(usize, usize, u64)>, gap: usize) -> Choice {
 
 /// Runs DANAg and returns the content text nodes of the selected lines.
 pub fn extract(doc: &Document<'_>, segments: Segments, gap: usize) -> Selection {
-    // One walk finds the regions (no profile kept), a second the text tokens on the chosen
-    // lines.
+    // One walk finds the regions and keeps the text of their lines; the chosen regions are
+    // one run of them, so their text is one run of the kept nodes.
     let mut regions = Regions::default();
-    let lines = walk(
-        doc,
-        segments,
-        |_, _| {},
-        |line, content, code| regions.add(line, u64::from(content), u64::from(code)),
-    );
-    let ranges = join(regions.finish(lines), gap).selected();
-    let mut sel = Selection {
-        nodes: Vec::with_capacity(doc.token_bound()),
-    };
-    let mut r = 0;
-    walk(
-        doc,
-        segments,
-        |line, tok| {
-            if tok.kind != TokenKind::Text || doc.tree.node(tok.node).context & context::HIDDEN != 0
-            {
-                return;
-            }
-            while r < ranges.len() && ranges[r].1 < line {
-                r += 1;
-            }
-            if r < ranges.len() && ranges[r].0 <= line {
-                sel.nodes.push(tok.node);
-            }
-        },
-        |_, _, _| {},
-    );
-    sel
+    let lines = walk(doc, segments, &mut regions);
+    let choice = join(regions.finish(lines), gap);
+    let mut nodes = std::mem::take(&mut regions.kept);
+    let (lo, hi) = (choice.joined.start, choice.joined.end);
+    match (
+        regions.kept_at.get(lo),
+        hi.checked_sub(1).and_then(|h| regions.kept_at.get(h)),
+    ) {
+        (Some(first), Some(last)) if lo < hi => {
+            nodes.truncate(last.end);
+            nodes.drain(..first.start);
+        }
+        _ => nodes.clear(),
+    }
+    Selection { nodes }
 }
 
 #[cfg(test)]

@@ -84,7 +84,9 @@ impl<'d, 'a> Tokens<'d, 'a> {
 impl Iterator for Tokens<'_, '_> {
     type Item = Token;
 
-    #[inline]
+    // Every pass over the page reads the tokens through this: inlined into each, the span is
+    // computed where it is used (callgrind: a call per token cost 4% of a page's instructions).
+    #[inline(always)]
     fn next(&mut self) -> Option<Token> {
         let e = *self.entries.next()?;
         if e == STRAY {

@@ -124,7 +124,7 @@ impl<'arena> Tree<'arena> {
     }
 
     /// Start of the end tag of `id`, or where it was implicitly closed (for text, its end).
-    #[inline]
+    #[inline(always)]
     pub fn inner_end(&self, id: NodeId) -> u32 {
         let n = self.node(id);
         if n.end_tag_len != LONG_END_TAG {
@@ -274,13 +274,15 @@ pub struct StartTag {
 /// Builds a [`Tree`] from tokens given in document order.
 pub struct Builder<'arena> {
     tree: Tree<'arena>,
-    /// Open elements, innermost last. Children are only ever appended to the innermost open
-    /// element, and an open element has no next sibling yet (its siblings come after it is
-    /// closed), so while it is open its `next_sibling` field holds its last child instead: the
-    /// stack is 4 bytes an element, which matters on a million-deep nesting.
-    stack: Vec<NodeId>,
-    /// [`name_hash`] of each open unknown element, innermost last (one per [`Tag::Other`] on
-    /// `stack`, in the same order).
+    /// The innermost open element ([`ROOT`] when none is). HTML's stack of open elements is
+    /// this element and its ancestors: every element is appended as a child of the innermost
+    /// open one and opened at once, so the parent links are the stack and no stack is kept
+    /// beside the tree (on a million-deep nesting it was as large as the nodes' links).
+    /// Children are only ever appended to the innermost open element, and an open element has
+    /// no next sibling yet (its siblings come after it is closed), so while it is open its
+    /// `next_sibling` field holds its last child.
+    current: NodeId,
+    /// [`name_hash`] of each open unknown element, innermost last.
     other_hashes: Vec<u64>,
     /// The last child of the document root.
     root_last: NodeId,
@@ -303,7 +305,7 @@ impl<'arena> Builder<'arena> {
                 nodes,
                 long_end_tags: Vec::new(),
             },
-            stack: Vec::with_capacity(64),
+            current: ROOT,
             other_hashes: Vec::new(),
             open_known: [0; 128],
             open_other: ahash::AHashMap::new(),
@@ -313,7 +315,7 @@ impl<'arena> Builder<'arena> {
     }
 
     fn current(&self) -> NodeId {
-        self.stack.last().copied().unwrap_or(ROOT)
+        self.current
     }
 
     /// Whether the tree is full ([`MAX_NODES`]): the rest of the page adds nothing.
@@ -327,7 +329,7 @@ impl<'arena> Builder<'arena> {
         node.parent = parent;
         let p = &self.tree.nodes[parent as usize];
         node.context = p.context | own_context(p.tag, p.kind);
-        // The parent's last child: in its `next_sibling` while it is open (see `stack`).
+        // The parent's last child: in its `next_sibling` while it is open (see `current`).
         let last = if parent == ROOT {
             &mut self.root_last
         } else {
@@ -351,11 +353,13 @@ impl<'arena> Builder<'arena> {
 
     /// Pops the innermost element, closing it at `at` (its end tag's start) / `end`.
     fn pop(&mut self, at: u32, end: u32) {
-        let Some(id) = self.stack.pop() else {
+        let id = self.current;
+        if id == ROOT {
             return;
-        };
+        }
         let node = &mut self.tree.nodes[id as usize];
-        // It held its last child (see `stack`); it has no sibling yet.
+        self.current = node.parent;
+        // It held its last child (see `current`); it has no sibling yet.
         node.next_sibling = NONE;
         let inner_end = at.max(node.inner_start);
         node.end = end.max(inner_end);
@@ -388,20 +392,29 @@ impl<'arena> Builder<'arena> {
         // The search stops at the boundary kinds (list and table containers), which keeps it
         // short on real pages, and after IMPLIED_END_SEARCH elements, which keeps hostile ones
         // (an open <li> under a million <div>s, then a million <li>s) linear.
-        let mut depth = None;
-        for (i, &id) in self.stack.iter().enumerate().rev().take(IMPLIED_END_SEARCH) {
-            let t = self.tree.nodes[id as usize].tag;
-            if target.contains(&t) {
-                depth = Some(i);
+        let mut found = None;
+        let mut id = self.current;
+        for _ in 0..IMPLIED_END_SEARCH {
+            if id == ROOT {
                 break;
             }
-            if boundary.contains(&t) {
+            let n = &self.tree.nodes[id as usize];
+            if target.contains(&n.tag) {
+                found = Some(id);
+                break;
+            }
+            if boundary.contains(&n.tag) {
                 return;
             }
+            id = n.parent;
         }
-        if let Some(d) = depth {
-            while self.stack.len() > d {
+        if let Some(target) = found {
+            while self.current != ROOT {
+                let closed = self.current;
                 self.pop(at, at);
+                if closed == target {
+                    break;
+                }
             }
         }
     }
@@ -428,7 +441,7 @@ impl<'arena> Builder<'arena> {
         if tag == Html && self.open_known[Html as usize] == 0 {
             let cur = &self.tree.nodes[self.current() as usize];
             if cur.context | own_context(cur.tag, cur.kind) != 0 {
-                while !self.stack.is_empty() {
+                while self.current != ROOT {
                     self.pop(start, start);
                 }
             }
@@ -502,7 +515,7 @@ impl<'arena> Builder<'arena> {
         if tag.is(flags::VOID) || (self_closing && tag == Tag::Other) {
             return Some(id);
         }
-        self.stack.push(id);
+        self.current = id;
         if tag == Tag::Other {
             self.other_hashes.push(name_hash);
             *self.open_other.entry(name_hash).or_insert(0) += 1;
@@ -518,7 +531,7 @@ impl<'arena> Builder<'arena> {
             return;
         }
         let id = self.append(Node::new(Kind::Element, tag, at, at, at));
-        self.stack.push(id);
+        self.current = id;
         self.open_known[tag as usize] += 1;
     }
 
@@ -540,7 +553,8 @@ impl<'arena> Builder<'arena> {
         }
         // The matching element is open (the counts say so); pop up to it. Every element is
         // popped once, so all end tags together cost O(number of elements).
-        while let Some(&id) = self.stack.last() {
+        while self.current != ROOT {
+            let id = self.current;
             let node_tag = self.tree.nodes[id as usize].tag;
             let same_name = tag != Tag::Other || self.other_hashes.last() == Some(&name_hash);
             if node_tag == tag && same_name {
@@ -567,7 +581,7 @@ impl<'arena> Builder<'arena> {
 
     /// Closes everything still open at the end of input and returns the tree.
     pub fn finish(mut self, len: u32) -> Tree<'arena> {
-        while !self.stack.is_empty() {
+        while self.current != ROOT {
             self.pop(len, len);
         }
         self.tree.nodes[ROOT as usize].end = len;
