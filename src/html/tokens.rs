@@ -89,6 +89,25 @@ impl Iterator for Tokens<'_, '_> {
     #[inline(always)]
     fn next(&mut self) -> Option<Token> {
         let e = *self.entries.next()?;
+        // Start tags and text first: they are most tokens, and one test tells them apart.
+        if e & END == 0 {
+            let n = self.tree.node(e);
+            return Some(if n.kind == tree::Kind::Text {
+                Token {
+                    kind: TokenKind::Text,
+                    start: n.start,
+                    end: n.end,
+                    node: e,
+                }
+            } else {
+                Token {
+                    kind: TokenKind::StartTag,
+                    start: n.start,
+                    end: n.inner_start,
+                    node: e,
+                }
+            });
+        }
         if e == STRAY {
             let start = self.entries.next().copied().unwrap_or(0);
             return Some(Token {
@@ -98,30 +117,12 @@ impl Iterator for Tokens<'_, '_> {
                 node: tree::NONE,
             });
         }
-        if e & END != 0 {
-            let id = e & !END;
-            return Some(Token {
-                kind: TokenKind::EndTag,
-                start: self.tree.inner_end(id),
-                end: self.tree.node(id).end,
-                node: id,
-            });
-        }
-        let n = self.tree.node(e);
-        Some(if n.kind == tree::Kind::Text {
-            Token {
-                kind: TokenKind::Text,
-                start: n.start,
-                end: n.end,
-                node: e,
-            }
-        } else {
-            Token {
-                kind: TokenKind::StartTag,
-                start: n.start,
-                end: n.inner_start,
-                node: e,
-            }
+        let id = e & !END;
+        Some(Token {
+            kind: TokenKind::EndTag,
+            start: self.tree.inner_end(id),
+            end: self.tree.node(id).end,
+            node: id,
         })
     }
 
