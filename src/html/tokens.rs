@@ -316,6 +316,59 @@ impl<'a, 'arena> Tokenizer<'a, 'arena> {
 mod tests {
     use super::*;
 
+    /// The stream keeps node ids only; the spans come back from the tree: a stray end tag
+    /// (its own offset), an end tag longer than a node's length byte holds (the tree's side
+    /// table), an implied `<tr>` (no token), raw text, and the first-child links.
+    #[test]
+    fn spans_come_back_from_the_tree() {
+        let long_end = format!("</div{}>", " ".repeat(300));
+        let page = format!("<div>a</b>{long_end}<table><td>c</td></table><script>x<y</script>");
+        let arena = bumpalo::Bump::new();
+        let doc = super::super::Document::parse(&page, &arena);
+        let spans: Vec<(TokenKind, &str)> = doc
+            .tokens()
+            .map(|t| (t.kind, &page[t.start as usize..t.end as usize]))
+            .collect();
+        use TokenKind::*;
+        assert_eq!(
+            spans,
+            [
+                (StartTag, "<div>"),
+                (Text, "a"),
+                (EndTag, "</b>"),
+                (EndTag, long_end.as_str()),
+                (StartTag, "<table>"),
+                (StartTag, "<td>"),
+                (Text, "c"),
+                (EndTag, "</td>"),
+                (EndTag, "</table>"),
+                (StartTag, "<script>"),
+                (Text, "x<y"),
+                (EndTag, "</script>"),
+            ]
+        );
+        let stray = doc.tokens().nth(2).map(|t| t.node);
+        assert_eq!(stray, Some(tree::NONE));
+        // div, its text, table, the implied tr, td, its text, script, its text.
+        let tree = &doc.tree;
+        let div = 1;
+        assert_eq!(tree.first_child(div), 2);
+        assert_eq!(
+            tree.inner_end(div) as usize,
+            page.find("</div").unwrap_or(0)
+        );
+        assert_eq!(
+            tree.node(div).end as usize,
+            page.find("<table>").unwrap_or(0)
+        );
+        assert_eq!(tree.first_child(2), tree::NONE);
+        let table = tree.node(div).next_sibling;
+        let tr = tree.first_child(table);
+        assert_eq!(tree.node(tr).tag, super::super::Tag::Tr);
+        assert_eq!(tree.node(tree.first_child(tr)).tag, super::super::Tag::Td);
+        assert_eq!(doc.raw_text(tree.node(table).next_sibling), "x<y");
+    }
+
     #[test]
     fn estimate_bounds_the_tokens() {
         for page in ["<p>a</p> a < b", "<<<<", "", "<!-- x --><br>t</>"] {

@@ -1,8 +1,8 @@
 //! The arena tree: elements and text nodes with byte spans, built from the token stream.
 //!
 //! Nodes live in one vector in the page's arena, in document order (a node's id is its position),
-//! linked by parent / first child / next sibling indices, so walking the tree never recurses and
-//! dropping it is one arena reset. The builder applies the parts of HTML's tree construction that
+//! linked by parent and next sibling indices (a node's first child is the node after it, when
+//! that is its child), so walking the tree never recurses and dropping it is one arena reset. The builder applies the parts of HTML's tree construction that
 //! change which element text belongs to: implied end tags (p, li, dt/dd, option, tr/td/th,
 //! thead/tbody/tfoot, head before body), void elements, case-insensitive names, and end tags
 //! that match no open element ignored. It does not reparent misnested formatting elements (the
