@@ -2,7 +2,9 @@
 //! release binary under `/usr/bin/time`, with CPU seconds, peak RSS, their ratios between
 //! sizes (linear time doubles with the size) and peak RSS over the input size.
 //!
-//! `cargo build --release && cargo run --release --example hostile [CASE...]` (`just hostile`).
+//! `cargo build --release && cargo run --release --example hostile [CASE...]` (`just hostile`);
+//! `--algo NAME` runs another algorithm (default `auto`), `--bin PATH` another build of pith,
+//! `--largest` only the largest size of each case.
 //! With `--instructions`, each run goes under `valgrind --tool=callgrind` at a sixteenth of the
 //! sizes and the table gives instructions executed instead of CPU seconds: a count of work
 //! that does not move with the load of the machine, so its ratios show the curve exactly.
@@ -16,61 +18,9 @@ use std::process::Command;
 use flate2::Compression;
 use flate2::write::GzEncoder;
 
-const SENTENCE: &str = "PITHMARKER main article text, a long sentence that reads like prose and \
-                        carries enough words, commas, and stop words to look like content. ";
-
-fn article() -> String {
-    format!("<p>{}</p>", SENTENCE.repeat(4)).repeat(6)
-}
-
-fn page(body: &str) -> String {
-    format!("<!DOCTYPE html><html><head><title>t</title></head><body>{body}</body></html>")
-}
-
-const PARA: &str = "<p>Paragraph of text with a <a href=/l>link</a> and more words here.</p>";
-
-/// Paragraphs filling about `bytes`, after the article, separated by `sep`.
-fn filler(bytes: usize, sep: &str) -> String {
-    let unit = format!("{PARA}{sep}");
-    article() + &unit.repeat(bytes / unit.len())
-}
-
-fn html_case(name: &str, size: usize) -> Vec<u8> {
-    match name {
-        "deep" => format!(
-            "{}<article>{}</article>{}",
-            "<div>".repeat(size),
-            article(),
-            "</div>".repeat(size)
-        )
-        .into_bytes(),
-        "flat" => page(&filler(size, "\n")).into_bytes(),
-        "attrs" => {
-            let attrs: String = (0..size).map(|i| format!(" a{i}=\"v{i}\"")).collect();
-            page(&format!("<div{attrs}>{}</div>", article())).into_bytes()
-        }
-        "line" => page(&filler(size, "")).into_bytes(),
-        "lt" => vec![b'<'; size],
-        "nul" => page(&filler(size, "\0")).into_bytes(),
-        "bad_utf8" => {
-            let mut b = b"<meta charset=utf-8>".to_vec();
-            b.extend(
-                page(&filler(size, "\u{1}"))
-                    .bytes()
-                    .map(|c| if c == 1 { 0xff } else { c }),
-            );
-            b
-        }
-        "utf16" => {
-            let mut b = vec![0xff, 0xfe];
-            for u in page(&filler(size / 2, "\n")).encode_utf16() {
-                b.extend_from_slice(&u.to_le_bytes());
-            }
-            b
-        }
-        _ => unreachable!("unknown case {name}"),
-    }
-}
+#[path = "../tests/hostile_pages/mod.rs"]
+mod hostile_pages;
+use hostile_pages::{article, html_case, page};
 
 fn record(n: usize, block: &[u8], length: usize) -> Vec<u8> {
     let mut r = format!(
@@ -201,7 +151,7 @@ struct Run {
     found: usize,
 }
 
-fn run(pith: &Path, file: &Path, warc: bool, count: bool) -> Run {
+fn run(pith: &Path, file: &Path, warc: bool, count: bool, algo: &str) -> Run {
     let bytes = std::fs::metadata(file).map_or(0, |m| m.len() as usize);
     let mut cmd = Command::new("/usr/bin/time");
     cmd.args(["-f", "TIME %U %S %M", "--"]);
@@ -213,7 +163,14 @@ fn run(pith: &Path, file: &Path, warc: bool, count: bool) -> Run {
         ]);
     }
     cmd.arg(pith);
-    cmd.args(["-j", "1", "--max-record-bytes", "1000000000"]);
+    cmd.args([
+        "-j",
+        "1",
+        "--max-record-bytes",
+        "1000000000",
+        "--algo",
+        algo,
+    ]);
     if warc {
         cmd.args(["--format", "json"]);
     }
@@ -248,16 +205,27 @@ fn run(pith: &Path, file: &Path, warc: bool, count: bool) -> Run {
 
 fn main() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let pith = root.join("target/release/pith");
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    // `--algo NAME` and `--bin PATH` (another build, to compare): each takes the next argument.
+    let mut option = |name: &str| {
+        let i = args.iter().position(|a| a == name)?;
+        let value = args.get(i + 1).cloned();
+        args.drain(i..(i + 2).min(args.len()));
+        value
+    };
+    let algo = option("--algo").unwrap_or_else(|| "auto".into());
+    let pith = option("--bin").map_or_else(|| root.join("target/release/pith"), PathBuf::from);
     if !pith.exists() {
         eprintln!("build the binary first: cargo build --release");
         std::process::exit(2);
     }
     let dir = root.join("target/tmp/hostile");
     std::fs::create_dir_all(&dir).expect("target/tmp/hostile");
-    let mut only: Vec<String> = std::env::args().skip(1).collect();
+    let mut only = args;
     let count = only.iter().any(|a| a == "--instructions");
-    only.retain(|a| a != "--instructions");
+    // `--largest`: only the largest size of each case (the memory ratios, without the curve).
+    let largest = only.iter().any(|a| a == "--largest");
+    only.retain(|a| a != "--instructions" && a != "--largest");
     let work = if count { "instructions" } else { "CPU s" };
     println!(
         "| case | size | input MB | {work} | × prev size | peak RSS MB | RSS / input | article |"
@@ -269,6 +237,7 @@ fn main() {
         }
         let warc = matches!(*name, "member_bomb" | "length_bomb" | "short_length");
         let mut prev: Option<f64> = None;
+        let sizes = if largest { &sizes[2..] } else { &sizes[..] };
         for &size in sizes {
             let size = if count { size / 16 } else { size };
             let data = if warc {
@@ -279,7 +248,7 @@ fn main() {
             let file = dir.join(format!("{name}_{size}"));
             std::fs::write(&file, &data).expect("write page");
             drop(data);
-            let r = run(&pith, &file, warc, count);
+            let r = run(&pith, &file, warc, count, &algo);
             let _ = std::fs::remove_file(&file);
             let ratio = prev.map_or("".into(), |p| format!("{:.2}", r.cpu / p.max(0.005)));
             prev = Some(r.cpu);

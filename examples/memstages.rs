@@ -11,6 +11,16 @@ fn hwm() -> String {
         .join(" ")
 }
 fn main() {
+    // The binary's allocator settings (`src/main.rs`): commit lazily, give freed memory back
+    // at once, no transparent huge pages, so each stage's peak is what pith's would be.
+    // SAFETY: stores option values and a process flag before any thread starts (as
+    // `src/main.rs` does).
+    unsafe {
+        libmimalloc_sys::mi_option_set(4, 0);
+        libmimalloc_sys::mi_option_set(15, 0);
+        #[cfg(target_os = "linux")]
+        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+    }
     let path = std::env::args().nth(1).expect("usage: memstages PAGE");
     let bytes = std::fs::read(&path).expect("read");
     println!("read    {}", hwm());
@@ -22,7 +32,7 @@ fn main() {
         "parse   {} nodes={} tokens={} arena={}",
         hwm(),
         doc.tree.nodes.len(),
-        doc.tokens.len(),
+        doc.tokens().count(),
         arena.allocated_bytes()
     );
     let sel = pith::extract::danag::extract(&doc, pith::extract::danag::Segments::Normalized, 20);

@@ -15,11 +15,12 @@ fn main() {
         Segments::Normalized
     };
     let p = danag::profile(&doc, seg);
+    let token_lines = danag::token_lines(&doc, seg);
     let sel = danag::select_lines(&p, 20);
     println!(
         "lines {} tokens {} selected {:?}",
         p.content.len(),
-        doc.tokens.len(),
+        doc.tokens().count(),
         sel
     );
     let min: u32 = std::env::var("MIN")
@@ -29,9 +30,8 @@ fn main() {
     for i in 0..p.content.len() {
         if p.content[i] >= min {
             let text: String = doc
-                .tokens
-                .iter()
-                .zip(&p.token_line)
+                .tokens()
+                .zip(&token_lines)
                 .filter(|(t, l)| **l as usize == i && t.kind == pith::html::TokenKind::Text)
                 .map(|(t, _)| {
                     doc.raw_text(t.node)

@@ -23,5 +23,18 @@ fn main() -> std::process::ExitCode {
         libmimalloc_sys::mi_option_set(MI_OPTION_ARENA_EAGER_COMMIT, 0);
         libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0);
     }
+    // mimalloc asks the kernel for transparent huge pages on its memory (`MADV_HUGEPAGE`), so
+    // the first byte written into a 2 MiB region makes all of it resident: every large vector
+    // pith reserves for a page (the tree and the tokens are sized for the most tokens the page
+    // could have, most of it never written) cost 4 MiB at once, and a vector grown by doubling
+    // kept its old copies. Its own switch (`allow_thp`) is read before `main`, once the
+    // memory is already asked for; the kernel's per-process switch holds for every later page
+    // fault. No measured cost in speed (README, "Speed"); on a kernel without it the call
+    // fails and nothing changes.
+    #[cfg(target_os = "linux")]
+    // SAFETY: PR_SET_THP_DISABLE takes plain integers and changes only this process's flag.
+    unsafe {
+        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+    }
     pith::cli::main()
 }

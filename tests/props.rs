@@ -160,8 +160,9 @@ proptest! {
         let doc = Document::parse(&text, &arena);
         let nodes = &doc.tree.nodes;
         for (i, n) in nodes.iter().enumerate().skip(1) {
-            prop_assert!(n.start <= n.inner_start && n.inner_start <= n.inner_end);
-            prop_assert!(n.inner_end <= n.end && n.end as usize <= text.len());
+            let inner_end = doc.tree.inner_end(i as u32);
+            prop_assert!(n.start <= n.inner_start && n.inner_start <= inner_end);
+            prop_assert!(inner_end <= n.end && n.end as usize <= text.len());
             prop_assert!((n.parent as usize) < i);
             if n.parent != ROOT {
                 let p = &nodes[n.parent as usize];

@@ -12,8 +12,9 @@ fuzz_target!(|data: &[u8]| {
     let len = text.len() as u32;
     let nodes = &doc.tree.nodes;
     for (i, n) in nodes.iter().enumerate().skip(1) {
+        let inner_end = doc.tree.inner_end(i as u32);
         assert!(
-            n.start <= n.inner_start && n.inner_start <= n.inner_end && n.inner_end <= n.end,
+            n.start <= n.inner_start && n.inner_start <= inner_end && inner_end <= n.end,
             "node {i}: span out of order {n:?}"
         );
         assert!(n.end <= len, "node {i} ends past the page");
@@ -44,7 +45,7 @@ fuzz_target!(|data: &[u8]| {
     }
     assert_eq!(children, nodes.len() - 1, "a node is in no child list");
     let mut prev = 0;
-    for t in doc.tokens.iter() {
+    for t in doc.tokens() {
         assert!(
             t.start >= prev && t.start <= t.end && t.end <= len,
             "token {t:?}"

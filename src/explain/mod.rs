@@ -221,6 +221,7 @@ pub fn explain_with_gold(
     };
     let text = output::render(&doc, &selection, Format::Text, false);
     let profile = danag::profile(&doc, segments);
+    let token_lines = danag::token_lines(&doc, segments);
     let choice = danag::choose(&profile, gap);
     let title = doc.title();
     let page = Page {
@@ -228,6 +229,7 @@ pub fn explain_with_gold(
         opts,
         trace: (opts.algo == Algo::Auto).then_some(&trace),
         profile: &profile,
+        token_lines: &token_lines,
         choice: &choice,
     };
     let mut blocks = page.blocks(&selection);
@@ -346,6 +348,8 @@ struct Page<'p, 'a> {
     opts: &'p Options,
     trace: Option<&'p Trace>,
     profile: &'p danag::Profile,
+    /// The line each token starts on.
+    token_lines: &'p [u32],
     choice: &'p danag::Choice,
 }
 
@@ -400,7 +404,7 @@ impl Page<'_, '_> {
             }
             cur.clear();
         };
-        for (i, tok) in doc.tokens.iter().enumerate() {
+        for (i, tok) in doc.tokens().enumerate() {
             if tok.node == NONE {
                 continue;
             }
@@ -421,7 +425,7 @@ impl Page<'_, '_> {
                         continue;
                     }
                     if first_line.is_none() && self.solid(tok.node) {
-                        first_line = self.profile.token_line.get(i).copied();
+                        first_line = self.token_lines.get(i).copied();
                     }
                     cur.push((tok.node, selected[tok.node as usize]));
                 }

@@ -437,9 +437,9 @@ pub fn extract_traced(
         return sel;
     }
     let mut all = Selection {
-        nodes: Vec::with_capacity(doc.tokens.len()),
+        nodes: Vec::with_capacity(doc.token_bound()),
     };
-    for tok in doc.tokens.iter() {
+    for tok in doc.tokens() {
         if tok.kind == TokenKind::Text && doc.tree.node(tok.node).context & context::HIDDEN == 0 {
             all.nodes.push(tok.node);
         }
@@ -518,7 +518,7 @@ fn select(
     for &id in &danag_sel.nodes {
         in_danag[id as usize] = true;
     }
-    for tok in doc.tokens.iter() {
+    for tok in doc.tokens() {
         if tok.kind != TokenKind::Text {
             continue;
         }
@@ -1208,7 +1208,7 @@ fn collect(
     let n = nodes.len();
     let mut inside = vec![false; n];
     let mut sel = Selection {
-        nodes: Vec::with_capacity(doc.tokens.len()),
+        nodes: Vec::with_capacity(doc.token_bound()),
     };
     for i in 1..n {
         let node = &nodes[i];

@@ -19,7 +19,7 @@
 use crate::extract::Selection;
 use crate::html::tags::flags;
 use crate::html::tree::{NONE, context};
-use crate::html::{Document, TokenKind};
+use crate::html::{Document, NodeId, Token, TokenKind};
 
 /// The paper's gap between paragraphs of the main content, in lines (Section 3.3).
 pub const PAPER_GAP: usize = 20;
@@ -33,40 +33,41 @@ pub enum Segments {
     PhysicalLines,
 }
 
-/// T1 and T2 per line, and the line each token starts on.
+/// T1 and T2 per line.
 pub struct Profile {
     pub content: Vec<u32>,
     pub code: Vec<u32>,
-    /// For each token of the document, the line it starts on.
-    pub token_line: Vec<u32>,
 }
 
-/// Counts content and code characters per line (Section 3.1).
-pub fn profile(doc: &Document<'_>, segments: Segments) -> Profile {
-    if segments == Segments::Normalized {
-        return normalized_profile(doc);
-    }
+/// What a walk over the lines reports to (see [`walk`]).
+trait Lines {
+    /// A token, with the line it starts on; `content` when it is text outside hidden
+    /// elements (script, style...).
+    fn token(&mut self, line: usize, tok: &Token, content: bool);
+    /// Characters a token adds to a line (a token over several physical lines adds to each).
+    fn count(&mut self, line: usize, content: u32, code: u32);
+}
+
+/// Walks the tokens in document order, cutting lines as `segments` says and reporting each
+/// token and what it counts to `to`. Returns the number of lines.
+fn walk(doc: &Document<'_>, segments: Segments, to: &mut impl Lines) -> usize {
     // Only token bytes are counted: comments are no token, so they count as nothing, as the
     // paper's preprocessing wants; their line breaks still separate physical lines.
     let bytes = doc.src.as_bytes();
-    // A line holds at least one token, so the token count bounds the lines: reserving it once
-    // avoids the copies of growing vectors on large pages (capacity never written costs no
-    // memory).
-    let mut lines = Vec::with_capacity(doc.tokens.len() + 1);
-    lines.push(0);
-    let mut p = Profile {
-        content: lines.clone(),
-        code: lines,
-        token_line: Vec::with_capacity(doc.tokens.len()),
-    };
     let mut line = 0usize;
+    // Whether the current line has counted anything (a block tag starts a new line only then).
+    let mut used = false;
     // Physical lines: the offset where the next line starts. Tokens come in document order, so
     // one forward cursor suffices.
     let mut next_break = match segments {
         Segments::PhysicalLines => memchr::memchr(b'\n', bytes).map_or(usize::MAX, |i| i + 1),
         Segments::Normalized => usize::MAX,
     };
-    for tok in doc.tokens.iter() {
+    let new_line = |line: &mut usize, used: &mut bool| {
+        *line += 1;
+        *used = false;
+    };
+    for tok in doc.tokens() {
         let (s, e) = (tok.start as usize, tok.end as usize);
         let is_content = match tok.kind {
             TokenKind::Text => doc.tree.node(tok.node).context & context::HIDDEN == 0,
@@ -79,29 +80,23 @@ pub fn profile(doc: &Document<'_>, segments: Segments) -> Profile {
         };
         if segments == Segments::Normalized && tok.kind != TokenKind::Text && tok.node != NONE {
             let tag = doc.tree.node(tok.node).tag;
-            if tag.is(flags::BLOCK) && p.content[line] + p.code[line] > 0 {
-                line += 1;
-                p.content.push(0);
-                p.code.push(0);
+            if tag.is(flags::BLOCK) && used {
+                new_line(&mut line, &mut used);
             }
         }
         // Physical lines: move to the line of the token's start, then spread the token over the
         // lines it spans.
         let mut at = s;
         while at >= next_break {
-            line += 1;
-            p.content.push(0);
-            p.code.push(0);
+            new_line(&mut line, &mut used);
             next_break = memchr::memchr(b'\n', &bytes[next_break..])
                 .map_or(usize::MAX, |i| next_break + i + 1);
         }
-        p.token_line.push(line as u32);
+        to.token(line, &tok, is_content);
         if !counted {
             // Skip over the lines of uncounted text (a script body) without counting.
             while e > next_break {
-                line += 1;
-                p.content.push(0);
-                p.code.push(0);
+                new_line(&mut line, &mut used);
                 next_break = memchr::memchr(b'\n', &bytes[next_break..])
                     .map_or(usize::MAX, |i| next_break + i + 1);
             }
@@ -110,59 +105,63 @@ pub fn profile(doc: &Document<'_>, segments: Segments) -> Profile {
         while at < e {
             let piece_end = e.min(next_break);
             let piece = &bytes[at..piece_end];
-            if is_content {
-                p.content[line] += piece.trim_ascii().len() as u32;
+            let (content, code) = if is_content {
+                (piece.trim_ascii().len() as u32, 0)
             } else {
-                p.code[line] += piece.len() as u32;
+                (0, piece.len() as u32)
+            };
+            if content + code > 0 {
+                to.count(line, content, code);
+                used = true;
             }
             at = piece_end;
             if at < e {
-                line += 1;
-                p.content.push(0);
-                p.code.push(0);
+                new_line(&mut line, &mut used);
                 next_break = memchr::memchr(b'\n', &bytes[next_break..])
                     .map_or(usize::MAX, |i| next_break + i + 1);
             }
         }
     }
+    line + 1
+}
+
+impl Lines for Profile {
+    fn token(&mut self, _: usize, _: &Token, _: bool) {}
+    fn count(&mut self, line: usize, content: u32, code: u32) {
+        if self.content.len() <= line {
+            self.content.resize(line + 1, 0);
+            self.code.resize(line + 1, 0);
+        }
+        self.content[line] += content;
+        self.code[line] += code;
+    }
+}
+
+/// Counts content and code characters per line (Section 3.1).
+pub fn profile(doc: &Document<'_>, segments: Segments) -> Profile {
+    let mut p = Profile {
+        content: vec![0],
+        code: vec![0],
+    };
+    let lines = walk(doc, segments, &mut p);
+    p.content.resize(lines, 0);
+    p.code.resize(lines, 0);
     p
 }
 
-/// [`profile`] on normalized lines: the same counts without the physical-line cursor, with the
-/// current line's counts in registers (every page's `auto` runs this, once per token).
-fn normalized_profile(doc: &Document<'_>) -> Profile {
-    let bytes = doc.src.as_bytes();
-    let nodes = &doc.tree.nodes;
-    let mut p = Profile {
-        content: Vec::with_capacity(doc.tokens.len() + 1),
-        code: Vec::with_capacity(doc.tokens.len() + 1),
-        token_line: Vec::with_capacity(doc.tokens.len()),
-    };
-    let (mut line, mut content, mut code) = (0u32, 0u32, 0u32);
-    for tok in doc.tokens.iter() {
-        let (s, e) = (tok.start as usize, tok.end as usize);
-        if tok.kind == TokenKind::Text {
-            p.token_line.push(line);
-            // Hidden text (a script body) is neither content nor code.
-            if nodes[tok.node as usize].context & context::HIDDEN == 0 && s < e {
-                content += bytes[s..e].trim_ascii().len() as u32;
-            }
-            continue;
+/// The line each token starts on, in token order (for `pith explain`; extraction keeps no
+/// such index).
+pub fn token_lines(doc: &Document<'_>, segments: Segments) -> Vec<u32> {
+    struct TokenLines(Vec<u32>);
+    impl Lines for TokenLines {
+        fn token(&mut self, line: usize, _: &Token, _: bool) {
+            self.0.push(line as u32);
         }
-        // A block-level tag starts a line, unless the current one is still empty.
-        if tok.node != NONE && nodes[tok.node as usize].tag.is(flags::BLOCK) && content + code > 0 {
-            p.content.push(content);
-            p.code.push(code);
-            (line, content, code) = (line + 1, 0, 0);
-        }
-        p.token_line.push(line);
-        if s < e {
-            code += (e - s) as u32;
-        }
+        fn count(&mut self, _: usize, _: u32, _: u32) {}
     }
-    p.content.push(content);
-    p.code.push(code);
-    p
+    let mut lines = TokenLines(Vec::new());
+    walk(doc, segments, &mut lines);
+    lines.0
 }
 
 /// Section 3.2 and 3.3: the smoothed profile, the densest positive region, and the regions
@@ -208,26 +207,117 @@ pub fn smoothed(p: &Profile, i: usize) -> i64 {
     s
 }
 
-/// Finds the positive regions of the smoothed profile, the densest, and joins its neighbours.
-pub fn choose(p: &Profile, gap: usize) -> Choice {
-    let n = p.content.len();
-    let diff = |i: usize| smoothed(p, i);
-    // Maximal runs of positive diff, each with its content characters.
-    let mut regions: Vec<(usize, usize, u64)> = Vec::new();
-    let mut i = 0;
-    while i < n {
-        if diff(i) > 0 {
-            let start = i;
-            let mut chars = 0u64;
-            while i < n && diff(i) > 0 {
-                chars += u64::from(p.content[i]);
-                i += 1;
-            }
-            regions.push((start, i - 1, chars));
-        } else {
-            i += 1;
+/// Section 3.2 over lines given in order, one line behind: each line's smoothed value is
+/// known once the next line is, so the maximal runs of positive values (with their content
+/// characters) are found without keeping the profile. [`choose`] feeds it a stored profile;
+/// [`extract`] feeds it the walk directly, with the content text nodes of each line: those of
+/// a line found positive are kept, in order, the others dropped, so the selection needs
+/// neither a profile nor a line index per token (on a page of a million nested tags, two
+/// million lines and tokens).
+#[derive(Default)]
+struct Regions {
+    regions: Vec<(usize, usize, u64)>,
+    /// The line being counted and its T1, T2 so far (counts arrive line by line).
+    line: usize,
+    content: u64,
+    code: u64,
+    /// `T1 - T2` of the line before the last complete one, and `T1 - T2` and T1 of the last
+    /// complete one, whose smoothed value waits for the next line.
+    before_last: Option<i64>,
+    last: Option<(i64, u64)>,
+    /// The positive run under way: its first line, content characters, and where its nodes
+    /// start in `kept`.
+    open: Option<(usize, u64, usize)>,
+    /// Content text nodes of the line being counted, and of the last complete one.
+    nodes: Vec<NodeId>,
+    last_nodes: Vec<NodeId>,
+    /// Content text nodes of the positive lines, in order, and for each region the range of
+    /// them it holds.
+    kept: Vec<NodeId>,
+    kept_at: Vec<std::ops::Range<usize>>,
+}
+
+impl Regions {
+    /// Moves on to `line` (at or after the line of every earlier call).
+    #[inline]
+    fn reach(&mut self, line: usize) {
+        while self.line < line {
+            self.complete();
         }
     }
+
+    /// Closes the line being counted: the line before it now has its smoothed value.
+    fn complete(&mut self) {
+        let d = self.content as i64 - self.code as i64;
+        if let Some((d_last, content_last)) = self.last {
+            let diff = self.before_last.unwrap_or(0) + d_last + d;
+            self.settle(self.line - 1, diff, content_last);
+        }
+        self.before_last = self.last.map(|l| l.0);
+        self.last = Some((d, self.content));
+        (self.line, self.content, self.code) = (self.line + 1, 0, 0);
+        std::mem::swap(&mut self.nodes, &mut self.last_nodes);
+        self.nodes.clear();
+    }
+
+    /// Line `i` (the last complete one) has smoothed value `diff`: it extends, starts or ends
+    /// a positive run.
+    fn settle(&mut self, i: usize, diff: i64, content: u64) {
+        if diff > 0 {
+            let (start, chars, at) = self.open.unwrap_or((i, 0, self.kept.len()));
+            self.open = Some((start, chars + content, at));
+            self.kept.extend_from_slice(&self.last_nodes);
+        } else if let Some((start, chars, at)) = self.open.take() {
+            self.regions.push((start, i - 1, chars));
+            self.kept_at.push(at..self.kept.len());
+        }
+    }
+
+    /// The regions of a profile of `lines` lines.
+    fn finish(&mut self, lines: usize) -> Vec<(usize, usize, u64)> {
+        self.reach(lines);
+        // The last line has no line after it.
+        if let Some((d_last, content_last)) = self.last {
+            let diff = self.before_last.unwrap_or(0) + d_last;
+            self.settle(lines - 1, diff, content_last);
+        }
+        if let Some((start, chars, at)) = self.open.take() {
+            self.regions.push((start, lines - 1, chars));
+            self.kept_at.push(at..self.kept.len());
+        }
+        std::mem::take(&mut self.regions)
+    }
+}
+
+impl Lines for Regions {
+    #[inline]
+    fn token(&mut self, line: usize, tok: &Token, content: bool) {
+        // Only content text is ever selected.
+        if content {
+            self.reach(line);
+            self.nodes.push(tok.node);
+        }
+    }
+
+    #[inline]
+    fn count(&mut self, line: usize, content: u32, code: u32) {
+        self.reach(line);
+        self.content += u64::from(content);
+        self.code += u64::from(code);
+    }
+}
+
+/// Finds the positive regions of the smoothed profile, the densest, and joins its neighbours.
+pub fn choose(p: &Profile, gap: usize) -> Choice {
+    let mut r = Regions::default();
+    for (i, (&content, &code)) in p.content.iter().zip(&p.code).enumerate() {
+        r.count(i, content, code);
+    }
+    join(r.finish(p.content.len()), gap)
+}
+
+/// Section 3.3: the densest region and the regions joined to it within `gap` lines.
+fn join(regions: Vec<(usize, usize, u64)>, gap: usize) -> Choice {
     let best = regions
         .iter()
         .enumerate()
@@ -258,25 +348,24 @@ pub fn choose(p: &Profile, gap: usize) -> Choice {
 
 /// Runs DANAg and returns the content text nodes of the selected lines.
 pub fn extract(doc: &Document<'_>, segments: Segments, gap: usize) -> Selection {
-    let p = profile(doc, segments);
-    let ranges = select_lines(&p, gap);
-    let mut sel = Selection {
-        nodes: Vec::with_capacity(doc.tokens.len()),
-    };
-    let mut r = 0;
-    for (tok, &line) in doc.tokens.iter().zip(&p.token_line) {
-        if tok.kind != TokenKind::Text || doc.tree.node(tok.node).context & context::HIDDEN != 0 {
-            continue;
+    // One walk finds the regions and keeps the text of their lines; the chosen regions are
+    // one run of them, so their text is one run of the kept nodes.
+    let mut regions = Regions::default();
+    let lines = walk(doc, segments, &mut regions);
+    let choice = join(regions.finish(lines), gap);
+    let mut nodes = std::mem::take(&mut regions.kept);
+    let (lo, hi) = (choice.joined.start, choice.joined.end);
+    match (
+        regions.kept_at.get(lo),
+        hi.checked_sub(1).and_then(|h| regions.kept_at.get(h)),
+    ) {
+        (Some(first), Some(last)) if lo < hi => {
+            nodes.truncate(last.end);
+            nodes.drain(..first.start);
         }
-        let line = line as usize;
-        while r < ranges.len() && ranges[r].1 < line {
-            r += 1;
-        }
-        if r < ranges.len() && ranges[r].0 <= line {
-            sel.nodes.push(tok.node);
-        }
+        _ => nodes.clear(),
     }
-    sel
+    Selection { nodes }
 }
 
 #[cfg(test)]
@@ -287,7 +376,6 @@ mod tests {
         Profile {
             content: content.to_vec(),
             code: code.to_vec(),
-            token_line: vec![],
         }
     }
 
@@ -312,6 +400,60 @@ mod tests {
         assert_eq!((c.best, c.joined), (Some(0), 0..2));
         assert_eq!(c.regions.len(), 3);
         assert!(smoothed(&p, 1) > 0 && smoothed(&p, 4) <= 0);
+    }
+
+    /// [`extract`] finds the regions while walking and walks again for the text; the stored
+    /// profile and the line of each token ([`profile`], [`token_lines`], what `pith explain`
+    /// draws) must give the same selection.
+    #[test]
+    fn walking_twice_selects_what_the_stored_profile_selects() {
+        let article = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/pages/article.html"
+        ))
+        .expect("tests/pages/article.html");
+        let para = "<p>Words of a sentence, with commas, and more words.</p>\n";
+        let pages = [
+            article,
+            format!(
+                "<div><a href=x>menu</a></div>\n{}<ul><li><a>l</a></li></ul>\n{}",
+                para.repeat(3),
+                para
+            ),
+            format!(
+                "<script>a\nb\nc</script>{}<br>\n\n\n<p>x</p>{}",
+                para,
+                para.repeat(2)
+            ),
+            "<p>one line</p>".into(),
+            "\n\n<div></div>\n".into(),
+        ];
+        // Cases where more than one region was selected: the joins are exercised.
+        let mut joined = 0;
+        for page in &pages {
+            let arena = bumpalo::Bump::new();
+            let doc = Document::parse(page, &arena);
+            for segments in [Segments::Normalized, Segments::PhysicalLines] {
+                for gap in [0, 1, 2, PAPER_GAP] {
+                    let ranges = select_lines(&profile(&doc, segments), gap);
+                    joined += usize::from(ranges.len() > 1);
+                    let expected: Vec<_> = doc
+                        .tokens()
+                        .zip(token_lines(&doc, segments))
+                        .filter(|(t, line)| {
+                            let line = *line as usize;
+                            t.kind == TokenKind::Text
+                                && doc.tree.node(t.node).context & context::HIDDEN == 0
+                                && ranges.iter().any(|r| r.0 <= line && line <= r.1)
+                        })
+                        .map(|(t, _)| t.node)
+                        .collect();
+                    let got = extract(&doc, segments, gap).nodes;
+                    assert_eq!(got, expected, "{segments:?} gap {gap}: {page:.60}");
+                }
+            }
+        }
+        assert!(joined > 0);
     }
 
     #[test]

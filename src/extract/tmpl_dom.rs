@@ -70,7 +70,7 @@ pub fn hashes(doc: &Document<'_>) -> Vec<u64> {
                     .get(n.start as usize..n.inner_start as usize)
                     .unwrap_or("");
                 let mut acc = fnv1a(FNV_OFFSET, tag.as_bytes());
-                let mut c = n.first_child;
+                let mut c = doc.tree.first_child(i as NodeId);
                 while c != NONE {
                     let ch = h[c as usize];
                     if ch != 0 {
@@ -186,14 +186,15 @@ pub fn detect(doc: &Document<'_>, page: &[u64], model: &Model, params: &Params) 
     // Sibling coalescing: per parent, a short run of non-template siblings between two
     // template siblings becomes template too. Every child list is walked once.
     let mut coalesced = root_tpl.clone();
-    for n in nodes.iter() {
-        if n.kind == Kind::Text || n.first_child == NONE {
+    for (i, n) in nodes.iter().enumerate() {
+        let first = doc.tree.first_child(i as NodeId);
+        if n.kind == Kind::Text || first == NONE {
             continue;
         }
         let mut last_tpl = false;
         let mut run: Vec<usize> = Vec::new();
         let mut run_words = 0usize;
-        let mut c = n.first_child;
+        let mut c = first;
         while c != NONE {
             let ci = c as usize;
             if root_tpl[ci] {

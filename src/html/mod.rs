@@ -7,8 +7,8 @@
 //!    come.
 //! 3. [`attrs`] reads a tag's attributes from its span only when asked.
 //!
-//! The resulting [`Document`] keeps the token stream ([`Token`]), which is what DANAg counts
-//! per line and what rendering walks.
+//! The resulting [`Document`] keeps the token stream ([`Document::tokens`], 4 bytes a token
+//! beside the tree), which is what DANAg counts per line and what rendering walks.
 //!
 //! Why not a general tokenizer crate: pith began on tl, whose node list served as the token
 //! stream. tl parses every attribute of every tag eagerly into heap vectors, lists no end
@@ -31,7 +31,7 @@ use bumpalo::collections::Vec as BumpVec;
 
 pub use attrs::Attrs;
 pub use tags::Tag;
-pub use tokens::{Token, TokenKind};
+pub use tokens::{Token, TokenKind, Tokens};
 pub use tree::{Kind, Node, NodeId, Tree};
 
 /// A parsed page.
@@ -39,8 +39,8 @@ pub struct Document<'a> {
     /// The page text (decoded); every span in the tree and the tokens is an offset into it.
     pub src: &'a str,
     pub tree: Tree<'a>,
-    /// Tokens in document order.
-    pub tokens: BumpVec<'a, Token>,
+    /// The token stream, stored compactly ([`tokens`]); read it with [`Document::tokens`].
+    token_stream: BumpVec<'a, u32>,
 }
 
 impl<'a> Document<'a> {
@@ -56,8 +56,19 @@ impl<'a> Document<'a> {
         Document {
             src,
             tree,
-            tokens: tokenizer.tokens,
+            token_stream: tokenizer.tokens,
         }
+    }
+
+    /// The tokens, in document order.
+    #[inline]
+    pub fn tokens(&self) -> Tokens<'_, 'a> {
+        Tokens::new(&self.token_stream, &self.tree, self.src.as_bytes())
+    }
+
+    /// An upper bound on the number of tokens (for sizing vectors without counting them).
+    pub fn token_bound(&self) -> usize {
+        self.token_stream.len()
     }
 
     /// The source of element `id`'s start tag (empty for text and the document).
@@ -106,7 +117,7 @@ impl<'a> Document<'a> {
         let n = self.tree.node(id);
         let (s, e) = match n.kind {
             Kind::Text => (n.start, n.end),
-            _ => (n.inner_start, n.inner_end),
+            _ => (n.inner_start, self.tree.inner_end(id)),
         };
         self.src.get(s as usize..e as usize).unwrap_or("")
     }

@@ -1,8 +1,8 @@
 //! The arena tree: elements and text nodes with byte spans, built from the token stream.
 //!
 //! Nodes live in one vector in the page's arena, in document order (a node's id is its position),
-//! linked by parent / first child / next sibling indices, so walking the tree never recurses and
-//! dropping it is one arena reset. The builder applies the parts of HTML's tree construction that
+//! linked by parent and next sibling indices (a node's first child is the node after it, when
+//! that is its child), so walking the tree never recurses and dropping it is one arena reset. The builder applies the parts of HTML's tree construction that
 //! change which element text belongs to: implied end tags (p, li, dt/dd, option, tr/td/th,
 //! thead/tbody/tfoot, head before body), void elements, case-insensitive names, and end tags
 //! that match no open element ignored. It does not reparent misnested formatting elements (the
@@ -32,24 +32,59 @@ pub enum Kind {
 }
 
 /// One node. Spans are byte offsets into the page text.
+///
+/// 24 bytes: a page that is mostly tags has a node every 10-20 bytes, so each field costs
+/// memory in proportion to the page (issue #7: under 4x the record). What can be recomputed
+/// in O(1) is not stored: the first child is the next node when its parent is this one (nodes
+/// are in document order and an element's children are appended right after it), and the
+/// start of the end tag is `end` less the end tag's length, kept in a byte ([`Tree::inner_end`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Node {
     pub kind: Kind,
     /// Element kind ([`Tag::Other`] for unknown names and for text).
     pub tag: Tag,
+    /// Context inherited from the ancestors (see [`context`]).
+    pub context: u8,
+    /// Length of the end tag that closed the element: 0 when it was closed implicitly (and for
+    /// text), [`LONG_END_TAG`] when it is that long or longer (then [`Tree::long_end_tags`]
+    /// holds where it starts).
+    end_tag_len: u8,
     pub parent: NodeId,
-    pub first_child: NodeId,
     pub next_sibling: NodeId,
     /// Start of the start tag (element) or of the text.
     pub start: u32,
     /// End of the start tag; for text, equal to `end`.
     pub inner_start: u32,
-    /// Start of the end tag, or where the element was implicitly closed.
-    pub inner_end: u32,
-    /// End of the end tag (or of the text).
+    /// End of the end tag (or of the text), or where the element was implicitly closed.
     pub end: u32,
-    /// Context inherited from the ancestors (see [`context`]).
-    pub context: u8,
+}
+
+const _: () = assert!(std::mem::size_of::<Node>() == 24);
+
+/// An end tag this long or longer (`</div  ...  >`, rare) has its start kept aside instead
+/// of its length in the node's byte.
+const LONG_END_TAG: u8 = u8::MAX;
+
+/// The most nodes a tree holds: node ids must leave the top bit free, which the token stream
+/// uses to mark end tags ([`super::tokens`]). Every node but an implied `<tr>` takes at least
+/// two bytes of the page (a tag of 3 and more, or text between tags), so only a page near the
+/// 4 GiB limit of a span could reach it; what comes after is not parsed.
+pub const MAX_NODES: usize = (1 << 31) - 2;
+
+impl Node {
+    fn new(kind: Kind, tag: Tag, start: u32, inner_start: u32, end: u32) -> Node {
+        Node {
+            kind,
+            tag,
+            context: 0,
+            end_tag_len: 0,
+            parent: NONE,
+            next_sibling: NONE,
+            start,
+            inner_start,
+            end,
+        }
+    }
 }
 
 /// Context bits a node inherits from its ancestors, computed once when it is appended so that
@@ -68,6 +103,8 @@ pub mod context {
 /// A tree of one page.
 pub struct Tree<'arena> {
     pub nodes: BumpVec<'arena, Node>,
+    /// Where end tags of [`LONG_END_TAG`] bytes or more start, by node id (sorted).
+    long_end_tags: Vec<(NodeId, u32)>,
 }
 
 impl<'arena> Tree<'arena> {
@@ -76,11 +113,39 @@ impl<'arena> Tree<'arena> {
         &self.nodes[id as usize]
     }
 
+    /// The first child of `id`, or [`NONE`]: the node after it, when that is its child.
+    #[inline]
+    pub fn first_child(&self, id: NodeId) -> NodeId {
+        let next = id as usize + 1;
+        match self.nodes.get(next) {
+            Some(n) if n.parent == id => next as NodeId,
+            _ => NONE,
+        }
+    }
+
+    /// Start of the end tag of `id`, or where it was implicitly closed (for text, its end).
+    #[inline(always)]
+    pub fn inner_end(&self, id: NodeId) -> u32 {
+        let n = self.node(id);
+        if n.end_tag_len != LONG_END_TAG {
+            return n.end - u32::from(n.end_tag_len);
+        }
+        self.long_end_tags
+            .binary_search_by_key(&id, |&(i, _)| i)
+            .map_or(n.end, |at| self.long_end_tags[at].1)
+    }
+
+    /// Whether element `id` was closed by an end tag of its own (not implicitly).
+    #[inline]
+    pub fn has_end_tag(&self, id: NodeId) -> bool {
+        self.node(id).end_tag_len != 0
+    }
+
     /// The children of `id`, in order.
     pub fn children(&self, id: NodeId) -> Children<'_, 'arena> {
         Children {
             tree: self,
-            next: self.node(id).first_child,
+            next: self.first_child(id),
         }
     }
 
@@ -206,22 +271,19 @@ pub struct StartTag {
     pub self_closing: bool,
 }
 
-/// An open element on the builder's stack.
-#[derive(Clone, Copy)]
-struct Open {
-    id: NodeId,
-    /// [`name_hash`] of an unknown element's name (0 for known ones).
-    hash: u64,
-    last_child: NodeId,
-}
-
 /// Builds a [`Tree`] from tokens given in document order.
 pub struct Builder<'arena> {
     tree: Tree<'arena>,
-    /// Open elements, innermost last, with the name hash of unknown ones and the last child
-    /// appended so far (children are only ever appended to the innermost open element, so the
-    /// tree's nodes need no last-child link of their own).
-    stack: Vec<Open>,
+    /// The innermost open element ([`ROOT`] when none is). HTML's stack of open elements is
+    /// this element and its ancestors: every element is appended as a child of the innermost
+    /// open one and opened at once, so the parent links are the stack and no stack is kept
+    /// beside the tree (on a million-deep nesting it was as large as the nodes' links).
+    /// Children are only ever appended to the innermost open element, and an open element has
+    /// no next sibling yet (its siblings come after it is closed), so while it is open its
+    /// `next_sibling` field holds its last child.
+    current: NodeId,
+    /// [`name_hash`] of each open unknown element, innermost last.
+    other_hashes: Vec<u64>,
     /// The last child of the document root.
     root_last: NodeId,
     /// How many elements of each known kind are open: an end tag whose kind is not open is
@@ -236,22 +298,15 @@ pub struct Builder<'arena> {
 
 impl<'arena> Builder<'arena> {
     pub fn new(arena: &'arena Bump, capacity: usize, quirks: bool) -> Self {
-        let mut nodes = BumpVec::with_capacity_in(capacity + 1, arena);
-        nodes.push(Node {
-            kind: Kind::Document,
-            tag: Tag::Other,
-            parent: NONE,
-            first_child: NONE,
-            next_sibling: NONE,
-            start: 0,
-            inner_start: 0,
-            inner_end: 0,
-            end: 0,
-            context: 0,
-        });
+        let mut nodes = BumpVec::with_capacity_in(capacity.min(MAX_NODES) + 1, arena);
+        nodes.push(Node::new(Kind::Document, Tag::Other, 0, 0, 0));
         Builder {
-            tree: Tree { nodes },
-            stack: Vec::with_capacity(64),
+            tree: Tree {
+                nodes,
+                long_end_tags: Vec::new(),
+            },
+            current: ROOT,
+            other_hashes: Vec::new(),
             open_known: [0; 128],
             open_other: ahash::AHashMap::new(),
             root_last: NONE,
@@ -260,7 +315,12 @@ impl<'arena> Builder<'arena> {
     }
 
     fn current(&self) -> NodeId {
-        self.stack.last().map_or(ROOT, |o| o.id)
+        self.current
+    }
+
+    /// Whether the tree is full ([`MAX_NODES`]): the rest of the page adds nothing.
+    fn full(&self) -> bool {
+        self.tree.nodes.len() >= MAX_NODES
     }
 
     fn append(&mut self, mut node: Node) -> NodeId {
@@ -269,14 +329,14 @@ impl<'arena> Builder<'arena> {
         node.parent = parent;
         let p = &self.tree.nodes[parent as usize];
         node.context = p.context | own_context(p.tag, p.kind);
-        let last = match self.stack.last_mut() {
-            Some(open) => &mut open.last_child,
-            None => &mut self.root_last,
+        // The parent's last child: in its `next_sibling` while it is open (see `current`).
+        let last = if parent == ROOT {
+            &mut self.root_last
+        } else {
+            &mut self.tree.nodes[parent as usize].next_sibling
         };
         let prev_last = std::mem::replace(last, id);
-        if prev_last == NONE {
-            self.tree.nodes[parent as usize].first_child = id;
-        } else {
+        if prev_last != NONE {
             self.tree.nodes[prev_last as usize].next_sibling = id;
         }
         self.tree.nodes.push(node);
@@ -293,14 +353,27 @@ impl<'arena> Builder<'arena> {
 
     /// Pops the innermost element, closing it at `at` (its end tag's start) / `end`.
     fn pop(&mut self, at: u32, end: u32) {
-        let Some(Open { id, hash, .. }) = self.stack.pop() else {
+        let id = self.current;
+        if id == ROOT {
             return;
-        };
+        }
         let node = &mut self.tree.nodes[id as usize];
-        node.inner_end = at.max(node.inner_start);
-        node.end = end.max(node.inner_end);
+        self.current = node.parent;
+        // It held its last child (see `current`); it has no sibling yet.
+        node.next_sibling = NONE;
+        let inner_end = at.max(node.inner_start);
+        node.end = end.max(inner_end);
+        let end_tag_len = node.end - inner_end;
+        node.end_tag_len = u8::try_from(end_tag_len)
+            .ok()
+            .filter(|&l| l < LONG_END_TAG)
+            .unwrap_or(LONG_END_TAG);
+        if node.end_tag_len == LONG_END_TAG {
+            self.tree.long_end_tags.push((id, inner_end));
+        }
         let tag = node.tag;
         if tag == Tag::Other {
+            let hash = self.other_hashes.pop().unwrap_or(0);
             if let Some(n) = self.open_other.get_mut(&hash) {
                 *n = n.saturating_sub(1);
             }
@@ -319,20 +392,29 @@ impl<'arena> Builder<'arena> {
         // The search stops at the boundary kinds (list and table containers), which keeps it
         // short on real pages, and after IMPLIED_END_SEARCH elements, which keeps hostile ones
         // (an open <li> under a million <div>s, then a million <li>s) linear.
-        let mut depth = None;
-        for (i, &Open { id, .. }) in self.stack.iter().enumerate().rev().take(IMPLIED_END_SEARCH) {
-            let t = self.tree.nodes[id as usize].tag;
-            if target.contains(&t) {
-                depth = Some(i);
+        let mut found = None;
+        let mut id = self.current;
+        for _ in 0..IMPLIED_END_SEARCH {
+            if id == ROOT {
                 break;
             }
-            if boundary.contains(&t) {
+            let n = &self.tree.nodes[id as usize];
+            if target.contains(&n.tag) {
+                found = Some(id);
+                break;
+            }
+            if boundary.contains(&n.tag) {
                 return;
             }
+            id = n.parent;
         }
-        if let Some(d) = depth {
-            while self.stack.len() > d {
+        if let Some(target) = found {
+            while self.current != ROOT {
+                let closed = self.current;
                 self.pop(at, at);
+                if closed == target {
+                    break;
+                }
             }
         }
     }
@@ -340,6 +422,9 @@ impl<'arena> Builder<'arena> {
     /// A start tag.
     pub fn start_tag(&mut self, t: StartTag) -> Option<NodeId> {
         use Tag::*;
+        if self.full() {
+            return None;
+        }
         let StartTag {
             tag,
             name_hash,
@@ -356,7 +441,7 @@ impl<'arena> Builder<'arena> {
         if tag == Html && self.open_known[Html as usize] == 0 {
             let cur = &self.tree.nodes[self.current() as usize];
             if cur.context | own_context(cur.tag, cur.kind) != 0 {
-                while !self.stack.is_empty() {
+                while self.current != ROOT {
                     self.pop(start, start);
                 }
             }
@@ -417,30 +502,22 @@ impl<'arena> Builder<'arena> {
         if tag == Tag::Html && self.open_known[Tag::Html as usize] > 0 {
             return None; // a second <html> only adds attributes in HTML; no new element
         }
-        let id = self.append(Node {
-            kind: Kind::Element,
+        let id = self.append(Node::new(
+            Kind::Element,
             tag,
-            parent: NONE,
-            first_child: NONE,
-            next_sibling: NONE,
             start,
             inner_start,
-            inner_end: inner_start,
-            end: inner_start,
-            context: 0,
-        });
+            inner_start,
+        ));
         // Void elements have no content; `/>` on other HTML elements is ignored by HTML, but
         // self-closed unknown elements (SVG parts, custom XML) are common and never closed
         // again, so they are treated as empty too.
         if tag.is(flags::VOID) || (self_closing && tag == Tag::Other) {
             return Some(id);
         }
-        self.stack.push(Open {
-            id,
-            hash: name_hash,
-            last_child: NONE,
-        });
+        self.current = id;
         if tag == Tag::Other {
+            self.other_hashes.push(name_hash);
             *self.open_other.entry(name_hash).or_insert(0) += 1;
         } else {
             self.open_known[tag as usize] += 1;
@@ -450,23 +527,11 @@ impl<'arena> Builder<'arena> {
 
     /// Opens an element the markup implies but does not write, as a zero-width span.
     fn open_implied(&mut self, tag: Tag, at: u32) {
-        let id = self.append(Node {
-            kind: Kind::Element,
-            tag,
-            parent: NONE,
-            first_child: NONE,
-            next_sibling: NONE,
-            start: at,
-            inner_start: at,
-            inner_end: at,
-            end: at,
-            context: 0,
-        });
-        self.stack.push(Open {
-            id,
-            hash: 0,
-            last_child: NONE,
-        });
+        if self.full() {
+            return;
+        }
+        let id = self.append(Node::new(Kind::Element, tag, at, at, at));
+        self.current = id;
         self.open_known[tag as usize] += 1;
     }
 
@@ -488,9 +553,11 @@ impl<'arena> Builder<'arena> {
         }
         // The matching element is open (the counts say so); pop up to it. Every element is
         // popped once, so all end tags together cost O(number of elements).
-        while let Some(&Open { id, hash, .. }) = self.stack.last() {
+        while self.current != ROOT {
+            let id = self.current;
             let node_tag = self.tree.nodes[id as usize].tag;
-            if node_tag == tag && (tag != Tag::Other || hash == name_hash) {
+            let same_name = tag != Tag::Other || self.other_hashes.last() == Some(&name_hash);
+            if node_tag == tag && same_name {
                 self.pop(start, end);
                 return Some(id);
             }
@@ -501,7 +568,7 @@ impl<'arena> Builder<'arena> {
 
     /// A text run at `start..end`; `blank` when it is only white space.
     pub fn text(&mut self, start: u32, end: u32, blank: bool) -> Option<NodeId> {
-        if start >= end {
+        if start >= end || self.full() {
             return None;
         }
         // Text directly inside <head> that is not white space starts the body in HTML; pith
@@ -509,29 +576,16 @@ impl<'arena> Builder<'arena> {
         if !blank {
             self.leave_head(start);
         }
-        let id = self.append(Node {
-            kind: Kind::Text,
-            tag: Tag::Other,
-            parent: NONE,
-            first_child: NONE,
-            next_sibling: NONE,
-            start,
-            inner_start: end,
-            inner_end: end,
-            end,
-            context: 0,
-        });
-        Some(id)
+        Some(self.append(Node::new(Kind::Text, Tag::Other, start, end, end)))
     }
 
     /// Closes everything still open at the end of input and returns the tree.
     pub fn finish(mut self, len: u32) -> Tree<'arena> {
-        while !self.stack.is_empty() {
+        while self.current != ROOT {
             self.pop(len, len);
         }
-        let root = &mut self.tree.nodes[ROOT as usize];
-        root.end = len;
-        root.inner_end = len;
+        self.tree.nodes[ROOT as usize].end = len;
+        self.tree.long_end_tags.sort_unstable();
         self.tree
     }
 }

@@ -127,7 +127,7 @@ pub fn render(doc: &Document<'_>, sel: &Selection, links: bool) -> String {
     let mut block_sep = false;
     // The last thing written is an opening marker (no space goes after it).
     let mut marker_opened = false;
-    for tok in doc.tokens.iter() {
+    for tok in doc.tokens() {
         if next >= sel.nodes.len() {
             break;
         }

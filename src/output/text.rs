@@ -29,7 +29,7 @@ pub fn render(doc: &Document<'_>, sel: &Selection) -> String {
     };
     let mut next = 0usize; // cursor into sel.nodes (both are in document order)
     let mut decoded = String::new();
-    for tok in doc.tokens.iter() {
+    for tok in doc.tokens() {
         if next >= sel.nodes.len() {
             break;
         }

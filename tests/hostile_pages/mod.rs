@@ -1,0 +1,65 @@
+//! The hostile pages of issue #7 (item 3), by name and size: shared by the memory test
+//! (`tests/memory.rs`) and the full-size curves (`examples/hostile.rs`).
+
+#![allow(dead_code)]
+
+/// The HTML cases, in the order the README's table lists them.
+pub const HTML_CASES: &[&str] = &[
+    "deep", "flat", "attrs", "line", "lt", "nul", "bad_utf8", "utf16",
+];
+
+const SENTENCE: &str = "PITHMARKER main article text, a long sentence that reads like prose and \
+                        carries enough words, commas, and stop words to look like content. ";
+
+pub fn article() -> String {
+    format!("<p>{}</p>", SENTENCE.repeat(4)).repeat(6)
+}
+
+pub fn page(body: &str) -> String {
+    format!("<!DOCTYPE html><html><head><title>t</title></head><body>{body}</body></html>")
+}
+
+const PARA: &str = "<p>Paragraph of text with a <a href=/l>link</a> and more words here.</p>";
+
+/// Paragraphs filling about `bytes`, after the article, separated by `sep`.
+fn filler(bytes: usize, sep: &str) -> String {
+    let unit = format!("{PARA}{sep}");
+    article() + &unit.repeat(bytes / unit.len())
+}
+
+pub fn html_case(name: &str, size: usize) -> Vec<u8> {
+    match name {
+        "deep" => format!(
+            "{}<article>{}</article>{}",
+            "<div>".repeat(size),
+            article(),
+            "</div>".repeat(size)
+        )
+        .into_bytes(),
+        "flat" => page(&filler(size, "\n")).into_bytes(),
+        "attrs" => {
+            let attrs: String = (0..size).map(|i| format!(" a{i}=\"v{i}\"")).collect();
+            page(&format!("<div{attrs}>{}</div>", article())).into_bytes()
+        }
+        "line" => page(&filler(size, "")).into_bytes(),
+        "lt" => vec![b'<'; size],
+        "nul" => page(&filler(size, "\0")).into_bytes(),
+        "bad_utf8" => {
+            let mut b = b"<meta charset=utf-8>".to_vec();
+            b.extend(
+                page(&filler(size, "\u{1}"))
+                    .bytes()
+                    .map(|c| if c == 1 { 0xff } else { c }),
+            );
+            b
+        }
+        "utf16" => {
+            let mut b = vec![0xff, 0xfe];
+            for u in page(&filler(size / 2, "\n")).encode_utf16() {
+                b.extend_from_slice(&u.to_le_bytes());
+            }
+            b
+        }
+        _ => panic!("unknown case {name}"),
+    }
+}

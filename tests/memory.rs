@@ -1,0 +1,121 @@
+//! Memory on the hostile pages of issue #7 (item 3: under 4x the largest record), measured
+//! as resident memory, which the machine's load does not move: the process's peak resident
+//! set (VmHWM) is reset through `/proc/self/clear_refs` before each extraction, and the peak
+//! it reaches, less what was resident before, is what the extraction added to the page. Each
+//! extraction runs on a thread of its own, so its arena is freed before the next one and no
+//! page reuses memory another touched.
+//!
+//! Resident memory, not bytes allocated: the tree and the token stream reserve capacity for
+//! the most tokens a page could have (two per `<`), which on a page of only `<` is far more
+//! than it gets; capacity never written is address space, not memory, and a counting
+//! allocator would count it.
+//!
+//! One test, so that no other test's thread moves the process's peak while a case runs.
+//! Linux only; on a system without `/proc/self/clear_refs` it says so and checks nothing.
+
+mod hostile_pages;
+
+use pith::{Algo, Options};
+
+// The binary's allocator, set up as `src/main.rs` sets it (below), so that freed memory goes
+// back at once and the next case does not reuse what an earlier one made resident.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// `src/main.rs`'s allocator settings: commit lazily, purge freed memory at once, no
+/// transparent huge pages.
+fn allocator_as_the_binary() {
+    // SAFETY: stores option values and a process flag, as `src/main.rs` does.
+    unsafe {
+        libmimalloc_sys::mi_option_set(4, 0);
+        libmimalloc_sys::mi_option_set(15, 0);
+        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+    }
+}
+
+/// The target of issue #7: peak memory under 4x the largest record, the page included.
+const TARGET: f64 = 4.0;
+
+/// Where the target is not met yet (README, "Robustness"), the ceiling each case stays under
+/// here (what this test measured when the tree was packed, about a tenth above), so that a
+/// regression shows until the cause is gone: `auto`'s arrays indexed by node (about 30 bytes a
+/// node), the decoded copy that invalid UTF-8 and UTF-16 pages hold beside the input, a text
+/// node per NUL, and for `danag` the nodes of pages with a tag every 10-20 bytes.
+const NOT_YET: &[(&str, Algo, f64)] = &[
+    ("deep", Algo::Auto, 8.5),
+    ("flat", Algo::Auto, 7.3),
+    ("flat", Algo::Danag, 4.6),
+    ("line", Algo::Auto, 7.5),
+    ("line", Algo::Danag, 4.6),
+    ("nul", Algo::Auto, 8.8),
+    ("nul", Algo::Danag, 5.1),
+    ("bad_utf8", Algo::Auto, 9.9),
+    ("bad_utf8", Algo::Danag, 6.2),
+    ("utf16", Algo::Auto, 5.9),
+    ("utf16", Algo::Danag, 4.4),
+];
+
+fn status_kb(field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with(field))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn reset_peak() -> bool {
+    std::fs::write("/proc/self/clear_refs", "5").is_ok()
+}
+
+/// Peak memory of one extraction over the page's size, the page counted once.
+fn ratio(page: &[u8], algo: Algo) -> f64 {
+    let before = status_kb("VmRSS:").unwrap_or(0);
+    assert!(reset_peak(), "clear_refs");
+    let opts = Options {
+        algo,
+        ..Default::default()
+    };
+    let text = std::thread::scope(|s| {
+        s.spawn(|| pith::extract(page, None, &opts).map(|e| e.text))
+            .join()
+            .expect("extraction thread")
+    });
+    let peak = status_kb("VmHWM:").unwrap_or(0);
+    let text = text.unwrap_or_else(|e| panic!("{}: {e}", algo.name()));
+    assert!(!text.is_empty() || page.iter().all(|&b| b == b'<'));
+    let added = peak.saturating_sub(before) as f64 * 1024.0;
+    (page.len() as f64 + added) / page.len() as f64
+}
+
+#[test]
+fn hostile_pages_stay_under_their_memory_limits() {
+    if status_kb("VmHWM:").is_none() || !reset_peak() {
+        eprintln!("skipping: /proc/self/clear_refs cannot reset the peak resident set here");
+        return;
+    }
+    allocator_as_the_binary();
+    // Sizes a debug build extracts in about a second each, large enough that the few MB a
+    // thread and the output take are a small part of the ratio.
+    let mut failed = Vec::new();
+    for &name in hostile_pages::HTML_CASES {
+        let size = match name {
+            "deep" | "attrs" => 200_000,
+            _ => 4 << 20,
+        };
+        let page = hostile_pages::html_case(name, size);
+        for algo in [Algo::Auto, Algo::Danag] {
+            let r = ratio(&page, algo);
+            let limit = NOT_YET
+                .iter()
+                .find(|(case, a, _)| *case == name && *a == algo)
+                .map_or(TARGET, |l| l.2);
+            eprintln!(
+                "{name} ({} MB) {}: {r:.2}x (limit {limit}x)",
+                page.len() >> 20,
+                algo.name()
+            );
+            if r >= limit {
+                failed.push(format!("{name} {}: {r:.2}x, limit {limit}x", algo.name()));
+            }
+        }
+    }
+    assert!(failed.is_empty(), "over the limit: {failed:?}");
+}
