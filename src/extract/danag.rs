@@ -51,6 +51,9 @@ trait Lines {
 /// Walks the tokens in document order, cutting lines as `segments` says and reporting each
 /// token and what it counts to `to`. Returns the number of lines.
 fn walk(doc: &Document<'_>, segments: Segments, to: &mut impl Lines) -> usize {
+    if segments == Segments::Normalized {
+        return walk_normalized(doc, to);
+    }
     // Only token bytes are counted: comments are no token, so they count as nothing, as the
     // paper's preprocessing wants; their line breaks still separate physical lines.
     let bytes = doc.src.as_bytes();
@@ -120,6 +123,40 @@ fn walk(doc: &Document<'_>, segments: Segments, to: &mut impl Lines) -> usize {
                 next_break = memchr::memchr(b'\n', &bytes[next_break..])
                     .map_or(usize::MAX, |i| next_break + i + 1);
             }
+        }
+    }
+    line + 1
+}
+
+/// [`walk`] on normalized lines: the same reports without the physical-line cursor (every
+/// page's `auto` runs this once per token, so the loop is kept to what a line cut needs).
+fn walk_normalized(doc: &Document<'_>, to: &mut impl Lines) -> usize {
+    let bytes = doc.src.as_bytes();
+    let nodes = &doc.tree.nodes;
+    let (mut line, mut used) = (0usize, false);
+    for tok in doc.tokens() {
+        let (s, e) = (tok.start as usize, tok.end as usize);
+        if tok.kind == TokenKind::Text {
+            // Hidden text (a script body) is neither content nor code.
+            let content = nodes[tok.node as usize].context & context::HIDDEN == 0;
+            to.token(line, &tok, content);
+            if content && s < e {
+                let chars = bytes[s..e].trim_ascii().len() as u32;
+                if chars > 0 {
+                    to.count(line, chars, 0);
+                    used = true;
+                }
+            }
+            continue;
+        }
+        // A block-level tag starts a line, unless the current one is still empty.
+        if used && tok.node != NONE && nodes[tok.node as usize].tag.is(flags::BLOCK) {
+            (line, used) = (line + 1, false);
+        }
+        to.token(line, &tok, false);
+        if s < e {
+            to.count(line, 0, (e - s) as u32);
+            used = true;
         }
     }
     line + 1
