@@ -389,6 +389,8 @@ pub fn extract_traced(
             .map(|&id| doc.raw_text(id).trim_ascii().len() as u64)
             .sum()
     };
+    // The characters of `sel`, kept up to date as a retry replaces it.
+    let mut kept = chars(&sel);
     // Under trafilatura's `MIN_EXTRACTED_SIZE` (250 characters, where it falls back to other
     // extractors), the page's class names are not trusted either: a wrapper named like
     // boilerplate (`sidebar-layout`, `promo-article`) must not leave a page empty. Nor are
@@ -398,7 +400,6 @@ pub fn extract_traced(
         (Retry::Hidden, ARTICLE_MIN_CHARS),
         (Retry::HiddenAndClasses, EXTRACTED_MIN_CHARS),
     ] {
-        let kept = chars(&sel);
         let layout_classes = retry == Retry::HiddenAndClasses && class_prose > kept;
         if kept >= below && !layout_classes {
             continue;
@@ -407,8 +408,9 @@ pub fn extract_traced(
         let revealed = select(doc, tuning, retry, again.as_mut());
         // At least twice the text: the retry must find what the rules hid, not another part
         // of the page of about the same size (a footer beside a three-sentence story).
-        if chars(&revealed.sel) >= 2 * kept.max(1) {
-            sel = revealed.sel;
+        let revealed_chars = chars(&revealed.sel);
+        if revealed_chars >= 2 * kept.max(1) {
+            (sel, kept) = (revealed.sel, revealed_chars);
             if let (Some(t), Some(a)) = (trace.as_deref_mut(), again) {
                 *t = a;
             }
@@ -419,7 +421,6 @@ pub fn extract_traced(
     // for teasers): the link-density rules took it. Like trafilatura's baseline fallback, take
     // the page minus its boilerplate with the link lists kept, when that is at least twice
     // the text. (A menu's links hold one word each: a short post beside menus stays short.)
-    let kept = chars(&sel);
     if kept < EXTRACTED_MIN_CHARS && linked_cards(doc) >= TEASER_REPEAT {
         let mut again = trace.as_ref().map(|_| Trace::default());
         let listing = select(doc, tuning, Retry::Listing, again.as_mut());
