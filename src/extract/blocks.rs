@@ -182,6 +182,15 @@ pub fn blocks(tree: &Tree<'_>) -> PageBlocks {
     PageBlocks { blocks, owner }
 }
 
+/// A page's layout: the distinct paths of its blocks, sorted (what a template's known paths
+/// are made of, and what [`crate::template::Family::pick`] compares them with).
+pub fn layout(pb: &PageBlocks) -> Vec<u64> {
+    let mut paths: Vec<u64> = pb.blocks.iter().map(|b| b.path).collect();
+    paths.sort_unstable();
+    paths.dedup();
+    paths
+}
+
 /// A feature vector: sorted `(dimension, count)` pairs and the Euclidean norm.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Features {

@@ -217,8 +217,18 @@ pub fn with_template(
     tpl: &Template,
     tuning: &auto::Tuning,
 ) -> Result<(Selection, &'static str), Option<Selection>> {
-    let pb = blocks::blocks(&doc.tree);
-    if layout_match(&pb, tpl) < tpl.min_match {
+    with_blocks(doc, &blocks::blocks(&doc.tree), tpl, tuning)
+}
+
+/// [`with_template`] with the page's blocks already found (by the family's pick,
+/// [`crate::template::Family::pick`]).
+pub fn with_blocks(
+    doc: &Document<'_>,
+    pb: &PageBlocks,
+    tpl: &Template,
+    tuning: &auto::Tuning,
+) -> Result<(Selection, &'static str), Option<Selection>> {
+    if layout_match(pb, tpl) < tpl.min_match {
         return Err(None);
     }
     let auto = auto::extract(doc, tuning);
@@ -226,7 +236,7 @@ pub fn with_template(
     // When `auto` selects nothing the template's answer stands alone (see [`with_auto`]), so
     // it is judged whole.
     let focus = (!auto.nodes.is_empty()).then_some(auto.nodes.as_slice());
-    judge(doc, tpl, &pb, focus, &mut found);
+    judge(doc, tpl, pb, focus, &mut found);
     let Some(sel) = found.selection else {
         return Err(Some(auto));
     };

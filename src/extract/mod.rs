@@ -205,9 +205,10 @@ pub fn extract_with(
         // page that does not match it falls back to `opts.algo`, reusing `auto`'s selection
         // when that was already made and is the fallback.
         let fast = family.and_then(|f| {
-            let i = f.pick(|| crate::template::paths::page_paths(&doc))?;
+            let pb = blocks::blocks(&doc.tree);
+            let i = f.pick(|| blocks::layout(&pb))?;
             let member = f.members.get(i)?;
-            Some((f, i, fastce::with_template(&doc, &member.template, &tuning)))
+            Some((f, i, fastce::with_blocks(&doc, &pb, &member.template, &tuning)))
         });
         let (selection, algo) = match fast {
             Some((f, i, Ok((sel, how)))) => {
