@@ -57,20 +57,45 @@ pub struct Detected {
 /// Runs the detection phase on a parsed page.
 pub fn detect(doc: &Document<'_>, tpl: &Template) -> Detected {
     let pb = blocks::blocks(&doc.tree);
+    let class = classify(&pb, tpl);
     let mut out = Detected {
-        matched: layout_match(&pb, tpl),
+        matched: layout_match(&class),
         ..Detected::default()
     };
     if out.matched >= tpl.min_match {
-        judge(doc, tpl, &pb, None, &mut out);
+        judge(doc, tpl, &pb, &class, None, &mut out);
     }
     out
 }
 
+/// A block's path is one a training page had.
+const KNOWN: u8 = 1;
+/// A block's path is in P.
+const IN_P: u8 = 2;
+
+/// What the template knows of each block's path ([`KNOWN`], [`IN_P`]), indexed like the
+/// blocks: one lookup per run of blocks at the same path (list items, table rows and
+/// paragraphs come in such runs), for the layout match and the extraction rules alike.
+fn classify(pb: &PageBlocks, tpl: &Template) -> Vec<u8> {
+    let mut last: Option<(u64, u8)> = None;
+    pb.blocks
+        .iter()
+        .map(|b| match last {
+            Some((path, class)) if path == b.path => class,
+            _ => {
+                let class = if tpl.knows(b.path) { KNOWN } else { 0 }
+                    | if tpl.in_p(b.path) { IN_P } else { 0 };
+                last = Some((b.path, class));
+                class
+            }
+        })
+        .collect()
+}
+
 /// The layout match: the share of the page's blocks at paths the training pages had.
-fn layout_match(pb: &PageBlocks, tpl: &Template) -> f32 {
-    let known = pb.blocks.iter().filter(|b| tpl.knows(b.path)).count();
-    known as f32 / pb.blocks.len().max(1) as f32
+fn layout_match(class: &[u8]) -> f32 {
+    let known = class.iter().filter(|&&c| c & KNOWN != 0).count();
+    known as f32 / class.len().max(1) as f32
 }
 
 /// Section III's extraction and comparison, filling `out.selection` (unless the page finds too
@@ -83,15 +108,16 @@ fn judge(
     doc: &Document<'_>,
     tpl: &Template,
     pb: &PageBlocks,
+    class: &[u8],
     focus: Option<&[NodeId]>,
     out: &mut Detected,
 ) {
     let nb = pb.blocks.len();
     // Section III's rules: in_p per block, then whether some direct sub-block is in P.
-    let in_p: Vec<bool> = pb.blocks.iter().map(|b| tpl.in_p(b.path)).collect();
+    let in_p = |b: usize| class.get(b).is_some_and(|&c| c & IN_P != 0);
     let mut has_p_sub = vec![false; nb];
     for (b, block) in pb.blocks.iter().enumerate().skip(1) {
-        if in_p[b]
+        if in_p(b)
             && let Some(slot) = has_p_sub.get_mut(block.parent as usize)
         {
             *slot = true;
@@ -103,10 +129,10 @@ fn judge(
     // The path and the element of each extracted block.
     let mut units: Vec<(u64, NodeId)> = Vec::new();
     for (b, block) in pb.blocks.iter().enumerate() {
-        unit[b] = if in_p[b] {
+        unit[b] = if in_p(b) {
             units.push((block.path, block.node));
             (units.len() - 1) as u32
-        } else if has_p_sub[b] || !tpl.knows(block.path) {
+        } else if has_p_sub[b] || class.get(b).is_some_and(|&c| c & KNOWN == 0) {
             // B' not in P with a sub-block in P: extracted with its enclosing extracted block.
             // Beyond the paper, so is a B' at a path no training page had (module comment).
             unit.get(block.parent as usize).copied().unwrap_or(NO_BLOCK)
@@ -228,7 +254,8 @@ pub fn with_blocks(
     tpl: &Template,
     tuning: &auto::Tuning,
 ) -> Result<(Selection, &'static str), Option<Selection>> {
-    if layout_match(pb, tpl) < tpl.min_match {
+    let class = classify(pb, tpl);
+    if layout_match(&class) < tpl.min_match {
         return Err(None);
     }
     let auto = auto::extract(doc, tuning);
@@ -236,7 +263,7 @@ pub fn with_blocks(
     // When `auto` selects nothing the template's answer stands alone (see [`with_auto`]), so
     // it is judged whole.
     let focus = (!auto.nodes.is_empty()).then_some(auto.nodes.as_slice());
-    judge(doc, tpl, pb, focus, &mut found);
+    judge(doc, tpl, pb, &class, focus, &mut found);
     let Some(sel) = found.selection else {
         return Err(Some(auto));
     };
@@ -255,17 +282,22 @@ pub fn with_auto(
     template: Selection,
     auto: Selection,
 ) -> (Selection, &'static str) {
-    let chars = |id: NodeId| doc.raw_text(id).trim().len() as u64;
-    // Both selections are in document order: a binary search per node of `auto`'s, rather
-    // than a flag for every node of the page.
-    let of_template = |id: &NodeId| template.nodes.binary_search(id).is_ok();
-    let auto_chars: u64 = auto.nodes.iter().map(|&id| chars(id)).sum();
-    let both_chars: u64 = auto
-        .nodes
-        .iter()
-        .filter(|id| of_template(id))
-        .map(|&id| chars(id))
-        .sum();
+    // Both selections are in document order: one merge marks `auto`'s nodes the template
+    // also selected.
+    let mut in_template = Vec::with_capacity(auto.nodes.len());
+    let mut t = template.nodes.iter().peekable();
+    for &id in &auto.nodes {
+        while t.next_if(|&&x| x < id).is_some() {}
+        in_template.push(t.peek().is_some_and(|&&x| x == id));
+    }
+    let (mut auto_chars, mut both_chars) = (0u64, 0u64);
+    for (&id, &both) in auto.nodes.iter().zip(&in_template) {
+        let chars = doc.raw_text(id).trim().len() as u64;
+        auto_chars += chars;
+        if both {
+            both_chars += chars;
+        }
+    }
     if auto_chars == 0 {
         return (template, "fastce");
     }
@@ -275,7 +307,8 @@ pub fn with_auto(
     let nodes = auto
         .nodes
         .into_iter()
-        .filter(|id| of_template(id))
+        .zip(in_template)
+        .filter_map(|(id, both)| both.then_some(id))
         .collect();
     (Selection { nodes }, "fastce+auto")
 }
