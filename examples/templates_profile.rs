@@ -49,7 +49,11 @@ fn main() {
                         pith::template::cluster::DEFAULT_SIGNATURE,
                     )
                 } else {
-                    pith::template::Family::single(learn::learn(&others, "site", Default::default()))
+                    pith::template::Family::single(learn::learn(
+                        &others,
+                        "site",
+                        Default::default(),
+                    ))
                 };
                 work.push((page, tpl));
             }

@@ -670,10 +670,22 @@ mod tests {
         // and the counter is left zeroed for the next block.
         let mut counts = vec![0u32; usize::from(DIMS)];
         let mut seen = vec![0u64; usize::from(DIMS).div_ceil(64)];
-        let f = count_dims(&[900, 5, 4, 900, 5, 3, 900, 1023, 63, 64], &mut counts, &mut seen);
+        let f = count_dims(
+            &[900, 5, 4, 900, 5, 3, 900, 1023, 63, 64],
+            &mut counts,
+            &mut seen,
+        );
         assert_eq!(
             f.entries,
-            vec![(3, 1), (4, 1), (5, 2), (63, 1), (64, 1), (900, 3), (1023, 1)]
+            vec![
+                (3, 1),
+                (4, 1),
+                (5, 2),
+                (63, 1),
+                (64, 1),
+                (900, 3),
+                (1023, 1)
+            ]
         );
         assert!((f.norm - 18f32.sqrt()).abs() < 1e-6);
         assert!(counts.iter().all(|&c| c == 0) && seen.iter().all(|&w| w == 0));

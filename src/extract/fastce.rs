@@ -153,9 +153,16 @@ fn judge(
             // The extracted blocks holding a focus node, and the parts of the tree they span:
             // an extracted block's own content lies in its element's subtree, so the union
             // of those subtrees (nested ones inside their outer one: each node walked once).
+            // Blocks at a path without stored non-content blocks are content whatever their
+            // vector (below), so their terms are not hashed either.
             let mut wanted = vec![false; units.len()];
             for &id in focus {
-                if let Some(w) = wanted.get_mut(unit_of(id as usize) as usize) {
+                let u = unit_of(id as usize) as usize;
+                if let Some(w) = wanted.get_mut(u)
+                    && units
+                        .get(u)
+                        .is_some_and(|(path, _)| !tpl.noncontent_at(*path).is_empty())
+                {
                     *w = true;
                 }
             }
@@ -193,11 +200,20 @@ fn judge(
     let mut budget: usize = 1 << 20;
     let mut dense = Vec::new();
     for (u, ((path, _), f)) in units.iter().zip(&feats).enumerate() {
+        let mut stored = tpl.noncontent_at(*path);
+        if stored.is_empty() {
+            // Section III compares a block only with the stored non-content blocks of its
+            // path: with none stored there, it is content, and its vector is not needed (with
+            // a focus it is not even computed). The words still count for the words test.
+            content[u] = true;
+            words = words.saturating_add(f.words());
+            out.blocks += usize::from(!f.is_empty());
+            continue;
+        }
         if f.is_empty() {
             continue;
         }
         out.blocks += 1;
-        let mut stored = tpl.noncontent_at(*path);
         if stored.len() > budget {
             stored = &[];
         }
@@ -205,7 +221,7 @@ fn judge(
         out.compared += stored.len();
         // Section III's comparison, within the path; and, beyond the paper, a block identical
         // to a non-content block found at any other path in training (a footer line the site
-        // moved between pages) is non-content too.
+        // moved between pages) is non-content too, at paths with stored blocks (above).
         content[u] = !tpl.known_noncontent(f.fingerprint())
             && !blocks::similar_to_any(f, stored.iter().map(|s| &s.1), tpl.similarity, &mut dense);
         if content[u] {

@@ -208,7 +208,11 @@ pub fn extract_with(
             let pb = blocks::blocks(&doc.tree);
             let i = f.pick(|| blocks::layout(&pb))?;
             let member = f.members.get(i)?;
-            Some((f, i, fastce::with_blocks(&doc, &pb, &member.template, &tuning)))
+            Some((
+                f,
+                i,
+                fastce::with_blocks(&doc, &pb, &member.template, &tuning),
+            ))
         });
         let (selection, algo) = match fast {
             Some((f, i, Ok((sel, how)))) => {
