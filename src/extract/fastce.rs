@@ -337,3 +337,87 @@ pub fn with_auto(
         .collect();
     (Selection { nodes }, "fastce+auto")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::blocks::{Features, block_features, path_of};
+
+    /// The vector of the one `<p>` of a page (blocks: root, body, p).
+    fn p_vector(text: &str) -> Features {
+        let arena = bumpalo::Bump::new();
+        let html = format!("<body><p>{text}</p>");
+        let doc = Document::parse(&html, &arena);
+        block_features(&doc, &blocks::blocks(&doc.tree)).swap_remove(2)
+    }
+
+    #[test]
+    fn fingerprints_apply_only_at_paths_with_stored_blocks() {
+        let footer = "Copyright line words";
+        let mut known: Vec<u64> = [
+            "html",
+            "html.body",
+            "html.body.div",
+            "html.body.div.p",
+            "html.body.aside",
+            "html.body.aside.p",
+        ]
+        .iter()
+        .map(|p| path_of(p))
+        .collect();
+        known.sort_unstable();
+        let mut paths: Vec<(u64, String)> = ["html.body.div.p", "html.body.aside.p"]
+            .iter()
+            .map(|p| (path_of(p), p.to_string()))
+            .collect();
+        paths.sort_unstable();
+        let tpl = Template {
+            host: "h".into(),
+            dims: blocks::DIMS,
+            similarity: blocks::SIMILAR,
+            share: 0.5,
+            min_match: crate::template::DEFAULT_MIN_MATCH,
+            pages: 3,
+            min_words: 0,
+            paths,
+            known,
+            // A menu stored at the div's paragraphs; nothing stored at the aside's.
+            noncontent: vec![(path_of("html.body.div.p"), p_vector("menu home sports"))],
+            fingerprints: vec![p_vector(footer).fingerprint()],
+        };
+        let html = format!(
+            "<body><div><p>Story text one two three.</p><p>{footer}</p></div>\
+             <aside><p>{footer}</p></aside></body>"
+        );
+        let arena = bumpalo::Bump::new();
+        let doc = Document::parse(&html, &arena);
+        let sel = detect(&doc, &tpl).selection.expect("the page matches");
+        let texts: Vec<&str> = sel.nodes.iter().map(|&id| doc.raw_text(id)).collect();
+        // The footer line at the div's path, where blocks are stored, is a known non-content
+        // block; at the aside's path, with none stored, Section III has nothing to compare it
+        // with and it is content.
+        assert_eq!(texts, vec!["Story text one two three.", footer]);
+        // And it is the aside's line (the later of the two in document order).
+        let footers: Vec<NodeId> = (0..doc.tree.nodes.len() as NodeId)
+            .filter(|&id| {
+                doc.tree.nodes[id as usize].kind == crate::html::tree::Kind::Text
+                    && doc.raw_text(id) == footer
+            })
+            .collect();
+        assert_eq!(footers.len(), 2);
+        let aside_p = footers[1];
+        assert_eq!(sel.nodes[1], aside_p);
+        // Through `auto`'s focus the same answer (both paragraphs of the aside and the story
+        // are prose `auto` may keep; the intersection never holds the div's footer).
+        let tuning = auto::Tuning::new(auto::Mode::Balanced, false);
+        if let Ok((sel, _)) = with_template(&doc, &tpl, &tuning) {
+            assert!(
+                sel.nodes
+                    .iter()
+                    .all(|&id| doc.raw_text(id) != footer || id == aside_p),
+                "{:?}",
+                sel.nodes
+            );
+        }
+    }
+}

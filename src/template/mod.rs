@@ -739,4 +739,51 @@ mod tests {
         assert_eq!(host_of("http:///x"), None);
         assert_eq!(host_of("http://ex ample.org/"), None);
     }
+
+    fn member(known: Vec<u64>) -> Member {
+        Member {
+            template: Template {
+                host: "h".into(),
+                dims: DIMS,
+                similarity: 0.9,
+                share: 0.5,
+                min_match: DEFAULT_MIN_MATCH,
+                pages: 3,
+                min_words: 0,
+                paths: Vec::new(),
+                known,
+                noncontent: Vec::new(),
+                fingerprints: Vec::new(),
+            },
+            signature: Vec::new(),
+            paths: 0,
+        }
+    }
+
+    #[test]
+    fn a_page_goes_to_the_template_whose_known_paths_differ_least() {
+        let f = Family {
+            host: "h".into(),
+            members: vec![
+                member((0..10).collect()),
+                member((5..40).collect()),
+                member((100..110).collect()),
+            ],
+        };
+        // 0..12: 10 shared with the first (2 + 0 apart), 7 with the second (5 + 28 apart).
+        assert_eq!(f.pick(|| (0..12).collect()), Some(0));
+        // 5..35: the second holds all of it; the first shares 5 and misses 25.
+        assert_eq!(f.pick(|| (5..35).collect()), Some(1));
+        // A page that shares only one path with the third (and none with the others).
+        assert_eq!(f.pick(|| vec![109, 500, 501]), Some(2));
+        // Nothing shared: no template.
+        assert_eq!(f.pick(|| vec![1000, 1001]), None);
+        assert_eq!(sorted_overlap(&[1, 3, 5, 7], &[2, 3, 4, 7, 9]), 2);
+        // One template: no look at the page.
+        let one = Family {
+            host: "h".into(),
+            members: vec![member(vec![1])],
+        };
+        assert_eq!(one.pick(|| panic!("not needed")), Some(0));
+    }
 }
