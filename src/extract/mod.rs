@@ -177,9 +177,9 @@ pub fn extract(
 }
 
 /// [`extract`] with the site templates of the page's host, if it has some: the template whose
-/// cluster's signature is nearest the page's ([`crate::template::Family::pick`]) runs FastCE,
-/// combined with `auto` ([`fastce::with_template`]); the page falls back to `opts.algo` when no
-/// template shares its signature or the page does not match the one picked.
+/// known block paths are nearest the page's ([`crate::template::Family::pick`]) runs FastCE,
+/// combined with `auto` ([`fastce::with_blocks`]); the page falls back to `opts.algo` when no
+/// template shares a block path with it or the page does not match the one picked.
 /// [`Extracted::algo`] says which ran.
 pub fn extract_with(
     bytes: &[u8],
