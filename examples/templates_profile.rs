@@ -1,7 +1,9 @@
 //! Extracts every page of msv_big9 with the template of its site-year (learned from the other
-//! pages of the site-year, as `benches/templates.rs` does), or with `auto` alone, N times: for
-//! `valgrind --tool=callgrind`, to see where `--templates` spends its time.
-//! Usage: templates_profile [auto|templates] [N] [DIR]
+//! pages of the site-year, as `benches/templates.rs` does), with the template family `pith
+//! learn` writes for them (`families`), or with `auto` alone, N times: for
+//! `valgrind --tool=callgrind`, to see where `--templates` spends its time (the templates are
+//! learned before the extraction; `--toggle-collect=*extract_with*` counts only that).
+//! Usage: templates_profile [auto|templates|families] [N] [DIR]
 use pith::extract::Options;
 use pith::template::learn::{self, PageSummary};
 
@@ -15,7 +17,9 @@ fn sorted(d: &std::path::Path) -> Vec<std::path::PathBuf> {
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let templates = args.next().as_deref() != Some("auto");
+    let mode = args.next().unwrap_or_default();
+    let templates = mode != "auto";
+    let families = mode == "families";
     let n: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(1);
     let dir = args
         .next()
@@ -36,8 +40,22 @@ fn main() {
                 .collect();
             for (i, page) in pages.into_iter().enumerate() {
                 let others = learn::leave_out(&sums, i);
-                let tpl = learn::learn(&others, "site", Default::default());
-                work.push((page, pith::template::Family::single(tpl)));
+                let tpl = if families {
+                    learn::learn_family(
+                        &others,
+                        &learn::names_of(&others),
+                        "site",
+                        Default::default(),
+                        pith::template::cluster::DEFAULT_SIGNATURE,
+                    )
+                } else {
+                    pith::template::Family::single(learn::learn(
+                        &others,
+                        "site",
+                        Default::default(),
+                    ))
+                };
+                work.push((page, tpl));
             }
         }
     }

@@ -83,7 +83,7 @@ struct Args {
 
     /// site templates learned by `pith learn` (STORE/<host>.tpl): a page whose host has one is
     /// extracted by FastCE and auto together (the text both select), with the host's template
-    /// whose cluster signature is nearest the page's, falling back to --algo when it does not
+    /// whose block paths are nearest the page's, falling back to --algo when it does not
     /// match (JSON `algo` says which: fastce+auto, fastce+auto:HOST#i when the host has
     /// several templates, or the fallback);
     /// the host comes from WARC-Target-URI, the JSON `url`, or --url

@@ -157,8 +157,10 @@ pub struct PageBlocks {
 
 /// Finds the blocks of a page in one forward pass over its nodes.
 pub fn blocks(tree: &Tree<'_>) -> PageBlocks {
-    let n = tree.nodes.len();
-    let mut owner = vec![0u32; n];
+    // Filled by pushes, one per node (the root's first), rather than zeroed and then
+    // overwritten: a page's worth of memset less.
+    let mut owner = Vec::with_capacity(tree.nodes.len());
+    owner.push(0u32);
     let mut blocks = vec![Block {
         node: ROOT,
         parent: NO_BLOCK,
@@ -167,7 +169,7 @@ pub fn blocks(tree: &Tree<'_>) -> PageBlocks {
     for (i, node) in tree.nodes.iter().enumerate().skip(1) {
         // Parents come before children, so the parent's owner is known.
         let parent_owner = owner.get(node.parent as usize).copied().unwrap_or(0);
-        owner[i] = if node.kind == Kind::Element && is_block(node.tag) {
+        let own = if node.kind == Kind::Element && is_block(node.tag) {
             let parent_path = blocks.get(parent_owner as usize).map_or(0, |b| b.path);
             blocks.push(Block {
                 node: i as NodeId,
@@ -178,8 +180,18 @@ pub fn blocks(tree: &Tree<'_>) -> PageBlocks {
         } else {
             parent_owner
         };
+        owner.push(own);
     }
     PageBlocks { blocks, owner }
+}
+
+/// A page's layout: the distinct paths of its blocks, sorted (what a template's known paths
+/// are made of, and what [`crate::template::Family::pick`] compares them with).
+pub fn layout(pb: &PageBlocks) -> Vec<u64> {
+    let mut paths: Vec<u64> = pb.blocks.iter().map(|b| b.path).collect();
+    paths.sort_unstable();
+    paths.dedup();
+    paths
 }
 
 /// A feature vector: sorted `(dimension, count)` pairs and the Euclidean norm.
@@ -296,7 +308,7 @@ pub fn similar_to_any<'f>(
 }
 
 /// The dimension of a term.
-#[inline]
+#[cfg(test)]
 fn term_dim(word: &[u8]) -> u16 {
     dim_of_hash(fnv1a(FNV_OFFSET, word))
 }
@@ -307,8 +319,13 @@ fn dim_of_hash(h: u64) -> u16 {
     3 + (h % u64::from(TERM_DIMS)) as u16
 }
 
-/// For each byte: its lower case when it is an ASCII letter or digit (a word byte), else 0.
-/// One table load instead of two tests per byte of text, the hottest loop of FastCE.
+/// [`ASCII_WORD`]'s mark for a byte the ASCII loop of [`push_terms`] cannot take: `&` (an
+/// entity to decode) and every byte of a non-ASCII character.
+const SPECIAL: u8 = 0xff;
+
+/// For each byte: its lower case when it is an ASCII letter or digit (a word byte), [`SPECIAL`]
+/// for `&` and non-ASCII bytes, else 0. One table load instead of several tests per byte of
+/// text, the hottest loop of FastCE.
 static ASCII_WORD: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut b = 0;
@@ -316,14 +333,70 @@ static ASCII_WORD: [u8; 256] = {
         let c = b as u8;
         if c.is_ascii_alphanumeric() {
             t[b] = c.to_ascii_lowercase();
+        } else if c == b'&' || !c.is_ascii() {
+            t[b] = SPECIAL;
         }
         b += 1;
     }
     t
 };
 
+/// The bytes of a word that enter its term's hash.
+const WORD_BYTES: usize = 64;
+
 /// Pushes the dimension of every term of a text node's text.
+///
+/// Words are runs of alphanumeric characters, lower-cased; a word longer than [`WORD_BYTES`]
+/// is hashed on its first bytes (a URL or a token string, not a term worth more). Plain ASCII
+/// text, most of it, takes a byte loop that hashes as it scans (FNV-1a over the same bytes
+/// [`term_dim`] hashes, so the dimension is the same): two tight loops, over the gaps and over
+/// the words, per byte a load, a table load and a branch (and the hash step inside a word),
+/// the hottest loop of FastCE's detection (callgrind over msv_big9,
+/// `examples/templates_profile.rs`). At the first `&` or non-ASCII byte the rest of the text,
+/// from the start of the word it is in, goes to [`push_terms_decoded`]: the words before it
+/// hold no entity, so decoding the rest alone gives the words decoding all of it gives.
 fn push_terms(text: &str, out: &mut Vec<u16>, scratch: &mut String) {
+    let bytes = text.as_bytes();
+    let n = bytes.len();
+    let mut i = 0;
+    while i < n {
+        while i < n && ASCII_WORD[usize::from(bytes[i])] == 0 {
+            i += 1;
+        }
+        if i == n {
+            break;
+        }
+        let start = i;
+        let mut h = FNV_OFFSET;
+        while i < n {
+            let lower = ASCII_WORD[usize::from(bytes[i])];
+            if lower == 0 {
+                break;
+            }
+            if lower == SPECIAL {
+                // `start` follows an ASCII byte (or is 0): a character boundary.
+                push_terms_decoded(text.get(start..).unwrap_or_default(), out, scratch);
+                return;
+            }
+            h = (h ^ u64::from(lower)).wrapping_mul(FNV_PRIME);
+            i += 1;
+        }
+        if i - start > WORD_BYTES {
+            h = bytes
+                .get(start..start + WORD_BYTES)
+                .unwrap_or_default()
+                .iter()
+                .fold(FNV_OFFSET, |h, &b| {
+                    (h ^ u64::from(ASCII_WORD[usize::from(b)])).wrapping_mul(FNV_PRIME)
+                });
+        }
+        out.push(dim_of_hash(h));
+    }
+}
+
+/// [`push_terms`] for text with entities or non-ASCII characters: entities decoded, then
+/// words of `char`s.
+fn push_terms_decoded(text: &str, out: &mut Vec<u16>, scratch: &mut String) {
     let text = if text.contains('&') {
         scratch.clear();
         entities::decode_into(text, scratch);
@@ -331,47 +404,44 @@ fn push_terms(text: &str, out: &mut Vec<u16>, scratch: &mut String) {
     } else {
         text
     };
-    let mut word = [0u8; 64];
+    // Hashed as scanned, as in the ASCII loop; ASCII characters by the table, others by
+    // Unicode's classes and lower case (the bytes of its UTF-8 form).
+    let mut h = FNV_OFFSET;
     let mut len = 0usize;
-    // Words are runs of alphanumeric characters, lower-cased; a word longer than the buffer is
-    // hashed on its first 64 bytes (a URL or a token string, not a term worth more). ASCII
-    // text, most of it, takes a byte loop that hashes as it scans (FNV-1a over the same bytes
-    // [`term_dim`] hashes, so the dimension is the same); other text goes through `char`s.
-    if text.is_ascii() {
-        let mut h = FNV_OFFSET;
-        for &b in text.as_bytes() {
-            let lower = ASCII_WORD[usize::from(b)];
-            if lower != 0 {
-                if len < word.len() {
+    for ch in text.chars() {
+        let word = if ch.is_ascii() {
+            let lower = ASCII_WORD[usize::from(ch as u8)];
+            if lower != 0 && lower != SPECIAL {
+                if len < WORD_BYTES {
                     h = (h ^ u64::from(lower)).wrapping_mul(FNV_PRIME);
                     len += 1;
                 }
-            } else if len > 0 {
-                out.push(dim_of_hash(h));
-                h = FNV_OFFSET;
-                len = 0;
+                true
+            } else {
+                false
             }
-        }
-        if len > 0 {
-            out.push(dim_of_hash(h));
-        }
-        return;
-    }
-    for ch in text.chars().chain(std::iter::once(' ')) {
-        if ch.is_alphanumeric() {
+        } else if ch.is_alphanumeric() {
             let mut buf = [0u8; 4];
             for lc in ch.to_lowercase() {
                 for &b in lc.encode_utf8(&mut buf).as_bytes() {
-                    if len < word.len() {
-                        word[len] = b;
+                    if len < WORD_BYTES {
+                        h = (h ^ u64::from(b)).wrapping_mul(FNV_PRIME);
                         len += 1;
                     }
                 }
             }
-        } else if len > 0 {
-            out.push(term_dim(&word[..len]));
+            true
+        } else {
+            false
+        };
+        if !word && len > 0 {
+            out.push(dim_of_hash(h));
+            h = FNV_OFFSET;
             len = 0;
         }
+    }
+    if len > 0 {
+        out.push(dim_of_hash(h));
     }
 }
 
@@ -414,38 +484,44 @@ pub fn features(
         }
     }
     let mut counts = vec![0u32; usize::from(DIMS)];
-    let mut touched = Vec::new();
+    let mut seen = vec![0u64; usize::from(DIMS).div_ceil(64)];
     dims_of
         .iter()
-        .map(|dims| count_dims(dims, &mut counts, &mut touched))
+        .map(|dims| count_dims(dims, &mut counts, &mut seen))
         .collect()
 }
 
 /// Counts dimension occurrences into a vector, in time linear in them: a dense counter over
-/// the dimensions (`counts`, left zeroed), of which only the distinct ones (a few dozen for a
-/// block) are sorted. A comparison sort of all occurrences was most of FastCE's detection time
-/// (callgrind over msv_big9).
-fn count_dims(dims: &[u16], counts: &mut [u32], touched: &mut Vec<u16>) -> Features {
+/// the dimensions (`counts`, left zeroed) and a bitmap of the dimensions met (`seen`, left
+/// zeroed), read back in dimension order a 64-bit word at a time, so no sort is needed. A
+/// comparison sort of all occurrences was most of FastCE's detection time, and a sort of the
+/// distinct dimensions still a tenth of its extra cost over `auto` (callgrind over msv_big9).
+fn count_dims(dims: &[u16], counts: &mut [u32], seen: &mut [u64]) -> Features {
     if dims.is_empty() {
         return Features::default();
     }
+    let mut distinct = 0usize;
     for &d in dims {
         if let Some(c) = counts.get_mut(usize::from(d)) {
             if *c == 0 {
-                touched.push(d);
+                distinct += 1;
+                if let Some(w) = seen.get_mut(usize::from(d) / 64) {
+                    *w |= 1 << (d % 64);
+                }
             }
             *c += 1;
         }
     }
-    touched.sort_unstable();
-    let entries = touched
-        .iter()
-        .map(|&d| {
-            let c = counts.get_mut(usize::from(d)).map_or(0, std::mem::take);
-            (d, c.min(u32::from(u16::MAX)) as u16)
-        })
-        .collect();
-    touched.clear();
+    let mut entries = Vec::with_capacity(distinct);
+    for (wi, word) in seen.iter_mut().enumerate() {
+        let mut bits = std::mem::take(word);
+        while bits != 0 {
+            let d = wi * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let c = counts.get_mut(d).map_or(0, std::mem::take);
+            entries.push((d as u16, c.min(u32::from(u16::MAX)) as u16));
+        }
+    }
     Features::from_entries(entries)
 }
 
@@ -560,18 +636,62 @@ mod tests {
     }
 
     #[test]
+    fn the_ascii_loop_hands_over_at_entities_and_other_characters_unchanged() {
+        // The byte loop stops at the first `&` or non-ASCII byte and hands the rest over from
+        // the start of its word: the terms must be those of decoding the whole text.
+        let mut scratch = String::new();
+        for text in [
+            "AT&amp;T caf&eacute; and more",
+            "caf&eacute;s &amp; bars",
+            "plain words &nbsp;then&nbsp;more",
+            "Grüße aus K\u{f6}ln, 2005",
+            "tail entity &#8217;",
+            "&lt;start&gt; here",
+            "word\u{a0}split by nbsp",
+            "x&y",
+            "ends with &",
+        ] {
+            let mut fast = Vec::new();
+            let mut whole = Vec::new();
+            push_terms(text, &mut fast, &mut scratch);
+            push_terms_decoded(text, &mut whole, &mut scratch);
+            assert_eq!(fast, whole, "{text}");
+            assert!(!fast.is_empty(), "{text}");
+        }
+        // A decoded entity joins the word it is in: "café" is one term, not "caf".
+        let mut t = Vec::new();
+        push_terms("caf&eacute;", &mut t, &mut scratch);
+        assert_eq!(t, vec![term_dim("caf\u{e9}".as_bytes())]);
+    }
+
+    #[test]
     fn occurrences_are_counted_in_dimension_order() {
         // Dimensions out of order and repeated: the vector a sort of the occurrences gives,
         // and the counter is left zeroed for the next block.
         let mut counts = vec![0u32; usize::from(DIMS)];
-        let mut touched = Vec::new();
-        let f = count_dims(&[900, 5, 4, 900, 5, 3, 900], &mut counts, &mut touched);
-        assert_eq!(f.entries, vec![(3, 1), (4, 1), (5, 2), (900, 3)]);
-        assert!((f.norm - 15f32.sqrt()).abs() < 1e-6);
-        assert!(counts.iter().all(|&c| c == 0) && touched.is_empty());
-        assert!(count_dims(&[], &mut counts, &mut touched).is_empty());
+        let mut seen = vec![0u64; usize::from(DIMS).div_ceil(64)];
+        let f = count_dims(
+            &[900, 5, 4, 900, 5, 3, 900, 1023, 63, 64],
+            &mut counts,
+            &mut seen,
+        );
+        assert_eq!(
+            f.entries,
+            vec![
+                (3, 1),
+                (4, 1),
+                (5, 2),
+                (63, 1),
+                (64, 1),
+                (900, 3),
+                (1023, 1)
+            ]
+        );
+        assert!((f.norm - 18f32.sqrt()).abs() < 1e-6);
+        assert!(counts.iter().all(|&c| c == 0) && seen.iter().all(|&w| w == 0));
+        assert!(count_dims(&[], &mut counts, &mut seen).is_empty());
         // Counts saturate at u16::MAX.
-        let f = count_dims(&[7; 70_000], &mut counts, &mut touched);
+        let f = count_dims(&[7; 70_000], &mut counts, &mut seen);
         assert_eq!(f.entries, vec![(7, u16::MAX)]);
     }
 

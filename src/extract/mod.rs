@@ -177,9 +177,9 @@ pub fn extract(
 }
 
 /// [`extract`] with the site templates of the page's host, if it has some: the template whose
-/// cluster's signature is nearest the page's ([`crate::template::Family::pick`]) runs FastCE,
-/// combined with `auto` ([`fastce::with_template`]); the page falls back to `opts.algo` when no
-/// template shares its signature or the page does not match the one picked.
+/// known block paths are nearest the page's ([`crate::template::Family::pick`]) runs FastCE,
+/// combined with `auto` ([`fastce::with_blocks`]); the page falls back to `opts.algo` when no
+/// template shares a block path with it or the page does not match the one picked.
 /// [`Extracted::algo`] says which ran.
 pub fn extract_with(
     bytes: &[u8],
@@ -205,9 +205,14 @@ pub fn extract_with(
         // page that does not match it falls back to `opts.algo`, reusing `auto`'s selection
         // when that was already made and is the fallback.
         let fast = family.and_then(|f| {
-            let i = f.pick(|| crate::template::paths::page_paths(&doc))?;
+            let pb = blocks::blocks(&doc.tree);
+            let i = f.pick(|| blocks::layout(&pb))?;
             let member = f.members.get(i)?;
-            Some((f, i, fastce::with_template(&doc, &member.template, &tuning)))
+            Some((
+                f,
+                i,
+                fastce::with_blocks(&doc, &pb, &member.template, &tuning),
+            ))
         });
         let (selection, algo) = match fast {
             Some((f, i, Ok((sel, how)))) => {

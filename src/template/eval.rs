@@ -216,7 +216,7 @@ fn fastce_page(html: &[u8], f: &Family, opts: &Options) -> FastRun {
     let arena = bumpalo::Bump::new();
     let doc = crate::html::Document::parse(&text_src, &arena);
     let picked = f
-        .pick(|| super::paths::page_paths(&doc))
+        .pick(|| crate::extract::blocks::layout(&crate::extract::blocks::blocks(&doc.tree)))
         .and_then(|i| f.members.get(i));
     let d = match picked {
         Some(m) => crate::extract::fastce::detect(&doc, &m.template),

@@ -82,11 +82,8 @@ pub(crate) fn decode_page<'b>(
 pub fn summarize_doc(doc: &Document<'_>) -> PageSummary {
     let pb = blocks::blocks(&doc.tree);
     let feats = blocks::block_features(doc, &pb);
-    let mut layout: Vec<u64> = pb.blocks.iter().map(|b| b.path).collect();
-    layout.sort_unstable();
-    layout.dedup();
     let mut s = PageSummary {
-        layout,
+        layout: blocks::layout(&pb),
         tags: super::paths::page_paths(doc),
         ..PageSummary::default()
     };

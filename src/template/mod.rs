@@ -9,8 +9,8 @@
 //!
 //! A host may have several templates, one per cluster of its pages ([`cluster`], TEXT-MDL over
 //! the pages' template paths, [`paths`]): a [`Family`]. Each member carries the MinHash
-//! signature of its cluster's template paths, and a page goes to the member whose signature is
-//! nearest ([`Family::pick`]).
+//! signature of its cluster's template paths (shown by `template show`), and a page goes to the
+//! member whose known block paths are nearest its own ([`Family::pick`]).
 //!
 //! The file format (all integers little-endian), version [`VERSION`]:
 //!
@@ -299,6 +299,23 @@ impl Template {
     }
 }
 
+/// The number of values two sorted, deduplicated lists share (one merge).
+fn sorted_overlap(a: &[u64], b: &[u64]) -> usize {
+    let (mut i, mut j, mut n) = (0, 0, 0);
+    while let (Some(x), Some(y)) = (a.get(i), b.get(j)) {
+        match x.cmp(y) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                n += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    n
+}
+
 /// An f32 parameter as the decimal it was written as (0.9, not 0.8999999761581421).
 fn round6(x: f32) -> f64 {
     (f64::from(x) * 1e6).round() / 1e6
@@ -341,26 +358,35 @@ impl Family {
         self.members.first().map_or(0, |m| m.signature.len())
     }
 
-    /// The member for a page, by its template paths ([`paths::page_paths`]): the nearest
-    /// signature ([`cluster::nearest_template`]), or `None` when none shares any (the page is of
-    /// no learned template). A family of one template, or without signatures, gives its first
-    /// member without computing the page's signature: every HTML page shares the root paths
-    /// with a template, so with nothing to choose between the signature decides nothing that
-    /// FastCE's own tests do not.
-    pub fn pick(&self, page_paths: impl FnOnce() -> Vec<u64>) -> Option<usize> {
-        let k = self.signature_len();
-        if k == 0 || self.members.len() == 1 {
+    /// The member for a page, by its layout (its distinct block paths, sorted:
+    /// [`crate::extract::blocks::layout`]): the member whose template's known paths (every
+    /// block path of its cluster's training pages) differ from the page's in the fewest paths,
+    /// the symmetric difference |page| + |known| - 2 |both| that [`cluster::nearest_template`]
+    /// estimates from signatures; `None` when no member shares a path with the page. The sets
+    /// are exact and the block paths are found anyway for detection, so picking costs one
+    /// merge per member instead of the page's template paths (hashing every text node) and a
+    /// MinHash signature of them (k multiplications per path): on msv_big9 that was about
+    /// two-thirds of `auto`'s time on each page of a host with several templates
+    /// (`examples/templates_profile.rs` under callgrind). The clusters themselves are still
+    /// found on template paths; their signatures stay in the file (`template show`).
+    /// A family of one template gives it without looking at the page.
+    pub fn pick(&self, layout: impl FnOnce() -> Vec<u64>) -> Option<usize> {
+        if self.members.len() <= 1 {
             return (!self.members.is_empty()).then_some(0);
         }
-        let paths = page_paths();
-        let sig = cluster::MinHasher::new(k).signature(&paths);
-        cluster::nearest_template(
-            &sig,
-            paths.len(),
-            self.members
-                .iter()
-                .map(|m| (m.signature.as_slice(), m.paths as usize)),
-        )
+        let layout = layout();
+        let mut best: Option<(usize, usize)> = None;
+        for (i, m) in self.members.iter().enumerate() {
+            let both = sorted_overlap(&layout, &m.template.known);
+            if both == 0 {
+                continue;
+            }
+            let diff = layout.len() + m.template.known.len() - 2 * both;
+            if best.is_none_or(|(_, d)| diff < d) {
+                best = Some((i, diff));
+            }
+        }
+        best.map(|b| b.0)
     }
 
     /// The label of member `i` in JSON's `algo`: `fastce+auto` when the host has one template,
@@ -712,5 +738,52 @@ mod tests {
         assert_eq!(host_of("http://a/b").as_deref(), Some("a"));
         assert_eq!(host_of("http:///x"), None);
         assert_eq!(host_of("http://ex ample.org/"), None);
+    }
+
+    fn member(known: Vec<u64>) -> Member {
+        Member {
+            template: Template {
+                host: "h".into(),
+                dims: DIMS,
+                similarity: 0.9,
+                share: 0.5,
+                min_match: DEFAULT_MIN_MATCH,
+                pages: 3,
+                min_words: 0,
+                paths: Vec::new(),
+                known,
+                noncontent: Vec::new(),
+                fingerprints: Vec::new(),
+            },
+            signature: Vec::new(),
+            paths: 0,
+        }
+    }
+
+    #[test]
+    fn a_page_goes_to_the_template_whose_known_paths_differ_least() {
+        let f = Family {
+            host: "h".into(),
+            members: vec![
+                member((0..10).collect()),
+                member((5..40).collect()),
+                member((100..110).collect()),
+            ],
+        };
+        // 0..12: 10 shared with the first (2 + 0 apart), 7 with the second (5 + 28 apart).
+        assert_eq!(f.pick(|| (0..12).collect()), Some(0));
+        // 5..35: the second holds all of it; the first shares 5 and misses 25.
+        assert_eq!(f.pick(|| (5..35).collect()), Some(1));
+        // A page that shares only one path with the third (and none with the others).
+        assert_eq!(f.pick(|| vec![109, 500, 501]), Some(2));
+        // Nothing shared: no template.
+        assert_eq!(f.pick(|| vec![1000, 1001]), None);
+        assert_eq!(sorted_overlap(&[1, 3, 5, 7], &[2, 3, 4, 7, 9]), 2);
+        // One template: no look at the page.
+        let one = Family {
+            host: "h".into(),
+            members: vec![member(vec![1])],
+        };
+        assert_eq!(one.pick(|| panic!("not needed")), Some(0));
     }
 }
