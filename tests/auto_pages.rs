@@ -550,3 +550,32 @@ fn a_dense_footer_is_never_the_wrapper() {
     assert_in(&text, &["Asian markets were mixed", "Shanghai slipped"]);
     assert_out(&text, &["Market data is delayed"]);
 }
+
+/// A cookie-consent banner (`privacy-consent`, `gdpr-banner`) is a page part like a cookie
+/// notice: its paragraph of prose is not recovered as a lead paragraph.
+#[test]
+fn consent_banners_stay_out() {
+    if let Some(p) = shared_page("scrapinghub", "785affa2") {
+        let text = pith(&p, &[]);
+        assert_in(&text, &["The fourth Star Trek movie will be Hawley"]);
+        assert_out(&text, &["We use cookies and other tracking technologies"]);
+    }
+    let page = "<html><body><div class=m-privacy-consent><p>We use cookies and other tracking \
+        technologies to improve your browsing experience, to show personalised content and to \
+        analyse our traffic; by continuing you agree to this.</p></div>\
+        <div class=story><h1>Lighthouse relit</h1><p>The old lighthouse on the point was lit \
+        again on Friday night, forty years after its lamp was switched off, by a crowd of \
+        volunteers who had rebuilt it stone by stone.</p><p>Its beam, now electric, reaches \
+        eighteen miles out to sea, and the coast guard has put it back on the charts as a \
+        working light.</p><p>The volunteers will open the tower to visitors on Sundays through \
+        the summer, and the keeper's cottage will become a small museum.</p></div>\
+        </body></html>";
+    let dir = std::env::temp_dir().join(format!("pith-auto-consent-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("consent.html");
+    std::fs::write(&file, page).expect("write page");
+    let text = pith(&file, &[]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_in(&text, &["The old lighthouse on the point was lit again"]);
+    assert_out(&text, &["We use cookies"]);
+}

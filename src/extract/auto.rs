@@ -77,6 +77,8 @@ const NEGATIVE: &[&str] = &[
     "navbar",
     "masthead",
     "cookie",
+    "consent", // cookie-consent banners, beside Readability's "gdpr"
+    "gdpr",
     "banner",
     "popup",
     "modal",
