@@ -579,3 +579,32 @@ fn consent_banners_stay_out() {
     assert_in(&text, &["The old lighthouse on the point was lit again"]);
     assert_out(&text, &["We use cookies"]);
 }
+
+/// A page written with combining marks (`u` + U+0308) gives the words of one written with
+/// precomposed letters (`ü`): the output is composed (NFC), as trafilatura's is.
+#[test]
+fn decomposed_text_comes_out_composed() {
+    if let Some(p) = shared_page("trafilatura_eval", "adac.de.kindersitze") {
+        let text = pith(&p, &[]);
+        assert_in(&text, &["Besonders bei Babyschalen sollte geprüft werden"]);
+        assert_out(&text, &["gepru\u{308}ft"]);
+    }
+    let page = "<html><head><title>U\u{308}ber uns</title></head><body><p>Die Bru\u{308}cke \
+        u\u{308}ber den Fluss wird ab Montag gesperrt; der Umweg fu\u{308}hrt u\u{308}ber die \
+        Altstadt.</p></body></html>";
+    let dir = std::env::temp_dir().join(format!("pith-auto-nfc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("nfc.html");
+    std::fs::write(&file, page).expect("write page");
+    let text = pith(&file, &[]);
+    let json = pith(&file, &["--format", "json"]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_in(
+        &text,
+        &[
+            "Die Brücke über den Fluss",
+            "der Umweg führt über die Altstadt.",
+        ],
+    );
+    assert_in(&json, &["\"title\":\"Über uns\""]);
+}

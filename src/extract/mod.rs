@@ -230,7 +230,7 @@ pub fn extract_with(
         };
         let text = output::render(&doc, &selection, opts.format, opts.links);
         Extracted {
-            title: doc.title(),
+            title: doc.title().map(output::nfc),
             lang: doc.lang(),
             date: doc.date(),
             text,
