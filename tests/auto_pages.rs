@@ -608,3 +608,42 @@ fn decomposed_text_comes_out_composed() {
     );
     assert_in(&json, &["\"title\":\"Über uns\""]);
 }
+
+/// A figure's caption (`<figcaption>`: what the photo shows, who took it) is not the
+/// article's text; trafilatura drops whole figures.
+#[test]
+fn figure_captions_stay_out() {
+    if let Some(p) = shared_page("scrapinghub", "d0382c0d") {
+        let text = pith(&p, &[]);
+        assert_in(
+            &text,
+            &["Pacific Gas & Electric Co. was set to begin shutting off power Wednesday"],
+        );
+        assert_out(
+            &text,
+            &["A shopper looks at extension cords at B&C Ace hardware store"],
+        );
+    }
+    let page = "<html><body><article><h1>Harbour reopens</h1>\
+        <p>The harbour reopened on Monday, after three weeks of repairs to the north wall, and \
+        the first ferry, which had waited offshore since dawn, docked before nine.</p>\
+        <figure><img src=ferry.jpg><figcaption>The morning ferry docks at the north wall on \
+        Monday. (Photo: Harbour Times)</figcaption></figure>\
+        <p>The port authority said that the repairs, which cost less than feared, would last \
+        for decades, and that the south wall would be inspected in the spring.</p>\
+        </article></body></html>";
+    let dir = std::env::temp_dir().join(format!("pith-auto-caption-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("caption.html");
+    std::fs::write(&file, page).expect("write page");
+    let text = pith(&file, &[]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_in(
+        &text,
+        &[
+            "The harbour reopened on Monday",
+            "the south wall would be inspected",
+        ],
+    );
+    assert_out(&text, &["The morning ferry docks"]);
+}

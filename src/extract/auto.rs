@@ -103,12 +103,20 @@ const POSITIVE: &[&str] = &[
 ];
 
 /// Tags that are boilerplate wherever they stand: HTML's sectioning semantics (navigation,
-/// asides, page header and footer) and form controls' captions (`label`, which trafilatura's
-/// cleaner drops too; `select` holds only options).
+/// asides, page header and footer), form controls' captions (`label`; `select` holds only
+/// options) and figure captions (`figcaption`: a photo's description and credit, not the
+/// article's text; trafilatura's cleaner drops whole `figure`s, labels too).
 fn boilerplate_tag(tag: Tag) -> bool {
     matches!(
         tag,
-        Tag::Nav | Tag::Aside | Tag::Footer | Tag::Header | Tag::Menu | Tag::Select | Tag::Label
+        Tag::Nav
+            | Tag::Aside
+            | Tag::Footer
+            | Tag::Header
+            | Tag::Menu
+            | Tag::Select
+            | Tag::Label
+            | Tag::Figcaption
     )
 }
 
