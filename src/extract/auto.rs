@@ -401,17 +401,24 @@ pub fn extract_traced(
     };
     // The characters of `sel`, kept up to date as a retry replaces it.
     let mut kept = chars(&sel);
-    // Under trafilatura's `MIN_EXTRACTED_SIZE` (250 characters, where it falls back to other
-    // extractors), the page's class names are not trusted either: a wrapper named like
-    // boilerplate (`sidebar-layout`, `promo-article`) must not leave a page empty. Nor are
-    // they when they removed most of the page's prose, piecewise, and more than the
-    // extraction keeps: then they name the site's layout (see `select`).
-    for (retry, below) in [
-        (Retry::Hidden, ARTICLE_MIN_CHARS),
-        (Retry::HiddenAndClasses, EXTRACTED_MIN_CHARS),
-    ] {
-        let layout_classes = retry == Retry::HiddenAndClasses && class_prose > kept;
-        if kept >= below && !layout_classes {
+    for retry in [Retry::Hidden, Retry::HiddenAndClasses, Retry::Listing] {
+        let wanted = match retry {
+            Retry::None => false,
+            Retry::Hidden => kept < ARTICLE_MIN_CHARS,
+            // Under trafilatura's `MIN_EXTRACTED_SIZE` (250 characters, where it falls back to
+            // other extractors), the page's class names are not trusted either: a wrapper
+            // named like boilerplate (`sidebar-layout`, `promo-article`) must not leave a page
+            // empty. Nor are they when they removed most of the page's prose, piecewise, and
+            // more than the extraction keeps: then they name the site's layout (see `select`).
+            Retry::HiddenAndClasses => kept < EXTRACTED_MIN_CHARS || class_prose > kept,
+            // Still under `MIN_EXTRACTED_SIZE`, on a page whose content is its links (a job
+            // board, a catalogue of linked cards: `TEASER_REPEAT` links that each hold a card,
+            // as for teasers): the link-density rules took it. Like trafilatura's baseline
+            // fallback, take the page minus its boilerplate with the link lists kept. (A
+            // menu's links hold one word each: a short post beside menus stays short.)
+            Retry::Listing => kept < EXTRACTED_MIN_CHARS && linked_cards(doc) >= TEASER_REPEAT,
+        };
+        if !wanted {
             continue;
         }
         let mut again = trace.as_ref().map(|_| Trace::default());
@@ -421,21 +428,6 @@ pub fn extract_traced(
         let revealed_chars = chars(&revealed.sel);
         if revealed_chars >= 2 * kept.max(1) {
             (sel, kept) = (revealed.sel, revealed_chars);
-            if let (Some(t), Some(a)) = (trace.as_deref_mut(), again) {
-                *t = a;
-            }
-        }
-    }
-    // Still under trafilatura's `MIN_EXTRACTED_SIZE`, on a page whose content is its links (a
-    // job board, a catalogue of linked cards: `TEASER_REPEAT` links that each hold a card, as
-    // for teasers): the link-density rules took it. Like trafilatura's baseline fallback, take
-    // the page minus its boilerplate with the link lists kept, when that is at least twice
-    // the text. (A menu's links hold one word each: a short post beside menus stays short.)
-    if kept < EXTRACTED_MIN_CHARS && linked_cards(doc) >= TEASER_REPEAT {
-        let mut again = trace.as_ref().map(|_| Trace::default());
-        let listing = select(doc, tuning, Retry::Listing, again.as_mut());
-        if chars(&listing.sel) >= 2 * kept.max(1) {
-            sel = listing.sel;
             if let (Some(t), Some(a)) = (trace.as_deref_mut(), again) {
                 *t = a;
             }
