@@ -4,6 +4,7 @@
 
 use std::path::Path;
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// pith's text output for one page file with `args`.
 fn pith(page: &Path, args: &[&str]) -> String {
@@ -30,6 +31,24 @@ fn shared_page(set: &str, id: &str) -> Option<std::path::PathBuf> {
     });
     assert!(found.is_some(), "{id} missing from {}", dir.display());
     found
+}
+
+/// pith's text output for a page given as HTML with `args`: the page is written to a file of
+/// its own (the tests run in threads of one process, so each call gets a fresh directory) and
+/// removed after.
+fn pith_html(html: &str, args: &[&str]) -> String {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "pith-auto-pages-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("page.html");
+    std::fs::write(&file, html).expect("write page");
+    let out = pith(&file, args);
+    let _ = std::fs::remove_dir_all(&dir);
+    out
 }
 
 fn assert_in(text: &str, wanted: &[&str]) {
@@ -118,14 +137,9 @@ fn one_paragraph_cards_do_not_pull_the_container_up() {
          <div id=more>{}</div></div></body></html>",
         (1..=6).map(card).collect::<String>()
     );
-    let dir = std::env::temp_dir().join(format!("pith-auto-cards-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join("cards.html");
-    std::fs::write(&file, page).expect("write page");
-    let text = pith(&file, &[]);
+    let text = pith_html(&page, &[]);
     assert_in(&text, &["The cup final went to penalties on Saturday"]);
     assert_out(&text, &["Summary 4: the visitors scored twice"]);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// On a listing the teasers are the content: a news index whose best container is one card
@@ -220,11 +234,7 @@ fn synthetic_story_with_headline_widget_and_long_comments() {
         (1..=5).map(summary).collect::<String>(),
         (1..=6).map(comment).collect::<String>()
     );
-    let dir = std::env::temp_dir().join(format!("pith-auto-pages-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join("story.html");
-    std::fs::write(&file, page).expect("write page");
-    let text = pith(&file, &[]);
+    let text = pith_html(&page, &[]);
     assert_in(
         &text,
         &[
@@ -236,9 +246,8 @@ fn synthetic_story_with_headline_widget_and_long_comments() {
         &text,
         &["Summary 3 of another story", "Comment 2: I read the story"],
     );
-    let with = pith(&file, &["--comments"]);
+    let with = pith_html(&page, &["--comments"]);
     assert_in(&with, &["Comment 2: I read the story"]);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A page whose product text is in `display:none` until a script reveals it (a lockdown app):
@@ -270,11 +279,7 @@ fn text_hidden_until_a_script_runs_is_read_when_nothing_else_is() {
         <p>Brew it strong for espresso, or coarse for a French press; either way, it keeps its \
         body in milk, and its finish is long, sweet, and clean.</p></div>\
         <div style='display:none'>Age check: are you over 18?</div></body></html>";
-    let dir = std::env::temp_dir().join(format!("pith-auto-hidden-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join("gate.html");
-    std::fs::write(&file, page).expect("write page");
-    let text = pith(&file, &[]);
+    let text = pith_html(page, &[]);
     assert_in(
         &text,
         &[
@@ -284,11 +289,9 @@ fn text_hidden_until_a_script_runs_is_read_when_nothing_else_is() {
     );
     // A page with enough visible text keeps its hidden parts out.
     let visible = page.replace("class=gate style='display: none'", "class=story");
-    std::fs::write(&file, visible).expect("write page");
-    let text = pith(&file, &[]);
+    let text = pith_html(&visible, &[]);
     assert_in(&text, &["A bold and smooth dark roast"]);
     assert_out(&text, &["Age check"]);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A site's legal footer reads as prose but is not a lead paragraph to recover.
@@ -313,14 +316,9 @@ fn legal_footer_is_not_recovered() {
             "<html><body><div class=page>{story}</div><div class=bottom><p>{notice}</p></div>\
              </body></html>"
         );
-        let dir = std::env::temp_dir().join(format!("pith-auto-legal-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        let file = dir.join("legal.html");
-        std::fs::write(&file, page).expect("write page");
-        let text = pith(&file, &[]);
+        let text = pith_html(&page, &[]);
         assert_in(&text, &["The harbour reopened on Monday"]);
         assert_out(&text, &["Harbour Times Media Group"]);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }
 
@@ -357,11 +355,7 @@ fn class_words_that_remove_most_prose_name_the_layout() {
          every team.</p></div><main>{modules}</main><footer><a href=/privacy>Privacy</a>\
          </footer></body></html>"
     );
-    let dir = std::env::temp_dir().join(format!("pith-auto-layout-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join("layout.html");
-    std::fs::write(&file, &page).expect("write page");
-    let text = pith(&file, &[]);
+    let text = pith_html(&page, &[]);
     assert_in(
         &text,
         &[
@@ -370,7 +364,6 @@ fn class_words_that_remove_most_prose_name_the_layout() {
         ],
     );
     assert_out(&text, &["Privacy"]);
-    let _ = std::fs::remove_dir_all(&dir);
     // A short post beside a sidebar of book blurbs, more prose than the post but in one
     // region the class words name: they are right, and the sidebar stays out.
     if let Some(p) = shared_page("dragnet", "325") {
@@ -398,12 +391,7 @@ fn form_labels_stay_out() {
         takes about six weeks; the wood comes from one mill, a day's drive from us.</p>\
         <form><label for=qty>Walnut desk quantity, made to order in our workshop</label>\
         <input id=qty name=qty value=1></form></div></body></html>";
-    let dir = std::env::temp_dir().join(format!("pith-auto-label-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join("label.html");
-    std::fs::write(&file, page).expect("write page");
-    let text = pith(&file, &[]);
-    let _ = std::fs::remove_dir_all(&dir);
+    let text = pith_html(page, &[]);
     assert_in(&text, &["A desk of solid walnut, oiled by hand"]);
     assert_out(&text, &["Walnut desk quantity"]);
 }
@@ -447,11 +435,7 @@ fn a_page_of_linked_cards_keeps_its_cards() {
          ones that are filled.</p><ul class=jobs>{jobs}</ul>\
          <footer><a href=/privacy>Privacy</a></footer></body></html>"
     );
-    let dir = std::env::temp_dir().join(format!("pith-auto-cards-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join("jobs.html");
-    std::fs::write(&file, &page).expect("write page");
-    let text = pith(&file, &[]);
+    let text = pith_html(&page, &[]);
     assert_in(
         &text,
         &["Backend engineer 1", "Backend engineer 8", "Remote, Europe"],
@@ -463,9 +447,7 @@ fn a_page_of_linked_cards_keeps_its_cards() {
         "",
     );
     let menu = menu.replace("<h3>", "").replace("</h3>", "");
-    std::fs::write(&file, &menu).expect("write page");
-    let text = pith(&file, &[]);
-    let _ = std::fs::remove_dir_all(&dir);
+    let text = pith_html(&menu, &[]);
     assert_out(&text, &["Backend engineer 8"]);
 }
 
@@ -501,12 +483,7 @@ fn modal_dialogs_stay_out() {
          or two of wear.</p></div>\
          <div id=policy aria-modal=true><h2>Privacy policy</h2>{policy}</div></body></html>"
     );
-    let dir = std::env::temp_dir().join(format!("pith-auto-modal-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join("modal.html");
-    std::fs::write(&file, &page).expect("write page");
-    let text = pith(&file, &[]);
-    let _ = std::fs::remove_dir_all(&dir);
+    let text = pith_html(&page, &[]);
     assert_in(
         &text,
         &["A shoe of soft merino wool", "Wash it in the machine"],
@@ -541,12 +518,7 @@ fn a_dense_footer_is_never_the_wrapper() {
          <p>Shanghai slipped, then recovered its losses by noon.</p></div>\
          <footer><p>{notice}{notice}</p><a href=/terms>Terms</a></footer></body></html>"
     );
-    let dir = std::env::temp_dir().join(format!("pith-auto-footer-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join("footer.html");
-    std::fs::write(&file, &page).expect("write page");
-    let text = pith(&file, &[]);
-    let _ = std::fs::remove_dir_all(&dir);
+    let text = pith_html(&page, &[]);
     assert_in(&text, &["Asian markets were mixed", "Shanghai slipped"]);
     assert_out(&text, &["Market data is delayed"]);
 }
@@ -570,12 +542,7 @@ fn consent_banners_stay_out() {
         working light.</p><p>The volunteers will open the tower to visitors on Sundays through \
         the summer, and the keeper's cottage will become a small museum.</p></div>\
         </body></html>";
-    let dir = std::env::temp_dir().join(format!("pith-auto-consent-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join("consent.html");
-    std::fs::write(&file, page).expect("write page");
-    let text = pith(&file, &[]);
-    let _ = std::fs::remove_dir_all(&dir);
+    let text = pith_html(page, &[]);
     assert_in(&text, &["The old lighthouse on the point was lit again"]);
     assert_out(&text, &["We use cookies"]);
 }
@@ -592,13 +559,8 @@ fn decomposed_text_comes_out_composed() {
     let page = "<html><head><title>U\u{308}ber uns</title></head><body><p>Die Bru\u{308}cke \
         u\u{308}ber den Fluss wird ab Montag gesperrt; der Umweg fu\u{308}hrt u\u{308}ber die \
         Altstadt.</p></body></html>";
-    let dir = std::env::temp_dir().join(format!("pith-auto-nfc-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join("nfc.html");
-    std::fs::write(&file, page).expect("write page");
-    let text = pith(&file, &[]);
-    let json = pith(&file, &["--format", "json"]);
-    let _ = std::fs::remove_dir_all(&dir);
+    let text = pith_html(page, &[]);
+    let json = pith_html(page, &["--format", "json"]);
     assert_in(
         &text,
         &[
@@ -632,12 +594,7 @@ fn figure_captions_stay_out() {
         <p>The port authority said that the repairs, which cost less than feared, would last \
         for decades, and that the south wall would be inspected in the spring.</p>\
         </article></body></html>";
-    let dir = std::env::temp_dir().join(format!("pith-auto-caption-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join("caption.html");
-    std::fs::write(&file, page).expect("write page");
-    let text = pith(&file, &[]);
-    let _ = std::fs::remove_dir_all(&dir);
+    let text = pith_html(page, &[]);
     assert_in(
         &text,
         &[
