@@ -148,6 +148,13 @@ impl Framing {
 
     /// The values [`Framing::from_name`] takes, for error messages.
     pub const NAMES: &'static str = "auto, html, warc, jsonl";
+
+    /// [`Framing::from_name`] for a command's `--input`, or the message naming the values it
+    /// takes.
+    pub fn from_arg(name: &str) -> Result<Framing, String> {
+        Framing::from_name(name)
+            .ok_or_else(|| format!("unknown --input `{name}` (one of: {})", Framing::NAMES))
+    }
 }
 
 /// Every page record of the inputs `names` (`-` is stdin) in order, handed to `each` with the

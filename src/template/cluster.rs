@@ -757,13 +757,12 @@ pub fn cluster_main(cmd: &[&str], args: &[&str]) -> ExitCode {
         Ok(a) => a,
         Err(early) => return crate::cli::early_exit(early),
     };
-    let Some(framing) = Framing::from_name(&a.input) else {
-        eprintln!(
-            "pith cluster: unknown --input `{}` (one of: {})",
-            a.input,
-            Framing::NAMES
-        );
-        return ExitCode::from(2);
+    let framing = match Framing::from_arg(&a.input) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("pith cluster: {e}");
+            return ExitCode::from(2);
+        }
     };
     if a.files.is_empty() {
         eprintln!("pith cluster: give the pages to cluster (files, WARC or JSON lines)");

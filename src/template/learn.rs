@@ -543,13 +543,12 @@ pub fn learn_main(cmd: &[&str], args: &[&str]) -> ExitCode {
         Ok(a) => a,
         Err(early) => return crate::cli::early_exit(early),
     };
-    let Some(framing) = Framing::from_name(&a.input) else {
-        eprintln!(
-            "pith learn: unknown --input `{}` (one of: {})",
-            a.input,
-            Framing::NAMES
-        );
-        return ExitCode::from(2);
+    let framing = match Framing::from_arg(&a.input) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("pith learn: {e}");
+            return ExitCode::from(2);
+        }
     };
     if a.files.is_empty() {
         eprintln!("pith learn: give the pages to learn from (files, WARC or JSON lines)");
@@ -792,13 +791,12 @@ fn extract_main(a: &TemplateArgs) -> ExitCode {
         eprintln!("{who}: give the key page's URL with --key URL");
         return ExitCode::from(2);
     };
-    let Some(framing) = Framing::from_name(&a.input) else {
-        eprintln!(
-            "{who}: unknown --input `{}` (one of: {})",
-            a.input,
-            Framing::NAMES
-        );
-        return ExitCode::from(2);
+    let framing = match Framing::from_arg(&a.input) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("{who}: {e}");
+            return ExitCode::from(2);
+        }
     };
     if a.paths.is_empty() || a.cs_size < 2 || a.votes < 1 {
         eprintln!("{who}: give the crawl (WARC or JSON lines); need --cs-size >= 2, --votes >= 1");
@@ -900,9 +898,12 @@ pub fn template_main(cmd: &[&str], args: &[&str]) -> ExitCode {
             None => need_path("data directory"),
         },
         "eval-links" => {
-            let Some(framing) = Framing::from_name(&a.input) else {
-                eprintln!("pith template eval-links: unknown --input `{}`", a.input);
-                return ExitCode::from(2);
+            let framing = match Framing::from_arg(&a.input) {
+                Ok(f) => f,
+                Err(e) => {
+                    eprintln!("pith template eval-links: {e}");
+                    return ExitCode::from(2);
+                }
             };
             let params = super::links::Params {
                 n: a.cs_size.max(2),
