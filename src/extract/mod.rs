@@ -271,3 +271,24 @@ pub fn run(doc: &Document<'_>, opts: &Options) -> Selection {
         },
     }
 }
+
+/// Each page's text after a site-level detector (`tmpl_dom::site`, `tmpl_text::site`) ran over
+/// all of them, for those detectors' tests.
+#[cfg(test)]
+pub(crate) fn site_texts(
+    pages: &[String],
+    site: impl Fn(&[&Document<'_>]) -> Vec<Selection>,
+) -> Vec<String> {
+    let arenas: Vec<bumpalo::Bump> = pages.iter().map(|_| bumpalo::Bump::new()).collect();
+    let docs: Vec<Document<'_>> = pages
+        .iter()
+        .zip(&arenas)
+        .map(|(p, a)| Document::parse(p, a))
+        .collect();
+    let refs: Vec<&Document<'_>> = docs.iter().collect();
+    let sels = site(&refs);
+    docs.iter()
+        .zip(&sels)
+        .map(|(d, s)| output::render(d, s, Format::Text, false))
+        .collect()
+}

@@ -256,22 +256,10 @@ pub fn site(docs: &[&Document<'_>], params: &Params) -> Vec<Selection> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::{Format, render};
 
     /// Each page's text after detection over the set.
     fn run(pages: &[String], params: &Params) -> Vec<String> {
-        let arenas: Vec<bumpalo::Bump> = pages.iter().map(|_| bumpalo::Bump::new()).collect();
-        let docs: Vec<Document<'_>> = pages
-            .iter()
-            .zip(&arenas)
-            .map(|(p, a)| Document::parse(p, a))
-            .collect();
-        let refs: Vec<&Document<'_>> = docs.iter().collect();
-        let sels = site(&refs, params);
-        docs.iter()
-            .zip(&sels)
-            .map(|(d, s)| render(d, s, Format::Text, false))
-            .collect()
+        crate::extract::site_texts(pages, |docs| site(docs, params))
     }
 
     fn page(menu_extra: &str, body: &str) -> String {
