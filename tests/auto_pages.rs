@@ -604,3 +604,58 @@ fn figure_captions_stay_out() {
     );
     assert_out(&text, &["The morning ferry docks"]);
 }
+
+/// A photo story: each photo's caption in its own `<article>`, the wrappers side by side. Each
+/// caption scores alike, so the winner was one caption; the nearest ancestor of three
+/// near-equal runners-up is the story (Readability's alternative candidates).
+#[test]
+fn captions_in_sibling_wrappers_are_one_story() {
+    if let Some(p) = shared_page("trafilatura_eval", "couchstyle.de.vintage") {
+        let text = pith(&p, &[]);
+        assert_in(
+            &text,
+            &[
+                "Vintage trifft Urban Jungle",
+                "Am alten Küchentisch mit seinen Kaffeehausstühlen.",
+                "Der Barschrank aus den 50er Jahren ist das Highlight im Wohnzimmer.",
+            ],
+        );
+        assert_out(&text, &["Entdecke weitere Homestorys"]);
+    }
+    let caption = |i: usize| {
+        format!(
+            "<article class=section><div class=photo><img src=p{i}.jpg></div>\
+             <div class=body><div class=caption>Caption {i}: the afternoon light falls on the \
+             shelf, and the plants, the books and the old lamp each find their place.</div>\
+             <div class=stats><a href=/like>Like</a> <a href=/save>Save</a></div></div></article>"
+        )
+    };
+    // More homes, linked: the story's wrapper shares `<main>` with them, which makes `<main>`
+    // link-dense, so reading the whole page does not bring the captions back either.
+    let more = |i: usize| {
+        format!(
+            "<li><a href=/home{i}>A bright attic flat full of plants and vintage finds, home number {i}</a></li>"
+        )
+    };
+    let story: String = (0..5).map(caption).collect();
+    let homes: String = (0..12).map(more).collect();
+    let html = format!(
+        "<html><body><nav><a href=/>Home</a> <a href=/rooms>Rooms</a></nav>\
+         <main><div class=story>{story}</div><ul class=more>{homes}</ul></main>\
+         <footer>Contact the editors</footer></body></html>"
+    );
+    let text = pith_html(&html, &[]);
+    assert_in(&text, &["Caption 0:", "Caption 2:", "Caption 4:"]);
+    assert_out(&text, &["Contact the editors", "Rooms"]);
+}
+
+/// Copies of one widget (an image-rating form under every photo of a recipe) score alike too,
+/// but they are not pieces of one content area: a runner-up with the winner's very text does
+/// not count, and the page is read as a whole (the recipe) instead of as the forms' container.
+#[test]
+fn copies_of_a_widget_are_not_a_story() {
+    if let Some(p) = shared_page("trafilatura_eval", "chefkoch.de.mandarinen") {
+        let text = pith(&p, &[]);
+        assert_in(&text, &["Für den Mürbeteig:", "Margarine oder Butter"]);
+    }
+}

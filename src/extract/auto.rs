@@ -690,6 +690,8 @@ fn select(
         }
     }
     let mut best: Option<(usize, f32)> = None;
+    let mut best_readability = 0f32;
+    let mut leaders: Vec<(usize, f32)> = Vec::with_capacity(LEADERS + 1);
     for i in 1..n {
         if score[i] <= 0.0 || removed[i] || nodes[i].kind != Kind::Element {
             continue;
@@ -708,11 +710,20 @@ fn select(
         } else {
             s.danag as f32 / s.text as f32
         };
-        let total =
-            (score[i] + tag_prior + class_prior) * (1.0 - s.link_density()) * (0.5 + danag_cover);
+        let readability = (score[i] + tag_prior + class_prior) * (1.0 - s.link_density());
+        let total = readability * (0.5 + danag_cover);
         score[i] = total;
         if best.is_none_or(|(_, b)| total > b) {
             best = Some((i, total));
+            best_readability = readability;
+        }
+        // The runners-up, for the common-ancestor rule below: the best few, kept sorted.
+        if readability > 0.0
+            && (leaders.len() < LEADERS || leaders.last().is_some_and(|&(_, b)| readability > b))
+        {
+            let at = leaders.partition_point(|&(_, b)| b >= readability);
+            leaders.insert(at, (i, readability));
+            leaders.truncate(LEADERS);
         }
     }
     if let Some(t) = trace.as_deref_mut() {
@@ -735,10 +746,44 @@ fn select(
         };
     }
 
+    // Several candidates that score nearly as well as the winner and share an ancestor with it
+    // are pieces of one content area (captions of a photo story, a post's sections, each with its
+    // own wrapper): the nearest ancestor holding at least three of them is the container
+    // (Readability's alternative top candidates: the top five, at 0.75 of the winner's score,
+    // three sharing an ancestor).
+    let mut top = top;
+    // A runner-up apart from the winner with its very text is another copy of the same widget
+    // (a rating form under every photo), not another piece of the content.
+    let top_span = doc.tree.subtree(top as NodeId);
+    let copy_of_top = |i: usize| {
+        let span = doc.tree.subtree(i as NodeId);
+        let nested = top_span.contains(&i) || span.contains(&top);
+        !nested
+            && stats[i].text == stats[top].text
+            && doc.text_of(i as NodeId) == doc.text_of(top as NodeId)
+    };
+    let rivals: Vec<usize> = leaders
+        .iter()
+        .filter(|&&(i, s)| i != top && s >= best_readability * RIVAL_SHARE && !copy_of_top(i))
+        .map(|&(i, _)| i)
+        .collect();
+    if best_readability > 0.0 && rivals.len() >= RIVALS_SHARING {
+        // Up from the winner, each ancestor's subtree (a range of ids) is tested against the
+        // few runners-up: no per-node memory, linear in the depth.
+        let mut a = nodes[top].parent as usize;
+        while a != 0 && !matches!(nodes[a].tag, Tag::Body | Tag::Html) && !removed[a] {
+            let span = doc.tree.subtree(a as NodeId);
+            if rivals.iter().filter(|r| span.contains(r)).count() >= RIVALS_SHARING {
+                top = a;
+                break;
+            }
+            a = nodes[a].parent as usize;
+        }
+    }
+
     // An article cut into sections (around figures, adverts, pull quotes) scores section by
     // section; climb while the parent holds clearly more prose than the winner, so the other
     // sections come along. Body and html are never the container.
-    let mut top = top;
     loop {
         let p = nodes[top].parent as usize;
         if p == 0 || matches!(nodes[p].tag, Tag::Body | Tag::Html) || removed[p] {
@@ -1088,6 +1133,13 @@ fn teasers(doc: &Document<'_>, stats: &[Stats], removed: &[bool]) -> Vec<bool> {
 /// The shortest text that is an article on its own (Mozilla Readability's
 /// `DEFAULT_CHAR_THRESHOLD`).
 const ARTICLE_MIN_CHARS: u64 = 500;
+/// Candidates kept for the common-ancestor rule, the winner included (Readability's
+/// `nbTopCandidates`, 5).
+const LEADERS: usize = 5;
+/// A runner-up counts when it scores this share of the winner (Readability, 0.75).
+const RIVAL_SHARE: f32 = 0.75;
+/// Runners-up that must share an ancestor (Readability's `MINIMUM_TOPCANDIDATES`, 3).
+const RIVALS_SHARING: usize = 3;
 /// A block of at least this much link text is a linked headline (a title that is the link).
 const HEADLINE_LINK_DENSITY: f32 = 0.8;
 /// A linked line outside a heading is a headline from this length on: five or six words, past
