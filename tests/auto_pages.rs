@@ -659,3 +659,30 @@ fn copies_of_a_widget_are_not_a_story() {
         assert_in(&text, &["Für den Mürbeteig:", "Margarine oder Butter"]);
     }
 }
+
+/// A part named boilerplate by its class and content by its id (`class="sharedaddy"
+/// id="jp-post-flair"`: a post's share and like bar) is boilerplate: the content word names
+/// what the part belongs to. Within one name the two cancel (`article-footer` stays).
+#[test]
+fn a_content_word_in_the_other_name_does_not_save_boilerplate() {
+    if let Some(p) = shared_page(
+        "trafilatura_eval",
+        "archive.org.nesselsetzer.wordpress.com.antipoden",
+    ) {
+        let text = pith(&p, &[]);
+        assert_in(&text, &["Es ist noch nicht allzulange her"]);
+        assert_out(&text, &["Gefällt mir"]);
+    }
+    let html = "<html><body><div class=post><h1>Night trains</h1>\
+        <p>The night train leaves at ten, and by morning the mountains are behind it.</p>\
+        <p>Sleeper cabins hold four berths, a washbasin and a window that opens.</p>\
+        <div class=article-footer>Filed under travel, by the railway desk.</div>\
+        <div class=sharedaddy id=jp-post-flair><span>Share this on every network</span></div>\
+        </div></body></html>";
+    let text = pith_html(html, &[]);
+    assert_in(
+        &text,
+        &["Sleeper cabins hold four berths", "Filed under travel"],
+    );
+    assert_out(&text, &["Share this on every network"]);
+}

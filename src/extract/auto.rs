@@ -278,22 +278,32 @@ pub(crate) fn element_hints(doc: &Document<'_>, id: NodeId, comments: bool) -> (
     }
     let m = hint_matchers();
     let (mut boiler, mut comment, mut pos) = (false, false, false);
+    // Class and id are two names of the element. A content word cancels a boilerplate word of
+    // the same name (`article-footer`, `main-content sidebar-open` are no verdict), but not one
+    // of the other name: there it names what the part belongs to (`class="sharedaddy"
+    // id="jp-post-flair"` is a post's share bar, `id="like-post-wrapper"` its like button).
+    // trafilatura discards on either name alone; Readability adds the two names' weights.
+    let mut named_boilerplate = false;
     for hay in [class, ident] {
         if hay.len() < m.shortest {
             continue;
         }
+        let (mut b, mut p) = (false, false);
         for found in m.words.find_overlapping_iter(hay) {
-            let p = found.pattern().as_usize();
-            if p < m.comment {
-                boiler = true;
-            } else if p < m.content {
+            let w = found.pattern().as_usize();
+            if w < m.comment {
+                b = true;
+            } else if w < m.content {
                 comment |= !comments;
             } else {
-                pos = true;
+                p = true;
             }
         }
+        named_boilerplate |= b && !p;
+        (boiler, pos) = (boiler | b, pos | p);
     }
     let hint = match (boiler, comment, pos) {
+        _ if named_boilerplate => -1,
         (_, _, true) if !boiler && !comment => 1,
         (_, _, true) => 0,
         (false, true, false) => COMMENT_HINT,
