@@ -460,6 +460,21 @@ pub fn extract_traced(
     all
 }
 
+/// Whether two subtrees show the same text, byte for byte, compared as they are read (no copy:
+/// two halves of a huge page may be compared).
+fn same_text(doc: &Document<'_>, a: NodeId, b: NodeId) -> bool {
+    let text = |id: NodeId| {
+        doc.tree
+            .subtree(id)
+            .filter(|&i| {
+                let n = &doc.tree.nodes[i];
+                n.kind == Kind::Text && n.context & context::HIDDEN == 0
+            })
+            .flat_map(|i| doc.raw_text(i as NodeId).bytes())
+    };
+    text(a).eq(text(b))
+}
+
 /// Links that hold a card: two or more pieces of text (a title and its details, a name and
 /// its price) inside one `<a>`. Counted in one forward pass: each node knows its link.
 fn linked_cards(doc: &Document<'_>) -> usize {
@@ -768,9 +783,7 @@ fn select(
     let copy_of_top = |i: usize| {
         let span = doc.tree.subtree(i as NodeId);
         let nested = top_span.contains(&i) || span.contains(&top);
-        !nested
-            && stats[i].text == stats[top].text
-            && doc.text_of(i as NodeId) == doc.text_of(top as NodeId)
+        !nested && stats[i].text == stats[top].text && same_text(doc, i as NodeId, top as NodeId)
     };
     let rivals: Vec<usize> = leaders
         .iter()
