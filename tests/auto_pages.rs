@@ -686,3 +686,51 @@ fn a_content_word_in_the_other_name_does_not_save_boilerplate() {
     );
     assert_out(&text, &["Share this on every network"]);
 }
+
+/// Customers' reviews under a product are its users' comments: out by default, kept (after
+/// the main text) with `--comments`. An image `preview` is no review.
+#[test]
+fn customer_reviews_are_comments() {
+    if let Some(p) = shared_page("wcxb_dev", "2985") {
+        let text = pith(&p, &[]);
+        assert_in(
+            &text,
+            &["The Rode NT1 5th Generation Black is a large-diaphragm cardioid condenser"],
+        );
+        assert_out(
+            &text,
+            &["Bought this to replace my elderly and now dead Rode NT1-A"],
+        );
+        let with = pith(&p, &["--comments"]);
+        assert_in(
+            &with,
+            &["Bought this to replace my elderly and now dead Rode NT1-A"],
+        );
+    }
+    let review = |i: usize| {
+        format!(
+            "<div class=review-item><p>Review {i}: arrived quickly, sturdy, and the handle, \
+             which I feared would be flimsy, is solid oak.</p></div>"
+        )
+    };
+    let reviews: String = (0..3).map(review).collect();
+    let html = format!(
+        "<html><body><div class=product><h1>Oak garden trug</h1>\
+         <div class=image-preview><p>Woven from sweet chestnut, the trug carries fruit, \
+         flowers and tools, and its base, raised on two runners, keeps it off wet ground.</p></div>\
+         <p>Each trug is made by hand in Sussex, from coppiced wood, and oiled before it leaves \
+         the workshop, so that it weathers slowly and evenly.</p></div>\
+         <div class=customer-reviews>{reviews}</div></body></html>"
+    );
+    let text = pith_html(&html, &[]);
+    assert_in(
+        &text,
+        &["Woven from sweet chestnut", "Each trug is made by hand"],
+    );
+    assert_out(&text, &["Review 0:", "Review 2:"]);
+    let with = pith_html(&html, &["--comments"]);
+    assert_in(
+        &with,
+        &["Each trug is made by hand", "Review 0:", "Review 2:"],
+    );
+}

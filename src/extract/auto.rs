@@ -202,8 +202,9 @@ impl Mode {
     }
 }
 
-/// Class/id words about user comments; with `--comments` they are not boilerplate.
-const COMMENT_WORDS: &[&str] = &["comment", "disqus"];
+/// Class/id words about user comments (and customers' reviews of a product, its users' comments);
+/// with `--comments` they are not boilerplate.
+const COMMENT_WORDS: &[&str] = &["comment", "disqus", "review"];
 
 /// The class/id word lists as automata: boilerplate words other than comment words, comment
 /// words (boilerplate unless `--comments`), content words. Only whether any word occurs
@@ -294,7 +295,7 @@ pub(crate) fn element_hints(doc: &Document<'_>, id: NodeId, comments: bool) -> (
             if w < m.comment {
                 b = true;
             } else if w < m.content {
-                comment |= !comments;
+                comment |= !comments && !preview(hay, found.start(), found.end());
             } else {
                 p = true;
             }
@@ -311,6 +312,15 @@ pub(crate) fn element_hints(doc: &Document<'_>, id: NodeId, comments: bool) -> (
         (false, false, false) => 0,
     };
     (hint, hidden)
+}
+
+/// Whether the word found at `start..end` of a class/id value is the `review` of `preview` (an
+/// image or a content preview), which names no review.
+fn preview(hay: &str, start: usize, end: usize) -> bool {
+    let b = hay.as_bytes();
+    start > 0
+        && b[start - 1].eq_ignore_ascii_case(&b'p')
+        && b[start..end].eq_ignore_ascii_case(b"review")
 }
 
 /// Whether an inline style hides the element (`display:none`, `visibility:hidden`, blanks and
