@@ -1,6 +1,7 @@
 //! Per-page scores on msv_big9, same-year leave-one-out (as `pith template eval-sites`): the
 //! template path as `--templates` runs it against `auto`, bag-of-words P / R / F1, for finding
-//! the pages where the template loses words, with FastCE alone and the layout match.
+//! the pages where the template loses words, with FastCE alone, the layout match, and what
+//! `--templates` gives with the templates `pith learn` writes (one per cluster, `fam`).
 //! Usage: sites_pages [DIR] > pages.tsv (`ONLY=<page id>` runs one page).
 use pith::eval::metrics;
 use pith::extract::Options;
@@ -19,7 +20,9 @@ fn main() {
         .nth(1)
         .unwrap_or_else(|| "../shared/data/msv_big9".to_string());
     let opts = Options::default();
-    println!("site\tyear\tid\talgo\tbow\tp\tr\tauto_bow\tauto_p\tauto_r\talone\tmatched");
+    println!(
+        "site\tyear\tid\talgo\tbow\tp\tr\tauto_bow\tauto_p\tauto_r\talone\tmatched\tfam_algo\tfam_bow"
+    );
     for site in sorted(std::path::Path::new(&dir))
         .into_iter()
         .filter(|p| p.is_dir())
@@ -49,6 +52,18 @@ fn main() {
                 let (algo, text) = got
                     .map(|e| (e.algo, e.text))
                     .unwrap_or(("error".into(), String::new()));
+                let fam = pith::template::learn::learn_family(
+                    &others,
+                    &learn::names_of(&others),
+                    "site",
+                    Default::default(),
+                    pith::template::cluster::DEFAULT_SIGNATURE,
+                );
+                let (fam_algo, fam_text) =
+                    pith::extract::extract_with(page, None, &opts, Some(&fam))
+                        .map(|e| (e.algo, e.text))
+                        .unwrap_or(("error".into(), String::new()));
+                let fam_bow = metrics::bow(&metrics::tokens(&fam_text), &gold).f1;
                 let auto = pith::extract(page, None, &opts)
                     .map(|e| e.text)
                     .unwrap_or_default();
@@ -66,7 +81,7 @@ fn main() {
                 let s = metrics::bow(&metrics::tokens(&text), &gold);
                 let a = metrics::bow(&metrics::tokens(&auto), &gold);
                 println!(
-                    "{}\t{}\t{id}\t{algo}\t{:.3}\t{:.3}\t{:.3}\t{:.3}\t{:.3}\t{:.3}\t{al:.3}\t{:.2}",
+                    "{}\t{}\t{id}\t{algo}\t{:.3}\t{:.3}\t{:.3}\t{:.3}\t{:.3}\t{:.3}\t{al:.3}\t{:.2}\t{fam_algo}\t{fam_bow:.3}",
                     site.file_name().and_then(|s| s.to_str()).unwrap_or(""),
                     year.file_name().and_then(|s| s.to_str()).unwrap_or(""),
                     s.f1,
