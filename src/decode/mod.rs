@@ -123,14 +123,66 @@ pub fn decode<'a>(bytes: &'a [u8], forced: Option<&str>, transport: Option<&str>
 fn transcode<'a>(bytes: &'a [u8], enc: &'static Encoding, valid: Option<&'a str>) -> Decoded<'a> {
     if enc == UTF_8 {
         return Decoded {
-            text: valid.map_or_else(|| String::from_utf8_lossy(bytes), Cow::Borrowed),
+            text: valid.map_or_else(|| Cow::Owned(lossy_utf8(bytes)), Cow::Borrowed),
             encoding: UTF_8,
         };
     }
-    let (text, _) = enc.decode_without_bom_handling(bytes);
+    if enc.is_ascii_compatible() && bytes.is_ascii() {
+        // Every ASCII-compatible encoding reads ASCII as itself (what encoding_rs borrows).
+        let ascii = std::str::from_utf8(bytes).unwrap_or_default();
+        return Decoded {
+            text: Cow::Borrowed(ascii),
+            encoding: enc,
+        };
+    }
     Decoded {
-        text,
+        text: Cow::Owned(decode_in_pieces(bytes, enc)),
         encoding: enc,
+    }
+}
+
+/// Invalid UTF-8 read as `String::from_utf8_lossy` reads it (one U+FFFD per invalid
+/// sequence), into a string of exactly its size: growing it by doubling would hold 1.5x the
+/// page for a moment beside the page itself (issue #7).
+fn lossy_utf8(bytes: &[u8]) -> String {
+    let len: usize = bytes
+        .utf8_chunks()
+        .map(|c| c.valid().len() + if c.invalid().is_empty() { 0 } else { 3 })
+        .sum();
+    let mut text = String::with_capacity(len);
+    for chunk in bytes.utf8_chunks() {
+        text.push_str(chunk.valid());
+        if !chunk.invalid().is_empty() {
+            text.push(char::REPLACEMENT_CHARACTER);
+        }
+    }
+    text
+}
+
+/// Decodes a legacy or UTF-16 page as `Encoding::decode_without_bom_handling` does, through a
+/// small buffer. encoding_rs decodes into the spare capacity of its string, which it sizes for
+/// the worst case (1.5x a UTF-16 page, 3x a single-byte one) and touches page by page before
+/// writing, so all of it became resident memory; here the string is reserved for the worst
+/// case but only what is written is touched (reserved capacity is address space, not memory).
+fn decode_in_pieces(bytes: &[u8], enc: &'static Encoding) -> String {
+    /// Decoded text moves through this buffer; large enough that the copy costs little.
+    const PIECE: usize = 32 << 10;
+    let mut decoder = enc.new_decoder_without_bom_handling();
+    let mut text = String::with_capacity(
+        decoder
+            .max_utf8_buffer_length(bytes.len())
+            .unwrap_or(bytes.len()),
+    );
+    let mut piece = [0u8; PIECE];
+    let mut read = 0;
+    loop {
+        let buf = std::str::from_utf8_mut(&mut piece[..]).unwrap_or_default();
+        let (result, n, written, _) = decoder.decode_to_str(&bytes[read..], buf, true);
+        read += n;
+        text.push_str(&buf[..written]);
+        if result == encoding_rs::CoderResult::InputEmpty {
+            return text;
+        }
     }
 }
 

@@ -546,6 +546,10 @@ fn select(
             s.danag = chars;
         }
     }
+    // Each array indexed by node is freed after its last use, so that the steps' arrays do
+    // not add up: on a page that is mostly tags there is a node every 10-20 bytes, and each
+    // byte per node is 5-10% of the page in memory (issue #7: under 4x the record).
+    drop(in_danag);
     for i in (1..n).rev() {
         let parent = nodes[i].parent as usize;
         let s = stats[i];
@@ -624,6 +628,7 @@ fn select(
     if class_prose * 2 <= page_prose || largest * 2 > class_prose {
         class_prose = 0;
     }
+    drop(hidden);
     if retry == Retry::Listing {
         let mut roots = vec![false; n];
         mark_body(doc, &mut roots);
@@ -715,6 +720,7 @@ fn select(
             best = Some((i, total));
         }
     }
+    drop(hint);
     if let Some(t) = trace.as_deref_mut() {
         t.stats.clone_from(&stats);
         t.removed.clone_from(&removed);
@@ -734,6 +740,7 @@ fn select(
             class_prose,
         };
     }
+    drop(danag_sel);
 
     // An article cut into sections (around figures, adverts, pull quotes) scores section by
     // section; climb while the parent holds clearly more prose than the winner, so the other
@@ -753,7 +760,9 @@ fn select(
     // Teasers stay out only beside an article; on a listing, where the container is one card,
     // they are the content (Readability's floor for an article, see [`ARTICLE_MIN_CHARS`]).
     // A container that is mostly teasers itself is a listing too.
-    let mut teaser_text = vec![0u32; n];
+    // The climb was `prose`'s last use: its memory holds the teaser text.
+    let mut teaser_text = prose;
+    teaser_text.fill(0);
     for i in (1..n).rev() {
         if teaser[i] && nodes[i].kind == Kind::Text {
             teaser_text[i] = stats[i].text;
@@ -791,6 +800,7 @@ fn select(
             roots.push(sib);
         }
     }
+    drop((score, teaser_text));
 
     // 4. Prose outside the chosen container: a paragraph of real sentences with hardly any
     // links is content wherever it stands (a lead paragraph above a figure, a section the
@@ -822,6 +832,7 @@ fn select(
             is_root[i] = true;
         }
     }
+    drop((is_paragraph, under));
 
     // 5. Text of the chosen subtrees, in document order, minus boilerplate, hidden and
     // link-dense blocks.
@@ -839,9 +850,10 @@ fn select(
     // The chosen roots stay roots: a container kept for its own merits must not vanish from
     // the whole page because an ancestor of it is link-dense (the whole page holds the chosen
     // text).
-    let mut whole_root = is_root.clone();
+    let mut whole_root = is_root;
     mark_body(doc, &mut whole_root);
     let whole = collect(doc, &whole_root, &removed, &stats, tuning);
+    drop(whole_root);
     let chars = |s: &Selection| -> u64 {
         s.nodes
             .iter()

@@ -187,19 +187,64 @@ pub fn extract_with(
     opts: &Options,
     family: Option<&crate::template::Family>,
 ) -> Result<Extracted, Error> {
+    readable(bytes)?;
+    let decoded = decode::decode(bytes, opts.charset.as_deref(), transport_charset);
+    from_text(&decoded.text, decoded.encoding.name(), opts, family)
+}
+
+/// [`extract_with`] on `page[start..]`, a buffer the caller gives away: when the page has to
+/// be transcoded (a legacy charset, UTF-16, invalid UTF-8), its bytes are freed as soon as the
+/// UTF-8 copy exists, so that the two are not both held beside the tree (issue #7: memory under
+/// 4x the record). The buffer comes back when it was kept (the page was UTF-8 already, or it
+/// could not be read), for reuse.
+pub fn extract_buffer(
+    page: Vec<u8>,
+    start: usize,
+    transport_charset: Option<&str>,
+    opts: &Options,
+    family: Option<&crate::template::Family>,
+) -> (Result<Extracted, Error>, Option<Vec<u8>>) {
+    let bytes = page.get(start..).unwrap_or_default();
+    if let Err(e) = readable(bytes) {
+        return (Err(e), Some(page));
+    }
+    let decoded = decode::decode(bytes, opts.charset.as_deref(), transport_charset);
+    let encoding = decoded.encoding.name();
+    match decoded.text {
+        std::borrow::Cow::Borrowed(text) => {
+            let got = from_text(text, encoding, opts, family);
+            (got, Some(page))
+        }
+        std::borrow::Cow::Owned(text) => {
+            drop(page);
+            (from_text(&text, encoding, opts, family), None)
+        }
+    }
+}
+
+/// Whether `bytes` can be a page at all: not blank, not binary.
+fn readable(bytes: &[u8]) -> Result<(), Error> {
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
         return Err(Error::Empty);
     }
     if decode::looks_binary(bytes) {
         return Err(Error::Binary);
     }
-    let decoded = decode::decode(bytes, opts.charset.as_deref(), transport_charset);
-    if decoded.text.len() >= u32::MAX as usize {
+    Ok(())
+}
+
+/// Extraction of a decoded page (`encoding`: what it was read in).
+fn from_text(
+    text: &str,
+    encoding: &'static str,
+    opts: &Options,
+    family: Option<&crate::template::Family>,
+) -> Result<Extracted, Error> {
+    if text.len() >= u32::MAX as usize {
         return Err(Error::TooLarge);
     }
-    let encoding = decoded.encoding.name();
     Ok(with_arena(|arena| {
-        let doc = Document::parse(&decoded.text, arena);
+        let doc = Document::parse(text, arena);
         let tuning = auto::Tuning::new(opts.mode, opts.comments);
         // The picked template's selection trimmed by `auto`'s ([`fastce::with_template`]); a
         // page that does not match it falls back to `opts.algo`, reusing `auto`'s selection
