@@ -38,8 +38,47 @@ pub struct Stats {
     pub commas: u32,
     /// Characters of text that DANAg selected.
     pub danag: u32,
-    /// Has a block-level element child (so it is a container, not a paragraph).
-    pub has_block_child: bool,
+}
+
+// 16 bytes: one per node is the largest of `auto`'s arrays (issue #7). Whether an element
+// has a block child is kept beside it ([`BlockChild`]), not in a padded fifth field.
+const _: () = assert!(std::mem::size_of::<Stats>() == 16);
+
+/// Per node: has a block-level element child with text (so it is a container, not a
+/// paragraph).
+type BlockChild = [bool];
+
+/// One bit per node, for a flag read once per node: an eighth of a `Vec<bool>`.
+struct Bits(Vec<u64>);
+
+impl Bits {
+    fn new(n: usize) -> Bits {
+        Bits(vec![0; n.div_ceil(64)])
+    }
+
+    #[inline]
+    fn set(&mut self, i: usize) {
+        self.0[i >> 6] |= 1 << (i & 63);
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> bool {
+        (self.0[i >> 6] >> (i & 63)) & 1 != 0
+    }
+
+    /// The set positions, ascending.
+    fn ones(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(w, &word)| {
+            let mut rest = word;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let bit = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    w * 64 + bit
+                })
+            })
+        })
+    }
 }
 
 impl Stats {
@@ -513,14 +552,19 @@ fn select(
 ) -> Reading {
     let nodes = &doc.tree.nodes;
     let n = nodes.len();
-    let danag_sel = danag::extract(doc, Segments::Normalized, danag::PAPER_GAP);
+    // DANAg's selection, kept as one bit per node: its text nodes in document order are the
+    // set bits in ascending order, which is all the answer needs when no container wins.
+    let mut in_danag = Bits::new(n);
+    for &id in &danag::extract(doc, Segments::Normalized, danag::PAPER_GAP).nodes {
+        in_danag.set(id as usize);
+    }
+    let danag_sel = |in_danag: Bits| Selection {
+        nodes: in_danag.ones().map(|i| i as NodeId).collect(),
+    };
 
     // 1. Bottom-up statistics.
     let mut stats = vec![Stats::default(); n];
-    let mut in_danag = vec![false; n];
-    for &id in &danag_sel.nodes {
-        in_danag[id as usize] = true;
-    }
+    let mut block_child = vec![false; n];
     for tok in doc.tokens() {
         if tok.kind != TokenKind::Text {
             continue;
@@ -542,14 +586,13 @@ fn select(
             s.link = chars;
         }
         s.commas = commas(raw);
-        if in_danag[tok.node as usize] {
+        if in_danag.get(tok.node as usize) {
             s.danag = chars;
         }
     }
     // Each array indexed by node is freed after its last use, so that the steps' arrays do
     // not add up: on a page that is mostly tags there is a node every 10-20 bytes, and each
     // byte per node is 5-10% of the page in memory (issue #7: under 4x the record).
-    drop(in_danag);
     for i in (1..n).rev() {
         let parent = nodes[i].parent as usize;
         let s = stats[i];
@@ -565,7 +608,7 @@ fn select(
             && !matches!(nodes[i].tag, Tag::Br | Tag::Hr)
             && s.text > 0
         {
-            p.has_block_child = true;
+            block_child[parent] = true;
         }
     }
 
@@ -588,7 +631,7 @@ fn select(
         &mut hidden,
         &mut removed,
     );
-    if article_text(doc, &stats, &removed) < ARTICLE_MIN_CHARS {
+    if article_text(doc, &stats, &block_child, &removed) < ARTICLE_MIN_CHARS {
         mark_removed(
             doc,
             tuning,
@@ -652,7 +695,7 @@ fn select(
     let mut teaser = if tuning.comments {
         vec![false; n]
     } else {
-        teasers(doc, &stats, &removed)
+        teasers(doc, &stats, &block_child, &removed)
     };
 
     // 3. Candidate containers scored by their paragraphs.
@@ -670,7 +713,7 @@ fn select(
             || (matches!(
                 node.tag,
                 Tag::Div | Tag::Section | Tag::Article | Tag::Span | Tag::Font
-            ) && !stats[i].has_block_child);
+            ) && !block_child[i]);
         is_paragraph[i] = paragraph_like;
         let s = stats[i];
         // Readability's 25-character floor on a paragraph, here in non-blank bytes.
@@ -688,6 +731,7 @@ fn select(
             score[grand as usize] += vote / 2.0;
         }
     }
+    drop(block_child);
     for i in (1..n).rev() {
         let p = nodes[i].parent as usize;
         if !removed[i] {
@@ -730,17 +774,17 @@ fn select(
     }
     let Some((top, top_score)) = best else {
         return Reading {
-            sel: danag_sel,
+            sel: danag_sel(in_danag),
             class_prose,
         };
     };
     if stats[top].text < 50 {
         return Reading {
-            sel: danag_sel,
+            sel: danag_sel(in_danag),
             class_prose,
         };
     }
-    drop(danag_sel);
+    drop(in_danag);
 
     // An article cut into sections (around figures, adverts, pull quotes) scores section by
     // section; climb while the parent holds clearly more prose than the winner, so the other
@@ -1007,14 +1051,19 @@ fn mark_removed(
 
 /// Non-link text of the paragraphs (leaf blocks of at least Readability's 25 characters) that
 /// `removed` leaves: how much article the page has outside its boilerplate.
-fn article_text(doc: &Document<'_>, stats: &[Stats], removed: &[bool]) -> u64 {
+fn article_text(
+    doc: &Document<'_>,
+    stats: &[Stats],
+    block_child: &BlockChild,
+    removed: &[bool],
+) -> u64 {
     let nodes = &doc.tree.nodes;
     (1..nodes.len())
         .filter(|&i| {
             nodes[i].kind == Kind::Element
                 && !removed[i]
                 && nodes[i].tag.is(flags::BLOCK)
-                && !stats[i].has_block_child
+                && !block_child[i]
                 && stats[i].text >= 25
         })
         .map(|i| u64::from(stats[i].text - stats[i].link))
@@ -1028,7 +1077,12 @@ fn article_text(doc: &Document<'_>, stats: &[Stats], removed: &[bool]) -> u64 {
 /// "more stories" widgets and headline lists present other pages (`<li><h3><a>` title, `<p>`
 /// summary; `<dt><a>` / `<dd>`), whatever their class names say. One forward pass; the card
 /// test walks at most [`CARD_DEPTH`] parents.
-fn teasers(doc: &Document<'_>, stats: &[Stats], removed: &[bool]) -> Vec<bool> {
+fn teasers(
+    doc: &Document<'_>,
+    stats: &[Stats],
+    block_child: &BlockChild,
+    removed: &[bool],
+) -> Vec<bool> {
     let nodes = &doc.tree.nodes;
     let n = nodes.len();
     let mut teaser = vec![false; n];
@@ -1039,7 +1093,7 @@ fn teasers(doc: &Document<'_>, stats: &[Stats], removed: &[bool]) -> Vec<bool> {
         let node = &nodes[i];
         if node.kind != Kind::Element
             || !node.tag.is(flags::BLOCK)
-            || stats[i].has_block_child
+            || block_child[i]
             || stats[i].text == 0
         {
             continue;
