@@ -700,9 +700,6 @@ fn select(
 
     // 3. Candidate containers scored by their paragraphs.
     let mut score = vec![0f32; n];
-    // Text of the voting paragraphs under each element (added to the paragraph's ancestors
-    // below, in one reverse pass).
-    let mut prose = vec![0u32; n];
     let mut is_paragraph = vec![false; n];
     for i in 1..n {
         let node = &nodes[i];
@@ -721,9 +718,6 @@ fn select(
             continue;
         }
         let vote = 1.0 + s.commas as f32 + (s.text / 100).min(3) as f32;
-        if s.link_density() < 0.5 && !teaser[i] {
-            prose[i] = s.text;
-        }
         let parent = node.parent as usize;
         score[parent] += vote;
         let grand = nodes[parent].parent;
@@ -732,12 +726,6 @@ fn select(
         }
     }
     drop(block_child);
-    for i in (1..n).rev() {
-        let p = nodes[i].parent as usize;
-        if !removed[i] {
-            prose[p] += prose[i];
-        }
-    }
     let mut best: Option<(usize, f32)> = None;
     for i in 1..n {
         if score[i] <= 0.0 || removed[i] || nodes[i].kind != Kind::Element {
@@ -789,14 +777,34 @@ fn select(
     // An article cut into sections (around figures, adverts, pull quotes) scores section by
     // section; climb while the parent holds clearly more prose than the winner, so the other
     // sections come along. Body and html are never the container.
+    // An element's prose is the text of the voting paragraphs in its subtree, which is a
+    // run of the arena: summed along the climb (each node once, the run growing with each
+    // parent) rather than kept for every node.
+    let voting_prose = |range: std::ops::Range<usize>| -> u64 {
+        range
+            .filter(|&j| {
+                is_paragraph[j]
+                    && !teaser[j]
+                    && stats[j].text >= 25
+                    && stats[j].link_density() < 0.5
+            })
+            .map(|j| u64::from(stats[j].text))
+            .sum()
+    };
     let mut top = top;
+    let mut run = doc.tree.subtree(top as NodeId);
+    let mut prose_top = voting_prose(run.clone());
     loop {
         let p = nodes[top].parent as usize;
         if p == 0 || matches!(nodes[p].tag, Tag::Body | Tag::Html) || removed[p] {
             break;
         }
-        if prose[p] * 2 >= prose[top] * 3 && stats[p].link_density() < 0.35 {
-            top = p;
+        let parent_run = doc.tree.subtree(p as NodeId);
+        let prose_parent = prose_top
+            + voting_prose(parent_run.start..run.start)
+            + voting_prose(run.end..parent_run.end);
+        if prose_parent * 2 >= prose_top * 3 && stats[p].link_density() < 0.35 {
+            (top, run, prose_top) = (p, parent_run, prose_parent);
         } else {
             break;
         }
@@ -804,17 +812,17 @@ fn select(
     // Teasers stay out only beside an article; on a listing, where the container is one card,
     // they are the content (Readability's floor for an article, see [`ARTICLE_MIN_CHARS`]).
     // A container that is mostly teasers itself is a listing too.
-    // The climb was `prose`'s last use: its memory holds the teaser text.
-    let mut teaser_text = prose;
-    teaser_text.fill(0);
-    for i in (1..n).rev() {
-        if teaser[i] && nodes[i].kind == Kind::Text {
-            teaser_text[i] = stats[i].text;
-        }
-        teaser_text[nodes[i].parent as usize] += teaser_text[i];
-    }
-    let article =
-        u64::from(stats[top].text) >= ARTICLE_MIN_CHARS && teaser_text[top] * 2 < stats[top].text;
+    // The text of teaser summaries in a subtree, summed over its run of the arena (as the
+    // prose above) for the container and its siblings only.
+    let teaser_text = |id: usize, teaser: &[bool]| -> u64 {
+        doc.tree
+            .subtree(id as NodeId)
+            .filter(|&j| teaser[j] && nodes[j].kind == Kind::Text)
+            .map(|j| u64::from(stats[j].text))
+            .sum()
+    };
+    let article = u64::from(stats[top].text) >= ARTICLE_MIN_CHARS
+        && teaser_text(top, &teaser) * 2 < u64::from(stats[top].text);
     if !article {
         teaser.iter_mut().for_each(|t| *t = false);
     }
@@ -834,7 +842,11 @@ fn select(
             continue;
         }
         let s = &stats[i];
-        if article && teaser_text[i] > 0 && teaser_text[i] * 2 >= s.text {
+        let mostly_teasers = || {
+            let t = teaser_text(i, &teaser);
+            t > 0 && t * 2 >= u64::from(s.text)
+        };
+        if article && mostly_teasers() {
             continue;
         }
         let keep = score[i] >= threshold
@@ -844,7 +856,7 @@ fn select(
             roots.push(sib);
         }
     }
-    drop((score, teaser_text));
+    drop(score);
 
     // 4. Prose outside the chosen container: a paragraph of real sentences with hardly any
     // links is content wherever it stands (a lead paragraph above a figure, a section the
@@ -894,40 +906,50 @@ fn select(
     // The chosen roots stay roots: a container kept for its own merits must not vanish from
     // the whole page because an ancestor of it is link-dense (the whole page holds the chosen
     // text).
-    let mut whole_root = is_root;
-    mark_body(doc, &mut whole_root);
-    let whole = collect(doc, &whole_root, &removed, &stats, tuning);
-    drop(whole_root);
     let chars = |s: &Selection| -> u64 {
         s.nodes
             .iter()
             .map(|&id| u64::from(stats[id as usize].text))
             .sum()
     };
+    // While the whole page is collected, the chosen text is held as one bit per node (its
+    // nodes in document order are the set bits), not as a second list of nodes.
+    let sel_chars = chars(&sel);
+    let mut in_sel = Bits::new(n);
+    for &id in &sel.nodes {
+        in_sel.set(id as usize);
+    }
+    drop(sel);
+    let mut whole_root = is_root;
+    mark_body(doc, &mut whole_root);
+    let whole = collect(doc, &whole_root, &removed, &stats, tuning);
+    drop(whole_root);
     // Teaser summaries outside the chosen text (a linked headline and its blurb, repeated)
     // are other pages' content: a page beside a list of them is still one article.
-    let mut in_sel = vec![false; n];
-    for &id in &sel.nodes {
-        in_sel[id as usize] = true;
-    }
     let in_teaser = teaser;
     let teaser_chars: u64 = whole
         .nodes
         .iter()
-        .filter(|&&id| in_teaser[id as usize] && !in_sel[id as usize])
+        .filter(|&&id| in_teaser[id as usize] && !in_sel.get(id as usize))
         .map(|&id| u64::from(stats[id as usize].text))
         .sum();
     let whole_chars = chars(&whole) - teaser_chars;
-    let spread = tuning.spread_share > 0.0
-        && (chars(&sel) as f32) < tuning.spread_share * whole_chars as f32;
+    let spread =
+        tuning.spread_share > 0.0 && (sel_chars as f32) < tuning.spread_share * whole_chars as f32;
     if let Some(t) = trace {
-        t.spread = (chars(&sel), whole_chars);
+        t.spread = (sel_chars, whole_chars);
         if spread {
             t.outcome = Outcome::Spread;
         }
     }
     Reading {
-        sel: if spread { whole } else { sel },
+        sel: if spread {
+            whole
+        } else {
+            Selection {
+                nodes: in_sel.ones().map(|i| i as NodeId).collect(),
+            }
+        },
         class_prose,
     }
 }
