@@ -280,6 +280,69 @@ pub fn looks_binary(bytes: &[u8]) -> bool {
 mod tests {
     use super::*;
 
+    /// Text of several pieces' length whose multi-byte characters fall across the pieces'
+    /// borders, in `enc`, with bytes `enc` cannot read appended.
+    fn long_page(enc: &'static Encoding) -> Vec<u8> {
+        let text = "<p>Grüße, café; 日本語のテキスト — “quoted” 한국어 文字 Ω</p>\n".repeat(3000);
+        let mut bytes = if enc == UTF_16LE || enc == UTF_16BE {
+            text.encode_utf16()
+                .flat_map(|u| {
+                    if enc == UTF_16LE {
+                        u.to_le_bytes()
+                    } else {
+                        u.to_be_bytes()
+                    }
+                })
+                .collect()
+        } else {
+            enc.encode(&text).0.into_owned()
+        };
+        // An unpaired surrogate (UTF-16), a truncated sequence (multi-byte encodings).
+        bytes.extend_from_slice(&[0xD8, 0x00, 0x81, 0xFF, 0xA4]);
+        bytes
+    }
+
+    #[test]
+    fn decoding_in_pieces_gives_what_encoding_rs_gives_at_once() {
+        for enc in [
+            UTF_16LE,
+            UTF_16BE,
+            encoding_rs::SHIFT_JIS,
+            encoding_rs::GBK,
+            encoding_rs::EUC_KR,
+            encoding_rs::ISO_2022_JP,
+            WINDOWS_1252,
+        ] {
+            let bytes = long_page(enc);
+            let (whole, _) = enc.decode_without_bom_handling(&bytes);
+            let pieces = decode_in_pieces(&bytes, enc);
+            assert!(pieces.len() > 4 * (32 << 10), "{}", enc.name());
+            assert!(pieces == whole, "{}: decoded text differs", enc.name());
+            assert_eq!(transcode(&bytes, enc, None).text, whole, "{}", enc.name());
+        }
+        // ASCII under an ASCII-compatible label is read as itself, without a copy.
+        let ascii = b"<p>plain</p>";
+        let d = transcode(ascii, encoding_rs::SHIFT_JIS, None);
+        assert!(matches!(d.text, Cow::Borrowed("<p>plain</p>")));
+    }
+
+    #[test]
+    fn invalid_utf8_is_read_as_from_utf8_lossy_reads_it_into_a_string_of_its_size() {
+        let cases: [&[u8]; 6] = [
+            b"<p>a\xffb</p>",
+            b"\xe6\x97\xa5\xe6\x97<p>",  // a truncated character
+            b"\x80\x80\xbf caf\xc3\xa9", // lone continuation bytes
+            b"\xc0\xaf \xed\xa0\x80 \xf4\x90\x80\x80", // overlong, surrogate, > U+10FFFF
+            b"\xf0\x9f\x98",             // cut at the end
+            b"valid \xe2\x80\x9cquotes\xe2\x80\x9d",
+        ];
+        for bytes in cases {
+            let text = lossy_utf8(bytes);
+            assert_eq!(text, String::from_utf8_lossy(bytes), "{bytes:?}");
+            assert_eq!(text.capacity(), text.len(), "{bytes:?}");
+        }
+    }
+
     #[test]
     fn bom_wins_over_everything() {
         let mut b = vec![0xFF, 0xFE];

@@ -337,3 +337,47 @@ pub(crate) fn site_texts(
         .map(|(d, s)| output::render(d, s, Format::Text, false))
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PAGE: &str = "<html><body><nav><a href=/>Home</a></nav><article><p>Gr\u{fc}\u{df}e aus \
+        K\u{f6}ln: the council approved the new bridge on Tuesday, after a debate of four \
+        hours, and building starts in May.</p></article></body></html>";
+
+    #[test]
+    fn a_given_buffer_is_freed_once_transcoded_and_returned_otherwise() {
+        let opts = Options::default();
+        let head = b"HTTP/1.1 200 OK\r\n\r\n".to_vec();
+        let with_head = |body: &[u8]| [head.as_slice(), body].concat();
+
+        // UTF-8 already: read in place, the buffer comes back as it was.
+        let utf8 = with_head(PAGE.as_bytes());
+        let (got, back) = extract_buffer(utf8.clone(), head.len(), None, &opts, None);
+        assert_eq!(back.as_deref(), Some(utf8.as_slice()));
+        let want = extract(PAGE.as_bytes(), None, &opts).expect("page");
+        assert!(want.text.starts_with("Grüße aus Köln"), "{}", want.text);
+        assert_eq!(got, Ok(want.clone()));
+
+        // UTF-16 and a legacy charset: decoded into a copy, so the buffer is gone.
+        let mut utf16 = vec![0xFF, 0xFE];
+        utf16.extend(PAGE.encode_utf16().flat_map(u16::to_le_bytes));
+        let latin1 = encoding_rs::WINDOWS_1252.encode(PAGE).0.into_owned();
+        for (body, charset, encoding) in [
+            (utf16, None, "UTF-16LE"),
+            (latin1, Some("iso-8859-1"), "windows-1252"),
+        ] {
+            let (got, back) = extract_buffer(with_head(&body), head.len(), charset, &opts, None);
+            assert!(back.is_none(), "{encoding}");
+            assert_eq!(got, extract(&body, charset, &opts), "{encoding}");
+            let got = got.expect("page");
+            assert_eq!((got.text, got.encoding), (want.text.clone(), encoding));
+        }
+
+        // A page that cannot be read keeps its buffer too.
+        let blank = with_head(b"  \n ");
+        let (got, back) = extract_buffer(blank.clone(), head.len(), None, &opts, None);
+        assert_eq!((got, back), (Err(Error::Empty), Some(blank)));
+    }
+}
