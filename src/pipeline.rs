@@ -127,21 +127,20 @@ pub fn run(config: &Config) -> ExitCode {
 fn process(mut rec: Record, config: &Config, pool: &Pool) -> Done {
     let bytes_in = rec.page().len();
     let html = std::mem::take(&mut rec.html);
-    let (done, html) = extract_record(&rec, html, bytes_in, config);
-    if let Some(html) = html {
-        pool.put(html);
-    }
-    done
+    extract_record(&rec, html, bytes_in, config, pool)
 }
 
 /// Extracts `rec`, whose page is `html[rec.html_start..]` (taken out of the record, so that
-/// extraction can free it once it has a decoded copy: [`crate::extract::extract_buffer`]).
+/// extraction can free it once it has a decoded copy: [`crate::extract::extract_buffer`]),
+/// and gives the buffer back to the reader's pool as soon as the extraction is done, before
+/// the output is formatted.
 fn extract_record(
     rec: &Record,
     html: Vec<u8>,
     bytes_in: usize,
     config: &Config,
-) -> (Done, Option<Vec<u8>>) {
+    pool: &Pool,
+) -> Done {
     let name = rec.id.clone().unwrap_or_else(|| rec.source.to_string());
     let template = config
         .templates
@@ -156,14 +155,17 @@ fn extract_record(
         opts,
         template.as_deref(),
     );
-    let done = match got {
+    if let Some(html) = html {
+        pool.put(html);
+    }
+    match got {
         Ok(e) => {
             // In a stream an empty page is a normal record (its JSON says so); for a page given
             // as a file it is worth a word.
             let message = (e.text.is_empty() && plain_page(rec))
                 .then(|| format!("pith: {name}: no main text found"));
             let out = if config.json {
-                json::page(rec, bytes_in, &e, config.options.format)
+                json::page(rec, bytes_in, e, config.options.format)
             } else {
                 e.text
             };
@@ -192,8 +194,7 @@ fn extract_record(
                 outcome: Outcome::Failed,
             }
         }
-    };
-    (done, html)
+    }
 }
 
 /// Where a record is, as fault messages say it: input, number, id, offset (and gzip member).

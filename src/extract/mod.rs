@@ -291,13 +291,24 @@ thread_local! {
     static ARENA: std::cell::RefCell<bumpalo::Bump> = std::cell::RefCell::new(bumpalo::Bump::new());
 }
 
+/// The largest arena kept for the next page: about the arena of a page at the largest buffer
+/// the reader keeps for reuse ([`crate::input::Pool`], 8 MiB), at the 8 bytes of arena a page
+/// byte takes on pages of dense tags (the 200 MB page of `examples/hostile.rs`: 1.65 GB).
+/// A larger one served a huge page: kept, its tree would stay resident beside that page's
+/// output while it is formatted (JSON), and for the rest of the stream.
+const KEEP_ARENA: usize = 64 << 20;
+
 /// Runs `f` with this thread's arena, reset. A nested call (never made by pith itself) gets a
 /// fresh arena instead of panicking.
 fn with_arena<R>(f: impl FnOnce(&bumpalo::Bump) -> R) -> R {
     ARENA.with(|cell| match cell.try_borrow_mut() {
         Ok(mut arena) => {
             arena.reset();
-            f(&arena)
+            let got = f(&arena);
+            if arena.allocated_bytes() > KEEP_ARENA {
+                *arena = bumpalo::Bump::new();
+            }
+            got
         }
         Err(_) => f(&bumpalo::Bump::new()),
     })

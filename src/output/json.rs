@@ -17,9 +17,10 @@ use crate::extract::Extracted;
 use crate::input::{Fault, Record};
 
 /// The object for an extracted page; `bytes_in` is the size of its page (the record's buffer
-/// may be gone: [`crate::extract::extract_buffer`]).
-pub fn page(rec: &Record, bytes_in: usize, e: &Extracted, format: crate::output::Format) -> String {
-    let lang = e.lang.clone().or_else(|| rec.content_language.clone());
+/// may be gone: [`crate::extract::extract_buffer`]). The text moves into the object rather
+/// than being copied: on a page of 100 MB the copy was another 0.7x the page in memory.
+pub fn page(rec: &Record, bytes_in: usize, e: Extracted, format: crate::output::Format) -> String {
+    let lang = e.lang.or_else(|| rec.content_language.clone());
     let mut o = Map::new();
     o.insert("id".into(), json!(rec.id));
     o.insert("url".into(), json!(rec.url));
@@ -32,7 +33,7 @@ pub fn page(rec: &Record, bytes_in: usize, e: &Extracted, format: crate::output:
     } else {
         "text"
     };
-    o.insert(body.into(), json!(e.text));
+    o.insert(body.into(), Value::String(e.text));
     o.insert("bytes_in".into(), json!(bytes_in));
     o.insert("algo".into(), json!(e.algo));
     extend(&mut o, rec);
