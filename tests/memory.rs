@@ -124,6 +124,8 @@ fn hostile_pages_stay_under_their_memory_limits() {
             }
         }
     }
+    #[cfg(target_os = "linux")]
+    json_line_over_text(&mut failed);
     assert!(failed.is_empty(), "over the limit: {failed:?}");
 }
 
@@ -160,10 +162,9 @@ fn binary_peak_kib(page: &std::path::Path, args: &[&str]) -> u64 {
 /// text: the text moves into the JSON object instead of being copied, and the arena of a page
 /// this large (over `extract::KEEP_ARENA`) is freed before the line is formatted. With both
 /// undone, the line took 0.37x the page more than the text did here (1.3x with the release
-/// binary).
+/// binary). Part of the one test above (its page would move this process's peak).
 #[cfg(target_os = "linux")]
-#[test]
-fn a_json_line_costs_no_more_memory_than_the_text() {
+fn json_line_over_text(failed: &mut Vec<String>) {
     let dir = std::env::temp_dir().join(format!("pith-memory-json-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let file = dir.join("nul.html");
@@ -180,8 +181,7 @@ fn a_json_line_costs_no_more_memory_than_the_text() {
         json as f64 / page_kib
     );
     // A tenth of the page for the line's own growth.
-    assert!(
-        json as f64 <= text as f64 + 0.1 * page_kib,
-        "JSON {json} KiB, text {text} KiB"
-    );
+    if json as f64 > text as f64 + 0.1 * page_kib {
+        failed.push(format!("nul as JSON: {json} KiB, as text {text} KiB"));
+    }
 }
