@@ -604,3 +604,133 @@ fn figure_captions_stay_out() {
     );
     assert_out(&text, &["The morning ferry docks"]);
 }
+
+/// A photo story: each photo's caption in its own `<article>`, the wrappers side by side. Each
+/// caption scores alike, so the winner was one caption; the nearest ancestor of three
+/// near-equal runners-up is the story (Readability's alternative candidates).
+#[test]
+fn captions_in_sibling_wrappers_are_one_story() {
+    if let Some(p) = shared_page("trafilatura_eval", "couchstyle.de.vintage") {
+        let text = pith(&p, &[]);
+        assert_in(
+            &text,
+            &[
+                "Vintage trifft Urban Jungle",
+                "Am alten Küchentisch mit seinen Kaffeehausstühlen.",
+                "Der Barschrank aus den 50er Jahren ist das Highlight im Wohnzimmer.",
+            ],
+        );
+        assert_out(&text, &["Entdecke weitere Homestorys"]);
+    }
+    let caption = |i: usize| {
+        format!(
+            "<article class=section><div class=photo><img src=p{i}.jpg></div>\
+             <div class=body><div class=caption>Caption {i}: the afternoon light falls on the \
+             shelf, and the plants, the books and the old lamp each find their place.</div>\
+             <div class=stats><a href=/like>Like</a> <a href=/save>Save</a></div></div></article>"
+        )
+    };
+    // More homes, linked: the story's wrapper shares `<main>` with them, which makes `<main>`
+    // link-dense, so reading the whole page does not bring the captions back either.
+    let more = |i: usize| {
+        format!(
+            "<li><a href=/home{i}>A bright attic flat full of plants and vintage finds, home number {i}</a></li>"
+        )
+    };
+    let story: String = (0..5).map(caption).collect();
+    let homes: String = (0..12).map(more).collect();
+    let html = format!(
+        "<html><body><nav><a href=/>Home</a> <a href=/rooms>Rooms</a></nav>\
+         <main><div class=story>{story}</div><ul class=more>{homes}</ul></main>\
+         <footer>Contact the editors</footer></body></html>"
+    );
+    let text = pith_html(&html, &[]);
+    assert_in(&text, &["Caption 0:", "Caption 2:", "Caption 4:"]);
+    assert_out(&text, &["Contact the editors", "Rooms"]);
+}
+
+/// Copies of one widget (an image-rating form under every photo of a recipe) score alike too,
+/// but they are not pieces of one content area: a runner-up with the winner's very text does
+/// not count, and the page is read as a whole (the recipe) instead of as the forms' container.
+#[test]
+fn copies_of_a_widget_are_not_a_story() {
+    if let Some(p) = shared_page("trafilatura_eval", "chefkoch.de.mandarinen") {
+        let text = pith(&p, &[]);
+        assert_in(&text, &["Für den Mürbeteig:", "Margarine oder Butter"]);
+    }
+}
+
+/// A part named boilerplate by its class and content by its id (`class="sharedaddy"
+/// id="jp-post-flair"`: a post's share and like bar) is boilerplate: the content word names
+/// what the part belongs to. Within one name the two cancel (`article-footer` stays).
+#[test]
+fn a_content_word_in_the_other_name_does_not_save_boilerplate() {
+    if let Some(p) = shared_page(
+        "trafilatura_eval",
+        "archive.org.nesselsetzer.wordpress.com.antipoden",
+    ) {
+        let text = pith(&p, &[]);
+        assert_in(&text, &["Es ist noch nicht allzulange her"]);
+        assert_out(&text, &["Gefällt mir"]);
+    }
+    let html = "<html><body><div class=post><h1>Night trains</h1>\
+        <p>The night train leaves at ten, and by morning the mountains are behind it.</p>\
+        <p>Sleeper cabins hold four berths, a washbasin and a window that opens.</p>\
+        <div class=article-footer>Filed under travel, by the railway desk.</div>\
+        <div class=sharedaddy id=jp-post-flair><span>Share this on every network</span></div>\
+        </div></body></html>";
+    let text = pith_html(html, &[]);
+    assert_in(
+        &text,
+        &["Sleeper cabins hold four berths", "Filed under travel"],
+    );
+    assert_out(&text, &["Share this on every network"]);
+}
+
+/// Customers' reviews under a product are its users' comments: out by default, kept (after
+/// the main text) with `--comments`. An image `preview` is no review.
+#[test]
+fn customer_reviews_are_comments() {
+    if let Some(p) = shared_page("wcxb_dev", "2985") {
+        let text = pith(&p, &[]);
+        assert_in(
+            &text,
+            &["The Rode NT1 5th Generation Black is a large-diaphragm cardioid condenser"],
+        );
+        assert_out(
+            &text,
+            &["Bought this to replace my elderly and now dead Rode NT1-A"],
+        );
+        let with = pith(&p, &["--comments"]);
+        assert_in(
+            &with,
+            &["Bought this to replace my elderly and now dead Rode NT1-A"],
+        );
+    }
+    let review = |i: usize| {
+        format!(
+            "<div class=review-item><p>Review {i}: arrived quickly, sturdy, and the handle, \
+             which I feared would be flimsy, is solid oak.</p></div>"
+        )
+    };
+    let reviews: String = (0..3).map(review).collect();
+    let html = format!(
+        "<html><body><div class=product><h1>Oak garden trug</h1>\
+         <div class=image-preview><p>Woven from sweet chestnut, the trug carries fruit, \
+         flowers and tools, and its base, raised on two runners, keeps it off wet ground.</p></div>\
+         <p>Each trug is made by hand in Sussex, from coppiced wood, and oiled before it leaves \
+         the workshop, so that it weathers slowly and evenly.</p></div>\
+         <div class=customer-reviews>{reviews}</div></body></html>"
+    );
+    let text = pith_html(&html, &[]);
+    assert_in(
+        &text,
+        &["Woven from sweet chestnut", "Each trug is made by hand"],
+    );
+    assert_out(&text, &["Review 0:", "Review 2:"]);
+    let with = pith_html(&html, &["--comments"]);
+    assert_in(
+        &with,
+        &["Each trug is made by hand", "Review 0:", "Review 2:"],
+    );
+}

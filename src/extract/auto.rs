@@ -241,8 +241,9 @@ impl Mode {
     }
 }
 
-/// Class/id words about user comments; with `--comments` they are not boilerplate.
-const COMMENT_WORDS: &[&str] = &["comment", "disqus"];
+/// Class/id words about user comments (and customers' reviews of a product, its users' comments);
+/// with `--comments` they are not boilerplate.
+const COMMENT_WORDS: &[&str] = &["comment", "disqus", "review"];
 
 /// The class/id word lists as automata: boilerplate words other than comment words, comment
 /// words (boilerplate unless `--comments`), content words. Only whether any word occurs
@@ -317,22 +318,32 @@ pub(crate) fn element_hints(doc: &Document<'_>, id: NodeId, comments: bool) -> (
     }
     let m = hint_matchers();
     let (mut boiler, mut comment, mut pos) = (false, false, false);
+    // Class and id are two names of the element. A content word cancels a boilerplate word of
+    // the same name (`article-footer`, `main-content sidebar-open` are no verdict), but not one
+    // of the other name: there it names what the part belongs to (`class="sharedaddy"
+    // id="jp-post-flair"` is a post's share bar, `id="like-post-wrapper"` its like button).
+    // trafilatura discards on either name alone; Readability adds the two names' weights.
+    let mut named_boilerplate = false;
     for hay in [class, ident] {
         if hay.len() < m.shortest {
             continue;
         }
+        let (mut b, mut p) = (false, false);
         for found in m.words.find_overlapping_iter(hay) {
-            let p = found.pattern().as_usize();
-            if p < m.comment {
-                boiler = true;
-            } else if p < m.content {
-                comment |= !comments;
+            let w = found.pattern().as_usize();
+            if w < m.comment {
+                b = true;
+            } else if w < m.content {
+                comment |= !comments && !preview(hay, found.start(), found.end());
             } else {
-                pos = true;
+                p = true;
             }
         }
+        named_boilerplate |= b && !p;
+        (boiler, pos) = (boiler | b, pos | p);
     }
     let hint = match (boiler, comment, pos) {
+        _ if named_boilerplate => -1,
         (_, _, true) if !boiler && !comment => 1,
         (_, _, true) => 0,
         (false, true, false) => COMMENT_HINT,
@@ -340,6 +351,15 @@ pub(crate) fn element_hints(doc: &Document<'_>, id: NodeId, comments: bool) -> (
         (false, false, false) => 0,
     };
     (hint, hidden)
+}
+
+/// Whether the word found at `start..end` of a class/id value is the `review` of `preview` (an
+/// image or a content preview), which names no review.
+fn preview(hay: &str, start: usize, end: usize) -> bool {
+    let b = hay.as_bytes();
+    start > 0
+        && b[start - 1].eq_ignore_ascii_case(&b'p')
+        && b[start..end].eq_ignore_ascii_case(b"review")
 }
 
 /// Whether an inline style hides the element (`display:none`, `visibility:hidden`, blanks and
@@ -487,6 +507,21 @@ pub fn extract_traced(
         }
     }
     all
+}
+
+/// Whether two subtrees show the same text, byte for byte, compared as they are read (no copy:
+/// two halves of a huge page may be compared).
+fn same_text(doc: &Document<'_>, a: NodeId, b: NodeId) -> bool {
+    let text = |id: NodeId| {
+        doc.tree
+            .subtree(id)
+            .filter(|&i| {
+                let n = &doc.tree.nodes[i];
+                n.kind == Kind::Text && n.context & context::HIDDEN == 0
+            })
+            .flat_map(|i| doc.raw_text(i as NodeId).bytes())
+    };
+    text(a).eq(text(b))
 }
 
 /// Links that hold a card: two or more pieces of text (a title and its details, a name and
@@ -727,6 +762,8 @@ fn select(
     }
     drop(block_child);
     let mut best: Option<(usize, f32)> = None;
+    let mut best_readability = 0f32;
+    let mut leaders: Vec<(usize, f32)> = Vec::with_capacity(LEADERS + 1);
     for i in 1..n {
         if score[i] <= 0.0 || removed[i] || nodes[i].kind != Kind::Element {
             continue;
@@ -745,11 +782,20 @@ fn select(
         } else {
             s.danag as f32 / s.text as f32
         };
-        let total =
-            (score[i] + tag_prior + class_prior) * (1.0 - s.link_density()) * (0.5 + danag_cover);
+        let readability = (score[i] + tag_prior + class_prior) * (1.0 - s.link_density());
+        let total = readability * (0.5 + danag_cover);
         score[i] = total;
         if best.is_none_or(|(_, b)| total > b) {
             best = Some((i, total));
+            best_readability = readability;
+        }
+        // The runners-up, for the common-ancestor rule below: the best few, kept sorted.
+        if readability > 0.0
+            && (leaders.len() < LEADERS || leaders.last().is_some_and(|&(_, b)| readability > b))
+        {
+            let at = leaders.partition_point(|&(_, b)| b >= readability);
+            leaders.insert(at, (i, readability));
+            leaders.truncate(LEADERS);
         }
     }
     drop(hint);
@@ -774,6 +820,39 @@ fn select(
     }
     drop(in_danag);
 
+    // Several candidates that score nearly as well as the winner and share an ancestor with it
+    // are pieces of one content area (captions of a photo story, a post's sections, each with its
+    // own wrapper): the nearest ancestor holding at least three of them is the container
+    // (Readability's alternative top candidates: the top five, at 0.75 of the winner's score,
+    // three sharing an ancestor).
+    let mut top = top;
+    // A runner-up apart from the winner with its very text is another copy of the same widget
+    // (a rating form under every photo), not another piece of the content.
+    let top_span = doc.tree.subtree(top as NodeId);
+    let copy_of_top = |i: usize| {
+        let span = doc.tree.subtree(i as NodeId);
+        let nested = top_span.contains(&i) || span.contains(&top);
+        !nested && stats[i].text == stats[top].text && same_text(doc, i as NodeId, top as NodeId)
+    };
+    let rivals: Vec<usize> = leaders
+        .iter()
+        .filter(|&&(i, s)| i != top && s >= best_readability * RIVAL_SHARE && !copy_of_top(i))
+        .map(|&(i, _)| i)
+        .collect();
+    if best_readability > 0.0 && rivals.len() >= RIVALS_SHARING {
+        // Up from the winner, each ancestor's subtree (a range of ids) is tested against the
+        // few runners-up: no per-node memory, linear in the depth.
+        let mut a = nodes[top].parent as usize;
+        while a != 0 && !matches!(nodes[a].tag, Tag::Body | Tag::Html) && !removed[a] {
+            let span = doc.tree.subtree(a as NodeId);
+            if rivals.iter().filter(|r| span.contains(r)).count() >= RIVALS_SHARING {
+                top = a;
+                break;
+            }
+            a = nodes[a].parent as usize;
+        }
+    }
+
     // An article cut into sections (around figures, adverts, pull quotes) scores section by
     // section; climb while the parent holds clearly more prose than the winner, so the other
     // sections come along. Body and html are never the container.
@@ -791,7 +870,6 @@ fn select(
             .map(|j| u64::from(stats[j].text))
             .sum()
     };
-    let mut top = top;
     let mut run = doc.tree.subtree(top as NodeId);
     let mut prose_top = voting_prose(run.clone());
     loop {
@@ -1176,6 +1254,13 @@ fn teasers(
 /// The shortest text that is an article on its own (Mozilla Readability's
 /// `DEFAULT_CHAR_THRESHOLD`).
 const ARTICLE_MIN_CHARS: u64 = 500;
+/// Candidates kept for the common-ancestor rule, the winner included (Readability's
+/// `nbTopCandidates`, 5).
+const LEADERS: usize = 5;
+/// A runner-up counts when it scores this share of the winner (Readability, 0.75).
+const RIVAL_SHARE: f32 = 0.75;
+/// Runners-up that must share an ancestor (Readability's `MINIMUM_TOPCANDIDATES`, 3).
+const RIVALS_SHARING: usize = 3;
 /// A block of at least this much link text is a linked headline (a title that is the link).
 const HEADLINE_LINK_DENSITY: f32 = 0.8;
 /// A linked line outside a heading is a headline from this length on: five or six words, past
