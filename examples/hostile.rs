@@ -4,7 +4,8 @@
 //!
 //! `cargo build --release && cargo run --release --example hostile [CASE...]` (`just hostile`);
 //! `--algo NAME` runs another algorithm (default `auto`), `--bin PATH` another build of pith,
-//! `--largest` only the largest size of each case.
+//! `--largest` only the largest size of each case, `--keep` leaves the pages in
+//! `target/tmp/hostile/` (for `examples/memstages.rs`).
 //! With `--instructions`, each run goes under `valgrind --tool=callgrind` at a sixteenth of the
 //! sizes and the table gives instructions executed instead of CPU seconds: a count of work
 //! that does not move with the load of the machine, so its ratios show the curve exactly.
@@ -225,7 +226,8 @@ fn main() {
     let count = only.iter().any(|a| a == "--instructions");
     // `--largest`: only the largest size of each case (the memory ratios, without the curve).
     let largest = only.iter().any(|a| a == "--largest");
-    only.retain(|a| a != "--instructions" && a != "--largest");
+    let keep = only.iter().any(|a| a == "--keep");
+    only.retain(|a| a != "--instructions" && a != "--largest" && a != "--keep");
     let work = if count { "instructions" } else { "CPU s" };
     println!(
         "| case | size | input MB | {work} | × prev size | peak RSS MB | RSS / input | article |"
@@ -249,7 +251,9 @@ fn main() {
             std::fs::write(&file, &data).expect("write page");
             drop(data);
             let r = run(&pith, &file, warc, count, &algo);
-            let _ = std::fs::remove_file(&file);
+            if !keep {
+                let _ = std::fs::remove_file(&file);
+            }
             let ratio = prev.map_or("".into(), |p| format!("{:.2}", r.cpu / p.max(0.005)));
             prev = Some(r.cpu);
             let expected = if warc { "records" } else { "paragraphs" };

@@ -1,15 +1,41 @@
-//! Peak resident memory after each stage of one extraction (for finding what holds memory).
+//! Peak resident memory of each stage of one extraction (for finding what holds memory):
+//! `cargo run --release --example memstages PAGE [auto|danag]`.
+//!
+//! Each stage's line gives the resident set after it (RSS) and the peak it reached while it
+//! ran (the peak is reset through `/proc/self/clear_refs` before each stage, where the kernel
+//! allows it), in MB and over the page's size.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-fn hwm() -> String {
+fn kb(field: &str) -> f64 {
     std::fs::read_to_string("/proc/self/status")
         .unwrap_or_default()
         .lines()
-        .filter(|l| l.starts_with("VmHWM") || l.starts_with("VmRSS"))
-        .collect::<Vec<_>>()
-        .join(" ")
+        .find(|l| l.starts_with(field))
+        .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
+        .unwrap_or(0.0)
 }
+
+struct Meter {
+    page: f64,
+}
+
+impl Meter {
+    fn start(&self) {
+        let _ = std::fs::write("/proc/self/clear_refs", "5");
+    }
+    fn stage(&self, name: &str, extra: &str) {
+        let (rss, peak) = (kb("VmRSS:") * 1024.0, kb("VmHWM:") * 1024.0);
+        println!(
+            "{name:8} rss {:7.1} MB ({:.2}x)  peak {:7.1} MB ({:.2}x)  {extra}",
+            rss / 1e6,
+            rss / self.page,
+            peak / 1e6,
+            peak / self.page
+        );
+    }
+}
+
 fn main() {
     // The binary's allocator settings (`src/main.rs`): commit lazily, give freed memory back
     // at once, no transparent huge pages, so each stage's peak is what pith's would be.
@@ -21,22 +47,46 @@ fn main() {
         #[cfg(target_os = "linux")]
         libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
     }
-    let path = std::env::args().nth(1).expect("usage: memstages PAGE");
+    let mut args = std::env::args().skip(1);
+    let path = args.next().expect("usage: memstages PAGE [auto|danag]");
+    let algo = args.next().unwrap_or_else(|| "auto".into());
     let bytes = std::fs::read(&path).expect("read");
-    println!("read    {}", hwm());
+    let m = Meter {
+        page: bytes.len() as f64,
+    };
+    m.stage("read", &format!("page {:.1} MB", bytes.len() as f64 / 1e6));
+    m.start();
     let dec = pith::decode::decode(&bytes, None, None);
-    println!("decode  {}", hwm());
+    let copied = matches!(dec.text, std::borrow::Cow::Owned(_));
+    m.stage("decode", &format!("copy: {copied}"));
     let arena = bumpalo::Bump::new();
+    m.start();
     let doc = pith::html::Document::parse(&dec.text, &arena);
-    println!(
-        "parse   {} nodes={} tokens={} arena={}",
-        hwm(),
-        doc.tree.nodes.len(),
-        doc.tokens().count(),
-        arena.allocated_bytes()
+    m.stage(
+        "parse",
+        &format!(
+            "nodes {} ({:.2}x) tokens {} ({:.2}x) arena {:.1} MB",
+            doc.tree.nodes.len(),
+            doc.tree.nodes.len() as f64 * 24.0 / m.page,
+            doc.token_bound(),
+            doc.token_bound() as f64 * 4.0 / m.page,
+            arena.allocated_bytes() as f64 / 1e6
+        ),
     );
-    let sel = pith::extract::danag::extract(&doc, pith::extract::danag::Segments::Normalized, 20);
-    println!("danag   {}", hwm());
+    m.start();
+    let sel = match algo.as_str() {
+        "danag" => pith::extract::danag::extract(
+            &doc,
+            pith::extract::danag::Segments::Normalized,
+            pith::extract::danag::PAPER_GAP,
+        ),
+        _ => pith::extract::auto::extract(
+            &doc,
+            &pith::extract::auto::Tuning::new(pith::extract::auto::Mode::Balanced, false),
+        ),
+    };
+    m.stage(&algo, &format!("selected {}", sel.nodes.len()));
+    m.start();
     let text = pith::output::text::render(&doc, &sel);
-    println!("render  {} out={}", hwm(), text.len());
+    m.stage("render", &format!("out {:.1} MB", text.len() as f64 / 1e6));
 }

@@ -124,13 +124,23 @@ pub fn run(config: &Config) -> ExitCode {
 }
 
 /// Extracts one record and gives its buffer back to the reader's pool.
-fn process(rec: Record, config: &Config, pool: &Pool) -> Done {
-    let done = extract_record(&rec, config);
-    pool.put(rec.html);
-    done
+fn process(mut rec: Record, config: &Config, pool: &Pool) -> Done {
+    let bytes_in = rec.page().len();
+    let html = std::mem::take(&mut rec.html);
+    extract_record(&rec, html, bytes_in, config, pool)
 }
 
-fn extract_record(rec: &Record, config: &Config) -> Done {
+/// Extracts `rec`, whose page is `html[rec.html_start..]` (taken out of the record, so that
+/// extraction can free it once it has a decoded copy: [`crate::extract::extract_buffer`]),
+/// and gives the buffer back to the reader's pool as soon as the extraction is done, before
+/// the output is formatted.
+fn extract_record(
+    rec: &Record,
+    html: Vec<u8>,
+    bytes_in: usize,
+    config: &Config,
+    pool: &Pool,
+) -> Done {
     let name = rec.id.clone().unwrap_or_else(|| rec.source.to_string());
     let template = config
         .templates
@@ -138,19 +148,24 @@ fn extract_record(rec: &Record, config: &Config) -> Done {
         .zip(rec.url.as_deref())
         .and_then(|(store, url)| store.for_url(url));
     let opts = &config.options;
-    match crate::extract::extract_with(
-        rec.page(),
+    let (got, html) = crate::extract::extract_buffer(
+        html,
+        rec.html_start,
         rec.charset.as_deref(),
         opts,
         template.as_deref(),
-    ) {
+    );
+    if let Some(html) = html {
+        pool.put(html);
+    }
+    match got {
         Ok(e) => {
             // In a stream an empty page is a normal record (its JSON says so); for a page given
             // as a file it is worth a word.
             let message = (e.text.is_empty() && plain_page(rec))
                 .then(|| format!("pith: {name}: no main text found"));
             let out = if config.json {
-                json::page(rec, &e, config.options.format)
+                json::page(rec, bytes_in, e, config.options.format)
             } else {
                 e.text
             };
@@ -168,7 +183,7 @@ fn extract_record(rec: &Record, config: &Config) -> Done {
                 location(rec)
             };
             let out = if config.json {
-                json::failed(rec, config.options.algo.name(), &err.to_string())
+                json::failed(rec, bytes_in, config.options.algo.name(), &err.to_string())
             } else {
                 String::new()
             };

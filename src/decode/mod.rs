@@ -123,14 +123,66 @@ pub fn decode<'a>(bytes: &'a [u8], forced: Option<&str>, transport: Option<&str>
 fn transcode<'a>(bytes: &'a [u8], enc: &'static Encoding, valid: Option<&'a str>) -> Decoded<'a> {
     if enc == UTF_8 {
         return Decoded {
-            text: valid.map_or_else(|| String::from_utf8_lossy(bytes), Cow::Borrowed),
+            text: valid.map_or_else(|| Cow::Owned(lossy_utf8(bytes)), Cow::Borrowed),
             encoding: UTF_8,
         };
     }
-    let (text, _) = enc.decode_without_bom_handling(bytes);
+    if enc.is_ascii_compatible() && bytes.is_ascii() {
+        // Every ASCII-compatible encoding reads ASCII as itself (what encoding_rs borrows).
+        let ascii = std::str::from_utf8(bytes).unwrap_or_default();
+        return Decoded {
+            text: Cow::Borrowed(ascii),
+            encoding: enc,
+        };
+    }
     Decoded {
-        text,
+        text: Cow::Owned(decode_in_pieces(bytes, enc)),
         encoding: enc,
+    }
+}
+
+/// Invalid UTF-8 read as `String::from_utf8_lossy` reads it (one U+FFFD per invalid
+/// sequence), into a string of exactly its size: growing it by doubling would hold 1.5x the
+/// page for a moment beside the page itself (issue #7).
+fn lossy_utf8(bytes: &[u8]) -> String {
+    let len: usize = bytes
+        .utf8_chunks()
+        .map(|c| c.valid().len() + if c.invalid().is_empty() { 0 } else { 3 })
+        .sum();
+    let mut text = String::with_capacity(len);
+    for chunk in bytes.utf8_chunks() {
+        text.push_str(chunk.valid());
+        if !chunk.invalid().is_empty() {
+            text.push(char::REPLACEMENT_CHARACTER);
+        }
+    }
+    text
+}
+
+/// Decodes a legacy or UTF-16 page as `Encoding::decode_without_bom_handling` does, through a
+/// small buffer. encoding_rs decodes into the spare capacity of its string, which it sizes for
+/// the worst case (1.5x a UTF-16 page, 3x a single-byte one) and touches page by page before
+/// writing, so all of it became resident memory; here the string is reserved for the worst
+/// case but only what is written is touched (reserved capacity is address space, not memory).
+fn decode_in_pieces(bytes: &[u8], enc: &'static Encoding) -> String {
+    /// Decoded text moves through this buffer; large enough that the copy costs little.
+    const PIECE: usize = 32 << 10;
+    let mut decoder = enc.new_decoder_without_bom_handling();
+    let mut text = String::with_capacity(
+        decoder
+            .max_utf8_buffer_length(bytes.len())
+            .unwrap_or(bytes.len()),
+    );
+    let mut piece = [0u8; PIECE];
+    let mut read = 0;
+    loop {
+        let buf = std::str::from_utf8_mut(&mut piece[..]).unwrap_or_default();
+        let (result, n, written, _) = decoder.decode_to_str(&bytes[read..], buf, true);
+        read += n;
+        text.push_str(&buf[..written]);
+        if result == encoding_rs::CoderResult::InputEmpty {
+            return text;
+        }
     }
 }
 
@@ -227,6 +279,69 @@ pub fn looks_binary(bytes: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Text of several pieces' length whose multi-byte characters fall across the pieces'
+    /// borders, in `enc`, with bytes `enc` cannot read appended.
+    fn long_page(enc: &'static Encoding) -> Vec<u8> {
+        let text = "<p>Grüße, café; 日本語のテキスト — “quoted” 한국어 文字 Ω</p>\n".repeat(3000);
+        let mut bytes = if enc == UTF_16LE || enc == UTF_16BE {
+            text.encode_utf16()
+                .flat_map(|u| {
+                    if enc == UTF_16LE {
+                        u.to_le_bytes()
+                    } else {
+                        u.to_be_bytes()
+                    }
+                })
+                .collect()
+        } else {
+            enc.encode(&text).0.into_owned()
+        };
+        // An unpaired surrogate (UTF-16), a truncated sequence (multi-byte encodings).
+        bytes.extend_from_slice(&[0xD8, 0x00, 0x81, 0xFF, 0xA4]);
+        bytes
+    }
+
+    #[test]
+    fn decoding_in_pieces_gives_what_encoding_rs_gives_at_once() {
+        for enc in [
+            UTF_16LE,
+            UTF_16BE,
+            encoding_rs::SHIFT_JIS,
+            encoding_rs::GBK,
+            encoding_rs::EUC_KR,
+            encoding_rs::ISO_2022_JP,
+            WINDOWS_1252,
+        ] {
+            let bytes = long_page(enc);
+            let (whole, _) = enc.decode_without_bom_handling(&bytes);
+            let pieces = decode_in_pieces(&bytes, enc);
+            assert!(pieces.len() > 4 * (32 << 10), "{}", enc.name());
+            assert!(pieces == whole, "{}: decoded text differs", enc.name());
+            assert_eq!(transcode(&bytes, enc, None).text, whole, "{}", enc.name());
+        }
+        // ASCII under an ASCII-compatible label is read as itself, without a copy.
+        let ascii = b"<p>plain</p>";
+        let d = transcode(ascii, encoding_rs::SHIFT_JIS, None);
+        assert!(matches!(d.text, Cow::Borrowed("<p>plain</p>")));
+    }
+
+    #[test]
+    fn invalid_utf8_is_read_as_from_utf8_lossy_reads_it_into_a_string_of_its_size() {
+        let cases: [&[u8]; 6] = [
+            b"<p>a\xffb</p>",
+            b"\xe6\x97\xa5\xe6\x97<p>",  // a truncated character
+            b"\x80\x80\xbf caf\xc3\xa9", // lone continuation bytes
+            b"\xc0\xaf \xed\xa0\x80 \xf4\x90\x80\x80", // overlong, surrogate, > U+10FFFF
+            b"\xf0\x9f\x98",             // cut at the end
+            b"valid \xe2\x80\x9cquotes\xe2\x80\x9d",
+        ];
+        for bytes in cases {
+            let text = lossy_utf8(bytes);
+            assert_eq!(text, String::from_utf8_lossy(bytes), "{bytes:?}");
+            assert_eq!(text.capacity(), text.len(), "{bytes:?}");
+        }
+    }
 
     #[test]
     fn bom_wins_over_everything() {

@@ -38,8 +38,47 @@ pub struct Stats {
     pub commas: u32,
     /// Characters of text that DANAg selected.
     pub danag: u32,
-    /// Has a block-level element child (so it is a container, not a paragraph).
-    pub has_block_child: bool,
+}
+
+// 16 bytes: one per node is the largest of `auto`'s arrays (issue #7). Whether an element
+// has a block child is kept beside it ([`BlockChild`]), not in a padded fifth field.
+const _: () = assert!(std::mem::size_of::<Stats>() == 16);
+
+/// Per node: has a block-level element child with text (so it is a container, not a
+/// paragraph).
+type BlockChild = [bool];
+
+/// One bit per node, for a flag read once per node: an eighth of a `Vec<bool>`.
+struct Bits(Vec<u64>);
+
+impl Bits {
+    fn new(n: usize) -> Bits {
+        Bits(vec![0; n.div_ceil(64)])
+    }
+
+    #[inline]
+    fn set(&mut self, i: usize) {
+        self.0[i >> 6] |= 1 << (i & 63);
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> bool {
+        (self.0[i >> 6] >> (i & 63)) & 1 != 0
+    }
+
+    /// The set positions, ascending.
+    fn ones(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(w, &word)| {
+            let mut rest = word;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let bit = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    w * 64 + bit
+                })
+            })
+        })
+    }
 }
 
 impl Stats {
@@ -548,14 +587,19 @@ fn select(
 ) -> Reading {
     let nodes = &doc.tree.nodes;
     let n = nodes.len();
-    let danag_sel = danag::extract(doc, Segments::Normalized, danag::PAPER_GAP);
+    // DANAg's selection, kept as one bit per node: its text nodes in document order are the
+    // set bits in ascending order, which is all the answer needs when no container wins.
+    let mut in_danag = Bits::new(n);
+    for &id in &danag::extract(doc, Segments::Normalized, danag::PAPER_GAP).nodes {
+        in_danag.set(id as usize);
+    }
+    let danag_sel = |in_danag: Bits| Selection {
+        nodes: in_danag.ones().map(|i| i as NodeId).collect(),
+    };
 
     // 1. Bottom-up statistics.
     let mut stats = vec![Stats::default(); n];
-    let mut in_danag = vec![false; n];
-    for &id in &danag_sel.nodes {
-        in_danag[id as usize] = true;
-    }
+    let mut block_child = vec![false; n];
     for tok in doc.tokens() {
         if tok.kind != TokenKind::Text {
             continue;
@@ -577,10 +621,13 @@ fn select(
             s.link = chars;
         }
         s.commas = commas(raw);
-        if in_danag[tok.node as usize] {
+        if in_danag.get(tok.node as usize) {
             s.danag = chars;
         }
     }
+    // Each array indexed by node is freed after its last use, so that the steps' arrays do
+    // not add up: on a page that is mostly tags there is a node every 10-20 bytes, and each
+    // byte per node is 5-10% of the page in memory (issue #7: under 4x the record).
     for i in (1..n).rev() {
         let parent = nodes[i].parent as usize;
         let s = stats[i];
@@ -596,7 +643,7 @@ fn select(
             && !matches!(nodes[i].tag, Tag::Br | Tag::Hr)
             && s.text > 0
         {
-            p.has_block_child = true;
+            block_child[parent] = true;
         }
     }
 
@@ -619,7 +666,7 @@ fn select(
         &mut hidden,
         &mut removed,
     );
-    if article_text(doc, &stats, &removed) < ARTICLE_MIN_CHARS {
+    if article_text(doc, &stats, &block_child, &removed) < ARTICLE_MIN_CHARS {
         mark_removed(
             doc,
             tuning,
@@ -659,6 +706,7 @@ fn select(
     if class_prose * 2 <= page_prose || largest * 2 > class_prose {
         class_prose = 0;
     }
+    drop(hidden);
     if retry == Retry::Listing {
         let mut roots = vec![false; n];
         mark_body(doc, &mut roots);
@@ -682,14 +730,11 @@ fn select(
     let mut teaser = if tuning.comments {
         vec![false; n]
     } else {
-        teasers(doc, &stats, &removed)
+        teasers(doc, &stats, &block_child, &removed)
     };
 
     // 3. Candidate containers scored by their paragraphs.
     let mut score = vec![0f32; n];
-    // Text of the voting paragraphs under each element (added to the paragraph's ancestors
-    // below, in one reverse pass).
-    let mut prose = vec![0u32; n];
     let mut is_paragraph = vec![false; n];
     for i in 1..n {
         let node = &nodes[i];
@@ -700,7 +745,7 @@ fn select(
             || (matches!(
                 node.tag,
                 Tag::Div | Tag::Section | Tag::Article | Tag::Span | Tag::Font
-            ) && !stats[i].has_block_child);
+            ) && !block_child[i]);
         is_paragraph[i] = paragraph_like;
         let s = stats[i];
         // Readability's 25-character floor on a paragraph, here in non-blank bytes.
@@ -708,9 +753,6 @@ fn select(
             continue;
         }
         let vote = 1.0 + s.commas as f32 + (s.text / 100).min(3) as f32;
-        if s.link_density() < 0.5 && !teaser[i] {
-            prose[i] = s.text;
-        }
         let parent = node.parent as usize;
         score[parent] += vote;
         let grand = nodes[parent].parent;
@@ -718,12 +760,7 @@ fn select(
             score[grand as usize] += vote / 2.0;
         }
     }
-    for i in (1..n).rev() {
-        let p = nodes[i].parent as usize;
-        if !removed[i] {
-            prose[p] += prose[i];
-        }
-    }
+    drop(block_child);
     let mut best: Option<(usize, f32)> = None;
     let mut best_readability = 0f32;
     let mut leaders: Vec<(usize, f32)> = Vec::with_capacity(LEADERS + 1);
@@ -761,6 +798,7 @@ fn select(
             leaders.truncate(LEADERS);
         }
     }
+    drop(hint);
     if let Some(t) = trace.as_deref_mut() {
         t.stats.clone_from(&stats);
         t.removed.clone_from(&removed);
@@ -770,16 +808,17 @@ fn select(
     }
     let Some((top, top_score)) = best else {
         return Reading {
-            sel: danag_sel,
+            sel: danag_sel(in_danag),
             class_prose,
         };
     };
     if stats[top].text < 50 {
         return Reading {
-            sel: danag_sel,
+            sel: danag_sel(in_danag),
             class_prose,
         };
     }
+    drop(in_danag);
 
     // Several candidates that score nearly as well as the winner and share an ancestor with it
     // are pieces of one content area (captions of a photo story, a post's sections, each with its
@@ -817,13 +856,33 @@ fn select(
     // An article cut into sections (around figures, adverts, pull quotes) scores section by
     // section; climb while the parent holds clearly more prose than the winner, so the other
     // sections come along. Body and html are never the container.
+    // An element's prose is the text of the voting paragraphs in its subtree, which is a
+    // run of the arena: summed along the climb (each node once, the run growing with each
+    // parent) rather than kept for every node.
+    let voting_prose = |range: std::ops::Range<usize>| -> u64 {
+        range
+            .filter(|&j| {
+                is_paragraph[j]
+                    && !teaser[j]
+                    && stats[j].text >= 25
+                    && stats[j].link_density() < 0.5
+            })
+            .map(|j| u64::from(stats[j].text))
+            .sum()
+    };
+    let mut run = doc.tree.subtree(top as NodeId);
+    let mut prose_top = voting_prose(run.clone());
     loop {
         let p = nodes[top].parent as usize;
         if p == 0 || matches!(nodes[p].tag, Tag::Body | Tag::Html) || removed[p] {
             break;
         }
-        if prose[p] * 2 >= prose[top] * 3 && stats[p].link_density() < 0.35 {
-            top = p;
+        let parent_run = doc.tree.subtree(p as NodeId);
+        let prose_parent = prose_top
+            + voting_prose(parent_run.start..run.start)
+            + voting_prose(run.end..parent_run.end);
+        if prose_parent * 2 >= prose_top * 3 && stats[p].link_density() < 0.35 {
+            (top, run, prose_top) = (p, parent_run, prose_parent);
         } else {
             break;
         }
@@ -831,15 +890,17 @@ fn select(
     // Teasers stay out only beside an article; on a listing, where the container is one card,
     // they are the content (Readability's floor for an article, see [`ARTICLE_MIN_CHARS`]).
     // A container that is mostly teasers itself is a listing too.
-    let mut teaser_text = vec![0u32; n];
-    for i in (1..n).rev() {
-        if teaser[i] && nodes[i].kind == Kind::Text {
-            teaser_text[i] = stats[i].text;
-        }
-        teaser_text[nodes[i].parent as usize] += teaser_text[i];
-    }
-    let article =
-        u64::from(stats[top].text) >= ARTICLE_MIN_CHARS && teaser_text[top] * 2 < stats[top].text;
+    // The text of teaser summaries in a subtree, summed over its run of the arena (as the
+    // prose above) for the container and its siblings only.
+    let teaser_text = |id: usize, teaser: &[bool]| -> u64 {
+        doc.tree
+            .subtree(id as NodeId)
+            .filter(|&j| teaser[j] && nodes[j].kind == Kind::Text)
+            .map(|j| u64::from(stats[j].text))
+            .sum()
+    };
+    let article = u64::from(stats[top].text) >= ARTICLE_MIN_CHARS
+        && teaser_text(top, &teaser) * 2 < u64::from(stats[top].text);
     if !article {
         teaser.iter_mut().for_each(|t| *t = false);
     }
@@ -859,7 +920,11 @@ fn select(
             continue;
         }
         let s = &stats[i];
-        if article && teaser_text[i] > 0 && teaser_text[i] * 2 >= s.text {
+        let mostly_teasers = || {
+            let t = teaser_text(i, &teaser);
+            t > 0 && t * 2 >= u64::from(s.text)
+        };
+        if article && mostly_teasers() {
             continue;
         }
         let keep = score[i] >= threshold
@@ -869,6 +934,7 @@ fn select(
             roots.push(sib);
         }
     }
+    drop(score);
 
     // 4. Prose outside the chosen container: a paragraph of real sentences with hardly any
     // links is content wherever it stands (a lead paragraph above a figure, a section the
@@ -900,6 +966,7 @@ fn select(
             is_root[i] = true;
         }
     }
+    drop((is_paragraph, under));
 
     // 5. Text of the chosen subtrees, in document order, minus boilerplate, hidden and
     // link-dense blocks.
@@ -917,39 +984,50 @@ fn select(
     // The chosen roots stay roots: a container kept for its own merits must not vanish from
     // the whole page because an ancestor of it is link-dense (the whole page holds the chosen
     // text).
-    let mut whole_root = is_root.clone();
-    mark_body(doc, &mut whole_root);
-    let whole = collect(doc, &whole_root, &removed, &stats, tuning);
     let chars = |s: &Selection| -> u64 {
         s.nodes
             .iter()
             .map(|&id| u64::from(stats[id as usize].text))
             .sum()
     };
+    // While the whole page is collected, the chosen text is held as one bit per node (its
+    // nodes in document order are the set bits), not as a second list of nodes.
+    let sel_chars = chars(&sel);
+    let mut in_sel = Bits::new(n);
+    for &id in &sel.nodes {
+        in_sel.set(id as usize);
+    }
+    drop(sel);
+    let mut whole_root = is_root;
+    mark_body(doc, &mut whole_root);
+    let whole = collect(doc, &whole_root, &removed, &stats, tuning);
+    drop(whole_root);
     // Teaser summaries outside the chosen text (a linked headline and its blurb, repeated)
     // are other pages' content: a page beside a list of them is still one article.
-    let mut in_sel = vec![false; n];
-    for &id in &sel.nodes {
-        in_sel[id as usize] = true;
-    }
     let in_teaser = teaser;
     let teaser_chars: u64 = whole
         .nodes
         .iter()
-        .filter(|&&id| in_teaser[id as usize] && !in_sel[id as usize])
+        .filter(|&&id| in_teaser[id as usize] && !in_sel.get(id as usize))
         .map(|&id| u64::from(stats[id as usize].text))
         .sum();
     let whole_chars = chars(&whole) - teaser_chars;
-    let spread = tuning.spread_share > 0.0
-        && (chars(&sel) as f32) < tuning.spread_share * whole_chars as f32;
+    let spread =
+        tuning.spread_share > 0.0 && (sel_chars as f32) < tuning.spread_share * whole_chars as f32;
     if let Some(t) = trace {
-        t.spread = (chars(&sel), whole_chars);
+        t.spread = (sel_chars, whole_chars);
         if spread {
             t.outcome = Outcome::Spread;
         }
     }
     Reading {
-        sel: if spread { whole } else { sel },
+        sel: if spread {
+            whole
+        } else {
+            Selection {
+                nodes: in_sel.ones().map(|i| i as NodeId).collect(),
+            }
+        },
         class_prose,
     }
 }
@@ -1073,14 +1151,19 @@ fn mark_removed(
 
 /// Non-link text of the paragraphs (leaf blocks of at least Readability's 25 characters) that
 /// `removed` leaves: how much article the page has outside its boilerplate.
-fn article_text(doc: &Document<'_>, stats: &[Stats], removed: &[bool]) -> u64 {
+fn article_text(
+    doc: &Document<'_>,
+    stats: &[Stats],
+    block_child: &BlockChild,
+    removed: &[bool],
+) -> u64 {
     let nodes = &doc.tree.nodes;
     (1..nodes.len())
         .filter(|&i| {
             nodes[i].kind == Kind::Element
                 && !removed[i]
                 && nodes[i].tag.is(flags::BLOCK)
-                && !stats[i].has_block_child
+                && !block_child[i]
                 && stats[i].text >= 25
         })
         .map(|i| u64::from(stats[i].text - stats[i].link))
@@ -1094,7 +1177,12 @@ fn article_text(doc: &Document<'_>, stats: &[Stats], removed: &[bool]) -> u64 {
 /// "more stories" widgets and headline lists present other pages (`<li><h3><a>` title, `<p>`
 /// summary; `<dt><a>` / `<dd>`), whatever their class names say. One forward pass; the card
 /// test walks at most [`CARD_DEPTH`] parents.
-fn teasers(doc: &Document<'_>, stats: &[Stats], removed: &[bool]) -> Vec<bool> {
+fn teasers(
+    doc: &Document<'_>,
+    stats: &[Stats],
+    block_child: &BlockChild,
+    removed: &[bool],
+) -> Vec<bool> {
     let nodes = &doc.tree.nodes;
     let n = nodes.len();
     let mut teaser = vec![false; n];
@@ -1105,7 +1193,7 @@ fn teasers(doc: &Document<'_>, stats: &[Stats], removed: &[bool]) -> Vec<bool> {
         let node = &nodes[i];
         if node.kind != Kind::Element
             || !node.tag.is(flags::BLOCK)
-            || stats[i].has_block_child
+            || block_child[i]
             || stats[i].text == 0
         {
             continue;

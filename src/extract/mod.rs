@@ -187,19 +187,64 @@ pub fn extract_with(
     opts: &Options,
     family: Option<&crate::template::Family>,
 ) -> Result<Extracted, Error> {
+    readable(bytes)?;
+    let decoded = decode::decode(bytes, opts.charset.as_deref(), transport_charset);
+    from_text(&decoded.text, decoded.encoding.name(), opts, family)
+}
+
+/// [`extract_with`] on `page[start..]`, a buffer the caller gives away: when the page has to
+/// be transcoded (a legacy charset, UTF-16, invalid UTF-8), its bytes are freed as soon as the
+/// UTF-8 copy exists, so that the two are not both held beside the tree (issue #7: memory under
+/// 4x the record). The buffer comes back when it was kept (the page was UTF-8 already, or it
+/// could not be read), for reuse.
+pub fn extract_buffer(
+    page: Vec<u8>,
+    start: usize,
+    transport_charset: Option<&str>,
+    opts: &Options,
+    family: Option<&crate::template::Family>,
+) -> (Result<Extracted, Error>, Option<Vec<u8>>) {
+    let bytes = page.get(start..).unwrap_or_default();
+    if let Err(e) = readable(bytes) {
+        return (Err(e), Some(page));
+    }
+    let decoded = decode::decode(bytes, opts.charset.as_deref(), transport_charset);
+    let encoding = decoded.encoding.name();
+    match decoded.text {
+        std::borrow::Cow::Borrowed(text) => {
+            let got = from_text(text, encoding, opts, family);
+            (got, Some(page))
+        }
+        std::borrow::Cow::Owned(text) => {
+            drop(page);
+            (from_text(&text, encoding, opts, family), None)
+        }
+    }
+}
+
+/// Whether `bytes` can be a page at all: not blank, not binary.
+fn readable(bytes: &[u8]) -> Result<(), Error> {
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
         return Err(Error::Empty);
     }
     if decode::looks_binary(bytes) {
         return Err(Error::Binary);
     }
-    let decoded = decode::decode(bytes, opts.charset.as_deref(), transport_charset);
-    if decoded.text.len() >= u32::MAX as usize {
+    Ok(())
+}
+
+/// Extraction of a decoded page (`encoding`: what it was read in).
+fn from_text(
+    text: &str,
+    encoding: &'static str,
+    opts: &Options,
+    family: Option<&crate::template::Family>,
+) -> Result<Extracted, Error> {
+    if text.len() >= u32::MAX as usize {
         return Err(Error::TooLarge);
     }
-    let encoding = decoded.encoding.name();
     Ok(with_arena(|arena| {
-        let doc = Document::parse(&decoded.text, arena);
+        let doc = Document::parse(text, arena);
         let tuning = auto::Tuning::new(opts.mode, opts.comments);
         // The picked template's selection trimmed by `auto`'s ([`fastce::with_template`]); a
         // page that does not match it falls back to `opts.algo`, reusing `auto`'s selection
@@ -246,13 +291,24 @@ thread_local! {
     static ARENA: std::cell::RefCell<bumpalo::Bump> = std::cell::RefCell::new(bumpalo::Bump::new());
 }
 
+/// The largest arena kept for the next page: about the arena of a page at the largest buffer
+/// the reader keeps for reuse ([`crate::input::Pool`], 8 MiB), at the 8 bytes of arena a page
+/// byte takes on pages of dense tags (the 200 MB page of `examples/hostile.rs`: 1.65 GB).
+/// A larger one served a huge page: kept, its tree would stay resident beside that page's
+/// output while it is formatted (JSON), and for the rest of the stream.
+const KEEP_ARENA: usize = 64 << 20;
+
 /// Runs `f` with this thread's arena, reset. A nested call (never made by pith itself) gets a
 /// fresh arena instead of panicking.
 fn with_arena<R>(f: impl FnOnce(&bumpalo::Bump) -> R) -> R {
     ARENA.with(|cell| match cell.try_borrow_mut() {
         Ok(mut arena) => {
             arena.reset();
-            f(&arena)
+            let got = f(&arena);
+            if arena.allocated_bytes() > KEEP_ARENA {
+                *arena = bumpalo::Bump::new();
+            }
+            got
         }
         Err(_) => f(&bumpalo::Bump::new()),
     })
@@ -291,4 +347,48 @@ pub(crate) fn site_texts(
         .zip(&sels)
         .map(|(d, s)| output::render(d, s, Format::Text, false))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PAGE: &str = "<html><body><nav><a href=/>Home</a></nav><article><p>Gr\u{fc}\u{df}e aus \
+        K\u{f6}ln: the council approved the new bridge on Tuesday, after a debate of four \
+        hours, and building starts in May.</p></article></body></html>";
+
+    #[test]
+    fn a_given_buffer_is_freed_once_transcoded_and_returned_otherwise() {
+        let opts = Options::default();
+        let head = b"HTTP/1.1 200 OK\r\n\r\n".to_vec();
+        let with_head = |body: &[u8]| [head.as_slice(), body].concat();
+
+        // UTF-8 already: read in place, the buffer comes back as it was.
+        let utf8 = with_head(PAGE.as_bytes());
+        let (got, back) = extract_buffer(utf8.clone(), head.len(), None, &opts, None);
+        assert_eq!(back.as_deref(), Some(utf8.as_slice()));
+        let want = extract(PAGE.as_bytes(), None, &opts).expect("page");
+        assert!(want.text.starts_with("Grüße aus Köln"), "{}", want.text);
+        assert_eq!(got, Ok(want.clone()));
+
+        // UTF-16 and a legacy charset: decoded into a copy, so the buffer is gone.
+        let mut utf16 = vec![0xFF, 0xFE];
+        utf16.extend(PAGE.encode_utf16().flat_map(u16::to_le_bytes));
+        let latin1 = encoding_rs::WINDOWS_1252.encode(PAGE).0.into_owned();
+        for (body, charset, encoding) in [
+            (utf16, None, "UTF-16LE"),
+            (latin1, Some("iso-8859-1"), "windows-1252"),
+        ] {
+            let (got, back) = extract_buffer(with_head(&body), head.len(), charset, &opts, None);
+            assert!(back.is_none(), "{encoding}");
+            assert_eq!(got, extract(&body, charset, &opts), "{encoding}");
+            let got = got.expect("page");
+            assert_eq!((got.text, got.encoding), (want.text.clone(), encoding));
+        }
+
+        // A page that cannot be read keeps its buffer too.
+        let blank = with_head(b"  \n ");
+        let (got, back) = extract_buffer(blank.clone(), head.len(), None, &opts, None);
+        assert_eq!((got, back), (Err(Error::Empty), Some(blank)));
+    }
 }
