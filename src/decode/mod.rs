@@ -27,27 +27,51 @@ pub struct Decoded<'a> {
     pub encoding: &'static Encoding,
 }
 
-/// chardetng reads the neighbourhoods of non-ASCII bytes only: ASCII markup says nothing about
+/// chardetng reads the words that hold non-ASCII bytes only: ASCII markup says nothing about
 /// a legacy encoding and chardetng spends its time per byte. At most this much is fed, so
 /// detection costs the same on a 100 MB page as on a 100 KB one...
 const DETECT_BUDGET: usize = 8 << 10;
 /// ...taken from this many leading bytes of the page...
 const DETECT_SCAN: usize = 256 << 10;
-/// ...as this many bytes on each side of a non-ASCII byte (a word or two of context).
+/// ...as the word around each non-ASCII byte, reaching at most this far to each side (a long
+/// run of letters is cut; chardetng scores pairs of neighbouring bytes, so a word's letters
+/// next to its non-ASCII bytes are what it reads).
 const DETECT_CONTEXT: usize = 24;
 
-/// Feeds chardetng the context of non-ASCII bytes, merged into runs.
+/// Whether `c` continues a word for detection: a letter or digit, or any non-ASCII byte.
+fn word_byte(c: u8) -> bool {
+    c >= 0x80 || c.is_ascii_alphanumeric()
+}
+
+/// Feeds chardetng the words that hold non-ASCII bytes, each with the byte that ends it on
+/// either side (a space, a `<`), merged into runs: fed together, the runs read as words
+/// between delimiters, as the page does.
 fn feed_non_ascii_context(det: &mut chardetng::EncodingDetector, bytes: &[u8]) {
     let scan = &bytes[..bytes.len().min(DETECT_SCAN)];
     let mut fed = 0;
     let mut run: Option<(usize, usize)> = None;
     let mut from = 0;
     while let Some(i) = next_non_ascii(scan, from) {
-        from = i + 1;
-        let (s, e) = (
-            i.saturating_sub(DETECT_CONTEXT),
-            (i + DETECT_CONTEXT).min(scan.len()),
-        );
+        let floor = i.saturating_sub(DETECT_CONTEXT);
+        let mut s = i;
+        while s > floor && word_byte(scan[s - 1]) {
+            s -= 1;
+        }
+        // The delimiter before the word.
+        s = s.saturating_sub(1).max(floor);
+        let mut e = i + 1;
+        // Non-ASCII bytes are word bytes: a word of several is walked once, not found again
+        // for each byte (the reach is counted from the last non-ASCII byte seen).
+        let mut reach = (i + 1 + DETECT_CONTEXT).min(scan.len());
+        while e < reach && word_byte(scan[e]) {
+            if scan[e] >= 0x80 {
+                reach = (e + 1 + DETECT_CONTEXT).min(scan.len());
+            }
+            e += 1;
+        }
+        // The delimiter after it.
+        e = (e + 1).min(scan.len());
+        from = e;
         match run {
             Some((rs, re)) if s <= re => run = Some((rs, e.max(re))),
             Some((rs, re)) => {
@@ -394,6 +418,40 @@ mod tests {
             .encode("<p>中华人民共和国的首都是北京，这是一个很长的句子，用于检测编码。</p>");
         let d = decode(&bytes, None, None);
         assert!(d.text.contains("北京"), "{}", d.text);
+    }
+
+    /// Undeclared legacy pages whose non-ASCII words sit in long ASCII markup: only the words
+    /// are fed to chardetng, and it still names each encoding.
+    #[test]
+    fn undeclared_legacy_pages_are_detected_from_their_words() {
+        let markup =
+            "<div class=\"navigation-bar\"><a href=\"/index.html\">x</a></div>\n".repeat(40);
+        let cases: [(&'static Encoding, &str); 4] = [
+            (
+                encoding_rs::WINDOWS_1251,
+                "<p>Москва — столица России, крупнейший по численности населения город страны.</p>",
+            ),
+            (
+                encoding_rs::WINDOWS_1252,
+                "<p>Le café élégant où l'on déjeune à côté de la forêt était fermé ce théâtral été.</p>",
+            ),
+            (
+                encoding_rs::SHIFT_JIS,
+                "<p>東京は日本の首都であり、世界有数の大都市です。多くの人々が暮らしています。</p>",
+            ),
+            (
+                encoding_rs::WINDOWS_1250,
+                "<p>Příliš žluťoučký kůň úpěl ďábelské ódy; čeština používá háčky a čárky.</p>",
+            ),
+        ];
+        for (enc, text) in cases {
+            let page = format!("{markup}{text}{markup}");
+            let (bytes, _, unmappable) = enc.encode(&page);
+            assert!(!unmappable, "{}", enc.name());
+            let d = decode(&bytes, None, None);
+            assert_eq!(d.encoding, enc, "{text}");
+            assert!(d.text.contains(text), "{}", d.text);
+        }
     }
 
     #[test]
