@@ -198,9 +198,10 @@ fn decode_in_pieces(bytes: &[u8], enc: &'static Encoding) -> String {
             .unwrap_or(bytes.len()),
     );
     let mut piece = [0u8; PIECE];
+    // Validated once: encoding_rs keeps a `&mut str` valid UTF-8 through every call.
+    let buf = std::str::from_utf8_mut(&mut piece[..]).unwrap_or_default();
     let mut read = 0;
     loop {
-        let buf = std::str::from_utf8_mut(&mut piece[..]).unwrap_or_default();
         let (result, n, written, _) = decoder.decode_to_str(&bytes[read..], buf, true);
         read += n;
         text.push_str(&buf[..written]);

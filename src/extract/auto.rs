@@ -1051,35 +1051,10 @@ fn mark_body(doc: &Document<'_>, roots: &mut [bool]) {
 /// siblings: an agency's notice under its story, "© Reuters 2008. All rights reserved...",
 /// is part of what it sent, and gold sets count it.)
 fn legal_notice(doc: &Document<'_>, id: NodeId) -> bool {
-    use memchr::memmem;
-    // SIMD substring searches (a paragraph is scanned a few times at GB/s); "reserved" in any
-    // case is confirmed by a case-insensitive look at the words before it.
-    static FINDERS: std::sync::OnceLock<[memmem::Finder<'static>; 5]> = std::sync::OnceLock::new();
-    let [copy, copy_name, copy_num, reserved, reserved_upper] = FINDERS.get_or_init(|| {
-        [
-            memmem::Finder::new("©".as_bytes()),
-            memmem::Finder::new(b"&copy;"),
-            memmem::Finder::new(b"&#169;"),
-            memmem::Finder::new(b"eserved"),
-            memmem::Finder::new(b"ESERVED"),
-        ]
-    });
-    const RIGHTS: &[u8] = b"all rights r";
-    let signs = |b: &[u8]| {
-        copy.find(b).is_some()
-            || copy_name.find(b).is_some()
-            || copy_num.find(b).is_some()
-            || reserved
-                .find_iter(b)
-                .chain(reserved_upper.find_iter(b))
-                .any(|k| {
-                    // `k` is where "eserved" starts: "all rights r" ends just before it.
-                    k >= RIGHTS.len() && b[k - RIGHTS.len()..k].eq_ignore_ascii_case(RIGHTS)
-                })
-    };
+    let signs = |b: &[u8]| owner_sign(b) || rights_reserved(b);
     // The text runs of the subtree are slices of the source from the paragraph's start to the
     // end of its last node (runs do not overlap the nodes after them): when that span shows no
-    // sign (one search per sign, not one per run), no run does.
+    // sign (two scans, not two per run), no run does.
     let nodes = &doc.tree.nodes;
     let range = doc.tree.subtree(id);
     let (first, last) = (&nodes[range.start], &nodes[range.end - 1]);
@@ -1090,6 +1065,60 @@ fn legal_notice(doc: &Document<'_>, id: NodeId) -> bool {
     range
         .filter(|&d| nodes[d].kind == Kind::Text)
         .any(|d| signs(doc.raw_text(d as NodeId).as_bytes()))
+}
+
+/// Whether `b` holds a copyright sign: `©`, `&copy;` or `&#169;`. One SIMD scan for the bytes
+/// these start with (`©` is C2 A9 in UTF-8); `&` and C2 are rare in prose, so few are checked.
+fn owner_sign(b: &[u8]) -> bool {
+    memchr::memchr2_iter(0xC2, b'&', b).any(|k| {
+        let rest = &b[k..];
+        rest.starts_with("©".as_bytes())
+            || rest.starts_with(b"&copy;")
+            || rest.starts_with(b"&#169;")
+    })
+}
+
+/// Whether `b` says "all rights reserved" (any case). One SIMD scan for the phrase's rarest
+/// letter, the `v` of "reserved" (about 1% of English letters), each confirmed by a look at
+/// the bytes around it.
+fn rights_reserved(b: &[u8]) -> bool {
+    const PHRASE: &[u8] = b"all rights reserved";
+    // Where the `v` sits in the phrase.
+    const V: usize = PHRASE.len() - 3;
+    memchr::memchr2_iter(b'v', b'V', b).any(|k| {
+        k >= V
+            && b.get(k - V..k - V + PHRASE.len())
+                .is_some_and(|w| w.eq_ignore_ascii_case(PHRASE))
+    })
+}
+
+#[cfg(test)]
+mod legal_notice_tests {
+    use super::{owner_sign, rights_reserved};
+
+    #[test]
+    fn copyright_signs_in_every_spelling() {
+        assert!(owner_sign("Photo © Reuters".as_bytes()));
+        assert!(owner_sign(b"&copy; 2008 Example Ltd"));
+        assert!(owner_sign(b"&#169; 2008"));
+        // Other C2 characters (a no-break space, a pound sign) and other entities are not it.
+        assert!(!owner_sign("costs £5\u{a0}now &amp; later".as_bytes()));
+        assert!(!owner_sign(b"&cop"));
+    }
+
+    #[test]
+    fn all_rights_reserved_in_any_case() {
+        assert!(rights_reserved(b"Example Inc. All Rights Reserved."));
+        assert!(rights_reserved(b"ALL RIGHTS RESERVED"));
+        assert!(rights_reserved(b"all rights reserved"));
+        // The phrase at the very start and end of the text.
+        assert!(rights_reserved(b"All rights reserved"));
+        assert!(!rights_reserved(b"rights reserved"));
+        assert!(!rights_reserved(
+            b"We reserved all rights to the venue, very vivid."
+        ));
+        assert!(!rights_reserved(b"v"));
+    }
 }
 
 /// A class/id hint not read yet (the element lay inside a removed subtree).
