@@ -251,8 +251,10 @@ const COMMENT_WORDS: &[&str] = &["comment", "disqus", "review"];
 struct HintMatchers {
     /// Every word of [`NEGATIVE`] and [`POSITIVE`], matched in one pass over a class or id
     /// (overlapping, so that no word hides another); pattern ids below `comment` are
-    /// boilerplate words, from `comment` comment words, from `content` content words.
-    words: aho_corasick::AhoCorasick,
+    /// boilerplate words, from `comment` comment words, from `content` content words. A DFA
+    /// walked a byte at a time by [`hint_words`]: class and id values are a few bytes long, and
+    /// the library's search loop cost more per value than the walk (one table load per byte).
+    words: aho_corasick::dfa::DFA,
     comment: usize,
     content: usize,
     /// The shortest word: a shorter class or id holds none.
@@ -274,9 +276,12 @@ fn hint_matchers() -> &'static HintMatchers {
         let shortest = words.iter().map(|w| w.len()).min().unwrap_or(0);
         HintMatchers {
             shortest,
-            words: aho_corasick::AhoCorasick::builder()
+            words: aho_corasick::dfa::DFA::builder()
                 .ascii_case_insensitive(true)
-                .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+                // Standard semantics: every state lists all words ending at it, which is what
+                // an overlapping walk reports.
+                .match_kind(aho_corasick::MatchKind::Standard)
+                .prefilter(false)
                 .build(words)
                 .unwrap_or_else(|_| unreachable!("fixed ASCII word lists build an automaton")),
             comment,
@@ -329,16 +334,15 @@ pub(crate) fn element_hints(doc: &Document<'_>, id: NodeId, comments: bool) -> (
             continue;
         }
         let (mut b, mut p) = (false, false);
-        for found in m.words.find_overlapping_iter(hay) {
-            let w = found.pattern().as_usize();
+        hint_words(&m.words, hay.as_bytes(), |w, start, end| {
             if w < m.comment {
                 b = true;
             } else if w < m.content {
-                comment |= !comments && !preview(hay, found.start(), found.end());
+                comment |= !comments && !preview(hay, start, end);
             } else {
                 p = true;
             }
-        }
+        });
         named_boilerplate |= b && !p;
         (boiler, pos) = (boiler | b, pos | p);
     }
@@ -351,6 +355,27 @@ pub(crate) fn element_hints(doc: &Document<'_>, id: NodeId, comments: bool) -> (
         (false, false, false) => 0,
     };
     (hint, hidden)
+}
+
+/// Calls `found(word, start, end)` for every occurrence of a hint word in `hay`, overlapping
+/// ones included, in order of their ends.
+fn hint_words(dfa: &aho_corasick::dfa::DFA, hay: &[u8], mut found: impl FnMut(usize, usize, usize)) {
+    use aho_corasick::automaton::Automaton;
+    let Ok(mut sid) = dfa.start_state(aho_corasick::Anchored::No) else {
+        return;
+    };
+    for (i, &byte) in hay.iter().enumerate() {
+        sid = dfa.next_state(aho_corasick::Anchored::No, sid, byte);
+        // Unanchored, the DFA has no dead state; special states are the match states (start
+        // states are not special without a prefilter).
+        if dfa.is_match(sid) {
+            for k in 0..dfa.match_len(sid) {
+                let w = dfa.match_pattern(sid, k);
+                let end = i + 1;
+                found(w.as_usize(), end - dfa.pattern_len(w), end);
+            }
+        }
+    }
 }
 
 /// Whether the word found at `start..end` of a class/id value is the `review` of `preview` (an
@@ -418,8 +443,15 @@ mod style_hides_tests {
 
 /// Commas, Latin and CJK (`，` U+FF0C and `、` U+3001): a sign of prose in any script.
 fn commas(raw: &[u8]) -> u32 {
-    let latin = memchr::memchr_iter(b',', raw).count();
-    if raw.is_ascii() {
+    // One plain loop counts the commas and ORs the bytes (non-ASCII when the high bit shows):
+    // text runs are short (tens of bytes), where a SIMD search's set-up per call cost more
+    // than the count; the compiler vectorizes this loop itself.
+    let (mut latin, mut high) = (0usize, 0u8);
+    for &c in raw {
+        latin += usize::from(c == b',');
+        high |= c;
+    }
+    if high < 0x80 {
         return latin as u32;
     }
     // Both are three bytes; find their lead bytes (EF, E3) with memchr and check the rest,
