@@ -734,3 +734,64 @@ fn customer_reviews_are_comments() {
         &["Each trug is made by hand", "Review 0:", "Review 2:"],
     );
 }
+
+/// A "more news" list whose cards have an unlinked heading and a summary ending in a short
+/// link to the story ("Read more..."), longer than the article beside it: the cards are
+/// teasers, so the article is the page's content and the list stays out (before, the list's
+/// prose made the page a listing and everything came out).
+#[test]
+fn read_more_cards_are_teasers() {
+    if let Some(p) = shared_page("dragnet", "R946.") {
+        let text = pith(&p, &[]);
+        assert_in(
+            &text,
+            &[
+                "Three new videos are now available in the Nintendo eShop",
+                "Climb the leaderboard in no time.",
+            ],
+        );
+        assert_out(
+            &text,
+            &[
+                "First Wii U consoles go on sale in New York",
+                "Holiday shoppers from coast to coast",
+            ],
+        );
+    }
+    let card = |i: usize| {
+        format!(
+            "<li><h3>Harbour board announces plan number {i} for the old quay</h3>\
+             <p class=text>The board met on Tuesday and set out plan {i}, which moves the ferry \
+             berth, widens the slipway and rebuilds the sea wall before the winter storms. \
+             <a href=/news/{i}>Read more...</a></p><p class=date>2012-11-0{i}</p></li>"
+        )
+    };
+    let cards: String = (1..=5).map(card).collect();
+    let html = format!(
+        "<html><body><div id=story><h1>Lifeboat crew rescues two walkers</h1>\
+         <p>Two walkers cut off by the tide below the cliffs were lifted to safety by the \
+         lifeboat crew on Sunday evening, after a passer-by raised the alarm.</p>\
+         <p>The crew, who had been at sea for less than ten minutes, said that both walkers were \
+         cold but unhurt, and urged visitors to check the tide tables.</p>\
+         <p>It was the crew's fourth call-out this month. The station, which relies on \
+         volunteers and donations, will hold an open day on Saturday for anyone who would \
+         like to learn more about its work.</p></div>\
+         <div id=more><ul>{cards}</ul></div></body></html>"
+    );
+    let text = pith_html(&html, &[]);
+    assert_in(
+        &text,
+        &["Two walkers cut off by the tide", "urged visitors to check"],
+    );
+    assert_out(&text, &["The board met on Tuesday", "Read more"]);
+    // Without an article beside them the cards are the page (a news index): they stay.
+    let listing = format!(
+        "<html><body><div id=nav><a href=/>Home</a> <a href=/news>News</a></div>\
+         <div id=more><h1>Latest news</h1><ul>{cards}</ul></div></body></html>"
+    );
+    let text = pith_html(&listing, &[]);
+    assert_in(
+        &text,
+        &["set out plan 1, which moves", "set out plan 5, which moves"],
+    );
+}

@@ -1254,6 +1254,10 @@ fn teasers(
     let mut shapes: Vec<(u64, NodeId)> = Vec::new();
     let mut headline: Option<usize> = None;
     let mut between = 0u32;
+    // A heading without a link, for cards whose link is a "read more" at the end of the
+    // summary (see [`ends_in_link_elsewhere`]), and the short blocks after it.
+    let mut plain: Option<usize> = None;
+    let mut plain_between = 0u32;
     for i in 1..n {
         let node = &nodes[i];
         if node.kind != Kind::Element
@@ -1279,6 +1283,7 @@ fn teasers(
         // A headline is a heading (or a definition term) that is a link, or a linked line
         // of a title's length: a linked byline ("Dallas Robinson") is neither.
         let title_tag = node.tag.is(flags::HEADING) || node.tag == Tag::Dt;
+        let plain_heading = title_tag && s.link == 0 && s.text >= 10;
         if s.link_density() >= HEADLINE_LINK_DENSITY
             && s.text >= if title_tag { 10 } else { HEADLINE_MIN_TEXT }
             && links_elsewhere(doc, i as NodeId)
@@ -1298,8 +1303,26 @@ fn teasers(
                 }
                 let tags = ((nodes[h].tag as u64) << 16) | ((node.tag as u64) << 8) | up;
                 shapes.push((card_shape(doc, tags, unit), unit));
+            } else if let Some(h) = plain.filter(|&h| plain_between <= 2 && h != i)
+                && ends_in_link_elsewhere(doc, stats, i as NodeId)
+                && let Some(up) = card_height(doc, h as NodeId, i as NodeId)
+            {
+                let mut unit = i as NodeId;
+                for _ in 1..up {
+                    unit = nodes[unit as usize].parent;
+                }
+                let tags =
+                    READ_MORE_CARD | ((nodes[h].tag as u64) << 16) | ((node.tag as u64) << 8) | up;
+                shapes.push((card_shape(doc, tags, unit), unit));
             }
             headline = None;
+        }
+        if plain_heading {
+            (plain, plain_between) = (Some(i), 0);
+        } else if s.text < TEASER_MIN_TEXT {
+            plain_between += 1;
+        } else {
+            plain = None;
         }
     }
     shapes.sort_unstable();
@@ -1350,6 +1373,45 @@ fn card_shape(doc: &Document<'_>, tags: u64, unit: NodeId) -> u64 {
 
 /// Marks the shape of a card held in one paragraph apart from headline-and-summary shapes.
 const INLINE_CARD: u64 = 1 << 40;
+/// Marks the shape of a card whose link ends its summary apart from linked-headline shapes.
+const READ_MORE_CARD: u64 = 1 << 41;
+/// A "read more" link is short: a few words ("Read more...", "Weiterlesen", "→"), not a
+/// sentence that happens to end in a link.
+const READ_MORE_MAX_TEXT: u32 = 25;
+
+/// Whether the summary block `summary` ends in a short link to another page, the way a card
+/// with an unlinked heading points at its story (`<h3>Title</h3><p>Summary... <a
+/// href=story>Read more</a></p>`), in any language: the last text of the block is inside a
+/// link of at most [`READ_MORE_MAX_TEXT`] characters, and the block is mostly not link text
+/// (a summary, not a list of links).
+fn ends_in_link_elsewhere(doc: &Document<'_>, stats: &[Stats], summary: NodeId) -> bool {
+    let nodes = &doc.tree.nodes;
+    if stats[summary as usize].link_density() >= 0.5 {
+        return false;
+    }
+    let range = doc.tree.subtree(summary);
+    let Some(last) = range
+        .rev()
+        .find(|&d| nodes[d].kind == Kind::Text && stats[d].text > 0)
+    else {
+        return false;
+    };
+    if nodes[last].context & context::LINK == 0 {
+        return false;
+    }
+    // The link holding it: a few levels up at most (`<a><span>Read more</span></a>`).
+    let Some(a) = doc
+        .tree
+        .ancestors(last as NodeId)
+        .take(4)
+        .take_while(|&a| a != summary)
+        .find(|&a| nodes[a as usize].tag == Tag::A)
+    else {
+        return false;
+    };
+    stats[a as usize].text <= READ_MORE_MAX_TEXT
+        && doc.attr(a, "href").is_some_and(links_to_another_page)
+}
 
 /// A paragraph that is a whole card: its first content is a link of a title's length to
 /// another page, then a line break, then the summary (`<p><a>Headline</a><br>Summary</p>`).
