@@ -795,3 +795,33 @@ fn read_more_cards_are_teasers() {
         &["set out plan 1, which moves", "set out plan 5, which moves"],
     );
 }
+
+/// A profile box (the author's bio card under a post, a poster's panel) is boilerplate beside
+/// the text its person wrote.
+#[test]
+fn author_profile_boxes_stay_out() {
+    if let Some(p) = shared_page("scrapinghub", "23aaecd141") {
+        let text = pith(&p, &[]);
+        assert_in(
+            &text,
+            &["Nunca ouviu as sensacionais brinquedorias musicais do grupo Serelepe"],
+        );
+        assert_out(&text, &["Pai de Francesco e Teresa e marido de Bárbara"]);
+    }
+    let html = "<html><body><div class=post><h1>Pruning apple trees in winter</h1>\
+        <p>Winter pruning, done while the tree is dormant, shapes it and lets light into the \
+        crown, which is what next year's fruit needs most.</p>\
+        <p>Start with the dead, diseased and crossing branches, then thin the centre, and never \
+        take more than a quarter of the canopy in one year.</p>\
+        <p>Cut just above an outward-facing bud, at a slight angle, so that rain runs off and the \
+        new shoot grows away from the middle of the tree.</p>\
+        <div class=\"author-profile vcard\"><p>Jo Bloggs has tended the community orchard for \
+        twenty years and teaches grafting, pruning and cider making at the village hall.</p>\
+        </div></div></body></html>";
+    let text = pith_html(html, &[]);
+    assert_in(
+        &text,
+        &["Winter pruning, done while", "Cut just above an outward"],
+    );
+    assert_out(&text, &["Jo Bloggs has tended"]);
+}

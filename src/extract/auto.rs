@@ -132,6 +132,10 @@ const NEGATIVE: &[&str] = &[
     "byline",
     "toolbar",
     "skip",
+    // A person's profile box beside what they wrote: an author's bio card under a post, a
+    // forum poster's panel (name, join date, post count), a hover card. A profile page's own
+    // container says so with a content word (`profile-content`), which cancels this one.
+    "profile",
 ];
 
 /// Words that name the main content; they cancel a negative word on the same element
