@@ -825,3 +825,49 @@ fn author_profile_boxes_stay_out() {
     );
     assert_out(&text, &["Jo Bloggs has tended"]);
 }
+
+/// Cards of a headline link and a summary in an element of its own
+/// (`<li><a>Headline</a><span>Summary...</span></li>`, a "breaking news" strip) are teasers: they
+/// are not recovered beside the article.
+#[test]
+fn link_and_summary_element_cards_are_teasers() {
+    if let Some(p) = shared_page("scrapinghub", "5f9c5ed5d64d") {
+        let text = pith(&p, &[]);
+        assert_out(
+            &text,
+            &[
+                "An Indian-origin man has pleaded guilty to theft",
+                "All schools and colleges are now open in Jammu and Kashmir",
+            ],
+        );
+    }
+    let card = |i: usize| {
+        format!(
+            "<li><a href=/story/{i}>Council approves the new cycle lanes on route {i}</a>\
+             <span>The council voted on Monday to build protected lanes along route {i}, with \
+             work to start in the spring and finish before the autumn term...</span></li>"
+        )
+    };
+    let cards: String = (1..=4).map(card).collect();
+    let html = format!(
+        "<html><body><div class=strip><ul>{cards}</ul></div>\
+         <div class=story><h1>Library extends its opening hours</h1>\
+         <p>The central library will open until nine in the evening on weekdays from next month, \
+         after a survey found that most readers wanted to visit after work.</p>\
+         <p>The longer hours are paid for by a grant from the arts council, which also funds a \
+         new reading room for children on the first floor.</p>\
+         <p>Staff said the extra evening sessions would include homework clubs, language \
+         classes and a monthly talk by a local author.</p>\
+         <p>The library, which reopened two years ago after a long refurbishment, now lends more \
+         books than at any time since the nineteen-seventies.</p></div></body></html>"
+    );
+    let text = pith_html(&html, &[]);
+    assert_in(
+        &text,
+        &[
+            "will open until nine in the evening",
+            "a monthly talk by a local author",
+        ],
+    );
+    assert_out(&text, &["The council voted on Monday"]);
+}

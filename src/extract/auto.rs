@@ -1433,11 +1433,23 @@ fn inline_card(doc: &Document<'_>, stats: &[Stats], p: NodeId) -> bool {
     nodes[a].kind == Kind::Element
         && nodes[a].tag == Tag::A
         && stats[a].text >= HEADLINE_MIN_TEXT
-        && nodes[br].tag == Tag::Br
+        && (nodes[br].tag == Tag::Br || summary_element(nodes, stats, br))
         && stats[p as usize].text >= stats[a].text + TEASER_MIN_TEXT
         && doc
             .attr(a as NodeId, "href")
             .is_some_and(links_to_another_page)
+}
+
+/// Whether the element `e`, right after a card's headline link, is the card's summary in an
+/// element of its own (`<li><a>Headline</a><span>Summary...</span></li>`): an inline element
+/// (a block would make its parent no leaf) of at least a summary's length that is not links.
+/// Text right after the link is prose that starts with a link ("<a>Smith</a> said..."), so
+/// the summary must stand apart, in an element or after a line break.
+fn summary_element(nodes: &[crate::html::tree::Node], stats: &[Stats], e: usize) -> bool {
+    nodes[e].kind == Kind::Element
+        && nodes[e].tag != Tag::A
+        && stats[e].text >= TEASER_MIN_TEXT
+        && stats[e].link_density() < 0.5
 }
 
 /// Whether a linked headline's link leads to another page: an `href` that is not an in-page
