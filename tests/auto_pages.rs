@@ -871,3 +871,41 @@ fn link_and_summary_element_cards_are_teasers() {
     );
     assert_out(&text, &["The council voted on Monday"]);
 }
+
+/// HTML's `<header>` inside an `<article>` is the article's header (its title and standfirst;
+/// on a listing, each card's headline), not the page's: it stays, while the page's own
+/// `<header>` goes.
+#[test]
+fn an_articles_own_header_stays() {
+    if let Some(p) = shared_page("wcxb_dev", "1310") {
+        let text = pith(&p, &[]);
+        assert_in(
+            &text,
+            &[
+                "Beats Solo 4 and Solo Buds both gain Walmart-exclusive color options",
+                "Hands on: AirPods Pro 3 Live Translation and heart rate monitoring are compelling",
+            ],
+        );
+    }
+    let html = "<html><body><header class=site><div>Gardening Weekly</div><ul><li>Subscribe \
+        to our print edition and get a free seed catalogue every spring season</li></ul></header>\
+        <main><article><header><h1>How to grow sweet peas on a windy allotment</h1>\
+        <p class=standfirst>Sweet peas need shelter, rich soil and daily picking; here is how one \
+        grower manages all three on an exposed hillside plot.</p></header>\
+        <p>Sow the seeds in deep pots in October and keep them in a cold frame over winter, so \
+        that the roots grow long before the plants go out.</p>\
+        <p>In April, plant them against a windbreak of woven hazel, tie the stems in every few \
+        days, and pinch out the tips when they reach knee height.</p>\
+        <p>Pick the flowers every morning: a plant left to set seed stops flowering within a \
+        week, while one picked daily keeps going until autumn.</p></article></main></body></html>";
+    let text = pith_html(html, &[]);
+    assert_in(
+        &text,
+        &[
+            "How to grow sweet peas on a windy allotment",
+            "Sweet peas need shelter, rich soil",
+            "Pick the flowers every morning",
+        ],
+    );
+    assert_out(&text, &["Subscribe to our print edition"]);
+}

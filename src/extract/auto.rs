@@ -1213,7 +1213,12 @@ fn mark_removed(
             node.tag,
             Tag::Footer | Tag::Nav | Tag::Menu | Tag::Select | Tag::Label
         );
-        let boiler = never_main || ((boilerplate_tag(node.tag) || class_boiler) && !wraps_main);
+        // HTML's `<header>` in an `<article>` is that article's own header (its title, its
+        // standfirst; on a listing, a card's headline and summary), not the page's.
+        let article_header =
+            node.tag == Tag::Header && nodes[node.parent as usize].tag == Tag::Article;
+        let tag_boiler = boilerplate_tag(node.tag) && !article_header;
+        let boiler = never_main || ((tag_boiler || class_boiler) && !wraps_main);
         removed[i] = boiler || (hidden[i] && matches!(retry, Retry::None | Retry::Listing));
     }
 }
