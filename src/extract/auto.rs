@@ -359,7 +359,11 @@ pub(crate) fn element_hints(doc: &Document<'_>, id: NodeId, comments: bool) -> (
 
 /// Calls `found(word, start, end)` for every occurrence of a hint word in `hay`, overlapping
 /// ones included, in order of their ends.
-fn hint_words(dfa: &aho_corasick::dfa::DFA, hay: &[u8], mut found: impl FnMut(usize, usize, usize)) {
+fn hint_words(
+    dfa: &aho_corasick::dfa::DFA,
+    hay: &[u8],
+    mut found: impl FnMut(usize, usize, usize),
+) {
     use aho_corasick::automaton::Automaton;
     let Ok(mut sid) = dfa.start_state(aho_corasick::Anchored::No) else {
         return;
