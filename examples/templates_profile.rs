@@ -66,7 +66,9 @@ fn main() {
     let hashes = std::env::var_os("PITH_HASHES").is_some();
     let mut bytes = 0;
     let start = std::time::Instant::now();
+    let mut fastest = std::time::Duration::MAX;
     for pass in 0..n {
+        let t = std::time::Instant::now();
         for (i, (page, tpl)) in work.iter().enumerate() {
             let t = templates.then_some(tpl);
             let r = pith::extract::extract_with(page, None, &opts, t);
@@ -82,10 +84,13 @@ fn main() {
             }
             bytes += r.map(|e| e.text.len()).unwrap_or(0);
         }
+        fastest = fastest.min(t.elapsed());
     }
     let per_page = start.elapsed().as_secs_f64() * 1e3 / (n * work.len().max(1)) as f64;
+    // The fastest pass: on a shared machine the mean moves with the other load.
+    let best = fastest.as_secs_f64() * 1e3 / work.len().max(1) as f64;
     println!(
-        "{} pages, {bytes} bytes of text, {per_page:.3} ms per page",
+        "{} pages, {bytes} bytes of text, {per_page:.3} ms per page, fastest pass {best:.4} ms per page",
         work.len()
     );
 }

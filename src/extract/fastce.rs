@@ -64,6 +64,8 @@
 //! both say so. `auto` runs first, so detection hashes the terms of only the extracted blocks
 //! that hold text `auto` selected ([`with_template`]).
 
+use std::ops::Range;
+
 use super::blocks::{self, NO_BLOCK, PageBlocks};
 use super::{Selection, auto};
 use crate::html::Document;
@@ -156,6 +158,25 @@ fn layout_match(class: &[u8]) -> f32 {
     known as f32 / class.len().max(1) as f32
 }
 
+/// An extracted block of [`judge`].
+struct Unit {
+    /// Its element.
+    node: NodeId,
+    /// A block between blocks in P (module comment), judged by its fingerprint only.
+    between: bool,
+    /// The stored non-content blocks of its path, a range of the template's (empty for a
+    /// block between blocks in P: its path is not in P).
+    stored: Range<usize>,
+}
+
+impl Unit {
+    /// Whether its vector can make it non-content: it is judged by fingerprint, or blocks are
+    /// stored at its path. Other blocks are content whatever their vector.
+    fn judged(&self) -> bool {
+        self.between || !self.stored.is_empty()
+    }
+}
+
 /// Section III's extraction and comparison, filling `out.selection` (unless the page finds too
 /// few content words), `out.blocks` and `out.compared`. With `focus` (text nodes in document
 /// order, another method's selection), only the extracted blocks holding a node of it are
@@ -197,22 +218,36 @@ fn judge(
     // The extracted block each block's own content goes to (NO_BLOCK: not extracted). Blocks
     // are in document order, parents first.
     let mut unit = vec![NO_BLOCK; nb];
-    // The path and the element of each extracted block, and whether it is a block between
-    // blocks in P (below), judged by fingerprint only.
-    let mut units: Vec<(u64, NodeId)> = Vec::new();
-    let mut between: Vec<bool> = Vec::new();
+    let mut units: Vec<Unit> = Vec::new();
+    // The stored blocks of the last path looked up: blocks in P come in runs of one path
+    // (paragraphs, list items), and a lookup is two binary searches in the template.
+    let mut last: Option<(u64, Range<usize>)> = None;
+    let mut stored_at = |path: u64| match &last {
+        Some((p, r)) if *p == path => r.clone(),
+        _ => {
+            let r = tpl.noncontent_range(path);
+            last = Some((path, r.clone()));
+            r
+        }
+    };
     for (b, block) in pb.blocks.iter().enumerate() {
         let parent = block.parent as usize;
         unit[b] = if in_p(b) {
-            units.push((block.path, block.node));
-            between.push(false);
+            units.push(Unit {
+                node: block.node,
+                between: false,
+                stored: stored_at(block.path),
+            });
             (units.len() - 1) as u32
         } else if !has_p_sub(b) && between_p(b, parent) {
             // Beyond the paper: a B' without sub-blocks in P between two sub-blocks in P of
             // its enclosing block is in the flow of the content (module comment): a block of
             // its own.
-            units.push((block.path, block.node));
-            between.push(true);
+            units.push(Unit {
+                node: block.node,
+                between: true,
+                stored: 0..0,
+            });
             (units.len() - 1) as u32
         } else if has_p_sub(b) || class.get(b).is_some_and(|&c| c & KNOWN == 0) {
             // B' not in P with a sub-block in P: extracted with its enclosing extracted block.
@@ -226,106 +261,110 @@ fn judge(
         let owner = pb.owner.get(i).copied().unwrap_or(0) as usize;
         unit.get(owner).copied().unwrap_or(NO_BLOCK)
     };
-    let feats = match focus {
-        None => {
-            let all = 0..doc.tree.nodes.len();
-            blocks::features(doc, units.len(), std::slice::from_ref(&all), unit_of)
-        }
-        Some(focus) => {
-            // The extracted blocks holding a focus node, and the parts of the tree they span:
-            // an extracted block's own content lies in its element's subtree, so the union
-            // of those subtrees (nested ones inside their outer one: each node walked once).
-            // Blocks at a path without stored non-content blocks are content whatever their
-            // vector (below), so their terms are not hashed either.
-            // Blocks between blocks in P are judged by their fingerprint, so they are hashed.
-            let mut wanted = vec![false; units.len()];
-            for &id in focus {
-                let u = unit_of(id as usize) as usize;
-                if let Some(w) = wanted.get_mut(u)
-                    && (between.get(u).copied().unwrap_or(false)
-                        || units
-                            .get(u)
-                            .is_some_and(|(path, _)| !tpl.noncontent_at(*path).is_empty()))
-                {
-                    *w = true;
-                }
-            }
-            let mut spans: Vec<std::ops::Range<usize>> = Vec::new();
-            for (_, node) in units
-                .iter()
-                .zip(&wanted)
-                .filter(|(_, w)| **w)
-                .map(|(u, _)| u)
-            {
-                let span = doc.tree.subtree(*node);
-                match spans.last_mut() {
-                    // Units are in document order: a span starting inside the last one is
-                    // nested in it.
-                    Some(last) if span.start < last.end => last.end = last.end.max(span.end),
-                    _ => spans.push(span),
-                }
-            }
-            blocks::features(doc, units.len(), &spans, |i| {
-                let u = unit_of(i);
-                if wanted.get(u as usize).copied().unwrap_or(false) {
-                    u
-                } else {
-                    NO_BLOCK
-                }
-            })
-        }
-    };
-    // Compare each extracted block with the stored non-content blocks of its path.
     let mut content = vec![false; units.len()];
     let mut words = 0u32;
-    // A bound on cosines per page: a hostile page of a million blocks at one content path
-    // must not multiply with the stored blocks of that path. Past it, blocks are compared by
-    // fingerprint only. Real pages stay far below (msv_big9: 340 stored blocks per page).
-    let mut budget: usize = 1 << 20;
-    let mut dense = Vec::new();
-    for (u, ((path, _), f)) in units.iter().zip(&feats).enumerate() {
-        if between.get(u).copied().unwrap_or(false) {
-            // Its path is not in P, so no block is stored there to compare it with: it is
-            // non-content when identical to a non-content block of training (a repeated box,
-            // an ad slot), and content otherwise.
-            if f.is_empty() {
+    blocks::with_vectors(|vectors| {
+        match focus {
+            None => {
+                let all = 0..doc.tree.nodes.len();
+                vectors.collect(doc, units.len(), std::slice::from_ref(&all), unit_of);
+            }
+            Some(focus) => {
+                // The extracted blocks holding a focus node, and the parts of the tree they
+                // span: an extracted block's own content lies in its element's subtree, so
+                // the union of those subtrees (nested ones inside their outer one: each node
+                // walked once). Blocks at a path without stored non-content blocks are
+                // content whatever their vector (below), so their terms are not hashed
+                // either. Blocks between blocks in P are judged by their fingerprint, so
+                // they are hashed.
+                let mut wanted = vec![false; units.len()];
+                for &id in focus {
+                    let u = unit_of(id as usize) as usize;
+                    if let (Some(w), Some(unit)) = (wanted.get_mut(u), units.get(u))
+                        && unit.judged()
+                    {
+                        *w = true;
+                    }
+                }
+                let mut spans: Vec<Range<usize>> = Vec::new();
+                for unit in units
+                    .iter()
+                    .zip(&wanted)
+                    .filter(|(_, w)| **w)
+                    .map(|(u, _)| u)
+                {
+                    let span = doc.tree.subtree(unit.node);
+                    match spans.last_mut() {
+                        // Units are in document order: a span starting inside the last one
+                        // is nested in it.
+                        Some(last) if span.start < last.end => last.end = last.end.max(span.end),
+                        _ => spans.push(span),
+                    }
+                }
+                vectors.collect(doc, units.len(), &spans, |i| {
+                    let u = unit_of(i);
+                    if wanted.get(u as usize).copied().unwrap_or(false) {
+                        u
+                    } else {
+                        NO_BLOCK
+                    }
+                });
+            }
+        }
+        // Compare each extracted block with the stored non-content blocks of its path. Each
+        // block's vector is counted (`None`: it has no feature) and compared in place.
+        // A bound on cosines per page: a hostile page of a million blocks at one content path
+        // must not multiply with the stored blocks of that path. Past it, blocks are compared
+        // by fingerprint only. Real pages stay far below (msv_big9: 340 stored blocks per
+        // page).
+        let mut budget: usize = 1 << 20;
+        for (u, unit) in units.iter().enumerate() {
+            let f = vectors.count(u);
+            if unit.between {
+                // Its path is not in P, so no block is stored there to compare it with: it
+                // is non-content when identical to a non-content block of training (a
+                // repeated box, an ad slot), and content otherwise.
+                let Some(f) = f else {
+                    continue;
+                };
+                out.blocks += 1;
+                content[u] = !tpl.known_noncontent(f.fingerprint);
+                if content[u] {
+                    words = words.saturating_add(f.words);
+                }
                 continue;
             }
-            out.blocks += 1;
-            content[u] = !tpl.known_noncontent(f.fingerprint());
-            if content[u] {
-                words = words.saturating_add(f.words());
+            let mut stored = tpl.noncontent.get(unit.stored.clone()).unwrap_or(&[]);
+            if stored.is_empty() {
+                // Section III compares a block only with the stored non-content blocks of its
+                // path: with none stored there, it is content, and its vector is not needed
+                // (with a focus it is not even computed). The words still count for the
+                // words test.
+                content[u] = true;
+                words = words.saturating_add(f.map_or(0, |f| f.words));
+                out.blocks += usize::from(f.is_some());
+                continue;
             }
-            continue;
+            let Some(f) = f else {
+                continue;
+            };
+            out.blocks += 1;
+            if stored.len() > budget {
+                stored = &[];
+            }
+            budget -= stored.len();
+            out.compared += stored.len();
+            // Section III's comparison, within the path; and, beyond the paper, a block
+            // identical to a non-content block found at any other path in training (a footer
+            // line the site moved between pages) is non-content too, at paths with stored
+            // blocks (above).
+            content[u] = !tpl.known_noncontent(f.fingerprint)
+                && !vectors.similar_to_any(&f, stored.iter().map(|s| &s.1), tpl.similarity);
+            if content[u] {
+                words = words.saturating_add(f.words);
+            }
         }
-        let mut stored = tpl.noncontent_at(*path);
-        if stored.is_empty() {
-            // Section III compares a block only with the stored non-content blocks of its
-            // path: with none stored there, it is content, and its vector is not needed (with
-            // a focus it is not even computed). The words still count for the words test.
-            content[u] = true;
-            words = words.saturating_add(f.words());
-            out.blocks += usize::from(!f.is_empty());
-            continue;
-        }
-        if f.is_empty() {
-            continue;
-        }
-        out.blocks += 1;
-        if stored.len() > budget {
-            stored = &[];
-        }
-        budget -= stored.len();
-        out.compared += stored.len();
-        // Section III's comparison, within the path; and, beyond the paper, a block identical
-        // to a non-content block found at any other path in training (a footer line the site
-        // moved between pages) is non-content too, at paths with stored blocks (above).
-        content[u] = !tpl.known_noncontent(f.fingerprint())
-            && !blocks::similar_to_any(f, stored.iter().map(|s| &s.1), tpl.similarity, &mut dense);
-        if content[u] {
-            words = words.saturating_add(f.words());
-        }
-    }
+    });
     let is_content = |i: usize| content.get(unit_of(i) as usize).copied().unwrap_or(false);
     let nodes = match focus {
         // The words test (module comment) compares with the thinnest training page's content,
