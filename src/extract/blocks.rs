@@ -374,13 +374,15 @@ fn push_terms(text: &str, out: &mut Vec<u16>, scratch: &mut String) {
         let mut h = FNV_OFFSET;
         while i < n {
             let lower = ASCII_WORD[usize::from(bytes[i])];
-            if lower == 0 {
+            // 0 and SPECIAL are the two ends of the byte range, so one test on the path of
+            // every word byte finds both.
+            if lower.wrapping_sub(1) >= SPECIAL - 1 {
+                if lower == SPECIAL {
+                    // `start` follows an ASCII byte (or is 0): a character boundary.
+                    push_terms_decoded(text.get(start..).unwrap_or_default(), out, scratch);
+                    return;
+                }
                 break;
-            }
-            if lower == SPECIAL {
-                // `start` follows an ASCII byte (or is 0): a character boundary.
-                push_terms_decoded(text.get(start..).unwrap_or_default(), out, scratch);
-                return;
             }
             h = (h ^ u64::from(lower)).wrapping_mul(FNV_PRIME);
             i += 1;
@@ -593,14 +595,14 @@ impl Vectors {
             return None;
         }
         self.counted = true;
+        // The bit is set whether or not the dimension is new: a test of the count would be a
+        // branch taken at random.
         for &d in dims {
             if let Some(c) = self.counts.get_mut(usize::from(d)) {
-                if *c == 0
-                    && let Some(w) = self.seen.get_mut(usize::from(d) / 64)
-                {
-                    *w |= 1 << (d % 64);
-                }
                 *c += 1;
+            }
+            if let Some(w) = self.seen.get_mut(usize::from(d) / 64) {
+                *w |= 1 << (d % 64);
             }
         }
         let (mut fingerprint, mut words, mut sum) = (FNV_OFFSET, 0u32, 0f32);
