@@ -161,11 +161,15 @@ pub fn blocks(tree: &Tree<'_>) -> PageBlocks {
     // overwritten: a page's worth of memset less.
     let mut owner = Vec::with_capacity(tree.nodes.len());
     owner.push(0u32);
-    let mut blocks = vec![Block {
+    // Room for a block per four nodes (msv_big9: 289 blocks in 1,071 nodes a page) from the
+    // start: grown from one by doubling, the vector was copied nine times a page, which cost
+    // a quarter of this walk.
+    let mut blocks = Vec::with_capacity(tree.nodes.len() / 4 + 1);
+    blocks.push(Block {
         node: ROOT,
         parent: NO_BLOCK,
         path: root_path(),
-    }];
+    });
     for (i, node) in tree.nodes.iter().enumerate().skip(1) {
         // Parents come before children, so the parent's owner is known.
         let parent_owner = owner.get(node.parent as usize).copied().unwrap_or(0);
@@ -370,13 +374,15 @@ fn push_terms(text: &str, out: &mut Vec<u16>, scratch: &mut String) {
         let mut h = FNV_OFFSET;
         while i < n {
             let lower = ASCII_WORD[usize::from(bytes[i])];
-            if lower == 0 {
+            // 0 and SPECIAL are the two ends of the byte range, so one test on the path of
+            // every word byte finds both.
+            if lower.wrapping_sub(1) >= SPECIAL - 1 {
+                if lower == SPECIAL {
+                    // `start` follows an ASCII byte (or is 0): a character boundary.
+                    push_terms_decoded(text.get(start..).unwrap_or_default(), out, scratch);
+                    return;
+                }
                 break;
-            }
-            if lower == SPECIAL {
-                // `start` follows an ASCII byte (or is 0): a character boundary.
-                push_terms_decoded(text.get(start..).unwrap_or_default(), out, scratch);
-                return;
             }
             h = (h ^ u64::from(lower)).wrapping_mul(FNV_PRIME);
             i += 1;
@@ -452,43 +458,238 @@ pub fn features(
     doc: &Document<'_>,
     keys: usize,
     spans: &[std::ops::Range<usize>],
-    mut key_of: impl FnMut(usize) -> u32,
+    key_of: impl FnMut(usize) -> u32,
 ) -> Vec<Features> {
-    // The dimensions of each key's occurrences, in the order met; counted per key below.
-    let mut dims_of: Vec<Vec<u16>> = vec![Vec::new(); keys];
-    let mut scratch = String::new();
-    let nodes = spans.iter().flat_map(|span| {
-        let span = span.start.min(span.end)..span.end.min(doc.tree.nodes.len());
-        doc.tree
-            .nodes
-            .get(span.clone())
-            .unwrap_or(&[])
-            .iter()
-            .zip(span)
-    });
-    for (node, i) in nodes {
-        let Some(dims) = dims_of.get_mut(key_of(i) as usize) else {
-            continue;
-        };
-        match node.kind {
-            Kind::Text if node.context & (context::HIDDEN | context::LINK) == 0 => {
-                push_terms(doc.raw_text(i as NodeId), dims, &mut scratch);
-            }
-            Kind::Element => match node.tag {
-                Tag::Img => dims.push(DIM_IMAGES),
-                Tag::Script => dims.push(DIM_SCRIPTS),
-                Tag::A => dims.push(DIM_LINKS),
-                _ => {}
-            },
-            _ => {}
-        }
-    }
-    let mut counts = vec![0u32; usize::from(DIMS)];
-    let mut seen = vec![0u64; usize::from(DIMS).div_ceil(64)];
+    let mut v = Vectors::default();
+    v.collect(doc, keys, spans, key_of);
+    let Vectors {
+        dims_of,
+        counts,
+        seen,
+        ..
+    } = &mut v;
     dims_of
         .iter()
-        .map(|dims| count_dims(dims, &mut counts, &mut seen))
+        .take(keys)
+        .map(|dims| count_dims(dims, counts, seen))
         .collect()
+}
+
+/// What FastCE's detection needs of a block's vector ([`Vectors::count`]), without its entries.
+#[derive(Clone, Copy, Debug)]
+pub struct Summary {
+    /// [`Features::fingerprint`].
+    pub fingerprint: u64,
+    /// [`Features::words`].
+    pub words: u32,
+    /// [`Features::norm`].
+    pub norm: f32,
+}
+
+/// Buffers for the vectors of a page's blocks, kept from page to page ([`with_vectors`]):
+/// detection judges a block by its vector's fingerprint, words and cosines with stored
+/// vectors, all of which come from the dense count of its dimensions, so the vector itself
+/// (a sorted list of entries, one allocation a block) is never built. Built, spread into a
+/// dense array again for the cosines and freed, it cost detection a tenth of its time in
+/// allocation and copies on msv_big9.
+#[derive(Default)]
+pub struct Vectors {
+    /// Each key's dimension occurrences, in the order met ([`Vectors::collect`]).
+    dims_of: Vec<Vec<u16>>,
+    /// The counts of the key last counted ([`Vectors::count`]), by dimension; zero otherwise.
+    counts: Vec<u32>,
+    /// Bitmap of the dimensions set in `counts`.
+    seen: Vec<u64>,
+    /// Decoded text for [`push_terms`].
+    text: String,
+    /// Keys of the last [`Vectors::collect`] (the lists in use).
+    used: usize,
+    /// Whether `counts` holds a vector (else [`Vectors::clear`] has nothing to do).
+    counted: bool,
+}
+
+/// Keys whose occurrence lists [`with_vectors`] keeps for the next page (a page of a
+/// million blocks must not leave a million empty lists behind).
+const KEEP_KEYS: usize = 1 << 12;
+/// Occurrences a list may hold and still be kept for the next page.
+const KEEP_DIMS: usize = 1 << 16;
+
+thread_local! {
+    static VECTORS: std::cell::RefCell<Vectors> = std::cell::RefCell::new(Vectors::default());
+}
+
+/// Runs `f` with this thread's [`Vectors`], whose lists are kept for the next page up to
+/// [`KEEP_KEYS`] and [`KEEP_DIMS`]. A nested call gets fresh buffers.
+pub fn with_vectors<R>(f: impl FnOnce(&mut Vectors) -> R) -> R {
+    VECTORS.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut v) => {
+            let got = f(&mut v);
+            v.trim();
+            got
+        }
+        Err(_) => f(&mut Vectors::default()),
+    })
+}
+
+impl Vectors {
+    /// Collects the dimension occurrences of the nodes whose key (given by `key_of`,
+    /// [`NO_BLOCK`] for none) is set, among the nodes of `spans` (ranges of node ids,
+    /// disjoint), per key in `0..keys`: a text node's terms, an image, a script or a link.
+    pub fn collect(
+        &mut self,
+        doc: &Document<'_>,
+        keys: usize,
+        spans: &[std::ops::Range<usize>],
+        mut key_of: impl FnMut(usize) -> u32,
+    ) {
+        for dims in self.dims_of.iter_mut().take(keys) {
+            dims.clear();
+        }
+        self.used = keys;
+        if self.dims_of.len() < keys {
+            self.dims_of.resize_with(keys, Vec::new);
+        }
+        let nodes = spans.iter().flat_map(|span| {
+            let span = span.start.min(span.end)..span.end.min(doc.tree.nodes.len());
+            doc.tree
+                .nodes
+                .get(span.clone())
+                .unwrap_or(&[])
+                .iter()
+                .zip(span)
+        });
+        for (node, i) in nodes {
+            let k = key_of(i) as usize;
+            if k >= keys {
+                continue;
+            }
+            let Some(dims) = self.dims_of.get_mut(k) else {
+                continue;
+            };
+            match node.kind {
+                Kind::Text if node.context & (context::HIDDEN | context::LINK) == 0 => {
+                    push_terms(doc.raw_text(i as NodeId), dims, &mut self.text);
+                }
+                Kind::Element => match node.tag {
+                    Tag::Img => dims.push(DIM_IMAGES),
+                    Tag::Script => dims.push(DIM_SCRIPTS),
+                    Tag::A => dims.push(DIM_LINKS),
+                    _ => {}
+                },
+                _ => {}
+            }
+        }
+        self.counts.resize(usize::from(DIMS), 0);
+        self.seen.resize(usize::from(DIMS).div_ceil(64), 0);
+    }
+
+    /// Counts key `key`'s occurrences (collected last) into the dense counts, which stay
+    /// there for [`Vectors::similar_to_any`] until [`Vectors::clear`], and sums up the
+    /// vector: `None` when it is empty. The values are those of the [`Features`] built from
+    /// the same occurrences ([`count_dims`]): counts saturated at `u16::MAX`, the norm summed
+    /// in dimension order, the fingerprint over the entries in that order.
+    pub fn count(&mut self, key: usize) -> Option<Summary> {
+        self.clear();
+        let dims = self.dims_of.get(key)?;
+        if dims.is_empty() {
+            return None;
+        }
+        self.counted = true;
+        // The bit is set whether or not the dimension is new: a test of the count would be a
+        // branch taken at random.
+        for &d in dims {
+            if let Some(c) = self.counts.get_mut(usize::from(d)) {
+                *c += 1;
+            }
+            if let Some(w) = self.seen.get_mut(usize::from(d) / 64) {
+                *w |= 1 << (d % 64);
+            }
+        }
+        let (mut fingerprint, mut words, mut sum) = (FNV_OFFSET, 0u32, 0f32);
+        for (wi, &word) in self.seen.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let d = wi * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let Some(slot) = self.counts.get_mut(d) else {
+                    continue;
+                };
+                let c = (*slot).min(u32::from(u16::MAX)) as u16;
+                *slot = u32::from(c);
+                fingerprint = fnv1a(fingerprint, &(d as u16).to_le_bytes());
+                fingerprint = fnv1a(fingerprint, &c.to_le_bytes());
+                if d >= 3 {
+                    words += u32::from(c);
+                }
+                sum += f32::from(c) * f32::from(c);
+            }
+        }
+        Some(Summary {
+            fingerprint,
+            words,
+            norm: sum.sqrt(),
+        })
+    }
+
+    /// Whether the vector counted last (with summary `a`) is similar to any of `others`:
+    /// [`similar_to_any`] with the counts already dense.
+    pub fn similar_to_any<'f>(
+        &self,
+        a: &Summary,
+        others: impl IntoIterator<Item = &'f Features>,
+        threshold: f32,
+    ) -> bool {
+        if a.norm == 0.0 {
+            return false;
+        }
+        others.into_iter().any(|b| {
+            if b.norm == 0.0 {
+                return false;
+            }
+            let dot: u64 = b
+                .entries
+                .iter()
+                .map(|&(d, c)| {
+                    u64::from(self.counts.get(usize::from(d)).copied().unwrap_or(0)) * u64::from(c)
+                })
+                .sum();
+            dot as f32 / (a.norm * b.norm) > threshold
+        })
+    }
+
+    /// Zeroes the counts of the vector counted last.
+    pub fn clear(&mut self) {
+        if !std::mem::take(&mut self.counted) {
+            return;
+        }
+        for (wi, word) in self.seen.iter_mut().enumerate() {
+            let mut bits = std::mem::take(word);
+            while bits != 0 {
+                let d = wi * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if let Some(c) = self.counts.get_mut(d) {
+                    *c = 0;
+                }
+            }
+        }
+    }
+
+    /// Frees what the next page should not inherit ([`KEEP_KEYS`], [`KEEP_DIMS`]).
+    fn trim(&mut self) {
+        self.clear();
+        if self.dims_of.len() > KEEP_KEYS {
+            self.dims_of.truncate(KEEP_KEYS);
+            self.dims_of.shrink_to_fit();
+        }
+        for dims in self.dims_of.iter_mut().take(self.used) {
+            if dims.capacity() > KEEP_DIMS {
+                *dims = Vec::new();
+            }
+        }
+        if self.text.capacity() > KEEP_DIMS {
+            self.text = String::new();
+        }
+    }
 }
 
 /// Counts dimension occurrences into a vector, in time linear in them: a dense counter over
@@ -718,6 +919,60 @@ mod tests {
             }
         }
         assert!(scratch.iter().all(|&x| x == 0));
+    }
+
+    #[test]
+    fn counted_vectors_agree_with_built_ones() {
+        // Detection sums up a block's vector from its dense counts ([`Vectors::count`]); the
+        // fingerprint, words, norm and comparisons must be those of the [`Features`] learning
+        // builds and stores, or a stored template would judge differently.
+        let html = "<body><p>the cat sat on the mat</p><p>the cat sat on the mat mat</p>\
+             <p>a cat sat on a mat</p><p>quantum chromodynamics lattice</p>\
+             <p>the cat <a href=/x>x</a> sat <img src=y> on the mat</p><p></p>\
+             <p>the the the the cat</p><div>caf&eacute; K\u{f6}ln <script>x</script></div>";
+        let arena = bumpalo::Bump::new();
+        let doc = Document::parse(html, &arena);
+        let pb = blocks(&doc.tree);
+        let built = block_features(&doc, &pb);
+        let mut v = Vectors::default();
+        let all = 0..doc.tree.nodes.len();
+        v.collect(&doc, pb.blocks.len(), std::slice::from_ref(&all), |i| {
+            pb.owner[i]
+        });
+        let mut scratch = Vec::new();
+        for (k, f) in built.iter().enumerate() {
+            let Some(s) = v.count(k) else {
+                assert!(f.is_empty());
+                continue;
+            };
+            assert_eq!(s.fingerprint, f.fingerprint());
+            assert_eq!(s.words, f.words());
+            assert_eq!(s.norm.to_bits(), f.norm.to_bits());
+            for threshold in [0.0, 0.5, SIMILAR, 0.99] {
+                for b in &built {
+                    assert_eq!(
+                        v.similar_to_any(&s, [b], threshold),
+                        similar_to_any(f, [b], threshold, &mut scratch)
+                    );
+                }
+            }
+        }
+        v.clear();
+        assert!(v.counts.iter().all(|&c| c == 0) && v.seen.iter().all(|&w| w == 0));
+        // Counts saturate at u16::MAX, as in a built vector.
+        let many = format!("<body><p>{}</p>", "w ".repeat(70_000));
+        let doc = Document::parse(&many, &arena);
+        let pb = blocks(&doc.tree);
+        let built = block_features(&doc, &pb);
+        v.collect(
+            &doc,
+            pb.blocks.len(),
+            std::slice::from_ref(&(0..doc.tree.nodes.len())),
+            |i| pb.owner[i],
+        );
+        let s = v.count(2).expect("the p has words");
+        assert_eq!(s.fingerprint, built[2].fingerprint());
+        assert_eq!(s.words, u32::from(u16::MAX));
     }
 
     #[test]

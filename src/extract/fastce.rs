@@ -64,6 +64,8 @@
 //! both say so. `auto` runs first, so detection hashes the terms of only the extracted blocks
 //! that hold text `auto` selected ([`with_template`]).
 
+use std::ops::Range;
+
 use super::blocks::{self, NO_BLOCK, PageBlocks};
 use super::{Selection, auto};
 use crate::html::Document;
@@ -103,28 +105,76 @@ const KNOWN: u8 = 1;
 const IN_P: u8 = 2;
 
 /// What the template knows of each block's path ([`KNOWN`], [`IN_P`]), indexed like the
-/// blocks: one lookup per run of blocks at the same path (list items, table rows and
-/// paragraphs come in such runs), for the layout match and the extraction rules alike.
+/// blocks: the template is asked once per distinct path of the page, not once per block.
+/// A page has few distinct paths (msv_big9: 289 blocks in 189 runs of one path, but 54
+/// distinct paths a page), and each question is two binary searches over arrays of a template
+/// that is seldom in cache (pages of many hosts come in turn), so they cost more than the
+/// rest of the walk: a small table of the answers (open addressing, [`PATH_SLOTS`] slots on
+/// the stack, indexed by the path hash's top bits) serves the repeats. A path whose probe
+/// runs past [`PATH_PROBES`] slots is asked of the template directly, so a page of more
+/// distinct paths than slots (or of colliding ones) costs at most the old lookups.
 fn classify(pb: &PageBlocks, tpl: &Template) -> Vec<u8> {
-    let mut last: Option<(u64, u8)> = None;
+    let mut paths = [0u64; PATH_SLOTS];
+    // A slot's class with [`FILLED`] set; 0: empty.
+    let mut classes = [0u8; PATH_SLOTS];
+    let ask = |path: u64| {
+        (if tpl.knows(path) { KNOWN } else { 0 }) | if tpl.in_p(path) { IN_P } else { 0 }
+    };
     pb.blocks
         .iter()
-        .map(|b| match last {
-            Some((path, class)) if path == b.path => class,
-            _ => {
-                let class = if tpl.knows(b.path) { KNOWN } else { 0 }
-                    | if tpl.in_p(b.path) { IN_P } else { 0 };
-                last = Some((b.path, class));
-                class
+        .map(|b| {
+            // Fibonacci hashing: the top bits of the product depend on every bit of the path.
+            let mut slot = (b.path.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as usize;
+            for _ in 0..PATH_PROBES {
+                let i = slot % PATH_SLOTS;
+                match classes.get(i).copied().unwrap_or(0) {
+                    0 => {
+                        let class = ask(b.path);
+                        if let (Some(p), Some(c)) = (paths.get_mut(i), classes.get_mut(i)) {
+                            *p = b.path;
+                            *c = class | FILLED;
+                        }
+                        return class;
+                    }
+                    c if paths.get(i) == Some(&b.path) => return c & !FILLED,
+                    _ => slot += 1,
+                }
             }
+            ask(b.path)
         })
         .collect()
 }
+
+/// Slots of [`classify`]'s table (the shift by 56 there gives indices below 256).
+const PATH_SLOTS: usize = 256;
+/// Slots a path is looked for in before [`classify`] asks the template instead.
+const PATH_PROBES: usize = 8;
+/// Marks a filled slot of [`classify`]'s table.
+const FILLED: u8 = 0x80;
 
 /// The layout match: the share of the page's blocks at paths the training pages had.
 fn layout_match(class: &[u8]) -> f32 {
     let known = class.iter().filter(|&&c| c & KNOWN != 0).count();
     known as f32 / class.len().max(1) as f32
+}
+
+/// An extracted block of [`judge`].
+struct Unit {
+    /// Its element.
+    node: NodeId,
+    /// A block between blocks in P (module comment), judged by its fingerprint only.
+    between: bool,
+    /// The stored non-content blocks of its path, a range of the template's (empty for a
+    /// block between blocks in P: its path is not in P).
+    stored: Range<usize>,
+}
+
+impl Unit {
+    /// Whether its vector can make it non-content: it is judged by fingerprint, or blocks are
+    /// stored at its path. Other blocks are content whatever their vector.
+    fn judged(&self) -> bool {
+        self.between || !self.stored.is_empty()
+    }
 }
 
 /// Section III's extraction and comparison, filling `out.selection` (unless the page finds too
@@ -168,22 +218,37 @@ fn judge(
     // The extracted block each block's own content goes to (NO_BLOCK: not extracted). Blocks
     // are in document order, parents first.
     let mut unit = vec![NO_BLOCK; nb];
-    // The path and the element of each extracted block, and whether it is a block between
-    // blocks in P (below), judged by fingerprint only.
-    let mut units: Vec<(u64, NodeId)> = Vec::new();
-    let mut between: Vec<bool> = Vec::new();
+    // At most one a block; room for all from the start rather than a copy at each doubling.
+    let mut units: Vec<Unit> = Vec::with_capacity(nb);
+    // The stored blocks of the last path looked up: blocks in P come in runs of one path
+    // (paragraphs, list items), and a lookup is two binary searches in the template.
+    let mut last: Option<(u64, Range<usize>)> = None;
+    let mut stored_at = |path: u64| match &last {
+        Some((p, r)) if *p == path => r.clone(),
+        _ => {
+            let r = tpl.noncontent_range(path);
+            last = Some((path, r.clone()));
+            r
+        }
+    };
     for (b, block) in pb.blocks.iter().enumerate() {
         let parent = block.parent as usize;
         unit[b] = if in_p(b) {
-            units.push((block.path, block.node));
-            between.push(false);
+            units.push(Unit {
+                node: block.node,
+                between: false,
+                stored: stored_at(block.path),
+            });
             (units.len() - 1) as u32
         } else if !has_p_sub(b) && between_p(b, parent) {
             // Beyond the paper: a B' without sub-blocks in P between two sub-blocks in P of
             // its enclosing block is in the flow of the content (module comment): a block of
             // its own.
-            units.push((block.path, block.node));
-            between.push(true);
+            units.push(Unit {
+                node: block.node,
+                between: true,
+                stored: 0..0,
+            });
             (units.len() - 1) as u32
         } else if has_p_sub(b) || class.get(b).is_some_and(|&c| c & KNOWN == 0) {
             // B' not in P with a sub-block in P: extracted with its enclosing extracted block.
@@ -197,106 +262,110 @@ fn judge(
         let owner = pb.owner.get(i).copied().unwrap_or(0) as usize;
         unit.get(owner).copied().unwrap_or(NO_BLOCK)
     };
-    let feats = match focus {
-        None => {
-            let all = 0..doc.tree.nodes.len();
-            blocks::features(doc, units.len(), std::slice::from_ref(&all), unit_of)
-        }
-        Some(focus) => {
-            // The extracted blocks holding a focus node, and the parts of the tree they span:
-            // an extracted block's own content lies in its element's subtree, so the union
-            // of those subtrees (nested ones inside their outer one: each node walked once).
-            // Blocks at a path without stored non-content blocks are content whatever their
-            // vector (below), so their terms are not hashed either.
-            // Blocks between blocks in P are judged by their fingerprint, so they are hashed.
-            let mut wanted = vec![false; units.len()];
-            for &id in focus {
-                let u = unit_of(id as usize) as usize;
-                if let Some(w) = wanted.get_mut(u)
-                    && (between.get(u).copied().unwrap_or(false)
-                        || units
-                            .get(u)
-                            .is_some_and(|(path, _)| !tpl.noncontent_at(*path).is_empty()))
-                {
-                    *w = true;
-                }
-            }
-            let mut spans: Vec<std::ops::Range<usize>> = Vec::new();
-            for (_, node) in units
-                .iter()
-                .zip(&wanted)
-                .filter(|(_, w)| **w)
-                .map(|(u, _)| u)
-            {
-                let span = doc.tree.subtree(*node);
-                match spans.last_mut() {
-                    // Units are in document order: a span starting inside the last one is
-                    // nested in it.
-                    Some(last) if span.start < last.end => last.end = last.end.max(span.end),
-                    _ => spans.push(span),
-                }
-            }
-            blocks::features(doc, units.len(), &spans, |i| {
-                let u = unit_of(i);
-                if wanted.get(u as usize).copied().unwrap_or(false) {
-                    u
-                } else {
-                    NO_BLOCK
-                }
-            })
-        }
-    };
-    // Compare each extracted block with the stored non-content blocks of its path.
     let mut content = vec![false; units.len()];
     let mut words = 0u32;
-    // A bound on cosines per page: a hostile page of a million blocks at one content path
-    // must not multiply with the stored blocks of that path. Past it, blocks are compared by
-    // fingerprint only. Real pages stay far below (msv_big9: 340 stored blocks per page).
-    let mut budget: usize = 1 << 20;
-    let mut dense = Vec::new();
-    for (u, ((path, _), f)) in units.iter().zip(&feats).enumerate() {
-        if between.get(u).copied().unwrap_or(false) {
-            // Its path is not in P, so no block is stored there to compare it with: it is
-            // non-content when identical to a non-content block of training (a repeated box,
-            // an ad slot), and content otherwise.
-            if f.is_empty() {
+    blocks::with_vectors(|vectors| {
+        match focus {
+            None => {
+                let all = 0..doc.tree.nodes.len();
+                vectors.collect(doc, units.len(), std::slice::from_ref(&all), unit_of);
+            }
+            Some(focus) => {
+                // The extracted blocks holding a focus node, and the parts of the tree they
+                // span: an extracted block's own content lies in its element's subtree, so
+                // the union of those subtrees (nested ones inside their outer one: each node
+                // walked once). Blocks at a path without stored non-content blocks are
+                // content whatever their vector (below), so their terms are not hashed
+                // either. Blocks between blocks in P are judged by their fingerprint, so
+                // they are hashed.
+                let mut wanted = vec![false; units.len()];
+                for &id in focus {
+                    let u = unit_of(id as usize) as usize;
+                    if let (Some(w), Some(unit)) = (wanted.get_mut(u), units.get(u))
+                        && unit.judged()
+                    {
+                        *w = true;
+                    }
+                }
+                let mut spans: Vec<Range<usize>> = Vec::with_capacity(units.len());
+                for unit in units
+                    .iter()
+                    .zip(&wanted)
+                    .filter(|(_, w)| **w)
+                    .map(|(u, _)| u)
+                {
+                    let span = doc.tree.subtree(unit.node);
+                    match spans.last_mut() {
+                        // Units are in document order: a span starting inside the last one
+                        // is nested in it.
+                        Some(last) if span.start < last.end => last.end = last.end.max(span.end),
+                        _ => spans.push(span),
+                    }
+                }
+                vectors.collect(doc, units.len(), &spans, |i| {
+                    let u = unit_of(i);
+                    if wanted.get(u as usize).copied().unwrap_or(false) {
+                        u
+                    } else {
+                        NO_BLOCK
+                    }
+                });
+            }
+        }
+        // Compare each extracted block with the stored non-content blocks of its path. Each
+        // block's vector is counted (`None`: it has no feature) and compared in place.
+        // A bound on cosines per page: a hostile page of a million blocks at one content path
+        // must not multiply with the stored blocks of that path. Past it, blocks are compared
+        // by fingerprint only. Real pages stay far below (msv_big9: 340 stored blocks per
+        // page).
+        let mut budget: usize = 1 << 20;
+        for (u, unit) in units.iter().enumerate() {
+            let f = vectors.count(u);
+            if unit.between {
+                // Its path is not in P, so no block is stored there to compare it with: it
+                // is non-content when identical to a non-content block of training (a
+                // repeated box, an ad slot), and content otherwise.
+                let Some(f) = f else {
+                    continue;
+                };
+                out.blocks += 1;
+                content[u] = !tpl.known_noncontent(f.fingerprint);
+                if content[u] {
+                    words = words.saturating_add(f.words);
+                }
                 continue;
             }
-            out.blocks += 1;
-            content[u] = !tpl.known_noncontent(f.fingerprint());
-            if content[u] {
-                words = words.saturating_add(f.words());
+            let mut stored = tpl.noncontent.get(unit.stored.clone()).unwrap_or(&[]);
+            if stored.is_empty() {
+                // Section III compares a block only with the stored non-content blocks of its
+                // path: with none stored there, it is content, and its vector is not needed
+                // (with a focus it is not even computed). The words still count for the
+                // words test.
+                content[u] = true;
+                words = words.saturating_add(f.map_or(0, |f| f.words));
+                out.blocks += usize::from(f.is_some());
+                continue;
             }
-            continue;
+            let Some(f) = f else {
+                continue;
+            };
+            out.blocks += 1;
+            if stored.len() > budget {
+                stored = &[];
+            }
+            budget -= stored.len();
+            out.compared += stored.len();
+            // Section III's comparison, within the path; and, beyond the paper, a block
+            // identical to a non-content block found at any other path in training (a footer
+            // line the site moved between pages) is non-content too, at paths with stored
+            // blocks (above).
+            content[u] = !tpl.known_noncontent(f.fingerprint)
+                && !vectors.similar_to_any(&f, stored.iter().map(|s| &s.1), tpl.similarity);
+            if content[u] {
+                words = words.saturating_add(f.words);
+            }
         }
-        let mut stored = tpl.noncontent_at(*path);
-        if stored.is_empty() {
-            // Section III compares a block only with the stored non-content blocks of its
-            // path: with none stored there, it is content, and its vector is not needed (with
-            // a focus it is not even computed). The words still count for the words test.
-            content[u] = true;
-            words = words.saturating_add(f.words());
-            out.blocks += usize::from(!f.is_empty());
-            continue;
-        }
-        if f.is_empty() {
-            continue;
-        }
-        out.blocks += 1;
-        if stored.len() > budget {
-            stored = &[];
-        }
-        budget -= stored.len();
-        out.compared += stored.len();
-        // Section III's comparison, within the path; and, beyond the paper, a block identical
-        // to a non-content block found at any other path in training (a footer line the site
-        // moved between pages) is non-content too, at paths with stored blocks (above).
-        content[u] = !tpl.known_noncontent(f.fingerprint())
-            && !blocks::similar_to_any(f, stored.iter().map(|s| &s.1), tpl.similarity, &mut dense);
-        if content[u] {
-            words = words.saturating_add(f.words());
-        }
-    }
+    });
     let is_content = |i: usize| content.get(unit_of(i) as usize).copied().unwrap_or(false);
     let nodes = match focus {
         // The words test (module comment) compares with the thinnest training page's content,
@@ -304,11 +373,11 @@ fn judge(
         // is, so the test does not apply, and the agreement test of [`with_auto`] stands in
         // for it (on msv_big9, testing the focused words sent more pages to `auto` and gave
         // 0.946 same-year bag-of-words F1 against 0.947).
-        Some(focus) => focus
-            .iter()
-            .copied()
-            .filter(|&id| is_content(id as usize))
-            .collect(),
+        Some(focus) => {
+            let mut nodes = Vec::with_capacity(focus.len());
+            nodes.extend(focus.iter().copied().filter(|&id| is_content(id as usize)));
+            nodes
+        }
         None if words.saturating_mul(2) < tpl.min_words => return,
         None => blocks::text_nodes(doc, is_content),
     };
@@ -339,6 +408,7 @@ pub fn with_blocks(
     tpl: &Template,
     tuning: &auto::Tuning,
 ) -> Result<(Selection, &'static str), Option<Selection>> {
+    warm(tpl);
     let class = classify(pb, tpl);
     if layout_match(&class) < tpl.min_match {
         return Err(None);
@@ -353,6 +423,29 @@ pub fn with_blocks(
         return Err(Some(auto));
     };
     Ok(with_auto(doc, sel, auto))
+}
+
+/// Reads every cache line of the template's arrays that detection searches (the known paths,
+/// P, the stored blocks and their vectors, the fingerprints), before it searches them. A
+/// template is seldom in cache when its page comes (pages of many hosts come in turn: on
+/// msv_big9 every page has its own), and a binary search over cold memory waits for each of
+/// its loads in turn, the next address depending on the last: these loads are independent, so
+/// they are in flight together, and the searches then hit the cache.
+fn warm(tpl: &Template) {
+    /// One element per 64-byte line of a slice.
+    fn lines<T>(v: &[T]) -> impl Iterator<Item = &T> {
+        v.iter()
+            .step_by((64 / std::mem::size_of::<T>().max(1)).max(1))
+    }
+    let mut sum = 0u64;
+    sum = lines(&tpl.known).fold(sum, |s, &p| s ^ p);
+    sum = lines(&tpl.paths).fold(sum, |s, p| s ^ p.0);
+    sum = lines(&tpl.fingerprints).fold(sum, |s, &f| s ^ f);
+    for (path, f) in &tpl.noncontent {
+        sum ^= path;
+        sum = lines(&f.entries).fold(sum, |s, &(d, c)| s ^ u64::from(d) ^ u64::from(c));
+    }
+    std::hint::black_box(sum);
 }
 
 /// Combines the template's selection with `auto`'s on the same page: the text nodes both
@@ -377,7 +470,7 @@ pub fn with_auto(
     }
     let (mut auto_chars, mut both_chars) = (0u64, 0u64);
     for (&id, &both) in auto.nodes.iter().zip(&in_template) {
-        let chars = doc.raw_text(id).trim().len() as u64;
+        let chars = trimmed_len(doc.raw_text(id)) as u64;
         auto_chars += chars;
         if both {
             both_chars += chars;
@@ -389,13 +482,21 @@ pub fn with_auto(
     if both_chars * 2 < auto_chars {
         return (auto, "auto");
     }
-    let nodes = auto
-        .nodes
-        .into_iter()
-        .zip(in_template)
-        .filter_map(|(id, both)| both.then_some(id))
-        .collect();
+    // Filtered in place: `auto`'s vector becomes the answer.
+    let mut nodes = auto.nodes;
+    let mut both = in_template.iter();
+    nodes.retain(|_| both.next().copied().unwrap_or(false));
     (Selection { nodes }, "fastce+auto")
+}
+
+/// The length of `text` trimmed of white space, as `str::trim` trims it, without its
+/// decoding of characters when the text starts and ends with printable ASCII (which is
+/// never white space), as most text nodes in a selection do.
+fn trimmed_len(text: &str) -> usize {
+    match (text.as_bytes().first(), text.as_bytes().last()) {
+        (Some(a), Some(b)) if a.is_ascii_graphic() && b.is_ascii_graphic() => text.len(),
+        _ => text.trim().len(),
+    }
 }
 
 #[cfg(test)]
@@ -409,6 +510,28 @@ mod tests {
         let html = format!("<body><p>{text}</p>");
         let doc = Document::parse(&html, &arena);
         block_features(&doc, &blocks::blocks(&doc.tree)).swap_remove(2)
+    }
+
+    #[test]
+    fn trimmed_len_is_the_length_str_trim_gives() {
+        for text in [
+            "",
+            " ",
+            "a",
+            "word",
+            " word",
+            "word\n",
+            "\u{a0}word",
+            "word\u{3000}",
+            "a b",
+            "\u{e9}t\u{e9}",
+            "x\u{85}",
+            "\t\r\n",
+            "~!",
+            "\u{1c}x\u{1f}",
+        ] {
+            assert_eq!(trimmed_len(text), text.trim().len(), "{text:?}");
+        }
     }
 
     #[test]

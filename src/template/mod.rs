@@ -123,9 +123,16 @@ impl Template {
 
     /// The stored non-content blocks at `path`.
     pub fn noncontent_at(&self, path: u64) -> &[(u64, Features)] {
+        self.noncontent
+            .get(self.noncontent_range(path))
+            .unwrap_or(&[])
+    }
+
+    /// Where the stored non-content blocks at `path` are in `noncontent`.
+    pub fn noncontent_range(&self, path: u64) -> std::ops::Range<usize> {
         let lo = self.noncontent.partition_point(|b| b.0 < path);
         let hi = self.noncontent.partition_point(|b| b.0 <= path);
-        self.noncontent.get(lo..hi).unwrap_or(&[])
+        lo..hi
     }
 
     /// The body of the template in a file (module comment).
