@@ -1301,27 +1301,29 @@ fn teasers(
         } else if s.text < TEASER_MIN_TEXT {
             between += 1;
         } else {
-            if let Some(h) = headline.filter(|_| between <= 2)
-                && let Some(up) = card_height(doc, h as NodeId, i as NodeId)
-            {
+            // A linked headline, or a plain heading over a summary ending in its link.
+            let card = headline
+                .filter(|_| between <= 2)
+                .and_then(|h| Some((h, card_height(doc, h as NodeId, i as NodeId)?, 0)))
+                .or_else(|| {
+                    let h = plain.filter(|&h| plain_between <= 2 && h != i)?;
+                    if !ends_in_link_elsewhere(doc, stats, i as NodeId) {
+                        return None;
+                    }
+                    Some((
+                        h,
+                        card_height(doc, h as NodeId, i as NodeId)?,
+                        READ_MORE_CARD,
+                    ))
+                });
+            if let Some((h, up, kind)) = card {
                 // The summary is the card's child that holds this block: a blurb of
                 // several paragraphs is one summary.
                 let mut unit = i as NodeId;
                 for _ in 1..up {
                     unit = nodes[unit as usize].parent;
                 }
-                let tags = ((nodes[h].tag as u64) << 16) | ((node.tag as u64) << 8) | up;
-                shapes.push((card_shape(doc, tags, unit), unit));
-            } else if let Some(h) = plain.filter(|&h| plain_between <= 2 && h != i)
-                && ends_in_link_elsewhere(doc, stats, i as NodeId)
-                && let Some(up) = card_height(doc, h as NodeId, i as NodeId)
-            {
-                let mut unit = i as NodeId;
-                for _ in 1..up {
-                    unit = nodes[unit as usize].parent;
-                }
-                let tags =
-                    READ_MORE_CARD | ((nodes[h].tag as u64) << 16) | ((node.tag as u64) << 8) | up;
+                let tags = kind | ((nodes[h].tag as u64) << 16) | ((node.tag as u64) << 8) | up;
                 shapes.push((card_shape(doc, tags, unit), unit));
             }
             headline = None;

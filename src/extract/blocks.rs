@@ -267,6 +267,30 @@ pub fn similar(a: &Features, b: &Features, threshold: f32) -> bool {
     cosine(a, b) > threshold
 }
 
+/// Whether the vector whose counts are spread over `dense` (indexed by dimension) and whose
+/// norm is `norm` has a cosine above `threshold` with any of `others`: one pass over each
+/// other vector's entries, the dot product summed in integers (see [`similar_to_any`]).
+fn any_cosine_above<'f>(
+    dense: &[u32],
+    norm: f32,
+    others: impl IntoIterator<Item = &'f Features>,
+    threshold: f32,
+) -> bool {
+    others.into_iter().any(|b| {
+        if b.norm == 0.0 {
+            return false;
+        }
+        let dot: u64 = b
+            .entries
+            .iter()
+            .map(|&(d, c)| {
+                u64::from(dense.get(usize::from(d)).copied().unwrap_or(0)) * u64::from(c)
+            })
+            .sum();
+        dot as f32 / (norm * b.norm) > threshold
+    })
+}
+
 /// Whether `a` is similar ([`similar`]) to any of `others`, for a block compared with the
 /// many stored blocks of its path: `a` is spread once over a dense array of counts (`scratch`,
 /// left zeroed), so each cosine is one pass over the other vector's entries, with no branch on
@@ -290,19 +314,7 @@ pub fn similar_to_any<'f>(
             *x = u32::from(c);
         }
     }
-    let found = others.into_iter().any(|b| {
-        if b.norm == 0.0 {
-            return false;
-        }
-        let dot: u64 = b
-            .entries
-            .iter()
-            .map(|&(d, c)| {
-                u64::from(scratch.get(usize::from(d)).copied().unwrap_or(0)) * u64::from(c)
-            })
-            .sum();
-        dot as f32 / (a.norm * b.norm) > threshold
-    });
+    let found = any_cosine_above(scratch, a.norm, others, threshold);
     for &(d, _) in &a.entries {
         if let Some(x) = scratch.get_mut(usize::from(d)) {
             *x = 0;
@@ -642,19 +654,7 @@ impl Vectors {
         if a.norm == 0.0 {
             return false;
         }
-        others.into_iter().any(|b| {
-            if b.norm == 0.0 {
-                return false;
-            }
-            let dot: u64 = b
-                .entries
-                .iter()
-                .map(|&(d, c)| {
-                    u64::from(self.counts.get(usize::from(d)).copied().unwrap_or(0)) * u64::from(c)
-                })
-                .sum();
-            dot as f32 / (a.norm * b.norm) > threshold
-        })
+        any_cosine_above(&self.counts, a.norm, others, threshold)
     }
 
     /// Zeroes the counts of the vector counted last.
