@@ -1292,9 +1292,14 @@ fn teasers(
         // A headline is a heading (or a definition term) that is a link, or a linked line
         // of a title's length: a linked byline ("Dallas Robinson") is neither.
         let title_tag = node.tag.is(flags::HEADING) || node.tag == Tag::Dt;
-        let plain_heading = title_tag && s.link == 0 && s.text >= 10;
+        let plain_heading = title_tag && s.link == 0 && s.text >= TITLE_MIN_TEXT;
         if s.link_density() >= HEADLINE_LINK_DENSITY
-            && s.text >= if title_tag { 10 } else { HEADLINE_MIN_TEXT }
+            && s.text
+                >= if title_tag {
+                    TITLE_MIN_TEXT
+                } else {
+                    HEADLINE_MIN_TEXT
+                }
             && links_elsewhere(doc, i as NodeId)
         {
             (headline, between) = (Some(i), 0);
@@ -1362,6 +1367,8 @@ const RIVAL_SHARE: f32 = 0.75;
 const RIVALS_SHARING: usize = 3;
 /// A block of at least this much link text is a linked headline (a title that is the link).
 const HEADLINE_LINK_DENSITY: f32 = 0.8;
+/// A heading is a card's title from this length on: a few words, past a label ("News").
+const TITLE_MIN_TEXT: u32 = 10;
 /// A linked line outside a heading is a headline from this length on: five or six words, past
 /// a name or a category label.
 const HEADLINE_MIN_TEXT: u32 = 30;
@@ -1386,6 +1393,9 @@ fn card_shape(doc: &Document<'_>, tags: u64, unit: NodeId) -> u64 {
 const INLINE_CARD: u64 = 1 << 40;
 /// Marks the shape of a card whose link ends its summary apart from linked-headline shapes.
 const READ_MORE_CARD: u64 = 1 << 41;
+/// A card's summary is mostly its own words: under half of it is link text (more, and it is
+/// a list of links).
+const SUMMARY_MAX_LINK_DENSITY: f32 = 0.5;
 /// A "read more" link is short: a few words ("Read more...", "Weiterlesen", "→"), not a
 /// sentence that happens to end in a link.
 const READ_MORE_MAX_TEXT: u32 = 25;
@@ -1397,7 +1407,7 @@ const READ_MORE_MAX_TEXT: u32 = 25;
 /// (a summary, not a list of links).
 fn ends_in_link_elsewhere(doc: &Document<'_>, stats: &[Stats], summary: NodeId) -> bool {
     let nodes = &doc.tree.nodes;
-    if stats[summary as usize].link_density() >= 0.5 {
+    if stats[summary as usize].link_density() >= SUMMARY_MAX_LINK_DENSITY {
         return false;
     }
     let range = doc.tree.subtree(summary);
@@ -1425,22 +1435,23 @@ fn ends_in_link_elsewhere(doc: &Document<'_>, stats: &[Stats], summary: NodeId) 
 }
 
 /// A paragraph that is a whole card: its first content is a link of a title's length to
-/// another page, then a line break, then the summary (`<p><a>Headline</a><br>Summary</p>`).
-/// Looks at the paragraph's children only.
+/// another page, then a line break and the summary (`<p><a>Headline</a><br>Summary</p>`), or
+/// the summary in an element of its own ([`summary_element`]). Looks at the paragraph's
+/// children only.
 fn inline_card(doc: &Document<'_>, stats: &[Stats], p: NodeId) -> bool {
     let nodes = &doc.tree.nodes;
     let mut kids = doc.tree.children(p).filter(|&c| {
         let c = c as usize;
         nodes[c].kind == Kind::Element || stats[c].text > 0
     });
-    let (Some(a), Some(br)) = (kids.next(), kids.next()) else {
+    let (Some(a), Some(after)) = (kids.next(), kids.next()) else {
         return false;
     };
-    let (a, br) = (a as usize, br as usize);
+    let (a, after) = (a as usize, after as usize);
     nodes[a].kind == Kind::Element
         && nodes[a].tag == Tag::A
         && stats[a].text >= HEADLINE_MIN_TEXT
-        && (nodes[br].tag == Tag::Br || summary_element(nodes, stats, br))
+        && (nodes[after].tag == Tag::Br || summary_element(nodes, stats, after))
         && stats[p as usize].text >= stats[a].text + TEASER_MIN_TEXT
         && doc
             .attr(a as NodeId, "href")
@@ -1456,7 +1467,7 @@ fn summary_element(nodes: &[crate::html::tree::Node], stats: &[Stats], e: usize)
     nodes[e].kind == Kind::Element
         && nodes[e].tag != Tag::A
         && stats[e].text >= TEASER_MIN_TEXT
-        && stats[e].link_density() < 0.5
+        && stats[e].link_density() < SUMMARY_MAX_LINK_DENSITY
 }
 
 /// Whether a linked headline's link leads to another page: an `href` that is not an in-page

@@ -50,8 +50,10 @@ pub const DIM_IMAGES: u16 = 0;
 pub const DIM_SCRIPTS: u16 = 1;
 /// Dimension of the link count.
 pub const DIM_LINKS: u16 = 2;
+/// The first term dimension: those below it are the non-term features.
+pub const FIRST_TERM_DIM: u16 = DIM_LINKS + 1;
 /// Total dimensions of a feature vector.
-pub const DIMS: u16 = 3 + TERM_DIMS;
+pub const DIMS: u16 = FIRST_TERM_DIM + TERM_DIMS;
 
 /// FNV-1a 64-bit offset basis (the FNV specification, draft-eastlake-fnv).
 pub const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
@@ -236,7 +238,7 @@ impl Features {
     pub fn words(&self) -> u32 {
         self.entries
             .iter()
-            .filter(|e| e.0 >= 3)
+            .filter(|e| e.0 >= FIRST_TERM_DIM)
             .map(|e| u32::from(e.1))
             .sum()
     }
@@ -630,7 +632,7 @@ impl Vectors {
                 *slot = u32::from(c);
                 fingerprint = fnv1a(fingerprint, &(d as u16).to_le_bytes());
                 fingerprint = fnv1a(fingerprint, &c.to_le_bytes());
-                if d >= 3 {
+                if d >= usize::from(FIRST_TERM_DIM) {
                     words += u32::from(c);
                 }
                 sum += f32::from(c) * f32::from(c);

@@ -121,14 +121,8 @@ impl Template {
         self.fingerprints.binary_search(&fingerprint).is_ok()
     }
 
-    /// The stored non-content blocks at `path`.
-    pub fn noncontent_at(&self, path: u64) -> &[(u64, Features)] {
-        self.noncontent
-            .get(self.noncontent_range(path))
-            .unwrap_or(&[])
-    }
-
-    /// Where the stored non-content blocks at `path` are in `noncontent`.
+    /// Where the stored non-content blocks at `path` are in `noncontent` (detection looks up
+    /// a run of blocks at one path once and keeps the range).
     pub fn noncontent_range(&self, path: u64) -> std::ops::Range<usize> {
         let lo = self.noncontent.partition_point(|b| b.0 < path);
         let hi = self.noncontent.partition_point(|b| b.0 <= path);
