@@ -65,11 +65,9 @@ fn main() {
     m.stage(
         "parse",
         &format!(
-            "nodes {} ({:.2}x) tokens {} ({:.2}x) arena {:.1} MB",
+            "nodes {} ({:.2}x) arena {:.1} MB",
             doc.tree.nodes.len(),
             doc.tree.nodes.len() as f64 * 24.0 / m.page,
-            doc.token_bound(),
-            doc.token_bound() as f64 * 4.0 / m.page,
             arena.allocated_bytes() as f64 / 1e6
         ),
     );

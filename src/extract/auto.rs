@@ -23,9 +23,9 @@
 
 use crate::extract::Selection;
 use crate::extract::danag::{self, Segments};
+use crate::html::Document;
 use crate::html::tags::{Tag, flags};
 use crate::html::tree::{Kind, NONE, NodeId, context};
-use crate::html::{Document, TokenKind};
 
 /// Per-element statistics over its subtree.
 #[derive(Clone, Copy, Default, Debug)]
@@ -539,11 +539,11 @@ pub fn extract_traced(
         return sel;
     }
     let mut all = Selection {
-        nodes: Vec::with_capacity(doc.token_bound()),
+        nodes: Vec::with_capacity(doc.tree.nodes.len()),
     };
-    for tok in doc.tokens() {
-        if tok.kind == TokenKind::Text && doc.tree.node(tok.node).context & context::HIDDEN == 0 {
-            all.nodes.push(tok.node);
+    for (i, node) in doc.tree.nodes.iter().enumerate() {
+        if node.kind == Kind::Text && node.context & context::HIDDEN == 0 {
+            all.nodes.push(i as NodeId);
         }
     }
     all
@@ -640,28 +640,24 @@ fn select(
     // 1. Bottom-up statistics.
     let mut stats = vec![Stats::default(); n];
     let mut block_child = vec![false; n];
-    for tok in doc.tokens() {
-        if tok.kind != TokenKind::Text {
+    for (i, node) in nodes.iter().enumerate() {
+        if node.kind != Kind::Text || node.context & context::HIDDEN != 0 {
             continue;
         }
-        let node = &nodes[tok.node as usize];
-        if node.context & context::HIDDEN != 0 {
-            continue;
-        }
-        let raw = doc.raw_text(tok.node).as_bytes();
+        let raw = doc.raw_text(i as NodeId).as_bytes();
         let chars = raw.trim_ascii().len() as u32;
         // Blank runs (the indentation between tags, most text nodes) count nothing: their
         // statistics stay zero without counting commas.
         if chars == 0 {
             continue;
         }
-        let s = &mut stats[tok.node as usize];
+        let s = &mut stats[i];
         s.text = chars;
         if node.context & context::LINK != 0 {
             s.link = chars;
         }
         s.commas = commas(raw);
-        if in_danag.get(tok.node as usize) {
+        if in_danag.get(i) {
             s.danag = chars;
         }
     }
@@ -1545,7 +1541,7 @@ fn collect(
     let n = nodes.len();
     let mut inside = vec![false; n];
     let mut sel = Selection {
-        nodes: Vec::with_capacity(doc.token_bound()),
+        nodes: Vec::with_capacity(doc.tree.nodes.len()),
     };
     for i in 1..n {
         let node = &nodes[i];

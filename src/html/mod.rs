@@ -7,8 +7,9 @@
 //!    come.
 //! 3. [`attrs`] reads a tag's attributes from its span only when asked.
 //!
-//! The resulting [`Document`] keeps the token stream ([`Document::tokens`], 4 bytes a token
-//! beside the tree), which is what DANAg counts per line and what rendering walks.
+//! The resulting [`Document`] reads the token stream back from the tree ([`Document::tokens`]:
+//! only end tags that closed nothing are kept beside it), which is what DANAg counts per line
+//! and what rendering walks.
 //!
 //! Why not a general tokenizer crate: pith began on tl, whose node list served as the token
 //! stream. tl parses every attribute of every tag eagerly into heap vectors, lists no end
@@ -39,8 +40,9 @@ pub struct Document<'a> {
     /// The page text (decoded); every span in the tree and the tokens is an offset into it.
     pub src: &'a str,
     pub tree: Tree<'a>,
-    /// The token stream, stored compactly ([`tokens`]); read it with [`Document::tokens`].
-    token_stream: BumpVec<'a, u32>,
+    /// Where the end tags that closed nothing start, the one part of the token stream the tree
+    /// does not hold ([`tokens`]); read the stream with [`Document::tokens`].
+    strays: BumpVec<'a, u32>,
 }
 
 impl<'a> Document<'a> {
@@ -49,26 +51,20 @@ impl<'a> Document<'a> {
         let bytes = src.as_bytes();
         let capacity = tokens::estimate(bytes);
         let builder = tree::Builder::new(arena, capacity, tree::quirks_mode(bytes));
-        let mut tokenizer =
-            tokens::Tokenizer::new(bytes, builder, BumpVec::with_capacity_in(capacity, arena));
+        let mut tokenizer = tokens::Tokenizer::new(bytes, builder, BumpVec::new_in(arena));
         tokenizer.run();
         let tree = tokenizer.builder.finish(src.len() as u32);
         Document {
             src,
             tree,
-            token_stream: tokenizer.tokens,
+            strays: tokenizer.strays,
         }
     }
 
     /// The tokens, in document order.
     #[inline]
     pub fn tokens(&self) -> Tokens<'_, 'a> {
-        Tokens::new(&self.token_stream, &self.tree, self.src.as_bytes())
-    }
-
-    /// An upper bound on the number of tokens (for sizing vectors without counting them).
-    pub fn token_bound(&self) -> usize {
-        self.token_stream.len()
+        Tokens::new(&self.tree, &self.strays, self.src.as_bytes())
     }
 
     /// The source of element `id`'s start tag (empty for text and the document).

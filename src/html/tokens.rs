@@ -10,12 +10,16 @@
 //! Text is whatever lies between markup. Attributes are not read here at all: they are parsed
 //! from the tag's span only when asked for ([`super::attrs`]).
 //!
-//! The stream is stored as one `u32` per token (a stray end tag takes two), not as spans: a
-//! start tag or text token is its node's id, whose span the tree holds; an end tag is the id
-//! of the element it closed with the top bit set ([`END`]), its span the element's end tag
-//! ([`tree::Tree::inner_end`]..`end`); an end tag that closed nothing is [`STRAY`] and its
-//! offset (its end found again as the scan found it). [`Tokens`] turns the stream back into
-//! [`Token`]s. On a page that is mostly tags this is 4 bytes a token instead of 16.
+//! Nothing of the stream is stored but the end tags that closed nothing: the tree is the
+//! stream. Its nodes are in document order, so a start tag or text token is the next node
+//! (an element the builder implied, such as a `<tr>` around a bare `<td>`, has a zero-width
+//! span and no token), and an end tag is an element that the builder closed with a tag of
+//! its own ([`tree::Tree::has_end_tag`]), met when the walk leaves it: before the next node
+//! that is not inside it, innermost first ([`Tokens`]). Every element is appended under the
+//! innermost open one, so the walk's chain of open elements is the builder's. An end tag that
+//! closed nothing (a stray) is only in the page; its offset is kept ([`Tokenizer::strays`])
+//! and merged in by position. On a page that is mostly tags the stream cost 4 bytes a token
+//! beside the tree (issue #7: memory under 4x the record).
 //!
 //! The scan is linear: every byte is passed over a bounded number of times (once by memchr,
 //! once more inside a tag), and the one search that could repeat (for the end tag of an
@@ -48,12 +52,6 @@ pub struct Token {
     pub node: NodeId,
 }
 
-/// A stream entry for an end tag: the bits below are the id of the element it closed (node ids
-/// stay below it, [`tree::MAX_NODES`]).
-pub const END: u32 = 1 << 31;
-/// A stream entry for an end tag that closed nothing; the next entry is its offset.
-pub const STRAY: u32 = u32::MAX;
-
 /// Where the end tag starting at `lt` (`</` and a letter) ends: after its `>`, or at the end
 /// of input (13.2.5.7: the name and anything after it run to the `>`).
 fn end_tag_end(bytes: &[u8], lt: usize) -> usize {
@@ -64,20 +62,43 @@ fn end_tag_end(bytes: &[u8], lt: usize) -> usize {
         .map_or(bytes.len(), |i| name_start + i + 1)
 }
 
-/// The tokens of a parsed page, in document order, from the stored stream.
+/// The tokens of a parsed page, in document order, walked from the tree (see the module's
+/// doc).
 pub struct Tokens<'d, 'a> {
-    entries: std::slice::Iter<'d, u32>,
+    nodes: &'d [tree::Node],
     tree: &'d Tree<'a>,
     bytes: &'a [u8],
+    /// The next node to emit.
+    next: usize,
+    /// The innermost element entered and not yet left ([`tree::ROOT`] when none is).
+    open: NodeId,
+    /// Offsets of the end tags that closed nothing, not yet emitted.
+    strays: std::slice::Iter<'d, u32>,
 }
 
 impl<'d, 'a> Tokens<'d, 'a> {
-    pub fn new(entries: &'d [u32], tree: &'d Tree<'a>, bytes: &'a [u8]) -> Self {
+    pub fn new(tree: &'d Tree<'a>, strays: &'d [u32], bytes: &'a [u8]) -> Self {
         Tokens {
-            entries: entries.iter(),
+            nodes: &tree.nodes,
             tree,
             bytes,
+            next: 1,
+            open: tree::ROOT,
+            strays: strays.iter(),
         }
+    }
+
+    /// The stray end tag at the head of the list, taken when it starts before `at`.
+    #[inline]
+    fn stray_before(&mut self, at: u32) -> Option<Token> {
+        let &start = self.strays.as_slice().first().filter(|&&s| s < at)?;
+        self.strays.next();
+        Some(Token {
+            kind: TokenKind::EndTag,
+            start,
+            end: end_tag_end(self.bytes, start as usize) as u32,
+            node: tree::NONE,
+        })
     }
 }
 
@@ -88,47 +109,59 @@ impl Iterator for Tokens<'_, '_> {
     // computed where it is used (callgrind: a call per token cost 4% of a page's instructions).
     #[inline(always)]
     fn next(&mut self) -> Option<Token> {
-        let e = *self.entries.next()?;
-        // Start tags and text first: they are most tokens, and one test tells them apart.
-        if e & END == 0 {
-            let n = self.tree.node(e);
-            return Some(if n.kind == tree::Kind::Text {
-                Token {
+        loop {
+            // The element the next node goes into (the document after the last node).
+            let into = match self.nodes.get(self.next) {
+                Some(n) => n.parent,
+                None => tree::NONE,
+            };
+            if self.open != into && self.open != tree::ROOT {
+                // Leave the innermost open element: the next node is not inside it.
+                let id = self.open;
+                let n = &self.nodes[id as usize];
+                if !self.tree.has_end_tag(id) {
+                    self.open = n.parent;
+                    continue;
+                }
+                let start = self.tree.inner_end(id);
+                if let Some(stray) = self.stray_before(start) {
+                    return Some(stray);
+                }
+                self.open = n.parent;
+                return Some(Token {
+                    kind: TokenKind::EndTag,
+                    start,
+                    end: n.end,
+                    node: id,
+                });
+            }
+            let Some(n) = self.nodes.get(self.next) else {
+                return self.stray_before(u32::MAX);
+            };
+            if let Some(stray) = self.stray_before(n.start) {
+                return Some(stray);
+            }
+            let id = self.next as NodeId;
+            self.next += 1;
+            if n.kind == tree::Kind::Text {
+                return Some(Token {
                     kind: TokenKind::Text,
                     start: n.start,
                     end: n.end,
-                    node: e,
-                }
-            } else {
-                Token {
+                    node: id,
+                });
+            }
+            self.open = id;
+            // An implied element (zero-width start tag) has no token of its own.
+            if n.inner_start != n.start {
+                return Some(Token {
                     kind: TokenKind::StartTag,
                     start: n.start,
                     end: n.inner_start,
-                    node: e,
-                }
-            });
+                    node: id,
+                });
+            }
         }
-        if e == STRAY {
-            let start = self.entries.next().copied().unwrap_or(0);
-            return Some(Token {
-                kind: TokenKind::EndTag,
-                start,
-                end: end_tag_end(self.bytes, start as usize) as u32,
-                node: tree::NONE,
-            });
-        }
-        let id = e & !END;
-        Some(Token {
-            kind: TokenKind::EndTag,
-            start: self.tree.inner_end(id),
-            end: self.tree.node(id).end,
-            node: id,
-        })
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.entries.len();
-        (n.div_ceil(2), Some(n))
     }
 }
 
@@ -144,8 +177,9 @@ pub fn estimate(bytes: &[u8]) -> usize {
 pub struct Tokenizer<'a, 'arena> {
     bytes: &'a [u8],
     pub builder: tree::Builder<'arena>,
-    /// The stream (see the module's doc).
-    pub tokens: BumpVec<'arena, u32>,
+    /// Offsets of the end tags that closed nothing, in order (the only part of the token
+    /// stream the tree does not hold; see the module's doc).
+    pub strays: BumpVec<'arena, u32>,
     /// Offsets from which a search for `</title` or `</textarea` found nothing: a later
     /// search from further on cannot find one either.
     unclosed_title: Option<usize>,
@@ -178,12 +212,12 @@ impl<'a, 'arena> Tokenizer<'a, 'arena> {
     pub fn new(
         bytes: &'a [u8],
         builder: tree::Builder<'arena>,
-        tokens: BumpVec<'arena, u32>,
+        strays: BumpVec<'arena, u32>,
     ) -> Self {
         Tokenizer {
             bytes,
             builder,
-            tokens,
+            strays,
             unclosed_title: None,
             unclosed_textarea: None,
             after_block: true,
@@ -245,9 +279,6 @@ impl<'a, 'arena> Tokenizer<'a, 'arena> {
         let opened = self.builder.start_tag(t);
         // Only a tag the tree took is a boundary (rendering skips the others).
         self.after_block = opened.is_some() && is_boundary(tag);
-        if let Some(id) = opened {
-            self.tokens.push(id);
-        }
         if !tag.is(flags::RAW_TEXT) {
             return end;
         }
@@ -285,9 +316,8 @@ impl<'a, 'arena> Tokenizer<'a, 'arena> {
         };
         let node = self.builder.end_tag(tag, hash, lt as u32, end as u32);
         self.after_block = node.is_some() && is_boundary(tag);
-        match node {
-            Some(id) => self.tokens.push(END | id),
-            None => self.tokens.extend_from_slice(&[STRAY, lt as u32]),
+        if node.is_none() {
+            self.strays.push(lt as u32);
         }
         end
     }
@@ -306,9 +336,7 @@ impl<'a, 'arena> Tokenizer<'a, 'arena> {
     }
 
     fn push_text(&mut self, start: usize, end: usize, blank: bool) {
-        if let Some(id) = self.builder.text(start as u32, end as u32, blank) {
-            self.tokens.push(id);
-        }
+        self.builder.text(start as u32, end as u32, blank);
     }
 }
 
