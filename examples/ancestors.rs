@@ -18,7 +18,7 @@ fn main() {
                 })
                 .collect();
             p.reverse();
-            println!("ctx={} {}", n.context, p.join(" > "));
+            println!("ctx={} {}", n.context(), p.join(" > "));
         }
     }
 }

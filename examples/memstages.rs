@@ -67,7 +67,7 @@ fn main() {
         &format!(
             "nodes {} ({:.2}x) arena {:.1} MB",
             doc.tree.nodes.len(),
-            doc.tree.nodes.len() as f64 * 24.0 / m.page,
+            (doc.tree.nodes.len() * std::mem::size_of::<pith::html::Node>()) as f64 / m.page,
             arena.allocated_bytes() as f64 / 1e6
         ),
     );

@@ -170,13 +170,15 @@ proptest! {
         let nodes = &doc.tree.nodes;
         for (i, n) in nodes.iter().enumerate().skip(1) {
             let inner_end = doc.tree.inner_end(i as u32);
-            prop_assert!(n.start <= n.inner_start && n.inner_start <= inner_end);
+            let inner_start = doc.tree.inner_start(i as u32);
+            prop_assert!(n.start <= inner_start && inner_start <= inner_end);
             prop_assert!(inner_end <= n.end && n.end as usize <= text.len());
             prop_assert!((n.parent as usize) < i);
             if n.parent != ROOT {
                 let p = &nodes[n.parent as usize];
                 prop_assert!(p.kind == Kind::Element);
-                prop_assert!(n.start >= p.inner_start && n.end <= p.end, "{i}: {n:?} in {p:?}");
+                let p_inner = doc.tree.inner_start(n.parent);
+                prop_assert!(n.start >= p_inner && n.end <= p.end, "{i}: {n:?} in {p:?}");
             }
             if n.next_sibling != NONE {
                 prop_assert!(nodes[n.next_sibling as usize].start >= n.end);

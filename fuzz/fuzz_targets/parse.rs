@@ -13,8 +13,9 @@ fuzz_target!(|data: &[u8]| {
     let nodes = &doc.tree.nodes;
     for (i, n) in nodes.iter().enumerate().skip(1) {
         let inner_end = doc.tree.inner_end(i as u32);
+        let inner_start = doc.tree.inner_start(i as u32);
         assert!(
-            n.start <= n.inner_start && n.inner_start <= inner_end && inner_end <= n.end,
+            n.start <= inner_start && inner_start <= inner_end && inner_end <= n.end,
             "node {i}: span out of order {n:?}"
         );
         assert!(n.end <= len, "node {i} ends past the page");

@@ -421,7 +421,7 @@ impl Page<'_, '_> {
                     }
                 }
                 TokenKind::Text => {
-                    if node.context & context::HIDDEN != 0 {
+                    if node.context() & context::HIDDEN != 0 {
                         continue;
                     }
                     if first_line.is_none() && self.solid(tok.node) {

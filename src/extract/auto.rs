@@ -542,7 +542,7 @@ pub fn extract_traced(
         nodes: Vec::with_capacity(doc.tree.nodes.len()),
     };
     for (i, node) in doc.tree.nodes.iter().enumerate() {
-        if node.kind == Kind::Text && node.context & context::HIDDEN == 0 {
+        if node.kind == Kind::Text && node.context() & context::HIDDEN == 0 {
             all.nodes.push(i as NodeId);
         }
     }
@@ -557,7 +557,7 @@ fn same_text(doc: &Document<'_>, a: NodeId, b: NodeId) -> bool {
             .subtree(id)
             .filter(|&i| {
                 let n = &doc.tree.nodes[i];
-                n.kind == Kind::Text && n.context & context::HIDDEN == 0
+                n.kind == Kind::Text && n.context() & context::HIDDEN == 0
             })
             .flat_map(|i| doc.raw_text(i as NodeId).bytes())
     };
@@ -581,7 +581,7 @@ fn linked_cards(doc: &Document<'_>) -> usize {
         };
         if node.kind == Kind::Text
             && inherited != NONE
-            && node.context & context::HIDDEN == 0
+            && node.context() & context::HIDDEN == 0
             && !doc.raw_text(i as NodeId).trim_ascii().is_empty()
         {
             let p = &mut pieces[inherited as usize];
@@ -641,7 +641,7 @@ fn select(
     let mut stats = vec![Stats::default(); n];
     let mut block_child = vec![false; n];
     for (i, node) in nodes.iter().enumerate() {
-        if node.kind != Kind::Text || node.context & context::HIDDEN != 0 {
+        if node.kind != Kind::Text || node.context() & context::HIDDEN != 0 {
             continue;
         }
         let raw = doc.raw_text(i as NodeId).as_bytes();
@@ -653,7 +653,7 @@ fn select(
         }
         let s = &mut stats[i];
         s.text = chars;
-        if node.context & context::LINK != 0 {
+        if node.context() & context::LINK != 0 {
             s.link = chars;
         }
         s.commas = commas(raw);
@@ -1413,7 +1413,7 @@ fn ends_in_link_elsewhere(doc: &Document<'_>, stats: &[Stats], summary: NodeId) 
     else {
         return false;
     };
-    if nodes[last].context & context::LINK == 0 {
+    if nodes[last].context() & context::LINK == 0 {
         return false;
     }
     // The link holding it: a few levels up at most (`<a><span>Read more</span></a>`).
@@ -1473,7 +1473,7 @@ fn summary_element(nodes: &[crate::html::tree::Node], stats: &[Stats], e: usize)
 fn links_elsewhere(doc: &Document<'_>, headline: NodeId) -> bool {
     let nodes = &doc.tree.nodes;
     let h = &nodes[headline as usize];
-    let link = if h.context & context::LINK != 0 {
+    let link = if h.context() & context::LINK != 0 {
         doc.tree
             .ancestors(headline)
             .take(HEADLINE_SCAN)
@@ -1561,7 +1561,7 @@ fn collect(
                 inside[i] = starts_here || !link_list;
             }
             Kind::Text => {
-                if node.context & context::HIDDEN == 0 {
+                if node.context() & context::HIDDEN == 0 {
                     sel.nodes.push(i as NodeId);
                 }
             }

@@ -581,7 +581,7 @@ impl Vectors {
                 continue;
             };
             match node.kind {
-                Kind::Text if node.context & (context::HIDDEN | context::LINK) == 0 => {
+                Kind::Text if node.context() & (context::HIDDEN | context::LINK) == 0 => {
                     push_terms(doc.raw_text(i as NodeId), dims, &mut self.text);
                 }
                 Kind::Element => match node.tag {
@@ -743,7 +743,7 @@ pub fn text_nodes(doc: &Document<'_>, mut keep: impl FnMut(usize) -> bool) -> Ve
         .nodes
         .iter()
         .enumerate()
-        .filter(|(i, n)| n.kind == Kind::Text && n.context & context::HIDDEN == 0 && keep(*i))
+        .filter(|(i, n)| n.kind == Kind::Text && n.context() & context::HIDDEN == 0 && keep(*i))
         .map(|(i, _)| i as NodeId)
         .collect()
 }

@@ -73,7 +73,7 @@ fn walk(doc: &Document<'_>, segments: Segments, to: &mut impl Lines) -> usize {
     for tok in doc.tokens() {
         let (s, e) = (tok.start as usize, tok.end as usize);
         let is_content = match tok.kind {
-            TokenKind::Text => doc.tree.node(tok.node).context & context::HIDDEN == 0,
+            TokenKind::Text => doc.tree.node(tok.node).context() & context::HIDDEN == 0,
             _ => false,
         };
         let counted = match tok.kind {
@@ -138,7 +138,7 @@ fn walk_normalized(doc: &Document<'_>, to: &mut impl Lines) -> usize {
         let (s, e) = (tok.start as usize, tok.end as usize);
         if tok.kind == TokenKind::Text {
             // Hidden text (a script body) is neither content nor code.
-            let content = nodes[tok.node as usize].context & context::HIDDEN == 0;
+            let content = nodes[tok.node as usize].context() & context::HIDDEN == 0;
             to.token(line, &tok, content);
             if content && s < e {
                 let chars = bytes[s..e].trim_ascii().len() as u32;
@@ -480,7 +480,7 @@ mod tests {
                         .filter(|(t, line)| {
                             let line = *line as usize;
                             t.kind == TokenKind::Text
-                                && doc.tree.node(t.node).context & context::HIDDEN == 0
+                                && doc.tree.node(t.node).context() & context::HIDDEN == 0
                                 && ranges.iter().any(|r| r.0 <= line && line <= r.1)
                         })
                         .map(|(t, _)| t.node)

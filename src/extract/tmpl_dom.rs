@@ -67,7 +67,7 @@ pub fn hashes(doc: &Document<'_>) -> Vec<u64> {
             Kind::Element | Kind::Document => {
                 let tag = doc
                     .src
-                    .get(n.start as usize..n.inner_start as usize)
+                    .get(n.start as usize..doc.tree.inner_start(i as NodeId) as usize)
                     .unwrap_or("");
                 let mut acc = fnv1a(FNV_OFFSET, tag.as_bytes());
                 let mut c = doc.tree.first_child(i as NodeId);
@@ -171,7 +171,7 @@ pub fn detect(doc: &Document<'_>, page: &[u64], model: &Model, params: &Params) 
     let mut words = vec![0u32; nodes.len()];
     for i in (1..nodes.len()).rev() {
         let n = &nodes[i];
-        if n.kind == Kind::Text && n.context & context::HIDDEN == 0 {
+        if n.kind == Kind::Text && n.context() & context::HIDDEN == 0 {
             words[i] = doc
                 .raw_text(i as NodeId)
                 .split_ascii_whitespace()

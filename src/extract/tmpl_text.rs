@@ -68,7 +68,7 @@ pub fn page_text(doc: &Document<'_>) -> PageText {
     let mut out = PageText::default();
     let mut decoded = String::new();
     for (i, n) in doc.tree.nodes.iter().enumerate() {
-        if n.kind != Kind::Text || n.context & context::HIDDEN != 0 {
+        if n.kind != Kind::Text || n.context() & context::HIDDEN != 0 {
             continue;
         }
         decoded.clear();

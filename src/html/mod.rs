@@ -74,7 +74,7 @@ impl<'a> Document<'a> {
             return "";
         }
         self.src
-            .get(n.start as usize..n.inner_start as usize)
+            .get(n.start as usize..self.tree.inner_start(id) as usize)
             .unwrap_or("")
     }
 
@@ -113,7 +113,7 @@ impl<'a> Document<'a> {
         let n = self.tree.node(id);
         let (s, e) = match n.kind {
             Kind::Text => (n.start, n.end),
-            _ => (n.inner_start, self.tree.inner_end(id)),
+            _ => (self.tree.inner_start(id), self.tree.inner_end(id)),
         };
         self.src.get(s as usize..e as usize).unwrap_or("")
     }
@@ -148,7 +148,7 @@ impl<'a> Document<'a> {
         let mut raw = String::new();
         for i in self.tree.subtree(id) {
             let n = &self.tree.nodes[i];
-            if n.kind == Kind::Text && n.context & tree::context::HIDDEN == 0 {
+            if n.kind == Kind::Text && n.context() & tree::context::HIDDEN == 0 {
                 raw.push_str(self.raw_text(i as NodeId));
             }
         }
@@ -163,7 +163,7 @@ impl<'a> Document<'a> {
     pub fn visible_text(&self) -> String {
         let mut text = String::new();
         for (i, n) in self.tree.nodes.iter().enumerate() {
-            if n.kind == Kind::Text && n.context & tree::context::HIDDEN == 0 {
+            if n.kind == Kind::Text && n.context() & tree::context::HIDDEN == 0 {
                 entities::decode_into(self.raw_text(i as NodeId), &mut text);
             }
         }

@@ -153,11 +153,11 @@ impl Iterator for Tokens<'_, '_> {
             }
             self.open = id;
             // An implied element (zero-width start tag) has no token of its own.
-            if n.inner_start != n.start {
+            if !n.is_implied() {
                 return Some(Token {
                     kind: TokenKind::StartTag,
                     start: n.start,
-                    end: n.inner_start,
+                    end: self.tree.inner_start(id),
                     node: id,
                 });
             }
@@ -350,7 +350,12 @@ mod tests {
     #[test]
     fn spans_come_back_from_the_tree() {
         let long_end = format!("</div{}>", " ".repeat(300));
-        let page = format!("<div>a</b>{long_end}<table><td>c</td></table><script>x<y</script>");
+        // A start tag past the length a node's byte holds, an end tag past its four bits.
+        let long_start = format!("<p class=\"{}\">", "x".repeat(300));
+        let page = format!(
+            "<div>a</b>{long_end}<table><td>c</td></table><script>x<y</script>\
+             {long_start}d</p   ><blockquote>e</blockquote    >"
+        );
         let arena = bumpalo::Bump::new();
         let doc = super::super::Document::parse(&page, &arena);
         let spans: Vec<(TokenKind, &str)> = doc
@@ -373,6 +378,12 @@ mod tests {
                 (StartTag, "<script>"),
                 (Text, "x<y"),
                 (EndTag, "</script>"),
+                (StartTag, long_start.as_str()),
+                (Text, "d"),
+                (EndTag, "</p   >"),
+                (StartTag, "<blockquote>"),
+                (Text, "e"),
+                (EndTag, "</blockquote    >"),
             ]
         );
         let stray = doc.tokens().nth(2).map(|t| t.node);

@@ -33,57 +33,81 @@ pub enum Kind {
 
 /// One node. Spans are byte offsets into the page text.
 ///
-/// 24 bytes: a page that is mostly tags has a node every 10-20 bytes, so each field costs
+/// 20 bytes: a page that is mostly tags has a node every 10-20 bytes, so each field costs
 /// memory in proportion to the page (issue #7: under 4x the record). What can be recomputed
 /// in O(1) is not stored: the first child is the next node when its parent is this one (nodes
-/// are in document order and an element's children are appended right after it), and the
-/// start of the end tag is `end` less the end tag's length, kept in a byte ([`Tree::inner_end`]).
+/// are in document order and an element's children are appended right after it); the end of
+/// the start tag is `start` plus the tag's length and the start of the end tag is `end` less
+/// the end tag's length, each kept in a few bits ([`Tree::inner_start`], [`Tree::inner_end`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Node {
     pub kind: Kind,
     /// Element kind ([`Tag::Other`] for unknown names and for text).
     pub tag: Tag,
-    /// Context inherited from the ancestors (see [`context`]).
-    pub context: u8,
-    /// Length of the end tag that closed the element: 0 when it was closed implicitly (and for
-    /// text), [`LONG_END_TAG`] when it is that long or longer (then [`Tree::long_end_tags`]
-    /// holds where it starts).
-    end_tag_len: u8,
+    /// The context bits ([`context`]) in the low four bits; above them the length of the end
+    /// tag that closed the element: 0 when it was closed implicitly (and for text),
+    /// [`LONG_END_TAG`] when it is that long or longer (then [`Tree::long_end_tags`] holds
+    /// where it starts).
+    bits: u8,
+    /// Length of the start tag: 0 for text, the document and an element the markup implied,
+    /// [`LONG_START_TAG`] when it is that long or longer (then [`Tree::long_start_tags`]
+    /// holds where it ends).
+    start_tag_len: u8,
     pub parent: NodeId,
     pub next_sibling: NodeId,
     /// Start of the start tag (element) or of the text.
     pub start: u32,
-    /// End of the start tag; for text, equal to `end`.
-    pub inner_start: u32,
     /// End of the end tag (or of the text), or where the element was implicitly closed.
     pub end: u32,
 }
 
-const _: () = assert!(std::mem::size_of::<Node>() == 24);
+const _: () = assert!(std::mem::size_of::<Node>() == 20);
 
-/// An end tag this long or longer (`</div  ...  >`, rare) has its start kept aside instead
-/// of its length in the node's byte.
-const LONG_END_TAG: u8 = u8::MAX;
+/// The context bits of [`Node::bits`]; the end tag's length is above them.
+const CONTEXT_BITS: u8 = 0x0f;
+/// An end tag this long or longer (`</blockquote  >`, a long custom element's name; rare)
+/// has its start kept aside instead of its length in the node's four bits.
+const LONG_END_TAG: u8 = 0x0f;
+/// A start tag this long or longer (long URLs, `srcset`s, class lists: a few in a hundred)
+/// has its end kept aside instead of its length in the node's byte.
+const LONG_START_TAG: u8 = u8::MAX;
 
-/// The most nodes a tree holds: node ids must leave the top bit free, which the token stream
-/// uses to mark end tags ([`super::tokens`]). Every node but an implied `<tr>` takes at least
+/// The most nodes a tree holds (ids stay clear of [`NONE`] with room to spare). Every node but
+/// an implied `<tr>` takes at least
 /// two bytes of the page (a tag of 3 and more, or text between tags), so only a page near the
 /// 4 GiB limit of a span could reach it; what comes after is not parsed.
 pub const MAX_NODES: usize = (1 << 31) - 2;
 
 impl Node {
-    fn new(kind: Kind, tag: Tag, start: u32, inner_start: u32, end: u32) -> Node {
+    fn new(kind: Kind, tag: Tag, start: u32, end: u32) -> Node {
         Node {
             kind,
             tag,
-            context: 0,
-            end_tag_len: 0,
+            bits: 0,
+            start_tag_len: 0,
             parent: NONE,
             next_sibling: NONE,
             start,
-            inner_start,
             end,
         }
+    }
+
+    /// The context bits inherited from the ancestors ([`context`]).
+    #[inline(always)]
+    pub fn context(&self) -> u8 {
+        self.bits & CONTEXT_BITS
+    }
+
+    #[inline(always)]
+    fn end_tag_len(&self) -> u8 {
+        self.bits >> 4
+    }
+
+    /// An element the markup implies but does not write (a `<tr>` around a bare `<td>`): its
+    /// start tag is zero-width. False for text and the document.
+    #[inline(always)]
+    pub fn is_implied(&self) -> bool {
+        self.kind == Kind::Element && self.start_tag_len == 0
     }
 }
 
@@ -105,6 +129,9 @@ pub struct Tree<'arena> {
     pub nodes: BumpVec<'arena, Node>,
     /// Where end tags of [`LONG_END_TAG`] bytes or more start, by node id (sorted).
     long_end_tags: Vec<(NodeId, u32)>,
+    /// Where start tags of [`LONG_START_TAG`] bytes or more end, by node id (sorted: nodes
+    /// are appended in id order).
+    long_start_tags: Vec<(NodeId, u32)>,
 }
 
 impl<'arena> Tree<'arena> {
@@ -123,12 +150,29 @@ impl<'arena> Tree<'arena> {
         }
     }
 
+    /// End of the start tag of `id`: for an implied element its start, for text its end
+    /// (text has no tag; its content runs from `start`).
+    #[inline(always)]
+    pub fn inner_start(&self, id: NodeId) -> u32 {
+        let n = self.node(id);
+        if n.kind == Kind::Text {
+            return n.end;
+        }
+        if n.start_tag_len != LONG_START_TAG {
+            return n.start + u32::from(n.start_tag_len);
+        }
+        self.long_start_tags
+            .binary_search_by_key(&id, |&(i, _)| i)
+            .map_or(n.start, |at| self.long_start_tags[at].1)
+    }
+
     /// Start of the end tag of `id`, or where it was implicitly closed (for text, its end).
     #[inline(always)]
     pub fn inner_end(&self, id: NodeId) -> u32 {
         let n = self.node(id);
-        if n.end_tag_len != LONG_END_TAG {
-            return n.end - u32::from(n.end_tag_len);
+        let len = n.end_tag_len();
+        if len != LONG_END_TAG {
+            return n.end - u32::from(len);
         }
         self.long_end_tags
             .binary_search_by_key(&id, |&(i, _)| i)
@@ -138,7 +182,7 @@ impl<'arena> Tree<'arena> {
     /// Whether element `id` was closed by an end tag of its own (not implicitly).
     #[inline]
     pub fn has_end_tag(&self, id: NodeId) -> bool {
-        self.node(id).end_tag_len != 0
+        self.node(id).end_tag_len() != 0
     }
 
     /// The children of `id`, in order.
@@ -299,11 +343,12 @@ pub struct Builder<'arena> {
 impl<'arena> Builder<'arena> {
     pub fn new(arena: &'arena Bump, capacity: usize, quirks: bool) -> Self {
         let mut nodes = BumpVec::with_capacity_in(capacity.min(MAX_NODES) + 1, arena);
-        nodes.push(Node::new(Kind::Document, Tag::Other, 0, 0, 0));
+        nodes.push(Node::new(Kind::Document, Tag::Other, 0, 0));
         Builder {
             tree: Tree {
                 nodes,
                 long_end_tags: Vec::new(),
+                long_start_tags: Vec::new(),
             },
             current: ROOT,
             other_hashes: Vec::new(),
@@ -323,12 +368,22 @@ impl<'arena> Builder<'arena> {
         self.tree.nodes.len() >= MAX_NODES
     }
 
-    fn append(&mut self, mut node: Node) -> NodeId {
+    /// Appends `node` under the innermost open element; `start_tag_len` is its start tag's
+    /// length (0 for text and implied elements).
+    #[inline(always)]
+    fn append(&mut self, mut node: Node, start_tag_len: u32) -> NodeId {
         let parent = self.current();
         let id = self.tree.nodes.len() as NodeId;
         node.parent = parent;
         let p = &self.tree.nodes[parent as usize];
-        node.context = p.context | own_context(p.tag, p.kind);
+        node.bits = p.context() | own_context(p.tag, p.kind);
+        node.start_tag_len = if start_tag_len < u32::from(LONG_START_TAG) {
+            start_tag_len as u8
+        } else {
+            let inner_start = node.start.saturating_add(start_tag_len);
+            self.tree.long_start_tags.push((id, inner_start));
+            LONG_START_TAG
+        };
         // The parent's last child: in its `next_sibling` while it is open (see `current`).
         let last = if parent == ROOT {
             &mut self.root_last
@@ -357,20 +412,27 @@ impl<'arena> Builder<'arena> {
         if id == ROOT {
             return;
         }
+        let short = self.tree.nodes[id as usize].start_tag_len;
+        let inner_start = if short != LONG_START_TAG {
+            self.tree.nodes[id as usize].start + u32::from(short)
+        } else {
+            self.tree.inner_start(id)
+        };
         let node = &mut self.tree.nodes[id as usize];
         self.current = node.parent;
         // It held its last child (see `current`); it has no sibling yet.
         node.next_sibling = NONE;
-        let inner_end = at.max(node.inner_start);
+        let inner_end = at.max(inner_start);
         node.end = end.max(inner_end);
-        let end_tag_len = node.end - inner_end;
-        node.end_tag_len = u8::try_from(end_tag_len)
-            .ok()
-            .filter(|&l| l < LONG_END_TAG)
-            .unwrap_or(LONG_END_TAG);
-        if node.end_tag_len == LONG_END_TAG {
+        let len = node.end - inner_end;
+        let end_tag_len = if len < u32::from(LONG_END_TAG) {
+            len as u8
+        } else {
             self.tree.long_end_tags.push((id, inner_end));
-        }
+            LONG_END_TAG
+        };
+        let node = &mut self.tree.nodes[id as usize];
+        node.bits = node.context() | end_tag_len << 4;
         let tag = node.tag;
         if tag == Tag::Other {
             let hash = self.other_hashes.pop().unwrap_or(0);
@@ -440,7 +502,7 @@ impl<'arena> Builder<'arena> {
         // element is popped once, so this stays linear.
         if tag == Html && self.open_known[Html as usize] == 0 {
             let cur = &self.tree.nodes[self.current() as usize];
-            if cur.context | own_context(cur.tag, cur.kind) != 0 {
+            if cur.context() | own_context(cur.tag, cur.kind) != 0 {
                 while self.current != ROOT {
                     self.pop(start, start);
                 }
@@ -502,13 +564,10 @@ impl<'arena> Builder<'arena> {
         if tag == Tag::Html && self.open_known[Tag::Html as usize] > 0 {
             return None; // a second <html> only adds attributes in HTML; no new element
         }
-        let id = self.append(Node::new(
-            Kind::Element,
-            tag,
-            start,
-            inner_start,
-            inner_start,
-        ));
+        let id = self.append(
+            Node::new(Kind::Element, tag, start, inner_start),
+            inner_start - start,
+        );
         // Void elements have no content; `/>` on other HTML elements is ignored by HTML, but
         // self-closed unknown elements (SVG parts, custom XML) are common and never closed
         // again, so they are treated as empty too.
@@ -530,7 +589,7 @@ impl<'arena> Builder<'arena> {
         if self.full() {
             return;
         }
-        let id = self.append(Node::new(Kind::Element, tag, at, at, at));
+        let id = self.append(Node::new(Kind::Element, tag, at, at), 0);
         self.current = id;
         self.open_known[tag as usize] += 1;
     }
@@ -576,7 +635,7 @@ impl<'arena> Builder<'arena> {
         if !blank {
             self.leave_head(start);
         }
-        Some(self.append(Node::new(Kind::Text, Tag::Other, start, end, end)))
+        Some(self.append(Node::new(Kind::Text, Tag::Other, start, end), 0))
     }
 
     /// Closes everything still open at the end of input and returns the tree.

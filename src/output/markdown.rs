@@ -154,7 +154,7 @@ pub fn render(doc: &Document<'_>, sel: &Selection, links: bool) -> String {
                 let marker: Option<(&str, String)> = match node.tag {
                     Tag::Em | Tag::I | Tag::Cite => Some(("*", "*".into())),
                     Tag::Strong | Tag::B => Some(("**", "**".into())),
-                    Tag::Code if node.context & context::PRE == 0 => Some(("`", "`".into())),
+                    Tag::Code if node.context() & context::PRE == 0 => Some(("`", "`".into())),
                     Tag::A if links => doc
                         .attr(tok.node, "href")
                         .map(|h| ("[", format!("]({})", h.trim().replace(' ', "%20")))),
