@@ -40,15 +40,13 @@ pub struct Stats {
     pub danag: u32,
 }
 
-// 16 bytes: one per node is the largest of `auto`'s arrays (issue #7). Whether an element
-// has a block child is kept beside it ([`BlockChild`]), not in a padded fifth field.
+// 16 bytes, one per element (text nodes' statistics are recomputed from their span, see
+// [`NodeStats`]): the largest of `auto`'s arrays (issue #7).
 const _: () = assert!(std::mem::size_of::<Stats>() == 16);
 
-/// Per node: has a block-level element child with text (so it is a container, not a
-/// paragraph).
-type BlockChild = [bool];
-
-/// One bit per node, for a flag read once per node: an eighth of a `Vec<bool>`.
+/// One bit per node, for a flag of `auto`'s steps: an eighth of a `Vec<bool>`, which on a
+/// page that is mostly tags (a node every 10-20 bytes) made each flag 5-10% of the page in
+/// memory (issue #7: under 4x the record).
 struct Bits(Vec<u64>);
 
 impl Bits {
@@ -79,6 +77,204 @@ impl Bits {
             })
         })
     }
+}
+
+/// The flags of one reading of the page ([`select`]), a bit each in one byte per node:
+/// separate `Vec<bool>`s took a byte per node per flag (on a page of a node every 12 bytes,
+/// each a twelfth of the page in memory; issue #7), and a bit per node per flag ([`Bits`])
+/// cost `auto` 5% more instructions in shifts. Cells, so that a step can write one flag while
+/// it reads others.
+struct Marks(Vec<std::cell::Cell<u8>>);
+
+impl Marks {
+    fn new(n: usize) -> Marks {
+        Marks(vec![std::cell::Cell::new(0); n])
+    }
+
+    /// The flag kept in bit `bit` (one of the `mark` constants).
+    fn flag(&self, bit: u8) -> Flags<'_> {
+        Flags {
+            cells: &self.0,
+            bit,
+        }
+    }
+}
+
+/// The bits of [`Marks`].
+mod mark {
+    pub const BLOCK_CHILD: u8 = 1;
+    pub const HIDDEN: u8 = 1 << 1;
+    pub const REMOVED: u8 = 1 << 2;
+    pub const TEASER: u8 = 1 << 3;
+    pub const PARAGRAPH: u8 = 1 << 4;
+    pub const ROOT: u8 = 1 << 5;
+    pub const UNDER: u8 = 1 << 6;
+    pub const INSIDE: u8 = 1 << 7;
+}
+
+/// One flag of [`Marks`], a `bool` per node.
+#[derive(Clone, Copy)]
+struct Flags<'m> {
+    cells: &'m [std::cell::Cell<u8>],
+    bit: u8,
+}
+
+impl Flags<'_> {
+    #[inline(always)]
+    fn get(&self, i: usize) -> bool {
+        self.cells[i].get() & self.bit != 0
+    }
+
+    #[inline(always)]
+    fn set(&self, i: usize) {
+        let c = &self.cells[i];
+        c.set(c.get() | self.bit);
+    }
+
+    #[inline(always)]
+    fn assign(&self, i: usize, on: bool) {
+        let c = &self.cells[i];
+        c.set(if on {
+            c.get() | self.bit
+        } else {
+            c.get() & !self.bit
+        });
+    }
+
+    fn clear(&self) {
+        for c in self.cells {
+            c.set(c.get() & !self.bit);
+        }
+    }
+
+    /// The flags as booleans (for [`Trace`]).
+    fn bools(self) -> Vec<bool> {
+        (0..self.cells.len()).map(|i| self.get(i)).collect()
+    }
+}
+
+/// Per node: has a block-level element child with text (so it is a container, not a
+/// paragraph).
+type BlockChild<'m> = Flags<'m>;
+
+/// The position of each element (and the document) among the elements, for arrays that only
+/// elements need: a bit per node and a running count per 8 nodes (a rank directory, 0.6 bytes
+/// a node), so that a page whose nodes are mostly text (a node every 12 bytes, two thirds of
+/// them text) keeps 16 bytes of statistics for a third of its nodes only. Per 8 nodes, not
+/// 64: a byte's count is one table load, where a word's needs POPCNT, which the default x86-64
+/// target does not assume (its software count cost `auto` 10% more instructions).
+struct ElementRanks {
+    is_element: Vec<u8>,
+    /// Elements before each block of 8 nodes.
+    before: Vec<u32>,
+    count: usize,
+}
+
+/// Set bits of each byte.
+const ONES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = (i as u8).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
+
+impl ElementRanks {
+    fn new(nodes: &[crate::html::Node]) -> ElementRanks {
+        let blocks = nodes.len().div_ceil(8);
+        let (mut is_element, mut before) = (Vec::with_capacity(blocks), Vec::with_capacity(blocks));
+        let mut count = 0u32;
+        for chunk in nodes.chunks(8) {
+            before.push(count);
+            let mut byte = 0u8;
+            for (b, node) in chunk.iter().enumerate() {
+                byte |= u8::from(node.kind != Kind::Text) << b;
+            }
+            is_element.push(byte);
+            count += u32::from(ONES[byte as usize]);
+        }
+        ElementRanks {
+            is_element,
+            before,
+            count: count as usize,
+        }
+    }
+
+    /// The index of element `i` among the elements (meaningless for a text node).
+    #[inline(always)]
+    fn rank(&self, i: usize) -> usize {
+        let below = self.is_element[i >> 3] & ((1u8 << (i & 7)) - 1);
+        self.before[i >> 3] as usize + ONES[below as usize] as usize
+    }
+}
+
+/// [`Stats`] of every node: kept for elements (and the document), recomputed for text from
+/// its span (text nodes are most nodes on pages of paragraphs, and their statistics are their
+/// own text). A text node's commas and DANAg characters are summed into its parent and not
+/// kept: only elements' are read.
+struct NodeStats<'d, 'a> {
+    doc: &'d Document<'a>,
+    ranks: ElementRanks,
+    elements: Vec<Stats>,
+}
+
+impl NodeStats<'_, '_> {
+    #[inline(always)]
+    fn get(&self, i: usize) -> Stats {
+        let node = &self.doc.tree.nodes[i];
+        if node.kind != Kind::Text {
+            return self.elements[self.ranks.rank(i)];
+        }
+        let chars = text_chars(self.doc, i as NodeId);
+        Stats {
+            text: chars,
+            link: if node.context() & context::LINK != 0 {
+                chars
+            } else {
+                0
+            },
+            commas: 0,
+            danag: 0,
+        }
+    }
+
+    /// The index of element `i` among the elements, for arrays indexed by element.
+    #[inline]
+    fn rank(&self, i: usize) -> usize {
+        self.ranks.rank(i)
+    }
+
+    /// The statistics of the element of index `r` (a pass over the nodes in order counts the
+    /// elements it meets instead of asking [`NodeStats::rank`] for each).
+    #[inline(always)]
+    fn element(&self, r: usize) -> Stats {
+        self.elements[r]
+    }
+
+    /// Every node's statistics (for [`Trace`]).
+    fn to_vec(&self) -> Vec<Stats> {
+        (0..self.doc.tree.nodes.len())
+            .map(|i| self.get(i))
+            .collect()
+    }
+}
+
+/// Visible characters of text node `id`: its bytes without the blanks around it; 0 when it
+/// is hidden (a script body) or blank (the indentation between tags, most text nodes).
+#[inline]
+fn text_chars(doc: &Document<'_>, id: NodeId) -> u32 {
+    let n = doc.tree.node(id);
+    if n.context() & context::HIDDEN != 0 {
+        return 0;
+    }
+    // The bytes, not the `str`: a text span lies on character boundaries, and slicing bytes
+    // skips checking so (this runs for every text node of every selection).
+    doc.src
+        .as_bytes()
+        .get(n.start as usize..n.end as usize)
+        .map_or(0, |b| b.trim_ascii().len() as u32)
 }
 
 impl Stats {
@@ -487,19 +683,13 @@ pub fn extract_traced(
 ) -> Selection {
     let first = select(doc, tuning, Retry::None, trace.as_deref_mut());
     let (mut sel, class_prose) = (first.sel, first.class_prose);
+    // The characters of `sel`, kept up to date as a retry replaces it.
+    let mut kept = first.chars;
     // Like Readability, which runs `_grabArticle` again with fewer removal rules when the text
     // is under its 500-character threshold: a page that hides its main text in the markup and
     // shows it from a script (`display:none` until an age gate, a lock or a tab script runs)
     // is read again with the `hidden`, `aria-hidden` and style hiding ignored, and a text at
     // least twice as long wins.
-    let chars = |s: &Selection| -> u64 {
-        s.nodes
-            .iter()
-            .map(|&id| doc.raw_text(id).trim_ascii().len() as u64)
-            .sum()
-    };
-    // The characters of `sel`, kept up to date as a retry replaces it.
-    let mut kept = chars(&sel);
     for retry in [Retry::Hidden, Retry::HiddenAndClasses, Retry::Listing] {
         let wanted = match retry {
             Retry::None => false,
@@ -524,7 +714,7 @@ pub fn extract_traced(
         let revealed = select(doc, tuning, retry, again.as_mut());
         // At least twice the text: the retry must find what the rules hid, not another part
         // of the page of about the same size (a footer beside a three-sentence story).
-        let revealed_chars = chars(&revealed.sel);
+        let revealed_chars = revealed.chars;
         if revealed_chars >= 2 * kept.max(1) {
             (sel, kept) = (revealed.sel, revealed_chars);
             if let (Some(t), Some(a)) = (trace.as_deref_mut(), again) {
@@ -614,6 +804,8 @@ const EXTRACTED_MIN_CHARS: u64 = 250;
 /// What one reading of the page ([`select`]) chose.
 struct Reading {
     sel: Selection,
+    /// Visible characters of `sel` (its text nodes without the blanks around each).
+    chars: u64,
     /// Prose (non-link text) that class/id words removed, when it is most of the page's
     /// prose and no one region of it (0 otherwise); see [`extract_traced`].
     class_prose: u64,
@@ -633,64 +825,85 @@ fn select(
     for &id in &danag::extract(doc, Segments::Normalized, danag::PAPER_GAP).nodes {
         in_danag.set(id as usize);
     }
-    let danag_sel = |in_danag: Bits| Selection {
-        nodes: in_danag.ones().map(|i| i as NodeId).collect(),
+    let danag_sel = |in_danag: Bits, class_prose: u64| {
+        let sel = Selection {
+            nodes: in_danag.ones().map(|i| i as NodeId).collect(),
+        };
+        Reading {
+            chars: sel
+                .nodes
+                .iter()
+                .map(|&id| doc.raw_text(id).trim_ascii().len() as u64)
+                .sum(),
+            sel,
+            class_prose,
+        }
     };
 
-    // 1. Bottom-up statistics.
-    let mut stats = vec![Stats::default(); n];
-    let mut block_child = vec![false; n];
+    // 1. Bottom-up statistics: each visible text's into its parent, then each element's into
+    // its parent, children before parents (ids descend).
+    let ranks = ElementRanks::new(nodes);
+    let mut elements = vec![Stats::default(); ranks.count];
+    // Every flag of this reading, a bit each (see [`Marks`]).
+    let marks = Marks::new(n);
+    let block_child = marks.flag(mark::BLOCK_CHILD);
     for (i, node) in nodes.iter().enumerate() {
-        if node.kind != Kind::Text || node.context() & context::HIDDEN != 0 {
+        if node.kind != Kind::Text {
             continue;
         }
-        let raw = doc.raw_text(i as NodeId).as_bytes();
-        let chars = raw.trim_ascii().len() as u32;
+        let chars = text_chars(doc, i as NodeId);
         // Blank runs (the indentation between tags, most text nodes) count nothing: their
         // statistics stay zero without counting commas.
         if chars == 0 {
             continue;
         }
-        let s = &mut stats[i];
-        s.text = chars;
+        let p = &mut elements[ranks.rank(node.parent as usize)];
+        p.text += chars;
         if node.context() & context::LINK != 0 {
-            s.link = chars;
+            p.link += chars;
         }
-        s.commas = commas(raw);
+        p.commas += commas(doc.raw_text(i as NodeId).as_bytes());
         if in_danag.get(i) {
-            s.danag = chars;
+            p.danag += chars;
         }
     }
     // Each array indexed by node is freed after its last use, so that the steps' arrays do
     // not add up: on a page that is mostly tags there is a node every 10-20 bytes, and each
     // byte per node is 5-10% of the page in memory (issue #7: under 4x the record).
+    let mut r = ranks.count;
     for i in (1..n).rev() {
+        if nodes[i].kind == Kind::Text {
+            continue;
+        }
+        r -= 1;
         let parent = nodes[i].parent as usize;
-        let s = stats[i];
-        let p = &mut stats[parent];
+        let s = elements[r];
+        let p = &mut elements[ranks.rank(parent)];
         p.text += s.text;
         p.link += s.link;
         p.commas += s.commas;
         p.danag += s.danag;
         // A line break does not make a container: `text<br>text` is one paragraph; nor does a
         // block without text (an empty `<div>` standing in for a break, a spacer, an ad slot).
-        if nodes[i].kind == Kind::Element
-            && nodes[i].tag.is(flags::BLOCK)
-            && !matches!(nodes[i].tag, Tag::Br | Tag::Hr)
-            && s.text > 0
-        {
-            block_child[parent] = true;
+        let tag = nodes[i].tag;
+        if tag.is(flags::BLOCK) && !matches!(tag, Tag::Br | Tag::Hr) && s.text > 0 {
+            block_child.set(parent);
         }
     }
+    let stats = NodeStats {
+        doc,
+        ranks,
+        elements,
+    };
 
     // 2. Top-down hints: removed = boilerplate or hidden, inherited. A comment section is
     // removed even when it holds most of DANAg's region (comments longer than the article),
     // unless that leaves no article: then the page is a thread (a forum, a Q&A) and its
     // comments are the content.
-    let total_danag = stats[0].danag;
-    let mut hint = vec![HINT_UNREAD; n];
-    let mut hidden = vec![false; n];
-    let mut removed = vec![false; n];
+    let total_danag = stats.get(0).danag;
+    let mut hint = vec![HINT_UNREAD; stats.ranks.count];
+    let hidden = marks.flag(mark::HIDDEN);
+    let removed = marks.flag(mark::REMOVED);
     mark_removed(
         doc,
         tuning,
@@ -699,8 +912,8 @@ fn select(
         false,
         retry,
         &mut hint,
-        &mut hidden,
-        &mut removed,
+        &hidden,
+        &removed,
     );
     if article_text(doc, &stats, &block_child, &removed) < ARTICLE_MIN_CHARS {
         mark_removed(
@@ -711,8 +924,8 @@ fn select(
             true,
             retry,
             &mut hint,
-            &mut hidden,
-            &mut removed,
+            &hidden,
+            &removed,
         );
     }
     for h in hint.iter_mut().filter(|h| **h == HINT_UNREAD) {
@@ -726,85 +939,97 @@ fn select(
     // again without them (see `extract_traced`).
     let (mut class_prose, mut largest) = (0u64, 0u64);
     for i in 1..n {
-        if removed[i]
-            && !removed[nodes[i].parent as usize]
-            && hint[i] < 0
-            && hint[i] != COMMENT_HINT
-            && !hidden[i]
+        if removed.get(i)
+            && !removed.get(nodes[i].parent as usize)
+            && nodes[i].kind == Kind::Element
+            && hint[stats.rank(i)] < 0
+            && hint[stats.rank(i)] != COMMENT_HINT
+            && !hidden.get(i)
             && !boilerplate_tag(nodes[i].tag)
         {
-            let prose = u64::from(stats[i].text - stats[i].link);
+            let prose = u64::from(stats.get(i).text - stats.get(i).link);
             class_prose += prose;
             largest = largest.max(prose);
         }
     }
-    let page_prose = u64::from(stats[0].text - stats[0].link);
+    let page_prose = u64::from(stats.get(0).text - stats.get(0).link);
     if class_prose * 2 <= page_prose || largest * 2 > class_prose {
         class_prose = 0;
     }
-    drop(hidden);
     if retry == Retry::Listing {
-        let mut roots = vec![false; n];
-        mark_body(doc, &mut roots);
+        let roots = marks.flag(mark::ROOT);
+        mark_body(doc, &roots);
         let links_kept = Tuning {
             link_list_density: f32::INFINITY,
             ..*tuning
         };
         if let Some(t) = trace.as_deref_mut() {
-            t.stats.clone_from(&stats);
-            t.removed.clone_from(&removed);
+            t.stats = stats.to_vec();
+            t.removed = removed.bools();
             t.outcome = Outcome::Spread;
         }
+        let (sel, chars) = collect(doc, &roots, &removed, &stats, &links_kept, &marks);
         return Reading {
-            sel: collect(doc, &roots, &removed, &stats, &links_kept),
+            sel,
+            chars,
             class_prose,
         };
     }
 
     // Teaser summaries (see `teasers`), found before the container so that they do not
     // count as its prose when it climbs.
-    let mut teaser = if tuning.comments {
-        vec![false; n]
-    } else {
-        teasers(doc, &stats, &block_child, &removed)
-    };
+    let teaser = marks.flag(mark::TEASER);
+    if !tuning.comments {
+        teasers(doc, &stats, &block_child, &removed, &teaser);
+    }
 
-    // 3. Candidate containers scored by their paragraphs.
-    let mut score = vec![0f32; n];
-    let mut is_paragraph = vec![false; n];
+    // 3. Candidate containers scored by their paragraphs (scores indexed by element: only
+    // elements and the document get votes).
+    let mut score = vec![0f32; stats.ranks.count];
+    let is_paragraph = marks.flag(mark::PARAGRAPH);
+    // The element index of node `i`, counted along (the document is element 0).
+    let mut r = 0;
     for i in 1..n {
         let node = &nodes[i];
-        if node.kind != Kind::Element || removed[i] {
+        if node.kind != Kind::Element {
+            continue;
+        }
+        r += 1;
+        if removed.get(i) {
             continue;
         }
         let paragraph_like = matches!(node.tag, Tag::P | Tag::Pre | Tag::Td | Tag::Blockquote)
             || (matches!(
                 node.tag,
                 Tag::Div | Tag::Section | Tag::Article | Tag::Span | Tag::Font
-            ) && !block_child[i]);
-        is_paragraph[i] = paragraph_like;
-        let s = stats[i];
+            ) && !block_child.get(i));
+        is_paragraph.assign(i, paragraph_like);
+        let s = stats.element(r);
         // Readability's 25-character floor on a paragraph, here in non-blank bytes.
         if !paragraph_like || s.text < 25 {
             continue;
         }
         let vote = 1.0 + s.commas as f32 + (s.text / 100).min(3) as f32;
         let parent = node.parent as usize;
-        score[parent] += vote;
+        score[stats.rank(parent)] += vote;
         let grand = nodes[parent].parent;
         if grand != crate::html::tree::NONE {
-            score[grand as usize] += vote / 2.0;
+            score[stats.rank(grand as usize)] += vote / 2.0;
         }
     }
-    drop(block_child);
     let mut best: Option<(usize, f32)> = None;
     let mut best_readability = 0f32;
     let mut leaders: Vec<(usize, f32)> = Vec::with_capacity(LEADERS + 1);
+    let mut r = 0;
     for i in 1..n {
-        if score[i] <= 0.0 || removed[i] || nodes[i].kind != Kind::Element {
+        if nodes[i].kind != Kind::Element {
             continue;
         }
-        let s = &stats[i];
+        r += 1;
+        if score[r] <= 0.0 || removed.get(i) {
+            continue;
+        }
+        let s = &stats.element(r);
         let tag_prior = match nodes[i].tag {
             Tag::Div | Tag::Article | Tag::Main | Tag::Section => 5.0,
             Tag::Pre | Tag::Td | Tag::Blockquote => 3.0,
@@ -812,15 +1037,15 @@ fn select(
             t if t.is(flags::HEADING) => -5.0,
             _ => 0.0,
         };
-        let class_prior = f32::from(hint[i]) * 25.0;
+        let class_prior = f32::from(hint[r]) * 25.0;
         let danag_cover = if s.text == 0 {
             0.0
         } else {
             s.danag as f32 / s.text as f32
         };
-        let readability = (score[i] + tag_prior + class_prior) * (1.0 - s.link_density());
+        let readability = (score[r] + tag_prior + class_prior) * (1.0 - s.link_density());
         let total = readability * (0.5 + danag_cover);
-        score[i] = total;
+        score[r] = total;
         if best.is_none_or(|(_, b)| total > b) {
             best = Some((i, total));
             best_readability = readability;
@@ -836,23 +1061,22 @@ fn select(
     }
     drop(hint);
     if let Some(t) = trace.as_deref_mut() {
-        t.stats.clone_from(&stats);
-        t.removed.clone_from(&removed);
-        t.score.clone_from(&score);
+        t.stats = stats.to_vec();
+        t.removed = removed.bools();
+        t.score = (0..n)
+            .map(|i| match nodes[i].kind {
+                Kind::Text => 0.0,
+                _ => score[stats.rank(i)],
+            })
+            .collect();
         t.best = best.map(|b| b.0);
         t.outcome = Outcome::Danag;
     }
     let Some((top, top_score)) = best else {
-        return Reading {
-            sel: danag_sel(in_danag),
-            class_prose,
-        };
+        return danag_sel(in_danag, class_prose);
     };
-    if stats[top].text < 50 {
-        return Reading {
-            sel: danag_sel(in_danag),
-            class_prose,
-        };
+    if stats.get(top).text < 50 {
+        return danag_sel(in_danag, class_prose);
     }
     drop(in_danag);
 
@@ -868,7 +1092,9 @@ fn select(
     let copy_of_top = |i: usize| {
         let span = doc.tree.subtree(i as NodeId);
         let nested = top_span.contains(&i) || span.contains(&top);
-        !nested && stats[i].text == stats[top].text && same_text(doc, i as NodeId, top as NodeId)
+        !nested
+            && stats.get(i).text == stats.get(top).text
+            && same_text(doc, i as NodeId, top as NodeId)
     };
     let rivals: Vec<usize> = leaders
         .iter()
@@ -879,7 +1105,7 @@ fn select(
         // Up from the winner, each ancestor's subtree (a range of ids) is tested against the
         // few runners-up: no per-node memory, linear in the depth.
         let mut a = nodes[top].parent as usize;
-        while a != 0 && !matches!(nodes[a].tag, Tag::Body | Tag::Html) && !removed[a] {
+        while a != 0 && !matches!(nodes[a].tag, Tag::Body | Tag::Html) && !removed.get(a) {
             let span = doc.tree.subtree(a as NodeId);
             if rivals.iter().filter(|r| span.contains(r)).count() >= RIVALS_SHARING {
                 top = a;
@@ -897,27 +1123,24 @@ fn select(
     // parent) rather than kept for every node.
     let voting_prose = |range: std::ops::Range<usize>| -> u64 {
         range
-            .filter(|&j| {
-                is_paragraph[j]
-                    && !teaser[j]
-                    && stats[j].text >= 25
-                    && stats[j].link_density() < 0.5
-            })
-            .map(|j| u64::from(stats[j].text))
+            .filter(|&j| is_paragraph.get(j) && !teaser.get(j))
+            .map(|j| stats.get(j))
+            .filter(|s| s.text >= 25 && s.link_density() < 0.5)
+            .map(|s| u64::from(s.text))
             .sum()
     };
     let mut run = doc.tree.subtree(top as NodeId);
     let mut prose_top = voting_prose(run.clone());
     loop {
         let p = nodes[top].parent as usize;
-        if p == 0 || matches!(nodes[p].tag, Tag::Body | Tag::Html) || removed[p] {
+        if p == 0 || matches!(nodes[p].tag, Tag::Body | Tag::Html) || removed.get(p) {
             break;
         }
         let parent_run = doc.tree.subtree(p as NodeId);
         let prose_parent = prose_top
             + voting_prose(parent_run.start..run.start)
             + voting_prose(run.end..parent_run.end);
-        if prose_parent * 2 >= prose_top * 3 && stats[p].link_density() < 0.35 {
+        if prose_parent * 2 >= prose_top * 3 && stats.get(p).link_density() < 0.35 {
             (top, run, prose_top) = (p, parent_run, prose_parent);
         } else {
             break;
@@ -928,17 +1151,17 @@ fn select(
     // A container that is mostly teasers itself is a listing too.
     // The text of teaser summaries in a subtree, summed over its run of the arena (as the
     // prose above) for the container and its siblings only.
-    let teaser_text = |id: usize, teaser: &[bool]| -> u64 {
+    let teaser_text = |id: usize, teaser: &Flags<'_>| -> u64 {
         doc.tree
             .subtree(id as NodeId)
-            .filter(|&j| teaser[j] && nodes[j].kind == Kind::Text)
-            .map(|j| u64::from(stats[j].text))
+            .filter(|&j| teaser.get(j) && nodes[j].kind == Kind::Text)
+            .map(|j| u64::from(stats.get(j).text))
             .sum()
     };
-    let article = u64::from(stats[top].text) >= ARTICLE_MIN_CHARS
-        && teaser_text(top, &teaser) * 2 < u64::from(stats[top].text);
+    let article = u64::from(stats.get(top).text) >= ARTICLE_MIN_CHARS
+        && teaser_text(top, &teaser) * 2 < u64::from(stats.get(top).text);
     if !article {
-        teaser.iter_mut().for_each(|t| *t = false);
+        teaser.clear();
     }
 
     // Siblings that belong with the winner (Readability's sibling rule), but not a list of
@@ -952,10 +1175,10 @@ fn select(
             roots.push(sib);
             continue;
         }
-        if removed[i] || nodes[i].kind != Kind::Element {
+        if removed.get(i) || nodes[i].kind != Kind::Element {
             continue;
         }
-        let s = &stats[i];
+        let s = &stats.get(i);
         let mostly_teasers = || {
             let t = teaser_text(i, &teaser);
             t > 0 && t * 2 >= u64::from(s.text)
@@ -963,7 +1186,7 @@ fn select(
         if article && mostly_teasers() {
             continue;
         }
-        let keep = score[i] >= threshold
+        let keep = score[stats.rank(i)] >= threshold
             || (nodes[i].tag == Tag::P && s.text > 80 && s.link_density() < 0.25)
             || (nodes[i].tag == Tag::P && s.text > 0 && s.link == 0 && ends_sentence(doc, sib));
         if keep {
@@ -975,42 +1198,43 @@ fn select(
     // 4. Prose outside the chosen container: a paragraph of real sentences with hardly any
     // links is content wherever it stands (a lead paragraph above a figure, a section the
     // markup split off), unless a boilerplate ancestor removed it.
-    let mut is_root = vec![false; n];
+    let is_root = marks.flag(mark::ROOT);
     for &r in &roots {
-        is_root[r as usize] = true;
+        is_root.set(r as usize);
     }
     // Inside the chosen roots (collected anyway: no paragraph there needs recovering).
-    let mut under = vec![false; n];
+    let under = marks.flag(mark::UNDER);
     for &r in &roots {
-        under[r as usize] = true;
+        under.set(r as usize);
     }
     for i in 1..n {
-        under[i] |= under[nodes[i].parent as usize];
+        if under.get(nodes[i].parent as usize) {
+            under.set(i);
+        }
     }
     for i in 1..n {
-        if is_paragraph[i]
-            && !under[i]
-            && !removed[i]
-            && !teaser[i]
+        if is_paragraph.get(i)
+            && !under.get(i)
+            && !removed.get(i)
+            && !teaser.get(i)
             && tuning.recover_min_text > 0
-            && stats[i].text >= tuning.recover_min_text
-            && stats[i].link_density() < tuning.recover_max_link_density
-            && stats[nodes[i].parent as usize].link_density()
+            && stats.get(i).text >= tuning.recover_min_text
+            && stats.get(i).link_density() < tuning.recover_max_link_density
+            && stats.get(nodes[i].parent as usize).link_density()
                 < tuning.recover_max_parent_link_density
             && !legal_notice(doc, i as NodeId)
         {
-            is_root[i] = true;
+            is_root.set(i);
         }
     }
-    drop((is_paragraph, under));
 
     // 5. Text of the chosen subtrees, in document order, minus boilerplate, hidden and
     // link-dense blocks.
-    let sel = collect(doc, &is_root, &removed, &stats, tuning);
+    let (sel, sel_chars) = collect(doc, &is_root, &removed, &stats, tuning, &marks);
     if let Some(t) = trace.as_deref_mut() {
         (t.top, t.roots, t.outcome) = (Some(top), roots.clone(), Outcome::Container);
-        t.is_root.clone_from(&is_root);
-        t.teaser.clone_from(&teaser);
+        t.is_root = is_root.bools();
+        t.teaser = teaser.bools();
     }
 
     // 6. A page that is not one article (a listing, a product or service page, a collection)
@@ -1020,34 +1244,26 @@ fn select(
     // The chosen roots stay roots: a container kept for its own merits must not vanish from
     // the whole page because an ancestor of it is link-dense (the whole page holds the chosen
     // text).
-    let chars = |s: &Selection| -> u64 {
-        s.nodes
-            .iter()
-            .map(|&id| u64::from(stats[id as usize].text))
-            .sum()
-    };
     // While the whole page is collected, the chosen text is held as one bit per node (its
     // nodes in document order are the set bits), not as a second list of nodes.
-    let sel_chars = chars(&sel);
     let mut in_sel = Bits::new(n);
     for &id in &sel.nodes {
         in_sel.set(id as usize);
     }
     drop(sel);
-    let mut whole_root = is_root;
-    mark_body(doc, &mut whole_root);
-    let whole = collect(doc, &whole_root, &removed, &stats, tuning);
-    drop(whole_root);
+    let whole_root = is_root;
+    mark_body(doc, &whole_root);
+    let (whole, whole_chars_all) = collect(doc, &whole_root, &removed, &stats, tuning, &marks);
     // Teaser summaries outside the chosen text (a linked headline and its blurb, repeated)
     // are other pages' content: a page beside a list of them is still one article.
     let in_teaser = teaser;
     let teaser_chars: u64 = whole
         .nodes
         .iter()
-        .filter(|&&id| in_teaser[id as usize] && !in_sel.get(id as usize))
-        .map(|&id| u64::from(stats[id as usize].text))
+        .filter(|&&id| in_teaser.get(id as usize) && !in_sel.get(id as usize))
+        .map(|&id| u64::from(stats.get(id as usize).text))
         .sum();
-    let whole_chars = chars(&whole) - teaser_chars;
+    let whole_chars = whole_chars_all - teaser_chars;
     let spread =
         tuning.spread_share > 0.0 && (sel_chars as f32) < tuning.spread_share * whole_chars as f32;
     if let Some(t) = trace {
@@ -1056,26 +1272,32 @@ fn select(
             t.outcome = Outcome::Spread;
         }
     }
+    // The reading's arrays go before the answer's list of nodes is made (the largest pages
+    // peak here: two lists of nodes would be held at once).
+    drop((marks, stats));
+    let sel = if spread {
+        whole
+    } else {
+        drop(whole);
+        Selection {
+            nodes: in_sel.ones().map(|i| i as NodeId).collect(),
+        }
+    };
     Reading {
-        sel: if spread {
-            whole
-        } else {
-            Selection {
-                nodes: in_sel.ones().map(|i| i as NodeId).collect(),
-            }
-        },
+        sel,
+        chars: if spread { whole_chars_all } else { sel_chars },
         class_prose,
     }
 }
 
 /// Marks the page's body (or, without one, the document's top-level nodes) in `roots`.
-fn mark_body(doc: &Document<'_>, roots: &mut [bool]) {
+fn mark_body(doc: &Document<'_>, roots: &Flags<'_>) {
     let nodes = &doc.tree.nodes;
     match nodes.iter().position(|n| n.tag == Tag::Body) {
-        Some(body) if body > 0 => roots[body] = true,
+        Some(body) if body > 0 => roots.set(body),
         _ => {
             for i in doc.tree.children(0) {
-                roots[i as usize] = true;
+                roots.set(i as usize);
             }
         }
     }
@@ -1167,41 +1389,45 @@ const HINT_UNREAD: i8 = i8::MIN;
 fn mark_removed(
     doc: &Document<'_>,
     tuning: &Tuning,
-    stats: &[Stats],
+    stats: &NodeStats,
     total_danag: u32,
     thread: bool,
     retry: Retry,
     hint: &mut [i8],
-    hidden: &mut [bool],
-    removed: &mut [bool],
+    hidden: &Flags<'_>,
+    removed: &Flags<'_>,
 ) {
     let nodes = &doc.tree.nodes;
+    // The element index of node `i`, counted along (the document is element 0).
+    let mut r = 0;
     for i in 1..nodes.len() {
         let node = &nodes[i];
-        let parent_removed = removed[node.parent as usize];
+        r += usize::from(node.kind == Kind::Element);
+        let parent_removed = removed.get(node.parent as usize);
         if node.kind != Kind::Element || parent_removed {
-            removed[i] = parent_removed;
+            removed.assign(i, parent_removed);
             continue;
         }
+        let s = stats.element(r);
         // An element without visible text cannot change what is selected: skip its attributes.
-        if hint[i] == HINT_UNREAD {
-            let (class_hint, is_hidden) = if stats[i].text == 0 {
+        if hint[r] == HINT_UNREAD {
+            let (class_hint, is_hidden) = if s.text == 0 {
                 (0, false)
             } else {
                 element_hints(doc, i as NodeId, tuning.comments)
             };
             // The document's own containers are never boilerplate, whatever their class says.
-            hint[i] = if matches!(node.tag, Tag::Html | Tag::Body | Tag::Main | Tag::Article) {
+            hint[r] = if matches!(node.tag, Tag::Html | Tag::Body | Tag::Main | Tag::Article) {
                 0
             } else {
                 class_hint
             };
-            hidden[i] = is_hidden;
+            hidden.assign(i, is_hidden);
         }
         // A boilerplate-looking element that holds most of DANAg's densest region is a page
         // wrapper with an unlucky class (`container penci_sidebar`), not a boilerplate block.
-        let wraps_main = stats[i].danag * 2 > total_danag && (thread || hint[i] != COMMENT_HINT);
-        let class_boiler = hint[i] < 0 && retry != Retry::HiddenAndClasses;
+        let wraps_main = s.danag * 2 > total_danag && (thread || hint[r] != COMMENT_HINT);
+        let class_boiler = hint[r] < 0 && retry != Retry::HiddenAndClasses;
         // A footer or a menu is never the page's wrapper, however dense its text (a market
         // data notice longer than the story); an `<aside>` or a `<header>` may be (sites
         // build product sheets and hero sections with them).
@@ -1215,7 +1441,10 @@ fn mark_removed(
             node.tag == Tag::Header && nodes[node.parent as usize].tag == Tag::Article;
         let tag_boiler = boilerplate_tag(node.tag) && !article_header;
         let boiler = never_main || ((tag_boiler || class_boiler) && !wraps_main);
-        removed[i] = boiler || (hidden[i] && matches!(retry, Retry::None | Retry::Listing));
+        removed.assign(
+            i,
+            boiler || (hidden.get(i) && matches!(retry, Retry::None | Retry::Listing)),
+        );
     }
 }
 
@@ -1223,21 +1452,28 @@ fn mark_removed(
 /// `removed` leaves: how much article the page has outside its boilerplate.
 fn article_text(
     doc: &Document<'_>,
-    stats: &[Stats],
+    stats: &NodeStats,
     block_child: &BlockChild,
-    removed: &[bool],
+    removed: &Flags<'_>,
 ) -> u64 {
     let nodes = &doc.tree.nodes;
-    (1..nodes.len())
-        .filter(|&i| {
-            nodes[i].kind == Kind::Element
-                && !removed[i]
-                && nodes[i].tag.is(flags::BLOCK)
-                && !block_child[i]
-                && stats[i].text >= 25
-        })
-        .map(|i| u64::from(stats[i].text - stats[i].link))
-        .sum()
+    // The element index of node `i`, counted along (the document is element 0).
+    let mut r = 0;
+    let mut sum = 0;
+    for i in 1..nodes.len() {
+        if nodes[i].kind != Kind::Element {
+            continue;
+        }
+        r += 1;
+        if removed.get(i) || !nodes[i].tag.is(flags::BLOCK) || block_child.get(i) {
+            continue;
+        }
+        let s = stats.element(r);
+        if s.text >= 25 {
+            sum += u64::from(s.text - s.link);
+        }
+    }
+    sum
 }
 
 /// Nodes inside teaser summaries: a block of prose that follows a linked headline (a
@@ -1249,13 +1485,13 @@ fn article_text(
 /// test walks at most [`CARD_DEPTH`] parents.
 fn teasers(
     doc: &Document<'_>,
-    stats: &[Stats],
+    stats: &NodeStats,
     block_child: &BlockChild,
-    removed: &[bool],
-) -> Vec<bool> {
+    removed: &Flags<'_>,
+    teaser: &Flags<'_>,
+) {
     let nodes = &doc.tree.nodes;
     let n = nodes.len();
-    let mut teaser = vec![false; n];
     let mut shapes: Vec<(u64, NodeId)> = Vec::new();
     let mut headline: Option<usize> = None;
     let mut between = 0u32;
@@ -1263,23 +1499,25 @@ fn teasers(
     // summary (see [`ends_in_link_elsewhere`]), and the short blocks after it.
     let mut plain: Option<usize> = None;
     let mut plain_between = 0u32;
+    // The element index of node `i`, counted along (the document is element 0).
+    let mut r = 0;
     for i in 1..n {
         let node = &nodes[i];
-        if node.kind != Kind::Element
-            || !node.tag.is(flags::BLOCK)
-            || block_child[i]
-            || stats[i].text == 0
-        {
+        if node.kind != Kind::Element {
             continue;
         }
-        let s = &stats[i];
+        r += 1;
+        let s = &stats.element(r);
+        if !node.tag.is(flags::BLOCK) || block_child.get(i) || s.text == 0 {
+            continue;
+        }
         // A headline may stand in a removed block (cards wrap it in `<header>`); a summary
         // that is removed anyway needs no mark.
-        if removed[i] && s.link_density() < HEADLINE_LINK_DENSITY {
+        if removed.get(i) && s.link_density() < HEADLINE_LINK_DENSITY {
             continue;
         }
         // A card in one paragraph: `<p><a href=story>Headline</a><br>Summary...</p>`.
-        if !removed[i] && s.text >= TEASER_MIN_TEXT && inline_card(doc, stats, i as NodeId) {
+        if !removed.get(i) && s.text >= TEASER_MIN_TEXT && inline_card(doc, stats, i as NodeId) {
             let shape = card_shape(doc, INLINE_CARD | ((node.tag as u64) << 8), i as NodeId);
             shapes.push((shape, i as NodeId));
             headline = None;
@@ -1341,14 +1579,15 @@ fn teasers(
     for run in shapes.chunk_by(|a, b| a.0 == b.0) {
         if run.len() >= TEASER_REPEAT {
             for &(_, id) in run {
-                teaser[id as usize] = true;
+                teaser.set(id as usize);
             }
         }
     }
     for i in 1..n {
-        teaser[i] |= teaser[nodes[i].parent as usize];
+        if teaser.get(nodes[i].parent as usize) {
+            teaser.set(i);
+        }
     }
-    teaser
 }
 
 /// The shortest text that is an article on its own (Mozilla Readability's
@@ -1401,15 +1640,15 @@ const READ_MORE_MAX_TEXT: u32 = 25;
 /// href=story>Read more</a></p>`), in any language: the last text of the block is inside a
 /// link of at most [`READ_MORE_MAX_TEXT`] characters, and the block is mostly not link text
 /// (a summary, not a list of links).
-fn ends_in_link_elsewhere(doc: &Document<'_>, stats: &[Stats], summary: NodeId) -> bool {
+fn ends_in_link_elsewhere(doc: &Document<'_>, stats: &NodeStats, summary: NodeId) -> bool {
     let nodes = &doc.tree.nodes;
-    if stats[summary as usize].link_density() >= SUMMARY_MAX_LINK_DENSITY {
+    if stats.get(summary as usize).link_density() >= SUMMARY_MAX_LINK_DENSITY {
         return false;
     }
     let range = doc.tree.subtree(summary);
     let Some(last) = range
         .rev()
-        .find(|&d| nodes[d].kind == Kind::Text && stats[d].text > 0)
+        .find(|&d| nodes[d].kind == Kind::Text && stats.get(d).text > 0)
     else {
         return false;
     };
@@ -1426,7 +1665,7 @@ fn ends_in_link_elsewhere(doc: &Document<'_>, stats: &[Stats], summary: NodeId) 
     else {
         return false;
     };
-    stats[a as usize].text <= READ_MORE_MAX_TEXT
+    stats.get(a as usize).text <= READ_MORE_MAX_TEXT
         && doc.attr(a, "href").is_some_and(links_to_another_page)
 }
 
@@ -1434,11 +1673,11 @@ fn ends_in_link_elsewhere(doc: &Document<'_>, stats: &[Stats], summary: NodeId) 
 /// another page, then a line break and the summary (`<p><a>Headline</a><br>Summary</p>`), or
 /// the summary in an element of its own ([`summary_element`]). Looks at the paragraph's
 /// children only.
-fn inline_card(doc: &Document<'_>, stats: &[Stats], p: NodeId) -> bool {
+fn inline_card(doc: &Document<'_>, stats: &NodeStats, p: NodeId) -> bool {
     let nodes = &doc.tree.nodes;
     let mut kids = doc.tree.children(p).filter(|&c| {
         let c = c as usize;
-        nodes[c].kind == Kind::Element || stats[c].text > 0
+        nodes[c].kind == Kind::Element || stats.get(c).text > 0
     });
     let (Some(a), Some(after)) = (kids.next(), kids.next()) else {
         return false;
@@ -1446,9 +1685,9 @@ fn inline_card(doc: &Document<'_>, stats: &[Stats], p: NodeId) -> bool {
     let (a, after) = (a as usize, after as usize);
     nodes[a].kind == Kind::Element
         && nodes[a].tag == Tag::A
-        && stats[a].text >= HEADLINE_MIN_TEXT
+        && stats.get(a).text >= HEADLINE_MIN_TEXT
         && (nodes[after].tag == Tag::Br || summary_element(nodes, stats, after))
-        && stats[p as usize].text >= stats[a].text + TEASER_MIN_TEXT
+        && stats.get(p as usize).text >= stats.get(a).text + TEASER_MIN_TEXT
         && doc
             .attr(a as NodeId, "href")
             .is_some_and(links_to_another_page)
@@ -1459,11 +1698,11 @@ fn inline_card(doc: &Document<'_>, stats: &[Stats], p: NodeId) -> bool {
 /// (a block would make its parent no leaf) of at least a summary's length that is not links.
 /// Text right after the link is prose that starts with a link ("<a>Smith</a> said..."), so
 /// the summary must stand apart, in an element or after a line break.
-fn summary_element(nodes: &[crate::html::tree::Node], stats: &[Stats], e: usize) -> bool {
+fn summary_element(nodes: &[crate::html::tree::Node], stats: &NodeStats, e: usize) -> bool {
     nodes[e].kind == Kind::Element
         && nodes[e].tag != Tag::A
-        && stats[e].text >= TEASER_MIN_TEXT
-        && stats[e].link_density() < SUMMARY_MAX_LINK_DENSITY
+        && stats.get(e).text >= TEASER_MIN_TEXT
+        && stats.get(e).link_density() < SUMMARY_MAX_LINK_DENSITY
 }
 
 /// Whether a linked headline's link leads to another page: an `href` that is not an in-page
@@ -1529,46 +1768,56 @@ fn card_height(doc: &Document<'_>, headline: NodeId, summary: NodeId) -> Option<
 }
 
 /// The text under `roots`, in document order, minus removed (boilerplate, hidden) subtrees and
-/// link-dense blocks. One forward pass: `inside` is inherited from the parent.
+/// link-dense blocks, and its visible characters. One forward pass: `inside` is inherited
+/// from the parent.
 fn collect(
     doc: &Document<'_>,
-    is_root: &[bool],
-    removed: &[bool],
-    stats: &[Stats],
+    is_root: &Flags<'_>,
+    removed: &Flags<'_>,
+    stats: &NodeStats,
     tuning: &Tuning,
-) -> Selection {
+    marks: &Marks,
+) -> (Selection, u64) {
     let nodes = &doc.tree.nodes;
     let n = nodes.len();
-    let mut inside = vec![false; n];
+    // Every element's flag is written as the pass meets it (before its children read it), so
+    // what an earlier pass left there is never read.
+    let inside = marks.flag(mark::INSIDE);
+    let mut chars = 0u64;
     let mut sel = Selection {
         nodes: Vec::with_capacity(doc.tree.nodes.len()),
     };
+    // The element index of node `i`, counted along (the document is element 0).
+    let mut r = 0;
     for i in 1..n {
         let node = &nodes[i];
-        let parent_inside = inside[node.parent as usize];
-        if !(parent_inside || is_root[i]) || removed[i] {
-            continue;
-        }
-        let starts_here = is_root[i] && !parent_inside;
+        let parent_inside = inside.get(node.parent as usize);
+        let taken = (parent_inside || is_root.get(i)) && !removed.get(i);
         match node.kind {
             Kind::Element => {
+                r += 1;
                 // A block that is mostly link text is a menu or a link list; a chosen root was
                 // judged with its link density already.
-                let s = &stats[i];
-                let link_list = node.tag.is(flags::BLOCK)
-                    && s.text > 0
-                    && s.link_density() > tuning.link_list_density;
-                inside[i] = starts_here || !link_list;
+                let keep = taken && {
+                    let starts_here = is_root.get(i) && !parent_inside;
+                    let s = &stats.element(r);
+                    let link_list = node.tag.is(flags::BLOCK)
+                        && s.text > 0
+                        && s.link_density() > tuning.link_list_density;
+                    starts_here || !link_list
+                };
+                inside.assign(i, keep);
             }
             Kind::Text => {
-                if node.context() & context::HIDDEN == 0 {
+                if taken && node.context() & context::HIDDEN == 0 {
                     sel.nodes.push(i as NodeId);
+                    chars += u64::from(text_chars(doc, i as NodeId));
                 }
             }
             Kind::Document => {}
         }
     }
-    sel
+    (sel, chars)
 }
 
 /// The element's text ends like a sentence (`.`, `!`, `?`, `。`, `"`).
