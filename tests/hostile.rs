@@ -3,8 +3,10 @@
 //! the full sizes (1,000,000-deep nesting, a 200 MB page, a 100 MB line...) and their time and
 //! memory curves are measured by `cargo run --release --example hostile` (README, Robustness).
 //! Work is bounded by counts where it can be: the tree has as many nodes as the page has
-//! elements and text runs, so no case hides a blow-up in node count.
+//! elements and text runs, elements nested beyond `MAX_DEPTH` excepted (they have none), so no
+//! case hides a blow-up in node count.
 
+use pith::html::tree::MAX_DEPTH;
 use pith::html::{Document, Kind};
 use pith::{Algo, Options};
 
@@ -79,7 +81,8 @@ fn binary_junk_1mb_of_make_patho_keeps_the_article() {
     assert_eq!(markers(&out, Algo::Auto), 6);
 }
 
-/// The element count of a parse: the tree has one node per element and text run, never more.
+/// The element count of a parse: the tree has one node per element (up to the depth limit) and
+/// text run, never more.
 fn parse_counts(text: &str) -> (usize, usize) {
     let arena = bumpalo::Bump::new();
     let doc = Document::parse(text, &arena);
@@ -101,9 +104,19 @@ fn a_million_deep_nesting() {
         article(),
         "</div>".repeat(n)
     );
+    // Only the divs up to the depth limit have nodes; the article and its paragraphs, nested
+    // beyond it, have none, so their text is kept but not their boundaries: the six
+    // paragraphs (four markers each) come out as one line.
     let (elements, _) = parse_counts(&html);
-    assert_eq!(elements, n + 1 + 6);
-    assert_eq!(markers(html.as_bytes(), Algo::Auto), 6);
+    assert_eq!(elements, MAX_DEPTH as usize);
+    let opts = Options {
+        algo: Algo::Auto,
+        ..Default::default()
+    };
+    let text = pith::extract(html.as_bytes(), None, &opts).map(|e| e.text);
+    let text = text.unwrap_or_else(|e| panic!("auto: {e}"));
+    assert_eq!(text.matches("PITHMARKER").count(), 6 * 4);
+    assert_eq!(markers(html.as_bytes(), Algo::Auto), 1);
 }
 
 #[test]
@@ -116,8 +129,10 @@ fn a_million_unclosed_elements_then_stray_end_tags() {
         "</span></li>".repeat(n),
         article()
     );
+    // The <ul>, the <li> and the <b>s up to the depth limit, then the article: the first
+    // `</li>` closed all the rest.
     let (elements, _) = parse_counts(&html);
-    assert_eq!(elements, 2 + n + 6);
+    assert_eq!(elements, MAX_DEPTH as usize + 6);
     assert_eq!(markers(html.as_bytes(), Algo::Auto), 6);
 }
 

@@ -355,14 +355,131 @@ mod tests {
         assert_eq!(doc.title().as_deref(), Some("A & B"));
     }
 
+    /// The text node whose raw text is `text`.
+    fn text_node(doc: &Document<'_>, text: &str) -> NodeId {
+        let found = doc
+            .tree
+            .nodes
+            .iter()
+            .enumerate()
+            .find(|&(i, n)| n.kind == Kind::Text && doc.raw_text(i as NodeId) == text);
+        found.map_or(tree::NONE, |(i, _)| i as NodeId)
+    }
+
+    /// `n` nested `<div>`s around `inner`, closed, and `after` them, in a body.
+    fn nested(n: usize, inner: &str, after: &str) -> String {
+        format!(
+            "<body>{}{inner}{}{after}",
+            "<div>".repeat(n),
+            "</div>".repeat(n)
+        )
+    }
+
     #[test]
     fn deep_nesting_without_recursion() {
         let n = 200_000;
         let html = "<div>".repeat(n) + "x" + &"</div>".repeat(n);
         let arena = Bump::new();
         let doc = Document::parse(&html, &arena);
-        assert_eq!(doc.tree.nodes.len(), n + 2);
+        // The divs beyond the depth limit have no node.
+        assert_eq!(doc.tree.nodes.len(), tree::MAX_DEPTH as usize + 2);
         let last = doc.tree.nodes.len() as NodeId - 1;
-        assert_eq!(doc.tree.ancestors(last).count(), n);
+        assert_eq!(doc.raw_text(last), "x");
+        assert_eq!(doc.tree.ancestors(last).count(), tree::MAX_DEPTH as usize);
+    }
+
+    /// Elements nested beyond the depth limit get no node, but their text keeps its place and
+    /// its context, and their end tags are neither elements' nor strays.
+    #[test]
+    fn elements_beyond_the_depth_limit_have_no_node() {
+        let html = nested(
+            100_000,
+            "<article><p>The article.</p><p>Its <a href=/x>link text</a>.</p>\
+             <script>var s = '<p>no</p>';</script></article>",
+            "After the nest.",
+        );
+        let arena = Bump::new();
+        let doc = Document::parse(&html, &arena);
+        assert!(doc.tree.nodes.len() < 1_000, "{}", doc.tree.nodes.len());
+        let article = text_node(&doc, "The article.");
+        assert_ne!(article, tree::NONE);
+        let ctx = doc.tree.node(article).context();
+        assert_eq!(ctx & (tree::context::HIDDEN | tree::context::LINK), 0);
+        // Its parent is the innermost element with a node: the div at the limit.
+        let parent = doc.tree.node(article).parent;
+        assert_eq!(doc.tree.node(parent).tag, Tag::Div);
+        assert_eq!(
+            doc.tree.ancestors(parent).count() + 1,
+            tree::MAX_DEPTH as usize
+        );
+        let link = text_node(&doc, "link text");
+        assert_ne!(link, tree::NONE);
+        assert_ne!(doc.tree.node(link).context() & tree::context::LINK, 0);
+        assert_eq!(doc.tree.node(text_node(&doc, ".")).context(), 0);
+        // The script's content is one raw text run, hidden: its `<p>` is no tag.
+        let script = text_node(&doc, "var s = '<p>no</p>';");
+        assert_ne!(script, tree::NONE);
+        assert_ne!(doc.tree.node(script).context() & tree::context::HIDDEN, 0);
+        assert!(!doc.visible_text().contains("var s"));
+        // Every `</div>` closed an element: no stray; only the real elements' end tags are
+        // tokens, as only their start tags are.
+        let ends: Vec<Token> = doc
+            .tokens()
+            .filter(|t| t.kind == TokenKind::EndTag)
+            .collect();
+        assert!(ends.iter().all(|t| t.node != tree::NONE));
+        let starts = doc.tokens().filter(|t| t.kind == TokenKind::StartTag);
+        assert_eq!(ends.len(), starts.count() - 1); // all but the body, left open
+        assert_eq!(doc.strays.len(), 0);
+        // The text after the nest is back in the body.
+        let after = text_node(&doc, "After the nest.");
+        assert_eq!(doc.tree.node(doc.tree.node(after).parent).tag, Tag::Body);
+        assert_eq!(doc.tree.node(after).context(), 0);
+    }
+
+    /// Flattened elements left open are closed with the element that holds them, and the
+    /// rules that look at the current element see the innermost flattened one.
+    #[test]
+    fn flattened_elements_close_with_their_ancestor() {
+        let html = format!(
+            "<section>{}<a href=/x>link<b>bold</section>after</a></b></div>\
+             <span>{}<textarea>open<p>shown<h2>one<h3>two</span>end",
+            "<div>".repeat(1_000),
+            "<div>".repeat(1_000),
+        );
+        let arena = Bump::new();
+        let doc = Document::parse(&html, &arena);
+        // The <a> and the <b> are flattened: their text is in the div at the limit, still
+        // link text.
+        let bold = doc.tree.node(text_node(&doc, "bold"));
+        assert_eq!(doc.tree.node(bold.parent).tag, Tag::Div);
+        assert_eq!(bold.context(), tree::context::LINK);
+        let after = text_node(&doc, "after");
+        assert_eq!(doc.tree.node(after).parent, tree::ROOT);
+        assert_eq!(doc.tree.node(after).context(), 0);
+        // `</section>` closed the flattened <a> and <b> and the divs: the end tags after it
+        // close nothing.
+        let strays: Vec<&str> = doc
+            .strays
+            .iter()
+            .map(|&s| &html[s as usize..s as usize + 4])
+            .collect();
+        assert_eq!(strays, ["</a>", "</b>", "</di"]);
+        // An unclosed <textarea> is closed by the next start tag (raw-text recovery): the
+        // text after that tag is visible; a heading closes the heading it is in.
+        assert_ne!(
+            doc.tree.node(text_node(&doc, "open")).context() & tree::context::HIDDEN,
+            0
+        );
+        assert_eq!(doc.tree.node(text_node(&doc, "shown")).context(), 0);
+        let two = doc.tree.node(text_node(&doc, "two")).context();
+        assert_eq!(two, tree::context::HEADING);
+        // `</span>` closed the real <span> the flattened elements were in.
+        assert_eq!(doc.tree.node(text_node(&doc, "end")).parent, tree::ROOT);
+        // Nothing was left counted open: a later </h2>, </h3> or </a> is a stray.
+        let html = format!("{html}</h2></h3></a>");
+        let arena = Bump::new();
+        let doc = Document::parse(&html, &arena);
+        assert_eq!(doc.strays.len(), 6);
     }
 }

@@ -19,7 +19,10 @@
 //! innermost open one, so the walk's chain of open elements is the builder's. An end tag that
 //! closed nothing (a stray) is only in the page; its offset is kept ([`Tokenizer::strays`])
 //! and merged in by position. On a page that is mostly tags the stream cost 4 bytes a token
-//! beside the tree (issue #7: memory under 4x the record).
+//! beside the tree (issue #7: memory under 4x the record). The start and end tags of elements
+//! nested beyond [`tree::MAX_DEPTH`] are in no token at all: those elements have no node, and
+//! their end tags closed something, so they are no strays either (DANAg, which counts the code
+//! characters of each line from the tokens, does not count them; their text it counts).
 //!
 //! The scan is linear: every byte is passed over a bounded number of times (once by memchr,
 //! once more inside a tag), and the one search that could repeat (for the end tag of an
@@ -314,9 +317,12 @@ impl<'a, 'arena> Tokenizer<'a, 'arena> {
         } else {
             0
         };
-        let node = self.builder.end_tag(tag, hash, lt as u32, end as u32);
-        self.after_block = node.is_some() && is_boundary(tag);
-        if node.is_none() {
+        let closed = self.builder.end_tag(tag, hash, lt as u32, end as u32);
+        // Only an end tag the tree took is a boundary (rendering skips the others).
+        self.after_block = matches!(closed, tree::Closed::Node(_)) && is_boundary(tag);
+        // An end tag that closed an element beyond the depth limit is in no token, as the
+        // element's start tag is not (see `tree::MAX_DEPTH`): it is no stray.
+        if closed == tree::Closed::Nothing {
             self.strays.push(lt as u32);
         }
         end

@@ -7,7 +7,8 @@
 //! thead/tbody/tfoot, head before body), void elements, case-insensitive names, and end tags
 //! that match no open element ignored. It does not reparent misnested formatting elements (the
 //! adoption agency algorithm) or foster-parent text out of tables: neither moves text between
-//! blocks, which is what extraction cares about.
+//! blocks, which is what extraction cares about. Elements nested deeper than [`MAX_DEPTH`] get
+//! no node: their text goes into the element at the limit, with the context they give it.
 
 use bumpalo::Bump;
 use bumpalo::collections::Vec as BumpVec;
@@ -289,6 +290,18 @@ pub fn quirks_mode(src: &[u8]) -> bool {
 /// How many open elements an implied end tag looks through (see `close_known`).
 const IMPLIED_END_SEARCH: usize = 256;
 
+/// The deepest an element node can be (the document's children are at depth 1): the parser
+/// depth limit of Blink and WebKit (`kMaximumHTMLParserDOMTreeDepth`, in Blink's
+/// `html_construction_site.cc` and WebKit's `HTMLConstructionSite.cpp`). Those browsers flatten
+/// deeper elements into siblings (one that would nest deeper is attached to the current
+/// node's parent); pith, whose concern is which text belongs where, keeps no node for them at
+/// all (issue #7): their tags and the context bits they give their content are kept on a
+/// stack of 2 bytes an element ([`Builder::start_tag`]), so that memory is bounded by the
+/// page's text (and its leaves), not by its nesting (a million nested `<div>`s were a million
+/// 20-byte nodes). What is lost with the nodes is their boundaries: paragraphs nested beyond
+/// the limit run together into one line of text output. Real pages never nest this deep.
+pub const MAX_DEPTH: u32 = 512;
+
 /// A stable hash of a tag name, ASCII-case-insensitive (FNV-1a over the lower-cased bytes):
 /// unknown elements are matched to their end tags by it without allocating their names.
 pub fn name_hash(name: &[u8]) -> u64 {
@@ -315,18 +328,42 @@ pub struct StartTag {
     pub self_closing: bool,
 }
 
+/// What an end tag closed ([`Builder::end_tag`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Closed {
+    /// This element, and any open inside it.
+    Node(NodeId),
+    /// An element nested beyond [`MAX_DEPTH`], which has no node (and the ones inside it).
+    Flattened,
+    /// Nothing: no element of its name was open (a stray end tag).
+    Nothing,
+}
+
 /// Builds a [`Tree`] from tokens given in document order.
 pub struct Builder<'arena> {
     tree: Tree<'arena>,
-    /// The innermost open element ([`ROOT`] when none is). HTML's stack of open elements is
-    /// this element and its ancestors: every element is appended as a child of the innermost
-    /// open one and opened at once, so the parent links are the stack and no stack is kept
-    /// beside the tree (on a million-deep nesting it was as large as the nodes' links).
+    /// The innermost open element that has a node ([`ROOT`] when none is). HTML's stack of
+    /// open elements is this element and its ancestors (and, beyond the depth limit, the
+    /// elements flattened inside it: [`Builder::flattened`]): every element is appended as a
+    /// child of the innermost open one and opened at once, so the parent links are the stack
+    /// and no stack is kept beside the tree (on a million-deep nesting it was as large as the
+    /// nodes' links).
     /// Children are only ever appended to the innermost open element, and an open element has
     /// no next sibling yet (its siblings come after it is closed), so while it is open its
     /// `next_sibling` field holds its last child.
     current: NodeId,
-    /// [`name_hash`] of each open unknown element, innermost last.
+    /// How many elements are open with a node: the depth of `current` (0 for [`ROOT`]). Counted
+    /// up when an element becomes current and down when it is popped, so the limit costs no
+    /// walk up the tree.
+    depth: u32,
+    /// The elements open beyond [`MAX_DEPTH`], innermost last, inside `current`: their tag and
+    /// the context bits of what is appended inside them (their own and all their ancestors',
+    /// so that text in a flattened `<a>` is still link text and in a flattened `<script>`
+    /// still hidden). They have no node; the open counts below count them, so their end tags
+    /// find them. While any is open, `current` is at the limit and is not popped before they
+    /// are closed (they are its descendants).
+    flattened: Vec<(Tag, u8)>,
+    /// [`name_hash`] of each open unknown element, innermost last (the flattened ones too).
     other_hashes: Vec<u64>,
     /// The last child of the document root.
     root_last: NodeId,
@@ -351,6 +388,8 @@ impl<'arena> Builder<'arena> {
                 long_start_tags: Vec::new(),
             },
             current: ROOT,
+            depth: 0,
+            flattened: Vec::new(),
             other_hashes: Vec::new(),
             open_known: [0; 128],
             open_other: ahash::AHashMap::new(),
@@ -361,6 +400,86 @@ impl<'arena> Builder<'arena> {
 
     fn current(&self) -> NodeId {
         self.current
+    }
+
+    /// The kind of the innermost open element, flattened or not ([`Tag::Other`] for the
+    /// document): the rules that look at HTML's current node ask this.
+    fn current_tag(&self) -> Tag {
+        match self.flattened.last() {
+            Some(&(tag, _)) => tag,
+            None => self.tree.nodes[self.current as usize].tag,
+        }
+    }
+
+    /// The context bits of a node appended now: those the innermost open element gives its
+    /// content.
+    fn inner_context(&self) -> u8 {
+        match self.flattened.last() {
+            Some(&(_, bits)) => bits,
+            None => {
+                let p = &self.tree.nodes[self.current as usize];
+                p.context() | own_context(p.tag, p.kind)
+            }
+        }
+    }
+
+    /// Opens an element beyond [`MAX_DEPTH`], without a node (see [`Builder::flattened`]).
+    fn open_flattened(&mut self, tag: Tag, name_hash: u64) {
+        let bits = self.inner_context() | own_context(tag, Kind::Element);
+        self.flattened.push((tag, bits));
+        self.count_open(tag, name_hash);
+    }
+
+    /// Closes the innermost flattened element.
+    fn pop_flattened(&mut self) {
+        if let Some((tag, _)) = self.flattened.pop() {
+            self.count_closed(tag);
+        }
+    }
+
+    /// Closes every flattened element: they lie inside `current`, which is about to close.
+    fn close_flattened(&mut self) {
+        while !self.flattened.is_empty() {
+            self.pop_flattened();
+        }
+    }
+
+    /// Closes the innermost open element, flattened or not.
+    fn pop_current(&mut self, at: u32) {
+        if self.flattened.is_empty() {
+            self.pop(at, at);
+        } else {
+            self.pop_flattened();
+        }
+    }
+
+    /// Closes everything open.
+    fn close_all(&mut self, at: u32) {
+        self.close_flattened();
+        while self.current != ROOT {
+            self.pop(at, at);
+        }
+    }
+
+    fn count_open(&mut self, tag: Tag, name_hash: u64) {
+        if tag == Tag::Other {
+            self.other_hashes.push(name_hash);
+            *self.open_other.entry(name_hash).or_insert(0) += 1;
+        } else {
+            self.open_known[tag as usize] += 1;
+        }
+    }
+
+    fn count_closed(&mut self, tag: Tag) {
+        if tag == Tag::Other {
+            let hash = self.other_hashes.pop().unwrap_or(0);
+            if let Some(n) = self.open_other.get_mut(&hash) {
+                *n = n.saturating_sub(1);
+            }
+        } else {
+            let n = &mut self.open_known[tag as usize];
+            *n = n.saturating_sub(1);
+        }
     }
 
     /// Whether the tree is full ([`MAX_NODES`]): the rest of the page adds nothing.
@@ -375,8 +494,7 @@ impl<'arena> Builder<'arena> {
         let parent = self.current();
         let id = self.tree.nodes.len() as NodeId;
         node.parent = parent;
-        let p = &self.tree.nodes[parent as usize];
-        node.bits = p.context() | own_context(p.tag, p.kind);
+        node.bits = self.inner_context();
         node.start_tag_len = if start_tag_len < u32::from(LONG_START_TAG) {
             start_tag_len as u8
         } else {
@@ -406,12 +524,15 @@ impl<'arena> Builder<'arena> {
         }
     }
 
-    /// Pops the innermost element, closing it at `at` (its end tag's start) / `end`.
+    /// Pops the innermost element that has a node, closing it at `at` (its end tag's start) /
+    /// `end`, and first the flattened elements inside it.
     fn pop(&mut self, at: u32, end: u32) {
         let id = self.current;
         if id == ROOT {
             return;
         }
+        self.close_flattened();
+        self.depth = self.depth.saturating_sub(1);
         let short = self.tree.nodes[id as usize].start_tag_len;
         let inner_start = if short != LONG_START_TAG {
             self.tree.nodes[id as usize].start + u32::from(short)
@@ -434,15 +555,7 @@ impl<'arena> Builder<'arena> {
         let node = &mut self.tree.nodes[id as usize];
         node.bits = node.context() | end_tag_len << 4;
         let tag = node.tag;
-        if tag == Tag::Other {
-            let hash = self.other_hashes.pop().unwrap_or(0);
-            if let Some(n) = self.open_other.get_mut(&hash) {
-                *n = n.saturating_sub(1);
-            }
-        } else {
-            let n = &mut self.open_known[tag as usize];
-            *n = n.saturating_sub(1);
-        }
+        self.count_closed(tag);
     }
 
     /// Closes open elements up to and including the innermost `target`, if one is open and no
@@ -453,10 +566,24 @@ impl<'arena> Builder<'arena> {
         }
         // The search stops at the boundary kinds (list and table containers), which keeps it
         // short on real pages, and after IMPLIED_END_SEARCH elements, which keeps hostile ones
-        // (an open <li> under a million <div>s, then a million <li>s) linear.
+        // (an open <li> under a million <div>s, then a million <li>s) linear. The flattened
+        // elements are the innermost and are searched first.
+        let mut budget = IMPLIED_END_SEARCH;
+        for (i, &(tag, _)) in self.flattened.iter().enumerate().rev().take(budget) {
+            if target.contains(&tag) {
+                while self.flattened.len() > i {
+                    self.pop_flattened();
+                }
+                return;
+            }
+            if boundary.contains(&tag) {
+                return;
+            }
+            budget -= 1;
+        }
         let mut found = None;
         let mut id = self.current;
-        for _ in 0..IMPLIED_END_SEARCH {
+        for _ in 0..budget {
             if id == ROOT {
                 break;
             }
@@ -481,7 +608,9 @@ impl<'arena> Builder<'arena> {
         }
     }
 
-    /// A start tag.
+    /// A start tag. Returns its element's node, or `None` when it gets none: the tree is full,
+    /// a second `<html>` (which HTML merges into the first), or an element nested beyond
+    /// [`MAX_DEPTH`].
     pub fn start_tag(&mut self, t: StartTag) -> Option<NodeId> {
         use Tag::*;
         if self.full() {
@@ -500,13 +629,8 @@ impl<'arena> Builder<'arena> {
         // not turn the article into link text, which `auto` drops. HTML would nest the page
         // in them; harmless wrappers (CleanEval's `<text>`) stay, as HTML has them. Each
         // element is popped once, so this stays linear.
-        if tag == Html && self.open_known[Html as usize] == 0 {
-            let cur = &self.tree.nodes[self.current() as usize];
-            if cur.context() | own_context(cur.tag, cur.kind) != 0 {
-                while self.current != ROOT {
-                    self.pop(start, start);
-                }
-            }
+        if tag == Html && self.open_known[Html as usize] == 0 && self.inner_context() != 0 {
+            self.close_all(start);
         }
         // Implied end tags (WHATWG 13.2.6.4.7, "in body" start tags).
         match tag {
@@ -521,15 +645,12 @@ impl<'arena> Builder<'arena> {
             Td | Th => {
                 self.close_known(&[Td, Th], &[Tr, Table], start);
                 // A cell directly in a table gets its row (WHATWG "in table body" mode).
-                let cur = self.tree.nodes[self.current() as usize].tag;
-                if matches!(cur, Table | Thead | Tbody | Tfoot) {
+                if matches!(self.current_tag(), Table | Thead | Tbody | Tfoot) {
                     self.open_implied(Tr, start);
                 }
             }
             // A table directly in a table (not in a cell) closes the first (WHATWG "in table").
-            Table if self.tree.nodes[self.current() as usize].tag == Table => {
-                self.pop(start, start)
-            }
+            Table if self.current_tag() == Table => self.pop_current(start),
             Thead | Tbody | Tfoot => self.close_known(&[Thead, Tbody, Tfoot], &[Table], start),
             Body => self.close_known(&[Head], &[], start),
             A => self.close_known(&[A], &[Table, Td, Th], start),
@@ -537,18 +658,12 @@ impl<'arena> Builder<'arena> {
         }
         // A start tag inside a raw-text element means the prepass found no end for it (see
         // `prepass`): it ends here.
-        if self.tree.nodes[self.current() as usize]
-            .tag
-            .is(flags::RAW_TEXT)
-        {
-            self.pop(start, start);
+        if self.current_tag().is(flags::RAW_TEXT) {
+            self.pop_current(start);
         }
-        if tag.is(flags::HEADING) {
-            // A heading start tag closes a heading that is the current node.
-            let cur = self.current();
-            if self.tree.nodes[cur as usize].tag.is(flags::HEADING) {
-                self.pop(start, start);
-            }
+        // A heading start tag closes a heading that is the current node.
+        if tag.is(flags::HEADING) && self.current_tag().is(flags::HEADING) {
+            self.pop_current(start);
         }
         // In quirks mode a table opens inside an open paragraph (WHATWG "in body", start tag
         // "table").
@@ -564,23 +679,25 @@ impl<'arena> Builder<'arena> {
         if tag == Tag::Html && self.open_known[Tag::Html as usize] > 0 {
             return None; // a second <html> only adds attributes in HTML; no new element
         }
+        // Void elements have no content; `/>` on other HTML elements is ignored by HTML, but
+        // self-closed unknown elements (SVG parts, custom XML) are common and never closed
+        // again, so they are treated as empty too. Being leaves, they stay nodes beyond the
+        // depth limit: they never deepen the tree.
+        let leaf = tag.is(flags::VOID) || (self_closing && tag == Tag::Other);
+        if !leaf && self.depth >= MAX_DEPTH {
+            self.open_flattened(tag, name_hash);
+            return None;
+        }
         let id = self.append(
             Node::new(Kind::Element, tag, start, inner_start),
             inner_start - start,
         );
-        // Void elements have no content; `/>` on other HTML elements is ignored by HTML, but
-        // self-closed unknown elements (SVG parts, custom XML) are common and never closed
-        // again, so they are treated as empty too.
-        if tag.is(flags::VOID) || (self_closing && tag == Tag::Other) {
+        if leaf {
             return Some(id);
         }
         self.current = id;
-        if tag == Tag::Other {
-            self.other_hashes.push(name_hash);
-            *self.open_other.entry(name_hash).or_insert(0) += 1;
-        } else {
-            self.open_known[tag as usize] += 1;
-        }
+        self.depth += 1;
+        self.count_open(tag, name_hash);
         Some(id)
     }
 
@@ -589,38 +706,75 @@ impl<'arena> Builder<'arena> {
         if self.full() {
             return;
         }
+        if self.depth >= MAX_DEPTH {
+            self.open_flattened(tag, 0);
+            return;
+        }
         let id = self.append(Node::new(Kind::Element, tag, at, at), 0);
         self.current = id;
-        self.open_known[tag as usize] += 1;
+        self.depth += 1;
+        self.count_open(tag, 0);
     }
 
     /// Closes `<head>` when it is the current node: body content has begun (WHATWG "in head"
     /// insertion mode, "anything else").
     fn leave_head(&mut self, at: u32) {
-        let cur = self.current();
-        if self.tree.nodes[cur as usize].tag == Tag::Head {
-            self.pop(at, at);
+        if self.current_tag() == Tag::Head {
+            self.pop_current(at);
         }
     }
 
     /// An end tag at `start..end`.
-    pub fn end_tag(&mut self, tag: Tag, name_hash: u64, start: u32, end: u32) -> Option<NodeId> {
+    ///
+    /// An end tag that closes a flattened element ([`MAX_DEPTH`]) is in no token, as its start
+    /// tag is not ([`Closed::Flattened`]: the tokenizer keeps it neither as an element's nor as
+    /// a stray), so DANAg, which counts the code characters of each line from the tokens, does
+    /// not count the tags of elements nested beyond the limit.
+    pub fn end_tag(&mut self, tag: Tag, name_hash: u64, start: u32, end: u32) -> Closed {
         // </html> and </body> do not close anything in practice: content after them still goes
         // into the body (WHATWG "after body" insertion mode reprocesses it there).
         if matches!(tag, Tag::Html | Tag::Body) || !self.is_open(tag, name_hash) {
-            return None;
+            return Closed::Nothing;
         }
         // The matching element is open (the counts say so); pop up to it. Every element is
-        // popped once, so all end tags together cost O(number of elements).
+        // popped once, so all end tags together cost O(number of elements): the search through
+        // the flattened ones passes over only those it then closes.
+        if !self.flattened.is_empty() {
+            if let Some(at) = self.flattened_match(tag, name_hash) {
+                while self.flattened.len() > at {
+                    self.pop_flattened();
+                }
+                return Closed::Flattened;
+            }
+            self.close_flattened();
+        }
         while self.current != ROOT {
             let id = self.current;
             let node_tag = self.tree.nodes[id as usize].tag;
             let same_name = tag != Tag::Other || self.other_hashes.last() == Some(&name_hash);
             if node_tag == tag && same_name {
                 self.pop(start, end);
-                return Some(id);
+                return Closed::Node(id);
             }
             self.pop(start, start);
+        }
+        Closed::Nothing
+    }
+
+    /// Where the innermost flattened element named `tag` / `name_hash` is on the stack, if
+    /// one is.
+    fn flattened_match(&self, tag: Tag, name_hash: u64) -> Option<usize> {
+        // The unknown ones' hashes are the last of `other_hashes`, in the same order.
+        let mut hashes = self.other_hashes.iter().rev();
+        for (i, &(t, _)) in self.flattened.iter().enumerate().rev() {
+            if t == Tag::Other {
+                let hash = hashes.next();
+                if tag == Tag::Other && hash == Some(&name_hash) {
+                    return Some(i);
+                }
+            } else if t == tag {
+                return Some(i);
+            }
         }
         None
     }
@@ -640,9 +794,7 @@ impl<'arena> Builder<'arena> {
 
     /// Closes everything still open at the end of input and returns the tree.
     pub fn finish(mut self, len: u32) -> Tree<'arena> {
-        while self.current != ROOT {
-            self.pop(len, len);
-        }
+        self.close_all(len);
         self.tree.nodes[ROOT as usize].end = len;
         self.tree.long_end_tags.sort_unstable();
         self.tree
