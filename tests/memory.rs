@@ -5,9 +5,8 @@
 //! extraction runs on a thread of its own, so its arena is freed before the next one and no
 //! page reuses memory another touched.
 //!
-//! Resident memory, not bytes allocated: the tree and the token stream reserve capacity for
-//! the most tokens a page could have (two per `<`), which on a page of only `<` is far more
-//! than it gets; capacity never written is address space, not memory, and a counting
+//! Resident memory, not bytes allocated: the tree reserves capacity for the most nodes a page
+//! could have (two per `<`), which on a page of only `<` is far more than it gets; capacity never written is address space, not memory, and a counting
 //! allocator would count it.
 //!
 //! One test, so that no other test's thread moves the process's peak while a case runs.
@@ -35,24 +34,6 @@ fn allocator_as_the_binary() {
 
 /// The target of issue #7: peak memory under 4x the largest record, the page included.
 const TARGET: f64 = 4.0;
-
-/// Where the target is not met yet (README, "Robustness"), the ceiling each case stays under
-/// here (what this test measured after issue #7's second pass, about a tenth above), so that
-/// a regression shows until the cause is gone. On these pages, which are mostly tags, the
-/// tree (24 bytes a node, a node every 10-20 bytes) and the tokens (4 bytes each) take 2-3x
-/// the page beside it; `auto` adds its statistics (16 bytes a node) and a few flags per node,
-/// `danag` its selection and the output text (about 0.7x the page: all of it is paragraphs).
-const NOT_YET: &[(&str, Algo, f64)] = &[
-    ("deep", Algo::Auto, 6.9),
-    ("flat", Algo::Auto, 5.6),
-    ("flat", Algo::Danag, 4.6),
-    ("line", Algo::Auto, 5.6),
-    ("line", Algo::Danag, 4.6),
-    ("nul", Algo::Auto, 6.5),
-    ("nul", Algo::Danag, 5.1),
-    ("bad_utf8", Algo::Auto, 6.5),
-    ("bad_utf8", Algo::Danag, 5.1),
-];
 
 fn status_kb(field: &str) -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -110,17 +91,13 @@ fn hostile_pages_stay_under_their_memory_limits() {
         let page = hostile_pages::html_case(name, size);
         for algo in [Algo::Auto, Algo::Danag] {
             let r = ratio(&page, algo);
-            let limit = NOT_YET
-                .iter()
-                .find(|(case, a, _)| *case == name && *a == algo)
-                .map_or(TARGET, |l| l.2);
             eprintln!(
-                "{name} ({} MB) {}: {r:.2}x (limit {limit}x)",
+                "{name} ({} MB) {}: {r:.2}x (limit {TARGET}x)",
                 page.len() >> 20,
                 algo.name()
             );
-            if r >= limit {
-                failed.push(format!("{name} {}: {r:.2}x, limit {limit}x", algo.name()));
+            if r >= TARGET {
+                failed.push(format!("{name} {}: {r:.2}x, limit {TARGET}x", algo.name()));
             }
         }
     }

@@ -381,11 +381,30 @@ mod tests {
         let html = "<div>".repeat(n) + "x" + &"</div>".repeat(n);
         let arena = Bump::new();
         let doc = Document::parse(&html, &arena);
-        // The divs beyond the depth limit have no node.
-        assert_eq!(doc.tree.nodes.len(), tree::MAX_DEPTH as usize + 2);
-        let last = doc.tree.nodes.len() as NodeId - 1;
-        assert_eq!(doc.raw_text(last), "x");
-        assert_eq!(doc.tree.ancestors(last).count(), tree::MAX_DEPTH as usize);
+        // The divs beyond the depth limit have no node: the document, the divs to the limit,
+        // the text, and one boundary marker for the run of `</div>`s after the text.
+        assert_eq!(doc.tree.nodes.len(), tree::MAX_DEPTH as usize + 3);
+        let x = tree::MAX_DEPTH + 1;
+        assert_eq!(doc.raw_text(x), "x");
+        assert_eq!(doc.tree.ancestors(x).count(), tree::MAX_DEPTH as usize);
+        let marker = doc.tree.node(x + 1);
+        assert_eq!(
+            (marker.tag, marker.parent),
+            (Tag::Div, doc.tree.node(x).parent)
+        );
+        assert_eq!(&html[marker.start as usize..][..6], "</div>");
+    }
+
+    /// White space between block tags beyond the depth limit gets no node either, as after a
+    /// block that has one: a pretty-printed hostile nesting stays as small as a packed one.
+    #[test]
+    fn indentation_beyond_the_depth_limit_gets_no_node() {
+        let n = 100_000;
+        let html = "<div>\n  ".repeat(n) + "<p>x</p>\n<p>y</p>" + &"\n</div>".repeat(n);
+        let arena = Bump::new();
+        let doc = Document::parse(&html, &arena);
+        // The divs to the limit, x, a marker for its `</p>`, y, a marker for its `</p>`.
+        assert_eq!(doc.tree.nodes.len(), tree::MAX_DEPTH as usize + 5);
     }
 
     /// Elements nested beyond the depth limit get no node, but their text keeps its place and
@@ -422,15 +441,36 @@ mod tests {
         assert_ne!(doc.tree.node(script).context() & tree::context::HIDDEN, 0);
         assert!(!doc.visible_text().contains("var s"));
         // Every `</div>` closed an element: no stray; only the real elements' end tags are
-        // tokens, as only their start tags are.
+        // tokens, as only their start tags are, and the boundary markers: a leaf `div` for
+        // a block tag that follows text (`</p>`, `</p>`, `</article>`: the script is no
+        // text), one for each run of such tags.
         let ends: Vec<Token> = doc
             .tokens()
             .filter(|t| t.kind == TokenKind::EndTag)
             .collect();
         assert!(ends.iter().all(|t| t.node != tree::NONE));
-        let starts = doc.tokens().filter(|t| t.kind == TokenKind::StartTag);
-        assert_eq!(ends.len(), starts.count() - 1); // all but the body, left open
+        let (markers, starts): (Vec<Token>, Vec<Token>) = doc
+            .tokens()
+            .filter(|t| t.kind == TokenKind::StartTag)
+            .partition(|t| html[t.start as usize..].starts_with("</"));
+        let marked: Vec<&str> = markers
+            .iter()
+            .map(|t| &html[t.start as usize..t.end as usize])
+            .collect();
+        assert_eq!(marked, ["</p>", "</p>"]);
+        assert_eq!(ends.len(), starts.len() - 1); // all but the body, left open
         assert_eq!(doc.strays.len(), 0);
+        // So the paragraphs stay lines of their own.
+        let visible = crate::extract::Selection {
+            nodes: (0..doc.tree.nodes.len() as NodeId)
+                .filter(|&i| {
+                    let n = doc.tree.node(i);
+                    n.kind == Kind::Text && n.context() & tree::context::HIDDEN == 0
+                })
+                .collect(),
+        };
+        let text = crate::output::text::render(&doc, &visible);
+        assert!(text.contains("The article.\nIts link text.\n"), "{text}");
         // The text after the nest is back in the body.
         let after = text_node(&doc, "After the nest.");
         assert_eq!(doc.tree.node(doc.tree.node(after).parent).tag, Tag::Body);

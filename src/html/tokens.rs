@@ -280,8 +280,10 @@ impl<'a, 'arena> Tokenizer<'a, 'arena> {
             self_closing: end >= 2 && bytes[end - 2] == b'/',
         };
         let opened = self.builder.start_tag(t);
-        // Only a tag the tree took is a boundary (rendering skips the others).
-        self.after_block = opened.is_some() && is_boundary(tag);
+        // Only a tag the tree took is a boundary (rendering skips the others), or a block's tag
+        // beyond the depth limit, where one marker stands for a run of them (see
+        // `tree::Builder::mark_boundary`).
+        self.after_block = is_boundary(tag) && (opened.is_some() || self.builder.at_depth_limit());
         if !tag.is(flags::RAW_TEXT) {
             return end;
         }
@@ -318,8 +320,9 @@ impl<'a, 'arena> Tokenizer<'a, 'arena> {
             0
         };
         let closed = self.builder.end_tag(tag, hash, lt as u32, end as u32);
-        // Only an end tag the tree took is a boundary (rendering skips the others).
-        self.after_block = matches!(closed, tree::Closed::Node(_)) && is_boundary(tag);
+        // Only an end tag the tree took is a boundary (rendering skips the others), as a block's
+        // end tag beyond the depth limit is (see `start_tag`).
+        self.after_block = is_boundary(tag) && closed != tree::Closed::Nothing;
         // An end tag that closed an element beyond the depth limit is in no token, as the
         // element's start tag is not (see `tree::MAX_DEPTH`): it is no stray.
         if closed == tree::Closed::Nothing {
