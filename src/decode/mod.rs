@@ -116,7 +116,7 @@ pub fn decode<'a>(bytes: &'a [u8], forced: Option<&str>, transport: Option<&str>
     if let Some((enc, bom_len)) = Encoding::for_bom(bytes) {
         let rest = &bytes[bom_len..];
         let valid = (enc == UTF_8)
-            .then(|| std::str::from_utf8(rest).ok())
+            .then(|| simdutf8::basic::from_utf8(rest).ok())
             .flatten();
         return transcode(rest, enc, valid);
     }
@@ -124,7 +124,7 @@ pub fn decode<'a>(bytes: &'a [u8], forced: Option<&str>, transport: Option<&str>
     let declared = label(forced)
         .or_else(|| label(transport))
         .or_else(|| prescan(&bytes[..bytes.len().min(1024)]));
-    let valid = std::str::from_utf8(bytes).ok();
+    let valid = simdutf8::basic::from_utf8(bytes).ok();
     let utf8_ok = valid.is_some();
     let enc = match declared {
         // A page cannot be UTF-16 without a BOM once it is parsed as ASCII-compatible bytes
@@ -153,7 +153,7 @@ fn transcode<'a>(bytes: &'a [u8], enc: &'static Encoding, valid: Option<&'a str>
     }
     if enc.is_ascii_compatible() && bytes.is_ascii() {
         // Every ASCII-compatible encoding reads ASCII as itself (what encoding_rs borrows).
-        let ascii = std::str::from_utf8(bytes).unwrap_or_default();
+        let ascii = simdutf8::basic::from_utf8(bytes).unwrap_or_default();
         return Decoded {
             text: Cow::Borrowed(ascii),
             encoding: enc,
@@ -199,7 +199,7 @@ fn decode_in_pieces(bytes: &[u8], enc: &'static Encoding) -> String {
     );
     let mut piece = [0u8; PIECE];
     // Validated once: encoding_rs keeps a `&mut str` valid UTF-8 through every call.
-    let buf = std::str::from_utf8_mut(&mut piece[..]).unwrap_or_default();
+    let buf = simdutf8::basic::from_utf8_mut(&mut piece[..]).unwrap_or_default();
     let mut read = 0;
     loop {
         let (result, n, written, _) = decoder.decode_to_str(&bytes[read..], buf, true);

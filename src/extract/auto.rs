@@ -1402,10 +1402,15 @@ fn mark_removed(
     let mut r = 0;
     for i in 1..nodes.len() {
         let node = &nodes[i];
-        r += usize::from(node.kind == Kind::Element);
+        // Elements only: a text node's flag stays clear, and `collect`, which alone reads it,
+        // reaches a text node only through its parent, which is then not removed.
+        if node.kind != Kind::Element {
+            continue;
+        }
+        r += 1;
         let parent_removed = removed.get(node.parent as usize);
-        if node.kind != Kind::Element || parent_removed {
-            removed.assign(i, parent_removed);
+        if parent_removed {
+            removed.set(i);
             continue;
         }
         let s = stats.element(r);

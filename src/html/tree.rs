@@ -241,26 +241,17 @@ impl Iterator for Children<'_, '_> {
     }
 }
 
-/// The context bits an element of kind `tag` gives its descendants.
+/// The context bits an element of kind `tag` gives its descendants. Without branches: every
+/// node appended asks it of its parent.
+#[inline(always)]
 fn own_context(tag: Tag, kind: Kind) -> u8 {
-    if kind != Kind::Element {
-        return 0;
-    }
     let f = tag.flags();
-    let mut c = 0;
-    if f & flags::NO_CONTENT != 0 {
-        c |= context::HIDDEN;
-    }
-    if f & flags::PREFORMATTED != 0 {
-        c |= context::PRE;
-    }
-    if f & flags::HEADING != 0 {
-        c |= context::HEADING;
-    }
-    if tag == Tag::A {
-        c |= context::LINK;
-    }
-    c
+    let bit = |on: bool, b: u8| u8::from(on) * b;
+    let c = bit(f & flags::NO_CONTENT != 0, context::HIDDEN)
+        | bit(f & flags::PREFORMATTED != 0, context::PRE)
+        | bit(f & flags::HEADING != 0, context::HEADING)
+        | bit(tag == Tag::A, context::LINK);
+    bit(kind == Kind::Element, c)
 }
 
 /// Whether a page is in quirks mode, from its DOCTYPE (WHATWG 13.2.6.4.1, "initial" insertion
@@ -365,7 +356,7 @@ pub struct Builder<'arena> {
     /// find them. While any is open, `current` is at the limit and is not popped before they
     /// are closed (they are its descendants).
     flattened: Vec<(Tag, u8)>,
-    /// Visible text that is not white space was appended since the last boundary marker
+    /// Text that is not white space was appended since the last boundary marker
     /// ([`Builder::mark_boundary`]).
     text_since_boundary: bool,
     /// [`name_hash`] of each open unknown element, innermost last (the flattened ones too).
@@ -726,7 +717,9 @@ impl<'arena> Builder<'arena> {
     /// Closes `<head>` when it is the current node: body content has begun (WHATWG "in head"
     /// insertion mode, "anything else").
     fn leave_head(&mut self, at: u32) {
-        if self.current_tag() == Tag::Head {
+        // The count first: after the head, every start tag asks (one load, not a walk to the
+        // current element).
+        if self.open_known[Tag::Head as usize] > 0 && self.current_tag() == Tag::Head {
             self.pop_current(at);
         }
     }
@@ -796,8 +789,9 @@ impl<'arena> Builder<'arena> {
         // closes the head so the text is not taken for metadata.
         if !blank {
             self.leave_head(start);
-            // Hidden text (a script body) separates nothing (see `mark_boundary`).
-            self.text_since_boundary |= self.inner_context() & context::HIDDEN == 0;
+            // (A script body counts too: a marker after it only stands at a block's tag, which
+            // is a boundary anyway.)
+            self.text_since_boundary = true;
         }
         Some(self.append(Node::new(Kind::Text, Tag::Other, start, end), 0))
     }
