@@ -1204,14 +1204,9 @@ fn select(
     }
     // Inside the chosen roots (collected anyway: no paragraph there needs recovering).
     let under = marks.flag(mark::UNDER);
-    for &r in &roots {
-        under.set(r as usize);
-    }
-    for i in 1..n {
-        if under.get(nodes[i].parent as usize) {
-            under.set(i);
-        }
-    }
+    let mut in_order = roots.clone();
+    in_order.sort_unstable();
+    mark_subtrees(doc, &in_order, &under);
     for i in 1..n {
         if is_paragraph.get(i)
             && !under.get(i)
@@ -1431,7 +1426,7 @@ fn mark_removed(
         }
         // A boilerplate-looking element that holds most of DANAg's densest region is a page
         // wrapper with an unlucky class (`container penci_sidebar`), not a boilerplate block.
-        let wraps_main = s.danag * 2 > total_danag && (thread || hint[r] != COMMENT_HINT);
+        let wraps_main = || s.danag * 2 > total_danag && (thread || hint[r] != COMMENT_HINT);
         let class_boiler = hint[r] < 0 && retry != Retry::HiddenAndClasses;
         // A footer or a menu is never the page's wrapper, however dense its text (a market
         // data notice longer than the story); an `<aside>` or a `<header>` may be (sites
@@ -1443,9 +1438,9 @@ fn mark_removed(
         // HTML's `<header>` in an `<article>` is that article's own header (its title, its
         // standfirst; on a listing, a card's headline and summary), not the page's.
         let article_header =
-            node.tag == Tag::Header && nodes[node.parent as usize].tag == Tag::Article;
-        let tag_boiler = boilerplate_tag(node.tag) && !article_header;
-        let boiler = never_main || ((tag_boiler || class_boiler) && !wraps_main);
+            || node.tag == Tag::Header && nodes[node.parent as usize].tag == Tag::Article;
+        let tag_boiler = boilerplate_tag(node.tag) && !article_header();
+        let boiler = never_main || ((tag_boiler || class_boiler) && !wraps_main());
         removed.assign(
             i,
             boiler || (hidden.get(i) && matches!(retry, Retry::None | Retry::Listing)),
@@ -1581,17 +1576,29 @@ fn teasers(
         }
     }
     shapes.sort_unstable();
-    for run in shapes.chunk_by(|a, b| a.0 == b.0) {
-        if run.len() >= TEASER_REPEAT {
-            for &(_, id) in run {
-                teaser.set(id as usize);
-            }
+    let mut units: Vec<NodeId> = shapes
+        .chunk_by(|a, b| a.0 == b.0)
+        .filter(|run| run.len() >= TEASER_REPEAT)
+        .flat_map(|run| run.iter().map(|&(_, id)| id))
+        .collect();
+    units.sort_unstable();
+    mark_subtrees(doc, &units, teaser);
+}
+
+/// Flags every node of the subtrees of `ids` (in ascending order), each node once: a subtree
+/// is a run of the arena, and one inside a run already flagged is skipped (not a pass over
+/// the whole page that inherits the flag from each parent).
+fn mark_subtrees(doc: &Document<'_>, ids: &[NodeId], flag: &Flags<'_>) {
+    let mut covered = 0;
+    for &id in ids {
+        let run = doc.tree.subtree(id);
+        if run.start < covered {
+            continue;
         }
-    }
-    for i in 1..n {
-        if teaser.get(nodes[i].parent as usize) {
-            teaser.set(i);
+        for j in run.clone() {
+            flag.set(j);
         }
+        covered = run.end;
     }
 }
 
