@@ -18,7 +18,7 @@
 
 use crate::extract::Selection;
 use crate::html::tags::flags;
-use crate::html::tree::{NONE, context};
+use crate::html::tree::context;
 use crate::html::{Document, NodeId, Token, TokenKind};
 
 /// The paper's gap between paragraphs of the main content, in lines (Section 3.3).
@@ -73,7 +73,7 @@ fn walk(doc: &Document<'_>, segments: Segments, to: &mut impl Lines) -> usize {
     for tok in doc.tokens() {
         let (s, e) = (tok.start as usize, tok.end as usize);
         let is_content = match tok.kind {
-            TokenKind::Text => doc.tree.node(tok.node).context() & context::HIDDEN == 0,
+            TokenKind::Text => tok.context & context::HIDDEN == 0,
             _ => false,
         };
         let counted = match tok.kind {
@@ -81,9 +81,9 @@ fn walk(doc: &Document<'_>, segments: Segments, to: &mut impl Lines) -> usize {
             // Tags of hidden elements are code too: they are markup on the line.
             _ => true,
         };
-        if segments == Segments::Normalized && tok.kind != TokenKind::Text && tok.node != NONE {
-            let tag = doc.tree.node(tok.node).tag;
-            if tag.is(flags::BLOCK) && used {
+        // (A stray end tag's kind is `Other`: no block.)
+        if segments == Segments::Normalized && tok.kind != TokenKind::Text {
+            if tok.tag.is(flags::BLOCK) && used {
                 new_line(&mut line, &mut used);
             }
         }
@@ -132,13 +132,12 @@ fn walk(doc: &Document<'_>, segments: Segments, to: &mut impl Lines) -> usize {
 /// page's `auto` runs this once per token, so the loop is kept to what a line cut needs).
 fn walk_normalized(doc: &Document<'_>, to: &mut impl Lines) -> usize {
     let bytes = doc.src.as_bytes();
-    let nodes = &doc.tree.nodes;
     let (mut line, mut used) = (0usize, false);
     for tok in doc.tokens() {
         let (s, e) = (tok.start as usize, tok.end as usize);
         if tok.kind == TokenKind::Text {
             // Hidden text (a script body) is neither content nor code.
-            let content = nodes[tok.node as usize].context() & context::HIDDEN == 0;
+            let content = tok.context & context::HIDDEN == 0;
             to.token(line, &tok, content);
             if content && s < e {
                 let chars = bytes[s..e].trim_ascii().len() as u32;
@@ -150,7 +149,8 @@ fn walk_normalized(doc: &Document<'_>, to: &mut impl Lines) -> usize {
             continue;
         }
         // A block-level tag starts a line, unless the current one is still empty.
-        if used && tok.node != NONE && nodes[tok.node as usize].tag.is(flags::BLOCK) {
+        // (A stray end tag's kind is `Other`: no block.)
+        if used && tok.tag.is(flags::BLOCK) {
             (line, used) = (line + 1, false);
         }
         to.token(line, &tok, false);

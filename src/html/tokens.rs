@@ -20,9 +20,11 @@
 //! closed nothing (a stray) is only in the page; its offset is kept ([`Tokenizer::strays`])
 //! and merged in by position. On a page that is mostly tags the stream cost 4 bytes a token
 //! beside the tree (issue #7: memory under 4x the record). The start and end tags of elements
-//! nested beyond [`tree::MAX_DEPTH`] are in no token at all: those elements have no node, and
-//! their end tags closed something, so they are no strays either (DANAg, which counts the code
-//! characters of each line from the tokens, does not count them; their text it counts).
+//! nested beyond [`tree::MAX_DEPTH`] are in no token: those elements have no node, and their
+//! end tags closed something, so they are no strays either (DANAg, which counts the code
+//! characters of each line from the tokens, does not count them; their text it counts). A
+//! block's tag there that follows text is the exception: it leaves a leaf element spanning it
+//! (`tree::Builder::mark_boundary`), whose start tag token keeps the paragraph break.
 //!
 //! The scan is linear: every byte is passed over a bounded number of times (once by memchr,
 //! once more inside a tag), and the one search that could repeat (for the end tag of an
@@ -44,10 +46,16 @@ pub enum TokenKind {
 }
 
 /// One token of the stream, with its byte span and the node it opened, closed or is (made by
-/// [`Tokens`] from the stored stream).
+/// [`Tokens`] from the tree), and that node's kind and context bits, which every pass over the
+/// tokens asks of each (carried here, in the struct's padding, so none loads the node again).
 #[derive(Clone, Copy, Debug)]
 pub struct Token {
     pub kind: TokenKind,
+    /// The node's element kind ([`Tag::Other`] for text and for an end tag that closed
+    /// nothing).
+    pub tag: Tag,
+    /// The node's context bits ([`tree::context`]; 0 for an end tag that closed nothing).
+    pub context: u8,
     pub start: u32,
     pub end: u32,
     /// The element (start/end tag) or text node; [`tree::NONE`] for an end tag that closed
@@ -77,6 +85,9 @@ pub struct Tokens<'d, 'a> {
     open: NodeId,
     /// Offsets of the end tags that closed nothing, not yet emitted.
     strays: std::slice::Iter<'d, u32>,
+    /// The offset of the first of them ([`u32::MAX`] when none is left), which every token
+    /// is compared with.
+    next_stray: u32,
 }
 
 impl<'d, 'a> Tokens<'d, 'a> {
@@ -88,16 +99,23 @@ impl<'d, 'a> Tokens<'d, 'a> {
             next: 1,
             open: tree::ROOT,
             strays: strays.iter(),
+            next_stray: strays.first().copied().unwrap_or(u32::MAX),
         }
     }
 
     /// The stray end tag at the head of the list, taken when it starts before `at`.
     #[inline]
     fn stray_before(&mut self, at: u32) -> Option<Token> {
-        let &start = self.strays.as_slice().first().filter(|&&s| s < at)?;
+        if self.next_stray >= at {
+            return None;
+        }
+        let start = self.next_stray;
         self.strays.next();
+        self.next_stray = self.strays.as_slice().first().copied().unwrap_or(u32::MAX);
         Some(Token {
             kind: TokenKind::EndTag,
+            tag: Tag::Other,
+            context: 0,
             start,
             end: end_tag_end(self.bytes, start as usize) as u32,
             node: tree::NONE,
@@ -133,6 +151,8 @@ impl Iterator for Tokens<'_, '_> {
                 self.open = n.parent;
                 return Some(Token {
                     kind: TokenKind::EndTag,
+                    tag: n.tag,
+                    context: n.context(),
                     start,
                     end: n.end,
                     node: id,
@@ -149,6 +169,8 @@ impl Iterator for Tokens<'_, '_> {
             if n.kind == tree::Kind::Text {
                 return Some(Token {
                     kind: TokenKind::Text,
+                    tag: Tag::Other,
+                    context: n.context(),
                     start: n.start,
                     end: n.end,
                     node: id,
@@ -159,6 +181,8 @@ impl Iterator for Tokens<'_, '_> {
             if !n.is_implied() {
                 return Some(Token {
                     kind: TokenKind::StartTag,
+                    tag: n.tag,
+                    context: n.context(),
                     start: n.start,
                     end: self.tree.inner_start(id),
                     node: id,

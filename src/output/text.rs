@@ -38,7 +38,7 @@ pub fn render(doc: &Document<'_>, sel: &Selection) -> String {
                 if tok.node == NONE {
                     continue;
                 }
-                let tag = doc.tree.node(tok.node).tag;
+                let tag = tok.tag;
                 if matches!(tag, Tag::Td | Tag::Th) {
                     // A table row is one line, its cells separated by tabs.
                     w.cell_boundary();
@@ -51,7 +51,7 @@ pub fn render(doc: &Document<'_>, sel: &Selection) -> String {
                     // Visible text left out between two selected runs (DANAg's regions have
                     // gaps) still separates them: joined, `a">` and `Menu` would make one
                     // word the page does not have. Hidden text (scripts) separates nothing.
-                    if next > 0 && doc.tree.node(tok.node).context() & context::HIDDEN == 0 {
+                    if next > 0 && tok.context & context::HIDDEN == 0 {
                         w.pending_space = true;
                     }
                     continue;
@@ -66,7 +66,7 @@ pub fn render(doc: &Document<'_>, sel: &Selection) -> String {
                 } else {
                     raw
                 };
-                if doc.tree.node(tok.node).context() & context::PRE != 0 {
+                if tok.context & context::PRE != 0 {
                     w.preformatted(text);
                 } else {
                     w.inline(text);
