@@ -82,10 +82,12 @@ fn walk(doc: &Document<'_>, segments: Segments, to: &mut impl Lines) -> usize {
             _ => true,
         };
         // (A stray end tag's kind is `Other`: no block.)
-        if segments == Segments::Normalized && tok.kind != TokenKind::Text {
-            if tok.tag.is(flags::BLOCK) && used {
-                new_line(&mut line, &mut used);
-            }
+        if segments == Segments::Normalized
+            && tok.kind != TokenKind::Text
+            && tok.tag.is(flags::BLOCK)
+            && used
+        {
+            new_line(&mut line, &mut used);
         }
         // Physical lines: move to the line of the token's start, then spread the token over the
         // lines it spans.
