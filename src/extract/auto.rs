@@ -44,9 +44,9 @@ pub struct Stats {
 // [`NodeStats`]): the largest of `auto`'s arrays (issue #7).
 const _: () = assert!(std::mem::size_of::<Stats>() == 16);
 
-/// One bit per node, for a flag of `auto`'s steps: an eighth of a `Vec<bool>`, which on a
-/// page that is mostly tags (a node every 10-20 bytes) made each flag 5-10% of the page in
-/// memory (issue #7: under 4x the record).
+/// One bit per node, for a set of nodes held while other steps run (DANAg's selection, the
+/// chosen text while the whole page is collected): an eighth of a `Vec<bool>`, and its set
+/// bits, in order, are the nodes in document order.
 struct Bits(Vec<u64>);
 
 impl Bits {
@@ -867,9 +867,7 @@ fn select(
             p.danag += chars;
         }
     }
-    // Each array indexed by node is freed after its last use, so that the steps' arrays do
-    // not add up: on a page that is mostly tags there is a node every 10-20 bytes, and each
-    // byte per node is 5-10% of the page in memory (issue #7: under 4x the record).
+    // Then the elements, children before parents; `r` is element `i`'s index, counted down.
     let mut r = ranks.count;
     for i in (1..n).rev() {
         if nodes[i].kind == Kind::Text {
