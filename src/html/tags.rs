@@ -205,6 +205,14 @@ impl Tag {
     pub fn is(self, flag: u16) -> bool {
         self.flags() & flag != 0
     }
+
+    /// A block element's tag, after which white space never separates words, and where a
+    /// paragraph ends. Not `<br>`: text output breaks the line there, but markdown output joins
+    /// the lines with the white space that follows it.
+    #[inline]
+    pub fn is_boundary(self) -> bool {
+        self.is(flags::BLOCK) && self != Tag::Br
+    }
 }
 
 #[cfg(test)]

@@ -228,13 +228,6 @@ fn name_end(bytes: &[u8], from: usize) -> usize {
         .map_or(bytes.len(), |i| from + i)
 }
 
-/// A block element's tag, after which white space never separates words. Not `<br>`: text
-/// output breaks the line there, but markdown output joins the lines with the white space that
-/// follows it.
-fn is_boundary(tag: Tag) -> bool {
-    tag.is(flags::BLOCK) && tag != Tag::Br
-}
-
 impl<'a, 'arena> Tokenizer<'a, 'arena> {
     pub fn new(
         bytes: &'a [u8],
@@ -307,7 +300,7 @@ impl<'a, 'arena> Tokenizer<'a, 'arena> {
         // Only a tag the tree took is a boundary (rendering skips the others), or a block's tag
         // beyond the depth limit, where one marker stands for a run of them (see
         // `tree::Builder::mark_boundary`).
-        self.after_block = is_boundary(tag) && (opened.is_some() || self.builder.at_depth_limit());
+        self.after_block = tag.is_boundary() && (opened.is_some() || self.builder.at_depth_limit());
         if !tag.is(flags::RAW_TEXT) {
             return end;
         }
@@ -346,7 +339,7 @@ impl<'a, 'arena> Tokenizer<'a, 'arena> {
         let closed = self.builder.end_tag(tag, hash, lt as u32, end as u32);
         // Only an end tag the tree took is a boundary (rendering skips the others), as a block's
         // end tag beyond the depth limit is (see `start_tag`).
-        self.after_block = is_boundary(tag) && closed != tree::Closed::Nothing;
+        self.after_block = tag.is_boundary() && closed != tree::Closed::Nothing;
         // An end tag that closed an element beyond the depth limit is in no token, as the
         // element's start tag is not (see `tree::MAX_DEPTH`): it is no stray.
         if closed == tree::Closed::Nothing {

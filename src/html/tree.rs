@@ -530,12 +530,7 @@ impl<'arena> Builder<'arena> {
         }
         self.close_flattened();
         self.depth = self.depth.saturating_sub(1);
-        let short = self.tree.nodes[id as usize].start_tag_len;
-        let inner_start = if short != LONG_START_TAG {
-            self.tree.nodes[id as usize].start + u32::from(short)
-        } else {
-            self.tree.inner_start(id)
-        };
+        let inner_start = self.tree.inner_start(id);
         let node = &mut self.tree.nodes[id as usize];
         self.current = node.parent;
         // It held its last child (see `current`); it has no sibling yet.
@@ -803,7 +798,7 @@ impl<'arena> Builder<'arena> {
     /// wrappers of a hostile nesting) leave one marker at most, so markers are bounded by the
     /// text runs, not by the tags.
     fn mark_boundary(&mut self, tag: Tag, start: u32, end: u32) {
-        if !tag.is(flags::BLOCK) || tag == Tag::Br || !self.text_since_boundary || self.full() {
+        if !tag.is_boundary() || !self.text_since_boundary || self.full() {
             return;
         }
         self.text_since_boundary = false;
