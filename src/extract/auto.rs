@@ -829,11 +829,12 @@ fn select(
         let sel = Selection {
             nodes: in_danag.ones().map(|i| i as NodeId).collect(),
         };
+        // DANAg selects visible text only, whose characters `text_chars` counts.
         Reading {
             chars: sel
                 .nodes
                 .iter()
-                .map(|&id| doc.raw_text(id).trim_ascii().len() as u64)
+                .map(|&id| u64::from(text_chars(doc, id)))
                 .sum(),
             sel,
             class_prose,
