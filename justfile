@@ -3,11 +3,11 @@
 
 # Run the tests (the same command .ci/run uses).
 test:
-    cargo test
+    cargo test --workspace
 
 # Extract the main text of the sample page in tests/.
 run page="tests/pages/article.html":
-    cargo run --release -- {{page}}
+    cargo run --release -p pith-cli -- {{page}}
 
 # Throughput of tl::parse, the tree and every algorithm, as ratios in one run; then WARC in,
 # JSON out at -j 1 and -j 2, and the WARC framing alone.
@@ -22,27 +22,27 @@ bench-warc:
 
 # Formatting and lints, as CI wants them.
 lint:
-    cargo fmt --check
-    cargo clippy --all-targets -- -D warnings
+    cargo fmt --all --check
+    cargo clippy --workspace --all-targets -- -D warnings
 
 # Accuracy of every algorithm on every gold set in ../shared/data, beside the peers;
 # writes eval/RESULTS.md.
 eval:
-    cargo build --release
+    cargo build --release --workspace
     python3 eval/report.py target/release/pith
 
 # HTML evaluation reports (pith explain views of the worst pages included), one per gold set
 # in ../shared/data, pith's algorithms beside the peers' saved outputs; into target/eval-html/.
 eval-html:
-    cargo build --release
+    cargo build --release --workspace
     mkdir -p target/eval-html
     for d in ../shared/data/*/; do s=$(basename "$d"); [ -d "$d/gold" ] || continue; preds=""; for p in ../shared/peers/"$s"/*/; do [ -d "$p" ] && [ "$(basename "$p")" != runs ] && preds="$preds --pred $p"; done; target/release/pith eval "$d" --algo auto --algo danag $preds --html "target/eval-html/$s.html" > /dev/null && echo "target/eval-html/$s.html"; done
 
 # Site templates on ../shared/data/msv_big9: CE, FastCE, auto and danag, same-year
 # leave-one-out and cross-year (the README's Tables II-IV); then FastCE's speed against auto.
 eval-sites:
-    cargo build --release
-    ./target/release/pith template eval-sites ../shared/data/msv_big9 --markdown eval/SITES.md
+    cargo build --release --workspace
+    ./target/release/pith-lab eval-sites ../shared/data/msv_big9 --markdown eval/SITES.md
     cargo bench --bench templates
 
 # Template families (issue 9): TEXT-MDL clustering of all msv_big9 pages mixed (purity, NMI,
@@ -51,15 +51,15 @@ eval-sites:
 # clustering 1,250-10,000 generated pages of one host (time, near-linear); then the paper's two
 # detectors (`just eval-detectors`) and link-based templates (`just eval-links`).
 eval-templates: && eval-detectors eval-links
-    cargo build --release
-    if [ -d ../shared/data/msv_big9 ]; then ./target/release/pith template eval-clusters ../shared/data/msv_big9 --markdown eval/CLUSTERS.md && ./target/release/pith template eval-sites ../shared/data/msv_big9 --markdown eval/SITES.md; else echo "skipping msv_big9: ../shared/data/msv_big9 is absent"; fi
-    cargo run --release --example cluster_scale
+    cargo build --release --workspace
+    if [ -d ../shared/data/msv_big9 ]; then ./target/release/pith-lab eval-clusters ../shared/data/msv_big9 --markdown eval/CLUSTERS.md && ./target/release/pith-lab eval-sites ../shared/data/msv_big9 --markdown eval/SITES.md; else echo "skipping msv_big9: ../shared/data/msv_big9 is absent"; fi
+    cargo run --release -p pith-lab --example cluster_scale
 
 # Pages/s from one Python process: pith.extract vs trafilatura and Resiliparse on one core,
 # extract_many at 1 and 2 threads (builds the wheel and the CLI in release; a venv in
 # target/bench-venv with the peers from PyPI).
 bench-python:
-    cargo build --release --bin pith
+    cargo build --release -p pith-cli
     test -x target/bench-venv/bin/python || python3 -m venv target/bench-venv
     target/bench-venv/bin/pip install -q maturin==1.16.0 trafilatura==2.3.1 lxml_html_clean==0.4.6 resiliparse==2.0.1
     target/bench-venv/bin/maturin build --release -m python/Cargo.toml -o target/wheels
@@ -82,17 +82,17 @@ fuzz-seeds:
 # The hostile-input limits at full size (a million-deep nesting, 200 MB pages, 100 MB lines,
 # gzip bombs, lying lengths), three sizes each: CPU time, its ratio per doubling, peak RSS.
 hostile *cases:
-    cargo build --release
-    cargo run --release --example hostile -- {{cases}}
+    cargo build --release --workspace
+    cargo run --release -p pith-lab --example hostile -- {{cases}}
 
 # The paper's two template detectors (tmpl-dom, tmpl-text) on ../shared/data/msv_big9, same-year
 # leave-one-out and across years, beside auto (writes eval/DETECTORS.md).
 eval-detectors:
-    cargo build --release
-    if [ -d ../shared/data/msv_big9 ]; then ./target/release/pith template eval-detectors ../shared/data/msv_big9 --markdown eval/DETECTORS.md; else echo "skipping: ../shared/data/msv_big9 is absent"; fi
+    cargo build --release --workspace
+    if [ -d ../shared/data/msv_big9 ]; then ./target/release/pith-lab eval-detectors ../shared/data/msv_big9 --markdown eval/DETECTORS.md; else echo "skipping: ../shared/data/msv_big9 is absent"; fi
 
 # Link-based site templates: node-level P/R/F1 on generated sites, then every HTML page of the
 # WARC samples as key page (writes eval/LINKS.md).
 eval-links:
-    cargo build --release
-    ./target/release/pith template eval-links ../shared/data/warc_samples/files/*.warc* --markdown eval/LINKS.md
+    cargo build --release --workspace
+    ./target/release/pith-lab eval-links ../shared/data/warc_samples/files/*.warc* --markdown eval/LINKS.md

@@ -12,8 +12,8 @@
 use std::time::{Duration, Instant};
 
 use pith::extract::Options;
-use pith::template::Family;
-use pith::template::learn::{self, PageSummary};
+use pith::site::Family;
+use pith::site::learn::{self, PageSummary};
 
 const PASSES: usize = 9;
 
@@ -72,7 +72,7 @@ fn main() {
                     &learn::names_of(&others),
                     site,
                     Default::default(),
-                    pith::template::cluster::DEFAULT_SIGNATURE,
+                    pith::site::cluster::DEFAULT_SIGNATURE,
                 ));
             }
         }
@@ -92,7 +92,7 @@ fn main() {
         let t = Instant::now();
         let mut fb = 0;
         for (page, tpl) in &work {
-            let r = pith::extract::extract_with(page, None, &opts, Some(tpl));
+            let r = pith::page::extract_with(page, None, &opts, Some(tpl));
             fb += usize::from(r.map(|e| !e.algo.starts_with("fastce")).unwrap_or(true));
         }
         fast.push(t.elapsed());
@@ -102,7 +102,7 @@ fn main() {
         let t = Instant::now();
         let mut fb = 0;
         for ((page, _), f) in work.iter().zip(&families) {
-            let r = pith::extract::extract_with(page, None, &opts, Some(f));
+            let r = pith::page::extract_with(page, None, &opts, Some(f));
             fb += usize::from(r.map(|e| !e.algo.starts_with("fastce")).unwrap_or(true));
         }
         fam.push(t.elapsed());
@@ -153,7 +153,7 @@ fn main() {
                 &names,
                 site,
                 Default::default(),
-                pith::template::cluster::DEFAULT_SIGNATURE,
+                pith::site::cluster::DEFAULT_SIGNATURE,
             );
             times.push(t.elapsed());
             size = tpl.to_bytes().len();

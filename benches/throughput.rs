@@ -10,7 +10,7 @@
 
 use std::time::Instant;
 
-use pith::extract::{Algo, Options};
+use pith::{Algo, Options};
 
 const PASSES: usize = 9;
 
@@ -40,9 +40,12 @@ fn main() {
         .map(|&algo| {
             (
                 format!("extract {}", algo.name()),
-                Options {
-                    algo,
-                    ..Options::default()
+                pith::Options {
+                    extract: pith::extract::Options {
+                        algo,
+                        ..Default::default()
+                    },
+                    ..Default::default()
                 },
             )
         })
@@ -74,7 +77,7 @@ fn main() {
             name.clone(),
             Box::new(move || {
                 for p in pages {
-                    std::hint::black_box(pith::extract::extract(p, None, o).ok());
+                    std::hint::black_box(pith::page::extract(p, None, o).ok());
                 }
             }),
         ));

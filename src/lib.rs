@@ -1,26 +1,30 @@
 //! pith: reads web pages and writes their main content.
 //!
-//! A page flows through the modules in this order, and each module owns one step:
+//! One page in hand: [`extract`] with [`Options`] gives an [`Extracted`] (or an [`Error`] when
+//! the bytes cannot be a page). A stream of records (WARC, JSON lines, files): open an
+//! [`Input`] and read [`pipeline::JsonLines`] from it, or run the whole [`pipeline`].
+//!
+//! A page flows through the modules in this order, and each imports only those before it:
 //!
 //! - [`input`]: framing. Files, stdin, WARC (plain or gzip per record), JSON lines: turns a byte
 //!   stream into records with their metadata (URL, id, date, transport charset).
 //! - [`decode`]: charset. BOM, a forced charset, the transport charset, the `<meta>` prescan,
 //!   then detection; the page becomes UTF-8 text (borrowed when it already is).
-//! - [`html`]: one memchr scan into the token stream (start tags, end tags, text; comments and
-//!   raw-text elements such as scripts found by the prepass functions), the arena tree built
-//!   from it as it comes, attributes read lazily from tag spans.
-//! - [`extract`]: the algorithms (DANAg on physical or normalized lines, the default `auto`,
-//!   and, over pages of one site, CE and the DOM-hash and text template detectors), all behind
-//!   one interface, [`extract::extract`].
-//! - [`output`]: rendering the selected content as text, markdown or JSON lines.
-//! - [`pipeline`]: one reader, N workers, one writer; records out in input order.
+//! - [`html`]: one memchr scan into the token stream, the arena tree built from it as it comes,
+//!   attributes read lazily from tag spans.
+//! - [`extract`]: the algorithms (DANAg, the default `auto`, FastCE with its site-template model,
+//!   and, over pages of one site, CE and the DOM-hash and text template detectors), each
+//!   giving a [`html::Selection`].
+//! - [`output`]: rendering a selection as text or markdown.
+//! - [`page`]: one page's front door: readable check, decode, parse, extract, render, metadata.
+//! - [`site`]: work over a site's pages: learning templates, the template store, clustering a
+//!   host's pages, site-level templates from links.
+//! - [`pipeline`]: records in, documents out: one reader, N workers, one writer, records in
+//!   input order, faults handed to the caller, never printed.
 //! - [`eval`]: scoring extractors against gold sets the way the field does.
-//! - [`explain`]: `pith explain` and `pith eval --html`: reports that show why a page came out
-//!   as it did.
-//! - [`template`]: site templates (FastContentExtractor): learning, the file format, the store;
-//!   site-level templates from links (link selection, the exact top-down mapping); template
-//!   paths and TEXT-MDL clustering of a host's pages (`pith cluster`), one template per cluster.
-
+//! - [`explain`]: reports that show why a page came out as it did.
+//!
+//! [`names`] holds the one error of every option type's `FromStr`.
 //!
 //! ```
 //! let page = b"<html><body><nav><a href=/>Home</a> <a href=/news>News</a></nav>\
@@ -31,15 +35,22 @@
 //! assert!(!got.text.contains("Home") && !got.text.contains("Contact"));
 //! ```
 
-pub mod cli;
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 pub mod decode;
 pub mod eval;
 pub mod explain;
 pub mod extract;
 pub mod html;
 pub mod input;
+pub mod names;
 pub mod output;
+pub mod page;
 pub mod pipeline;
-pub mod template;
+pub mod site;
 
-pub use extract::{Algo, Extracted, Options, extract};
+pub use extract::{Algo, SiteAlgo};
+pub use input::{Framing, Input};
+pub use output::Format;
+pub use page::{Error, Extracted, Options, extract};

@@ -1,9 +1,8 @@
 //! Inputs the fuzz targets found (`fuzz/`), kept as regression tests: each checks what its
 //! target checked when it failed.
 
+use pith::Algo;
 use pith::html::{Document, Kind};
-use pith::output::Format;
-use pith::{Algo, Options};
 
 /// The visible text of a page (as the `differential` target builds it).
 fn visible_text(bytes: &[u8]) -> String {
@@ -15,8 +14,11 @@ fn visible_text(bytes: &[u8]) -> String {
 fn assert_words_in_input(bytes: &[u8]) {
     let text = visible_text(bytes);
     for &algo in Algo::ALL {
-        let opts = Options {
-            algo,
+        let opts = pith::Options {
+            extract: pith::extract::Options {
+                algo,
+                ..Default::default()
+            },
             ..Default::default()
         };
         let e = pith::extract(bytes, None, &opts).expect("a page");
@@ -56,7 +58,7 @@ fn text_left_out_between_selected_runs_separates_them() {
     };
     // Hidden text (the script) is not left-out content: `bar` and `baz` join as written.
     assert_eq!(
-        pith::output::render(&doc, &sel, Format::Text, false),
+        pith::output::render(&doc, &sel, &pith::output::Options::default()),
         "foo barbaz\n"
     );
 }

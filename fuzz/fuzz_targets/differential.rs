@@ -19,7 +19,10 @@ fuzz_target!(|data: &[u8]| {
     let text: String = doc.visible_text().nfd().collect();
     for &algo in pith::Algo::ALL {
         let opts = pith::Options {
-            algo,
+            extract: pith::extract::Options {
+                algo,
+                ..Default::default()
+            },
             ..Default::default()
         };
         let a = pith::extract(data, None, &opts);

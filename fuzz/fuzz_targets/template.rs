@@ -13,7 +13,7 @@ use std::path::Path;
 
 use libfuzzer_sys::fuzz_target;
 use pith::extract::blocks::{FNV_OFFSET, fnv1a};
-use pith::template::{Family, VERSION};
+use pith::site::{Family, VERSION};
 
 /// Counts the bytes this thread holds while loading, and their peak.
 struct Counting;

@@ -5,8 +5,8 @@
 //! - `extract_many` runs it over a list on Rust threads with the GIL released;
 //! - `read_warc` iterates [`pith_core::pipeline::JsonLines`] (what `pith --format json` prints
 //!   for an input), as dicts or as the raw lines;
-//! - `Templates` is a store of site templates ([`pith_core::template::Store`], `--templates`);
-//!   a page whose URL's host has one goes through [`pith_core::extract::extract_with`] with it.
+//! - `Templates` is a store of site templates ([`pith_core::site::Store`], `--templates`);
+//!   a page whose URL's host has one goes through [`pith_core::page::extract_with`] with it.
 //!
 //! Every call into the library runs under `catch_unwind`: a panic becomes a `PithError`, never a
 //! `PanicException` in the caller's process. Errors carry the CLI's messages.
@@ -22,7 +22,7 @@ use pith_core::extract::auto::Mode;
 use pith_core::input::{Framing, Input};
 use pith_core::output::Format;
 use pith_core::pipeline::JsonLines;
-use pith_core::template::{Family, Store};
+use pith_core::site::{Family, Store};
 use pith_core::{Algo, Options};
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -68,16 +68,11 @@ fn options(
     favor: Option<&str>,
     charset: Option<String>,
 ) -> PyResult<Options> {
-    let algo: Algo = algo.parse().map_err(PyValueError::new_err)?;
-    let format = match format {
-        "text" => Format::Text,
-        "markdown" | "md" => Format::Markdown,
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "unknown format `{other}` (one of: text, markdown)"
-            )));
-        }
-    };
+    let err = |e: pith_core::names::UnknownName| PyValueError::new_err(e.to_string());
+    // One page at a time: the site algorithms (ce, tmpl-dom, tmpl-text) need a site's pages
+    // together and are the CLI's, so they are unknown here.
+    let algo: Algo = algo.parse().map_err(err)?;
+    let format: Format = format.parse().map_err(err)?;
     let mode = match favor {
         None => Mode::Balanced,
         Some("precision") => Mode::Precision,
@@ -88,19 +83,19 @@ fn options(
             )));
         }
     };
-    if let Some(label) = &charset
-        && encoding_rs::Encoding::for_label(label.trim().as_bytes()).is_none()
-    {
-        return Err(PyValueError::new_err(format!("unknown charset `{label}`")));
-    }
+    let charset = match charset {
+        Some(label) => Some(label.parse().map_err(err)?),
+        None => None,
+    };
     Ok(Options {
-        algo,
-        format,
-        links,
-        mode,
-        comments,
+        extract: pith_core::extract::Options {
+            algo,
+            mode,
+            comments,
+            ..Default::default()
+        },
+        output: pith_core::output::Options { format, links },
         charset,
-        ..Options::default()
     })
 }
 
@@ -119,7 +114,7 @@ fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
 /// The template of `url`'s host in `store`, as the CLI finds it for a page (none without a URL).
 fn template_for(store: Option<&Store>, url: Option<&str>) -> Result<Option<Arc<Family>>, String> {
     match store.zip(url) {
-        Some((store, url)) => guarded(|| store.for_url(url)),
+        Some((store, url)) => guarded(|| store.for_url(url).0),
         None => Ok(None),
     }
 }
@@ -135,14 +130,14 @@ fn extract_one(
     let utf8;
     let opts = if forced_utf8 && opts.charset.is_none() {
         utf8 = Options {
-            charset: Some("utf-8".into()),
+            charset: "utf-8".parse().ok(),
             ..opts.clone()
         };
         &utf8
     } else {
         opts
     };
-    guarded(|| pith_core::extract::extract_with(page, None, opts, template))?
+    guarded(|| pith_core::page::extract_with(page, None, opts, template))?
         .map(|e| e.text)
         .map_err(|e| e.to_string())
 }
@@ -520,7 +515,7 @@ impl Templates {
     #[new]
     fn new(dir: PathBuf) -> PyResult<Self> {
         let store = guarded(|| Store::open(&dir))
-            .and_then(|r| r)
+            .and_then(|r| r.map_err(|e| e.to_string()))
             .map_err(PithError::new_err)?;
         Ok(Templates {
             store: Arc::new(store),

@@ -110,6 +110,30 @@ fn next_non_ascii(b: &[u8], mut from: usize) -> Option<usize> {
     tail.iter().position(|&c| c >= 0x80).map(|k| from + k)
 }
 
+/// A charset the user forces on a page (`--charset`, Python's `charset=`): a label the
+/// Encoding Standard knows, kept as given (it is looked up again where it is used, as the
+/// page's own labels are).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Charset(String);
+
+impl Charset {
+    /// The label as given.
+    pub fn label(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::str::FromStr for Charset {
+    type Err = crate::names::UnknownName;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if encoding_rs::Encoding::for_label(s.trim().as_bytes()).is_some() {
+            Ok(Charset(s.to_string()))
+        } else {
+            Err(crate::names::UnknownName::new("charset", s, &[]))
+        }
+    }
+}
+
 /// Decodes `bytes`. `forced` is the user's `--charset` (wins over everything but a BOM);
 /// `transport` the charset of an HTTP header.
 pub fn decode<'a>(bytes: &'a [u8], forced: Option<&str>, transport: Option<&str>) -> Decoded<'a> {

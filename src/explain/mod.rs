@@ -23,139 +23,21 @@
 pub mod report;
 
 use std::fmt::Write as _;
-use std::io::{Read, Write as _};
-use std::path::PathBuf;
-use std::process::ExitCode;
 
-use argh::FromArgs;
-
-use crate::decode;
+use crate::decode::{self, Charset};
 use crate::extract::auto::{self, Outcome, Trace};
 use crate::extract::danag::{self, Segments};
-use crate::extract::{Algo, Error, Options, Selection};
+use crate::extract::{self, Algo, Selection};
 use crate::html::tags::{Tag, flags};
 use crate::html::tree::{Kind, NONE, NodeId, context};
 use crate::html::{Document, TokenKind, entities};
-use crate::output::{self, Format};
+use crate::output;
+use crate::page::{Error, Options};
 
 /// Blocks listed in the report at most; a larger page says how many were left out.
 const MAX_BLOCKS: usize = 20_000;
 /// Points per plotted series at most; longer profiles are bucketed.
 const MAX_POINTS: usize = 1_500;
-
-/// Writes an HTML report of why a page came out as it did: DANAg's profile, every text block
-/// kept or dropped with the rule and signals that decided it, the output text.
-///
-/// The report is one self-contained file (inline SVG and CSS, no external resource); open it
-/// in any browser. Without -o it goes to standard output.
-#[derive(FromArgs, Debug)]
-struct ExplainArgs {
-    /// algorithm to explain: auto (default), danag or danag-lines (ce needs several pages of
-    /// a site, as in `pith --algo ce`)
-    #[argh(option, default = "Algo::default()")]
-    algo: Algo,
-
-    /// auto: explain the --precision variant
-    #[argh(switch)]
-    precision: bool,
-
-    /// auto: explain the --recall variant
-    #[argh(switch)]
-    recall: bool,
-
-    /// auto: keep user comments, as `pith --comments`
-    #[argh(switch)]
-    comments: bool,
-
-    /// DANAg gap in lines (default 20, the paper's); as `pith --gap`
-    #[argh(option, default = "danag::PAPER_GAP")]
-    gap: usize,
-
-    /// charset of the page, overriding its declaration; as `pith --charset`
-    #[argh(option)]
-    charset: Option<String>,
-
-    /// the page's gold text (plain text, like a gold set's gold/<id>.txt): every block is also
-    /// marked as in it or not, so kept noise and dropped content stand out
-    #[argh(option)]
-    gold: Option<PathBuf>,
-
-    /// write the report to this file instead of standard output
-    #[argh(option, short = 'o')]
-    output: Option<PathBuf>,
-
-    /// the page (an HTML file; `-` reads standard input)
-    #[argh(positional)]
-    page: String,
-}
-
-/// `pith explain ...`: `cmd` is the command path for help text, `args` what follows `explain`.
-pub fn cli_main(cmd: &[&str], args: &[&str]) -> ExitCode {
-    // argh reads a lone `-` as an unknown flag; it travels under a name no file has.
-    let args: Vec<&str> = args
-        .iter()
-        .map(|&a| if a == "-" { crate::cli::STDIN_ARG } else { a })
-        .collect();
-    let args = match ExplainArgs::from_args(cmd, &args) {
-        Ok(a) => a,
-        Err(early) => return crate::cli::early_exit(early),
-    };
-    match run(&args) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(msg) => {
-            eprintln!("pith explain: {msg}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-fn run(args: &ExplainArgs) -> Result<(), String> {
-    let mode = auto::Mode::from_switches(args.precision, args.recall)?;
-    if Algo::SITE.contains(&args.algo) {
-        return Err(format!(
-            "--algo {} compares pages of one site; explain one page with auto, danag or danag-lines",
-            args.algo.name()
-        ));
-    }
-    if let Some(label) = &args.charset
-        && encoding_rs::Encoding::for_label(label.trim().as_bytes()).is_none()
-    {
-        return Err(format!("unknown --charset `{label}`"));
-    }
-    let opts = Options {
-        algo: args.algo,
-        gap: args.gap,
-        charset: args.charset.clone(),
-        mode,
-        comments: args.comments,
-        ..Options::default()
-    };
-    let (bytes, name) = if args.page == crate::cli::STDIN_ARG {
-        let mut b = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut b)
-            .map_err(|e| format!("standard input: {e}"))?;
-        (b, "standard input".to_string())
-    } else {
-        let b = std::fs::read(&args.page).map_err(|e| format!("{}: {e}", args.page))?;
-        (b, args.page.clone())
-    };
-    let gold = match &args.gold {
-        Some(path) => {
-            let b = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            Some(String::from_utf8_lossy(&b).into_owned())
-        }
-        None => None,
-    };
-    let ex = explain_with_gold(&bytes, &name, &opts, gold.as_deref())
-        .map_err(|e| format!("{name}: {e}"))?;
-    match &args.output {
-        Some(path) => std::fs::write(path, ex.html).map_err(|e| format!("{}: {e}", path.display())),
-        None => std::io::stdout()
-            .write_all(ex.html.as_bytes())
-            .map_err(|e| format!("standard output: {e}")),
-    }
-}
 
 /// One page explained.
 #[derive(Debug)]
@@ -190,44 +72,39 @@ pub fn explain_with_gold(
     opts: &Options,
     gold: Option<&str>,
 ) -> Result<Explained, Error> {
-    // The same refusals as `extract::extract`, in the same order.
-    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
-        return Err(Error::Empty);
-    }
-    if decode::looks_binary(bytes) {
-        return Err(Error::Binary);
-    }
-    let decoded = decode::decode(bytes, opts.charset.as_deref(), None);
+    // The same refusals as `page::extract`, in the same order.
+    crate::page::readable(bytes)?;
+    let decoded = decode::decode(bytes, opts.charset.as_ref().map(Charset::label), None);
+    let eopts = &opts.extract;
     if decoded.text.len() >= u32::MAX as usize {
         return Err(Error::TooLarge);
     }
     let arena = bumpalo::Bump::new();
     let doc = Document::parse(&decoded.text, &arena);
     let mut trace = Trace::default();
-    let (segments, gap) = match opts.algo {
+    let (segments, gap) = match eopts.algo {
         Algo::Auto => (Segments::Normalized, danag::PAPER_GAP),
-        Algo::DanagLines => (Segments::PhysicalLines, opts.gap),
-        // DANAg's profile is drawn for the other algorithms as the page's shape.
-        _ => (Segments::Normalized, opts.gap),
+        Algo::DanagLines => (Segments::PhysicalLines, eopts.gap),
+        Algo::Danag => (Segments::Normalized, eopts.gap),
     };
-    let selection = match opts.algo {
+    let selection = match eopts.algo {
         Algo::Auto => auto::extract_traced(
             &doc,
-            &auto::Tuning::new(opts.mode, opts.comments),
+            &auto::Tuning::new(eopts.mode, eopts.comments),
             Some(&mut trace),
         ),
         // The others as `pith` runs them.
-        _ => crate::extract::run(&doc, opts),
+        _ => extract::run(&doc, eopts),
     };
-    let text = output::render(&doc, &selection, Format::Text, false);
+    let text = output::render(&doc, &selection, &output::Options::default());
     let profile = danag::profile(&doc, segments);
     let token_lines = danag::token_lines(&doc, segments);
     let choice = danag::choose(&profile, gap);
     let title = doc.title();
     let page = Page {
         doc: &doc,
-        opts,
-        trace: (opts.algo == Algo::Auto).then_some(&trace),
+        opts: eopts,
+        trace: (eopts.algo == Algo::Auto).then_some(&trace),
         profile: &profile,
         token_lines: &token_lines,
         choice: &choice,
@@ -265,8 +142,8 @@ pub fn explain_with_gold(
          algorithm <b>{}</b>{} · encoding {} · {} lines in DANAg's profile ({})</p>\n",
         esc(name),
         esc(title.as_deref().unwrap_or("(none)")),
-        opts.algo.name(),
-        match (opts.algo, opts.mode) {
+        eopts.algo.name(),
+        match (eopts.algo, eopts.mode) {
             (Algo::Auto, auto::Mode::Precision) => " --precision",
             (Algo::Auto, auto::Mode::Recall) => " --recall",
             _ => "",
@@ -345,7 +222,7 @@ struct Block {
 /// Everything one report is drawn from.
 struct Page<'p, 'a> {
     doc: &'p Document<'a>,
-    opts: &'p Options,
+    opts: &'p extract::Options,
     trace: Option<&'p Trace>,
     profile: &'p danag::Profile,
     /// The line each token starts on.
@@ -488,13 +365,6 @@ impl Page<'_, '_> {
 
     /// One sentence on the rule that gave the selection.
     fn verdict(&self) -> String {
-        if Algo::SITE.contains(&self.opts.algo) {
-            return format!(
-                "{}: one page alone is a site of one page; nothing is repeated on other pages, \
-                 so everything is content.",
-                self.opts.algo.name()
-            );
-        }
         let Some(t) = self.trace else {
             return match self.choice.best {
                 Some(b) => format!(
@@ -601,12 +471,6 @@ impl Page<'_, '_> {
     fn reason(&self, r: &Reasons, id: NodeId, kept: bool, line: u32) -> String {
         let i = id as usize;
         let in_danag = self.in_danag(line);
-        if Algo::SITE.contains(&self.opts.algo) {
-            return format!(
-                "{} on one page: no other page repeats it",
-                self.opts.algo.name()
-            );
-        }
         let Some(t) = self.trace else {
             return if kept {
                 format!("in DANAg's selected lines (line {line})")

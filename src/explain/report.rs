@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use super::{esc, head};
 use crate::eval::{Dataset, PageScore, Report, System};
-use crate::extract::Options;
+use crate::page::Options;
 
 /// Worst pages listed per system.
 const WORST: usize = 20;

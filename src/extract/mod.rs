@@ -1,22 +1,26 @@
 //! Extraction: one interface, one module per algorithm.
 //!
-//! [`extract`] decodes a page, builds its tree and runs the chosen [`Algo`]. Every algorithm
-//! returns a [`Selection`] over the tree (which text nodes are main content); rendering the
-//! selection as text or markdown is the output module's job, so each algorithm stays small.
+//! [`run`] runs the chosen [`Algo`] on a parsed page. Every algorithm returns a [`Selection`]
+//! over the tree (which text nodes are main content); decoding and parsing come before (the
+//! [`crate::page`] front door does both), rendering the selection is [`crate::output`]'s job,
+//! so each algorithm stays small. Algorithms over several pages of one site ([`SiteAlgo`]: CE
+//! and the two template detectors) take all of them at once; FastCE applies a learned site
+//! template ([`fastce::model`]) to one page.
 
 pub mod auto;
 pub mod blocks;
 pub mod ce;
 pub mod danag;
 pub mod fastce;
+pub mod sample;
 pub mod tmpl_dom;
 pub mod tmpl_text;
 
-use crate::decode;
-use crate::html::{Document, tree::NodeId};
-use crate::output::{self, Format};
+use crate::html::Document;
+pub use crate::html::Selection;
+use crate::names::UnknownName;
 
-/// Which extraction algorithm runs.
+/// Which extraction algorithm runs on one page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Algo {
     /// The default: DANAg's profile plus tree signals (see [`auto`]).
@@ -27,20 +31,11 @@ pub enum Algo {
     Danag,
     /// DANAg over the physical lines of the source, exactly as the paper counts them.
     DanagLines,
-    /// ContentExtractor over several pages of one site given together ([`ce`]); on one page
-    /// alone every block is content.
-    Ce,
-    /// The DOM template-hash detector over several pages of one site ([`tmpl_dom`]).
-    TmplDom,
-    /// The text sliding-window detector over several pages of one site ([`tmpl_text`]).
-    TmplText,
 }
 
 impl Algo {
     /// Every algorithm, in the order `--help` and eval tables list them.
     pub const ALL: &'static [Algo] = &[Algo::Auto, Algo::Danag, Algo::DanagLines];
-    /// Algorithms over a set of pages of one site (not in [`Algo::ALL`]: they need the site).
-    pub const SITE: &'static [Algo] = &[Algo::Ce, Algo::TmplDom, Algo::TmplText];
 
     /// The name used on the command line and in JSON output.
     pub fn name(self) -> &'static str {
@@ -48,55 +43,95 @@ impl Algo {
             Algo::Auto => "auto",
             Algo::Danag => "danag",
             Algo::DanagLines => "danag-lines",
-            Algo::Ce => "ce",
-            Algo::TmplDom => "tmpl-dom",
-            Algo::TmplText => "tmpl-text",
         }
-    }
-
-    /// Parses a command-line name.
-    pub fn from_name(name: &str) -> Option<Algo> {
-        Algo::ALL
-            .iter()
-            .chain(Algo::SITE)
-            .copied()
-            .find(|a| a.name() == name)
     }
 }
 
 impl std::str::FromStr for Algo {
-    type Err = String;
+    type Err = UnknownName;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Algo::from_name(s).ok_or_else(|| {
-            let names: Vec<&str> = Algo::ALL
-                .iter()
-                .chain(Algo::SITE)
-                .map(|a| a.name())
-                .collect();
-            format!("unknown algorithm `{s}` (one of: {})", names.join(", "))
-        })
+        let found = Algo::ALL.iter().copied().find(|a| a.name() == s);
+        found.ok_or_else(|| UnknownName::new("algorithm", s, &names(Algo::ALL, |a| a.name())))
     }
 }
 
-/// Parameters of the template detectors over a site's pages (`--algo tmpl-dom`, `tmpl-text`).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct SiteParams {
-    pub dom: tmpl_dom::Params,
-    pub text: tmpl_text::Params,
+/// Which algorithm runs over several pages of one site given together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SiteAlgo {
+    /// ContentExtractor over several pages of one site given together ([`ce`]).
+    Ce,
+    /// The DOM template-hash detector over several pages of one site ([`tmpl_dom`]).
+    TmplDom,
+    /// The text sliding-window detector over several pages of one site ([`tmpl_text`]).
+    TmplText,
 }
 
-/// Everything that changes what an extraction returns.
+impl SiteAlgo {
+    /// Every site algorithm, in the order `--help` lists them.
+    pub const ALL: &'static [SiteAlgo] = &[SiteAlgo::Ce, SiteAlgo::TmplDom, SiteAlgo::TmplText];
+
+    /// The name used on the command line and in JSON output.
+    pub fn name(self) -> &'static str {
+        match self {
+            SiteAlgo::Ce => "ce",
+            SiteAlgo::TmplDom => "tmpl-dom",
+            SiteAlgo::TmplText => "tmpl-text",
+        }
+    }
+}
+
+/// `--algo`: an algorithm for one page or one over a site's pages (the command line takes
+/// either; one page alone can only be given an [`Algo`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnyAlgo {
+    /// One page at a time.
+    Page(Algo),
+    /// All pages of a site together.
+    Site(SiteAlgo),
+}
+
+impl AnyAlgo {
+    /// The name used on the command line and in JSON output.
+    pub fn name(self) -> &'static str {
+        match self {
+            AnyAlgo::Page(a) => a.name(),
+            AnyAlgo::Site(a) => a.name(),
+        }
+    }
+}
+
+impl Default for AnyAlgo {
+    fn default() -> Self {
+        AnyAlgo::Page(Algo::default())
+    }
+}
+
+impl std::str::FromStr for AnyAlgo {
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if let Some(a) = Algo::ALL.iter().find(|a| a.name() == s) {
+            return Ok(AnyAlgo::Page(*a));
+        }
+        if let Some(a) = SiteAlgo::ALL.iter().find(|a| a.name() == s) {
+            return Ok(AnyAlgo::Site(*a));
+        }
+        let mut all = names(Algo::ALL, |a| a.name());
+        all.extend(names(SiteAlgo::ALL, |a| a.name()));
+        Err(UnknownName::new("algorithm", s, &all))
+    }
+}
+
+fn names<T: Copy>(all: &[T], name: impl Fn(T) -> &'static str) -> Vec<&'static str> {
+    all.iter().map(|&a| name(a)).collect()
+}
+
+/// The algorithm and its settings: what the extraction stage reads.
 #[derive(Clone, Debug)]
 pub struct Options {
+    /// Which algorithm runs.
     pub algo: Algo,
     /// DANAg's gap: positive regions at most this many lines apart are joined (paper: 20).
     pub gap: usize,
-    /// A charset that overrides the `<meta>` declaration (`--charset`); the BOM still wins.
-    pub charset: Option<String>,
-    /// Output format of [`Extracted::text`].
-    pub format: Format,
-    /// Keep link targets in markdown output.
-    pub links: bool,
     /// `--precision` / `--recall`: which way `auto` leans.
     pub mode: auto::Mode,
     /// Keep user comments (`auto`).
@@ -108,210 +143,17 @@ impl Default for Options {
         Options {
             algo: Algo::default(),
             gap: danag::PAPER_GAP,
-            charset: None,
-            format: Format::Text,
-            links: false,
             mode: auto::Mode::Balanced,
             comments: false,
         }
     }
 }
 
-/// What one page gives.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Extracted {
-    /// The page title (`<title>`), when it has one.
-    pub title: Option<String>,
-    /// Language from `<html lang>`.
-    pub lang: Option<String>,
-    /// Publication date the page states (`article:published_time`, `<time datetime>`...).
-    pub date: Option<String>,
-    /// The main content, rendered in the requested format. Valid UTF-8, no markup in text mode.
-    pub text: String,
-    /// Which algorithm produced `text` (with site templates, which template:
-    /// [`crate::template::Family::label`]).
-    pub algo: std::borrow::Cow<'static, str>,
-    /// The encoding the page was read in.
-    pub encoding: &'static str,
-}
-
-/// Why a page could not be extracted at all. A page that parses but has no main text is not an
-/// error: it gives an empty [`Extracted::text`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Error {
-    /// Zero bytes (or only white space).
-    Empty,
-    /// The bytes are not text (NUL-heavy or a known binary signature).
-    Binary,
-    /// Larger than the tokenizer can address (4 GiB).
-    TooLarge,
-}
-
-impl std::fmt::Display for Error {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Error::Empty => f.write_str("empty input"),
-            Error::Binary => f.write_str("binary input, not an HTML page"),
-            Error::TooLarge => f.write_str("page larger than 4 GiB"),
-        }
-    }
-}
-
-impl std::error::Error for Error {}
-
-/// The extraction an algorithm made: the text nodes of main content, in document order, and the
-/// block elements that end a line (rendering inserts line breaks at their boundaries).
-#[derive(Debug, Default)]
-pub struct Selection {
-    pub nodes: Vec<NodeId>,
-}
-
-/// Extracts the main content of one page. `transport_charset` is a charset given outside the
-/// page (the HTTP `Content-Type` of a WARC record); `opts.charset` overrides it.
-pub fn extract(
-    bytes: &[u8],
-    transport_charset: Option<&str>,
-    opts: &Options,
-) -> Result<Extracted, Error> {
-    extract_with(bytes, transport_charset, opts, None)
-}
-
-/// [`extract`] with the site templates of the page's host, if it has some: the template whose
-/// known block paths are nearest the page's ([`crate::template::Family::pick`]) runs FastCE,
-/// combined with `auto` ([`fastce::with_blocks`]); the page falls back to `opts.algo` when no
-/// template shares a block path with it or the page does not match the one picked.
-/// [`Extracted::algo`] says which ran.
-pub fn extract_with(
-    bytes: &[u8],
-    transport_charset: Option<&str>,
-    opts: &Options,
-    family: Option<&crate::template::Family>,
-) -> Result<Extracted, Error> {
-    readable(bytes)?;
-    let decoded = decode::decode(bytes, opts.charset.as_deref(), transport_charset);
-    from_text(&decoded.text, decoded.encoding.name(), opts, family)
-}
-
-/// [`extract_with`] on `page[start..]`, a buffer the caller gives away: when the page has to
-/// be transcoded (a legacy charset, UTF-16, invalid UTF-8), its bytes are freed as soon as the
-/// UTF-8 copy exists, so that the two are not both held beside the tree (issue #7: memory under
-/// 4x the record). The buffer comes back when it was kept (the page was UTF-8 already, or it
-/// could not be read), for reuse.
-pub fn extract_buffer(
-    page: Vec<u8>,
-    start: usize,
-    transport_charset: Option<&str>,
-    opts: &Options,
-    family: Option<&crate::template::Family>,
-) -> (Result<Extracted, Error>, Option<Vec<u8>>) {
-    let bytes = page.get(start..).unwrap_or_default();
-    if let Err(e) = readable(bytes) {
-        return (Err(e), Some(page));
-    }
-    let decoded = decode::decode(bytes, opts.charset.as_deref(), transport_charset);
-    let encoding = decoded.encoding.name();
-    match decoded.text {
-        std::borrow::Cow::Borrowed(text) => {
-            let got = from_text(text, encoding, opts, family);
-            (got, Some(page))
-        }
-        std::borrow::Cow::Owned(text) => {
-            drop(page);
-            (from_text(&text, encoding, opts, family), None)
-        }
-    }
-}
-
-/// Whether `bytes` can be a page at all: not blank, not binary.
-fn readable(bytes: &[u8]) -> Result<(), Error> {
-    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
-        return Err(Error::Empty);
-    }
-    if decode::looks_binary(bytes) {
-        return Err(Error::Binary);
-    }
-    Ok(())
-}
-
-/// Extraction of a decoded page (`encoding`: what it was read in).
-fn from_text(
-    text: &str,
-    encoding: &'static str,
-    opts: &Options,
-    family: Option<&crate::template::Family>,
-) -> Result<Extracted, Error> {
-    if text.len() >= u32::MAX as usize {
-        return Err(Error::TooLarge);
-    }
-    Ok(with_arena(|arena| {
-        let doc = Document::parse(text, arena);
-        let tuning = auto::Tuning::new(opts.mode, opts.comments);
-        // The picked template's selection trimmed by `auto`'s ([`fastce::with_template`]); a
-        // page that does not match it falls back to `opts.algo`, reusing `auto`'s selection
-        // when that was already made and is the fallback.
-        let fast = family.and_then(|f| {
-            let pb = blocks::blocks(&doc.tree);
-            let i = f.pick(|| blocks::layout(&pb))?;
-            let member = f.members.get(i)?;
-            Some((
-                f,
-                i,
-                fastce::with_blocks(&doc, &pb, &member.template, &tuning),
-            ))
-        });
-        let (selection, algo) = match fast {
-            Some((f, i, Ok((sel, how)))) => {
-                let algo = if how == "fastce+auto" {
-                    f.label(i).into()
-                } else {
-                    how.into()
-                };
-                (sel, algo)
-            }
-            Some((_, _, Err(Some(auto)))) if opts.algo == Algo::Auto => {
-                (auto, opts.algo.name().into())
-            }
-            _ => (run(&doc, opts), opts.algo.name().into()),
-        };
-        let text = output::render(&doc, &selection, opts.format, opts.links);
-        Extracted {
-            title: doc.title().map(output::nfc),
-            lang: doc.lang(),
-            date: doc.date(),
-            text,
-            algo,
-            encoding,
-        }
-    }))
-}
-
-thread_local! {
-    /// One arena per thread, reset between pages: a page's copy, tree and tokens are freed in
-    /// one step and the memory is reused by the next page.
-    static ARENA: std::cell::RefCell<bumpalo::Bump> = std::cell::RefCell::new(bumpalo::Bump::new());
-}
-
-/// The largest arena kept for the next page: about the arena of a page at the largest buffer
-/// the reader keeps for reuse ([`crate::input::Pool`], 8 MiB), at the 8 bytes of arena a page
-/// byte takes on pages of dense tags (the 200 MB page of `examples/hostile.rs`: 1.65 GB).
-/// A larger one served a huge page: kept, its tree would stay resident beside that page's
-/// output while it is formatted (JSON), and for the rest of the stream.
-const KEEP_ARENA: usize = 64 << 20;
-
-/// Runs `f` with this thread's arena, reset. A nested call (never made by pith itself) gets a
-/// fresh arena instead of panicking.
-fn with_arena<R>(f: impl FnOnce(&bumpalo::Bump) -> R) -> R {
-    ARENA.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut arena) => {
-            arena.reset();
-            let got = f(&arena);
-            if arena.allocated_bytes() > KEEP_ARENA {
-                *arena = bumpalo::Bump::new();
-            }
-            got
-        }
-        Err(_) => f(&bumpalo::Bump::new()),
-    })
+/// Parameters of the template detectors over a site's pages (`--algo tmpl-dom`, `tmpl-text`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SiteParams {
+    pub dom: tmpl_dom::Params,
+    pub text: tmpl_text::Params,
 }
 
 /// Runs the chosen algorithm on a parsed document.
@@ -320,11 +162,6 @@ pub fn run(doc: &Document<'_>, opts: &Options) -> Selection {
         Algo::Auto => auto::extract(doc, &auto::Tuning::new(opts.mode, opts.comments)),
         Algo::Danag => danag::extract(doc, danag::Segments::Normalized, opts.gap),
         Algo::DanagLines => danag::extract(doc, danag::Segments::PhysicalLines, opts.gap),
-        // One page is a site of one page: CE and the template detectors find nothing repeated
-        // elsewhere.
-        Algo::Ce | Algo::TmplDom | Algo::TmplText => Selection {
-            nodes: blocks::text_nodes(doc, |_| true),
-        },
     }
 }
 
@@ -345,50 +182,9 @@ pub(crate) fn site_texts(
     let sels = site(&refs);
     docs.iter()
         .zip(&sels)
-        .map(|(d, s)| output::render(d, s, Format::Text, false))
+        .map(|(d, s)| {
+            let lines: Vec<String> = s.nodes.iter().map(|&n| d.text_of(n)).collect();
+            lines.join("\n")
+        })
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    const PAGE: &str = "<html><body><nav><a href=/>Home</a></nav><article><p>Gr\u{fc}\u{df}e aus \
-        K\u{f6}ln: the council approved the new bridge on Tuesday, after a debate of four \
-        hours, and building starts in May.</p></article></body></html>";
-
-    #[test]
-    fn a_given_buffer_is_freed_once_transcoded_and_returned_otherwise() {
-        let opts = Options::default();
-        let head = b"HTTP/1.1 200 OK\r\n\r\n".to_vec();
-        let with_head = |body: &[u8]| [head.as_slice(), body].concat();
-
-        // UTF-8 already: read in place, the buffer comes back as it was.
-        let utf8 = with_head(PAGE.as_bytes());
-        let (got, back) = extract_buffer(utf8.clone(), head.len(), None, &opts, None);
-        assert_eq!(back.as_deref(), Some(utf8.as_slice()));
-        let want = extract(PAGE.as_bytes(), None, &opts).expect("page");
-        assert!(want.text.starts_with("Grüße aus Köln"), "{}", want.text);
-        assert_eq!(got, Ok(want.clone()));
-
-        // UTF-16 and a legacy charset: decoded into a copy, so the buffer is gone.
-        let mut utf16 = vec![0xFF, 0xFE];
-        utf16.extend(PAGE.encode_utf16().flat_map(u16::to_le_bytes));
-        let latin1 = encoding_rs::WINDOWS_1252.encode(PAGE).0.into_owned();
-        for (body, charset, encoding) in [
-            (utf16, None, "UTF-16LE"),
-            (latin1, Some("iso-8859-1"), "windows-1252"),
-        ] {
-            let (got, back) = extract_buffer(with_head(&body), head.len(), charset, &opts, None);
-            assert!(back.is_none(), "{encoding}");
-            assert_eq!(got, extract(&body, charset, &opts), "{encoding}");
-            let got = got.expect("page");
-            assert_eq!((got.text, got.encoding), (want.text.clone(), encoding));
-        }
-
-        // A page that cannot be read keeps its buffer too.
-        let blank = with_head(b"  \n ");
-        let (got, back) = extract_buffer(blank.clone(), head.len(), None, &opts, None);
-        assert_eq!((got, back), (Err(Error::Empty), Some(blank)));
-    }
 }

@@ -220,11 +220,10 @@ pub fn detect(doc: &Document<'_>, text: &PageText, model: &Model) -> Detected {
 /// second over each.
 pub fn site(docs: &[&Document<'_>], params: &Params) -> Vec<Selection> {
     let texts: Vec<PageText> = docs.iter().map(|d| page_text(d)).collect();
-    let sampled: Vec<&PageText> =
-        crate::template::learn::sample_indices(texts.len(), params.sample)
-            .into_iter()
-            .filter_map(|i| texts.get(i))
-            .collect();
+    let sampled: Vec<&PageText> = super::sample::sample_indices(texts.len(), params.sample)
+        .into_iter()
+        .filter_map(|i| texts.get(i))
+        .collect();
     let model = learn(&sampled, params);
     docs.iter()
         .zip(&texts)

@@ -31,9 +31,21 @@ use bumpalo::Bump;
 use bumpalo::collections::Vec as BumpVec;
 
 pub use attrs::Attrs;
+/// The arena a [`Document`] is parsed into (bumpalo's bump allocator): one per page, freed or
+/// reset at once.
+pub use bumpalo::Bump as Arena;
 pub use tags::Tag;
 pub use tokens::{Token, TokenKind, Tokens};
 pub use tree::{Kind, Node, NodeId, Tree};
+
+/// Nodes of a tree chosen as a page's main content: the text nodes, in document order. Every
+/// extraction algorithm gives one; rendering walks the tree and writes the text of these
+/// nodes, breaking lines at the block elements around them.
+#[derive(Debug, Default)]
+pub struct Selection {
+    /// The chosen text nodes, in document order.
+    pub nodes: Vec<NodeId>,
+}
 
 /// A parsed page.
 pub struct Document<'a> {
@@ -460,17 +472,6 @@ mod tests {
         assert_eq!(marked, ["</p>", "</p>", "</article>"]);
         assert_eq!(ends.len(), starts.len() - 1); // all but the body, left open
         assert_eq!(doc.strays.len(), 0);
-        // So the paragraphs stay lines of their own.
-        let visible = crate::extract::Selection {
-            nodes: (0..doc.tree.nodes.len() as NodeId)
-                .filter(|&i| {
-                    let n = doc.tree.node(i);
-                    n.kind == Kind::Text && n.context() & tree::context::HIDDEN == 0
-                })
-                .collect(),
-        };
-        let text = crate::output::text::render(&doc, &visible);
-        assert!(text.contains("The article.\nIts link text.\n"), "{text}");
         // The text after the nest is back in the body.
         let after = text_node(&doc, "After the nest.");
         assert_eq!(doc.tree.node(doc.tree.node(after).parent).tag, Tag::Body);

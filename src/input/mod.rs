@@ -133,48 +133,47 @@ pub enum Framing {
     Jsonl,
 }
 
-impl Framing {
-    /// The framing an `--input` value names (`auto`, `html`, `warc`, `jsonl` or `json`), for
-    /// every command that takes one.
-    pub fn from_name(name: &str) -> Option<Framing> {
+/// The default largest record (`--max-record-bytes`): far above any real page (the largest
+/// of the gold sets is under 4 MB), small enough that a worker's page, tree and output stay
+/// within a few hundred MB.
+pub const DEFAULT_MAX_RECORD: usize = 64 << 20;
+
+impl std::str::FromStr for Framing {
+    type Err = crate::names::UnknownName;
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
         match name {
-            "auto" => Some(Framing::Auto),
-            "html" => Some(Framing::Html),
-            "warc" => Some(Framing::Warc),
-            "jsonl" | "json" => Some(Framing::Jsonl),
-            _ => None,
+            "auto" => Ok(Framing::Auto),
+            "html" => Ok(Framing::Html),
+            "warc" => Ok(Framing::Warc),
+            "jsonl" | "json" => Ok(Framing::Jsonl),
+            _ => Err(crate::names::UnknownName::new(
+                "framing",
+                name,
+                &["auto", "html", "warc", "jsonl"],
+            )),
         }
-    }
-
-    /// The values [`Framing::from_name`] takes, for error messages.
-    pub const NAMES: &'static str = "auto, html, warc, jsonl";
-
-    /// [`Framing::from_name`] for a command's `--input`, or the message naming the values it
-    /// takes.
-    pub fn from_arg(name: &str) -> Result<Framing, String> {
-        Framing::from_name(name)
-            .ok_or_else(|| format!("unknown --input `{name}` (one of: {})", Framing::NAMES))
     }
 }
 
 /// Every page record of the inputs `names` (`-` is stdin) in order, handed to `each` with the
 /// input's name: gzip members are inflated here, and an input that does not open or a record
-/// that is broken is reported on stderr as `who: ...` and skipped. For the commands that read
+/// that is broken is handed to `fault` (as `input: error` or the record's location and error)
+/// and skipped. For the commands that read
 /// a whole input set before acting on it (`pith learn`, `pith cluster`, `pith template
 /// extract`), not for the streaming pipeline, which inflates on its workers.
 pub fn for_each_page<S: AsRef<str>>(
     names: impl IntoIterator<Item = S>,
     framing: Framing,
-    who: &str,
     mut each: impl FnMut(&str, Box<Record>),
+    mut fault: impl FnMut(String),
 ) {
     let pool = Pool::default();
     for name in names {
         let name = name.as_ref();
-        let (mut input, _) = match Input::open(name, framing, 64 << 20) {
+        let (mut input, _) = match Input::open(name, framing, DEFAULT_MAX_RECORD) {
             Ok(i) => i,
             Err(e) => {
-                eprintln!("{who}: {name}: {e}");
+                fault(format!("{name}: {e}"));
                 continue;
             }
         };
@@ -186,7 +185,7 @@ pub fn for_each_page<S: AsRef<str>>(
                     _ => continue,
                 },
                 Item::Fault(f) => {
-                    eprintln!("{who}: {f}");
+                    fault(f.to_string());
                     continue;
                 }
                 Item::Skip(_) => continue,

@@ -7,7 +7,7 @@
 //! ancestor) and that block's kind; one pass over the tokens then writes the selected text,
 //! opening a new line whenever the block changes. Nothing walks up the tree per text node.
 
-use crate::extract::Selection;
+use crate::html::Selection;
 use crate::html::entities;
 use crate::html::tags::{Tag, flags};
 use crate::html::tree::{Kind, NONE, NodeId, context};

@@ -1,14 +1,14 @@
 //! Output: renders a [`Selection`] of a [`Document`] as text or markdown.
 //!
-//! JSON lines framing of whole records lives in [`json`]; this module only turns selected text
-//! nodes into a body string.
+//! This module only turns selected text nodes into a body string; the JSON lines framing of
+//! whole records is the pipeline's ([`crate::pipeline::json`]).
 
-pub mod json;
 pub mod markdown;
 pub mod text;
 
-use crate::extract::Selection;
 use crate::html::Document;
+use crate::html::Selection;
+use crate::names::UnknownName;
 
 /// The body format of an extraction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -20,11 +20,39 @@ pub enum Format {
     Markdown,
 }
 
+impl Format {
+    /// Every format with its names (the first is the one `--help` shows).
+    pub const NAMES: &'static [(&'static str, Format)] = &[
+        ("text", Format::Text),
+        ("markdown", Format::Markdown),
+        ("md", Format::Markdown),
+    ];
+}
+
+impl std::str::FromStr for Format {
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let found = Format::NAMES.iter().find(|(n, _)| *n == s);
+        found
+            .map(|&(_, f)| f)
+            .ok_or_else(|| UnknownName::new("format", s, &["text", "markdown"]))
+    }
+}
+
+/// What the rendering stage reads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// The body format.
+    pub format: Format,
+    /// Keep link targets in markdown output.
+    pub links: bool,
+}
+
 /// Renders the selected nodes of `doc`, composed to NFC (see [`nfc`]).
-pub fn render(doc: &Document<'_>, selection: &Selection, format: Format, links: bool) -> String {
-    nfc(match format {
+pub fn render(doc: &Document<'_>, selection: &Selection, opts: &Options) -> String {
+    nfc(match opts.format {
         Format::Text => text::render(doc, selection),
-        Format::Markdown => markdown::render(doc, selection, links),
+        Format::Markdown => markdown::render(doc, selection, opts.links),
     })
 }
 

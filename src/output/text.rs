@@ -5,7 +5,7 @@
 //! `foo<b>bar</b>` stays `foobar` and `foo <b>bar</b>` stays `foo bar`. Preformatted text keeps
 //! its line breaks.
 
-use crate::extract::Selection;
+use crate::html::Selection;
 use crate::html::entities;
 use crate::html::tags::{Tag, flags};
 use crate::html::tree::{NONE, context};
@@ -291,5 +291,37 @@ impl LineWriter {
             self.out.push('\n');
         }
         self.out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::html::tree::{self, Kind, NodeId};
+    use bumpalo::Bump;
+
+    /// Paragraphs nested beyond the tree's depth limit stay lines of their own: the tree
+    /// leaves a boundary marker where their block tags were.
+    #[test]
+    fn paragraphs_beyond_the_depth_limit_stay_lines() {
+        let n = 100_000;
+        let html = format!(
+            "<body>{}<article><p>The article.</p><p>Its <a href=/x>link text</a>.</p>\
+             <script>var s = '<p>no</p>';</script></article>{}After the nest.",
+            "<div>".repeat(n),
+            "</div>".repeat(n)
+        );
+        let arena = Bump::new();
+        let doc = Document::parse(&html, &arena);
+        let visible = Selection {
+            nodes: (0..doc.tree.nodes.len() as NodeId)
+                .filter(|&i| {
+                    let n = doc.tree.node(i);
+                    n.kind == Kind::Text && n.context() & tree::context::HIDDEN == 0
+                })
+                .collect(),
+        };
+        let text = render(&doc, &visible);
+        assert!(text.contains("The article.\nIts link text.\n"), "{text}");
     }
 }

@@ -1,0 +1,165 @@
+//! `pith eval`: scores pith's algorithms or another tool's outputs on a gold set
+//! ([`pith::eval`]), prints the table or JSON, writes the per-page CSV and the HTML report.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use argh::FromArgs;
+use pith::eval::metrics::Prf;
+use pith::eval::{Dataset, PageScore, System, report, score_set, to_json, to_table};
+use pith::extract::{self, Algo};
+use pith::page::Options;
+
+/// Scores extractors on a gold set: pith's algorithms in-process, or files another tool wrote.
+///
+/// Prints a summary table (or JSON with --json). Metrics: bow (bag-of-words, ScrapingHub),
+/// lcs (longest common subsequence of words, Gottron), snippet (trafilatura's with/without
+/// snippets, counted over the set).
+#[derive(FromArgs, Debug)]
+pub struct EvalArgs {
+    /// algorithm to score (repeatable; default: auto). One of: auto, danag, danag-lines
+    #[argh(option)]
+    algo: Vec<Algo>,
+
+    /// score the files DIR/<id>.txt another tool wrote, instead of running pith (repeatable)
+    #[argh(option)]
+    pred: Vec<PathBuf>,
+
+    /// run pith's auto with --precision
+    #[argh(switch)]
+    precision: bool,
+
+    /// run pith's auto with --recall
+    #[argh(switch)]
+    recall: bool,
+
+    /// run pith's auto with --comments
+    #[argh(switch)]
+    comments: bool,
+
+    /// print the summary as one JSON object (shape documented in eval/METRICS.md)
+    #[argh(switch)]
+    json: bool,
+
+    /// write one CSV row per page and algorithm to this file
+    #[argh(option)]
+    per_page: Option<PathBuf>,
+
+    /// worker threads (default: all cores)
+    #[argh(option, short = 'j')]
+    jobs: Option<usize>,
+
+    /// also write an HTML report to this file: summary, sorted F1 per page, precision against
+    /// recall, the worst 20 pages per system with their `pith explain` views (written beside
+    /// it, in REPORT.explain/)
+    #[argh(option)]
+    html: Option<PathBuf>,
+
+    /// the gold set directory (with html/ and gold/)
+    #[argh(positional)]
+    dataset: PathBuf,
+}
+
+/// `pith eval ...`: `cmd` is the command path for help text, `args` what follows `eval`.
+pub fn cli_main(cmd: &[&str], args: &[&str]) -> ExitCode {
+    let args = match EvalArgs::from_args(cmd, args) {
+        Ok(a) => a,
+        Err(early) => return crate::args::early_exit(early),
+    };
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("pith eval: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(args: &EvalArgs) -> Result<(), String> {
+    let ds = Dataset::open(&args.dataset)?;
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let mut systems: Vec<System> = args.pred.iter().cloned().map(System::Pred).collect();
+    let mode = extract::auto::Mode::from_switches(args.precision, args.recall)?;
+    let mut algos = args.algo.clone();
+    if algos.is_empty() && args.pred.is_empty() {
+        algos.push(Algo::Auto);
+    }
+    for algo in algos {
+        let opts = Options {
+            extract: extract::Options {
+                algo,
+                mode,
+                comments: args.comments,
+                ..extract::Options::default()
+            },
+            ..Options::default()
+        };
+        systems.push(System::Pith(opts));
+    }
+    for sys in &systems {
+        if let System::Pred(dir) = sys
+            && !dir.is_dir()
+        {
+            return Err(format!("{}: not a directory", dir.display()));
+        }
+    }
+    let mut csv = match &args.per_page {
+        Some(path) => {
+            let f = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let mut w = std::io::BufWriter::new(f);
+            writeln!(w, "system,id,empty,error,bow_p,bow_r,bow_f1,lcs_p,lcs_r,lcs_f1,snip_tp,snip_fp,snip_fn,snip_tn")
+                .map_err(|e| e.to_string())?;
+            Some(w)
+        }
+        None => None,
+    };
+    let mut reports = Vec::new();
+    let mut runs = Vec::new();
+    for sys in &systems {
+        let pages = score_set(&ds, sys, jobs);
+        if let Some(w) = csv.as_mut() {
+            for p in &pages {
+                write_csv_row(w, &sys.name(), p).map_err(|e| e.to_string())?;
+            }
+        }
+        reports.push(report(sys.name(), &pages));
+        runs.push((sys.clone(), pages));
+    }
+    if let Some(path) = &args.html {
+        pith::explain::report::write(&ds, &runs, &reports, path)?;
+    }
+    if let Some(mut w) = csv {
+        w.flush().map_err(|e| e.to_string())?;
+    }
+    let out = if args.json {
+        to_json(&ds, &reports)
+    } else {
+        to_table(&ds, &reports)
+    };
+    print!("{out}");
+    Ok(())
+}
+
+fn write_csv_row(w: &mut impl Write, sys: &str, p: &PageScore) -> std::io::Result<()> {
+    let f = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v:.4}"));
+    let prf = |m: Option<Prf>| match m {
+        Some(m) => format!("{},{},{:.4}", f(m.precision), f(m.recall), m.f1),
+        None => ",,".to_string(),
+    };
+    let snip = match p.snippet {
+        Some(c) => format!("{},{},{},{}", c.tp, c.fp, c.fn_, c.tn),
+        None => ",,,".to_string(),
+    };
+    writeln!(
+        w,
+        "{sys},{},{},{},{},{},{snip}",
+        p.id,
+        p.empty,
+        p.error,
+        prf(p.bow),
+        prf(p.lcs)
+    )
+}

@@ -1,0 +1,124 @@
+//! `pith explain PAGE`: the report of [`pith::explain`] for one page, to a file or stdout.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use argh::FromArgs;
+use pith::explain::explain_with_gold;
+use pith::extract::{self, AnyAlgo, auto, danag};
+use pith::page::Options;
+
+/// Writes an HTML report of why a page came out as it did: DANAg's profile, every text block
+/// kept or dropped with the rule and signals that decided it, the output text.
+///
+/// The report is one self-contained file (inline SVG and CSS, no external resource); open it
+/// in any browser. Without -o it goes to standard output.
+#[derive(FromArgs, Debug)]
+struct ExplainArgs {
+    /// algorithm to explain: auto (default), danag or danag-lines (ce needs several pages of
+    /// a site, as in `pith --algo ce`)
+    #[argh(option, default = "AnyAlgo::default()")]
+    algo: AnyAlgo,
+
+    /// auto: explain the --precision variant
+    #[argh(switch)]
+    precision: bool,
+
+    /// auto: explain the --recall variant
+    #[argh(switch)]
+    recall: bool,
+
+    /// auto: keep user comments, as `pith --comments`
+    #[argh(switch)]
+    comments: bool,
+
+    /// DANAg gap in lines (default 20, the paper's); as `pith --gap`
+    #[argh(option, default = "danag::PAPER_GAP")]
+    gap: usize,
+
+    /// charset of the page, overriding its declaration; as `pith --charset`
+    #[argh(option)]
+    charset: Option<String>,
+
+    /// the page's gold text (plain text, like a gold set's gold/<id>.txt): every block is also
+    /// marked as in it or not, so kept noise and dropped content stand out
+    #[argh(option)]
+    gold: Option<PathBuf>,
+
+    /// write the report to this file instead of standard output
+    #[argh(option, short = 'o')]
+    output: Option<PathBuf>,
+
+    /// the page (an HTML file; `-` reads standard input)
+    #[argh(positional)]
+    page: String,
+}
+
+/// `pith explain ...`: `cmd` is the command path for help text, `args` what follows `explain`.
+pub fn cli_main(cmd: &[&str], args: &[&str]) -> ExitCode {
+    // argh reads a lone `-` as an unknown flag; it travels under a name no file has.
+    let args: Vec<&str> = args
+        .iter()
+        .map(|&a| if a == "-" { crate::args::STDIN_ARG } else { a })
+        .collect();
+    let args = match ExplainArgs::from_args(cmd, &args) {
+        Ok(a) => a,
+        Err(early) => return crate::args::early_exit(early),
+    };
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("pith explain: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(args: &ExplainArgs) -> Result<(), String> {
+    let mode = auto::Mode::from_switches(args.precision, args.recall)?;
+    let algo = match args.algo {
+        AnyAlgo::Page(a) => a,
+        AnyAlgo::Site(a) => {
+            return Err(format!(
+                "--algo {} compares pages of one site; explain one page with auto, danag or danag-lines",
+                a.name()
+            ));
+        }
+    };
+    let opts = Options {
+        extract: extract::Options {
+            algo,
+            gap: args.gap,
+            mode,
+            comments: args.comments,
+        },
+        charset: crate::args::charset_arg(args.charset.as_deref())?,
+        ..Options::default()
+    };
+    let (bytes, name) = if args.page == crate::args::STDIN_ARG {
+        let mut b = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut b)
+            .map_err(|e| format!("standard input: {e}"))?;
+        (b, "standard input".to_string())
+    } else {
+        let b = std::fs::read(&args.page).map_err(|e| format!("{}: {e}", args.page))?;
+        (b, args.page.clone())
+    };
+    let gold = match &args.gold {
+        Some(path) => {
+            let b = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            Some(String::from_utf8_lossy(&b).into_owned())
+        }
+        None => None,
+    };
+    let ex = explain_with_gold(&bytes, &name, &opts, gold.as_deref())
+        .map_err(|e| format!("{name}: {e}"))?;
+    match &args.output {
+        Some(path) => std::fs::write(path, ex.html).map_err(|e| format!("{}: {e}", path.display())),
+        None => std::io::stdout()
+            .write_all(ex.html.as_bytes())
+            .map_err(|e| format!("standard output: {e}")),
+    }
+}

@@ -1,0 +1,126 @@
+//! The filter's run as the command line shows it: documents to stdout, every message of the
+//! run on stderr as `pith: ...`, a progress line while a large file is read on a terminal,
+//! one summary line after WARC or JSON lines input, and the exit status.
+
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use pith::pipeline::{self, Event, Summary};
+
+/// Runs the filter; the exit status is failure when no input could be read at all, or no page
+/// came out of plain HTML inputs, or `--strict` was given and a record failed.
+pub fn run(config: &pipeline::Config, strict: bool) -> ExitCode {
+    let progress: Mutex<Option<Progress>> = Mutex::new(None);
+    let events = |e: Event<'_>| match e {
+        Event::Message(m) => eprintln!("pith: {m}"),
+        Event::Opened { name, bytes } => {
+            if let Ok(mut p) = progress.lock() {
+                *p = Progress::new(name, bytes);
+            }
+        }
+        Event::Read { records } => {
+            if let Ok(mut p) = progress.lock()
+                && let Some(p) = p.as_mut()
+            {
+                p.tick(records);
+            }
+        }
+        Event::Closed => {
+            if let Ok(mut p) = progress.lock()
+                && let Some(p) = p.take()
+            {
+                p.clear();
+            }
+        }
+    };
+    let mut out = std::io::BufWriter::new(std::io::stdout());
+    let sum = pipeline::run(config, &mut out, &events);
+    let _ = out.flush();
+    if sum.streams {
+        eprintln!("pith: {}", summary_line(&sum));
+    }
+    if sum.nothing() || (strict && sum.failed > 0) {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// `N records read, N extracted, N skipped (reason N, ...), N failed`.
+fn summary_line(sum: &Summary) -> String {
+    let reasons: Vec<String> = sum
+        .skipped
+        .iter()
+        .map(|(r, n)| format!("{r} {n}"))
+        .collect();
+    let reasons = if reasons.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", reasons.join(", "))
+    };
+    format!(
+        "{} records read, {} extracted, {} skipped{}, {} failed",
+        sum.read,
+        sum.extracted,
+        sum.skipped_total(),
+        reasons,
+        sum.failed
+    )
+}
+
+/// A progress line on stderr while a large input is read: only when stderr is a terminal and
+/// the input's size is known (a file), refreshed at most four times a second.
+struct Progress {
+    name: String,
+    total: u64,
+    /// The input's counter of raw bytes read.
+    bytes: Arc<AtomicU64>,
+    started: Instant,
+    last: Instant,
+    shown: bool,
+}
+
+impl Progress {
+    fn new(name: &str, bytes: Arc<AtomicU64>) -> Option<Progress> {
+        if name == "-" || !std::io::stderr().is_terminal() {
+            return None;
+        }
+        let total = std::fs::metadata(name).ok()?.len();
+        let now = Instant::now();
+        Some(Progress {
+            name: name.to_string(),
+            total,
+            bytes,
+            started: now,
+            last: now,
+            shown: false,
+        })
+    }
+
+    fn tick(&mut self, records: u64) {
+        let now = Instant::now();
+        if now.duration_since(self.last).as_millis() < 250 {
+            return;
+        }
+        self.last = now;
+        self.shown = true;
+        let read = self.bytes.load(Ordering::Relaxed);
+        let secs = now.duration_since(self.started).as_secs_f64().max(1e-3);
+        eprint!(
+            "\r\x1b[2Kpith: {} {:.0}% of {:.1} MB, {:.0} records/s",
+            self.name,
+            100.0 * read as f64 / self.total.max(1) as f64,
+            self.total as f64 / 1e6,
+            records as f64 / secs
+        );
+    }
+
+    fn clear(self) {
+        if self.shown {
+            eprint!("\r\x1b[2K");
+        }
+    }
+}

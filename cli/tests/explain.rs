@@ -1,0 +1,439 @@
+//! `pith explain` and `pith eval --html` without a browser: the report says exactly what the
+//! extractor did (its output text is `pith`'s, its counts are those of its own block list) on
+//! every page of the ScrapingHub set under every algorithm, the commands write their files and
+//! fail with one-line messages, and a hostile page stays linear.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use pith::{Algo, Options};
+
+const SET: &str = "../../shared/data/scrapinghub";
+
+fn scrapinghub_pages() -> Option<Vec<PathBuf>> {
+    let dir = Path::new(SET).join("html");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        eprintln!("skipping: {} is absent", dir.display());
+        return None;
+    };
+    let mut pages: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "html"))
+        .collect();
+    pages.sort();
+    Some(pages)
+}
+
+/// The number in `<b id=NAME>N</b>` of a report.
+fn shown(html: &str, name: &str) -> usize {
+    let key = format!("<b id={name}>");
+    let at = html
+        .find(&key)
+        .unwrap_or_else(|| panic!("{name} not shown"))
+        + key.len();
+    html[at..]
+        .split('<')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{name} is not a number"))
+}
+
+/// The report has what the issue asks for and nothing from outside.
+fn check_report(html: &str, ex: &pith::explain::Explained, text: &str) {
+    assert!(html.starts_with("<!DOCTYPE html>") && html.ends_with("</body></html>\n"));
+    for part in [
+        "<path id=t1 class=t1 d=\"M",
+        "<path id=t2 class=t2 d=\"M",
+        "<path id=diff class=diff d=\"M",
+        "<ol id=blocks>",
+        "<pre id=output>",
+        "<b id=title>",
+    ] {
+        assert!(html.contains(part), "report lacks {part}");
+    }
+    // Self-contained: no external script, style sheet, image or frame.
+    for external in ["<script src", "<link", "<img", "<iframe", "url("] {
+        assert!(!html.contains(external), "report loads {external}");
+    }
+    assert_eq!(shown(html, "n-kept"), ex.kept);
+    assert_eq!(shown(html, "n-dropped"), ex.dropped);
+    assert_eq!(shown(html, "n-partial"), ex.partial);
+    assert_eq!(shown(html, "n-words"), text.split_whitespace().count());
+    assert_eq!(shown(html, "n-lines"), text.lines().count());
+    assert_eq!(html.matches("<li class=\"block kept\">").count(), ex.kept);
+    assert_eq!(
+        html.matches("<li class=\"block dropped\">").count(),
+        ex.dropped
+    );
+    // Some text kept exactly when pith printed something.
+    assert_eq!(ex.kept + ex.partial > 0, !text.trim().is_empty());
+}
+
+#[test]
+fn explain_agrees_with_extract_on_every_scrapinghub_page() {
+    let Some(pages) = scrapinghub_pages() else {
+        return;
+    };
+    let mut explained = 0;
+    for page in &pages {
+        let bytes = std::fs::read(page).expect("read page");
+        for &algo in Algo::ALL {
+            let opts = pith::Options {
+                extract: pith::extract::Options {
+                    algo,
+                    ..Default::default()
+                },
+                ..Default::default()
+            };
+            let name = page.display().to_string();
+            let ex = pith::explain::explain(&bytes, &name, &opts)
+                .unwrap_or_else(|e| panic!("{name} {}: {e}", algo.name()));
+            let got = pith::extract(&bytes, None, &opts).expect("extract");
+            assert_eq!(ex.text, got.text, "{name} {}: output differs", algo.name());
+            assert_eq!(ex.title, got.title);
+            assert!(ex.lines > 0, "{name}: empty profile");
+            check_report(&ex.html, &ex, &got.text);
+            if algo != Algo::Auto {
+                // DANAg keeps exactly the text of its selected lines: every kept block starts
+                // on a line the plotted profile shades as selected.
+                for item in ex.html.split("<li class=\"block ").skip(1) {
+                    if item.starts_with("kept\"") {
+                        assert!(item.contains("(DANAg region)"), "{name}: {item}");
+                    }
+                }
+            }
+            explained += 1;
+        }
+    }
+    eprintln!(
+        "explained {} pages × {} algorithms = {explained} reports",
+        pages.len(),
+        Algo::ALL.len()
+    );
+    assert_eq!(explained, pages.len() * Algo::ALL.len());
+}
+
+#[test]
+fn explain_command_on_every_scrapinghub_page() {
+    let Some(pages) = scrapinghub_pages() else {
+        return;
+    };
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("explain_every_page.html");
+    let out = out.to_str().expect("utf-8 path");
+    for page in &pages {
+        let page = page.to_str().expect("utf-8 path");
+        let o = pith(&["explain", page, "-o", out]);
+        assert!(
+            o.status.success(),
+            "{page}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(
+            o.stderr.is_empty(),
+            "{page}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let html = std::fs::read_to_string(out).expect("report written");
+        assert!(
+            html.contains("<path id=t1 class=t1 d=\"M"),
+            "{page}: no profile"
+        );
+    }
+    eprintln!("pith explain: {} pages, all written", pages.len());
+}
+
+#[test]
+fn gold_marks_agree_with_the_gold() {
+    let Some(pages) = scrapinghub_pages() else {
+        return;
+    };
+    let mut noise = 0;
+    for page in pages.iter().step_by(9) {
+        let bytes = std::fs::read(page).expect("read page");
+        let name = page.display().to_string();
+        let opts = Options::default();
+        // Against pith's own output as gold, no block pith kept whole is noise.
+        let own = pith::extract(&bytes, None, &opts).expect("extract").text;
+        let ex =
+            pith::explain::explain_with_gold(&bytes, &name, &opts, Some(&own)).expect("explain");
+        assert_eq!(ex.kept_not_gold, Some(0), "{name}");
+        // Against the real gold, the marks shown are the marks counted.
+        let gold_path = Path::new(SET)
+            .join("gold")
+            .join(page.file_name().expect("name"))
+            .with_extension("txt");
+        let gold = std::fs::read_to_string(&gold_path).expect("gold text");
+        let ex =
+            pith::explain::explain_with_gold(&bytes, &name, &opts, Some(&gold)).expect("explain");
+        let (k, d) = (
+            ex.kept_not_gold.expect("judged"),
+            ex.dropped_gold.expect("judged"),
+        );
+        assert_eq!(shown(&ex.html, "n-kept-nogold"), k);
+        assert_eq!(shown(&ex.html, "n-dropped-gold"), d);
+        assert_eq!(
+            ex.html.matches("<li class=\"block kept nogold\">").count(),
+            k
+        );
+        assert_eq!(
+            ex.html.matches("<li class=\"block dropped gold\">").count(),
+            d
+        );
+        noise += k;
+    }
+    // The set's pages do have captions and widgets pith keeps (its precision is 0.91).
+    assert!(noise > 0);
+}
+
+#[test]
+fn explain_modes_follow_the_extractor() {
+    let bytes = std::fs::read("../tests/pages/article.html").expect("sample page");
+    for mode in [
+        pith::extract::auto::Mode::Precision,
+        pith::extract::auto::Mode::Recall,
+    ] {
+        for comments in [false, true] {
+            let opts = pith::Options {
+                extract: pith::extract::Options {
+                    mode: mode,
+                    comments: comments,
+                    ..Default::default()
+                },
+                ..Default::default()
+            };
+            let ex = pith::explain::explain(&bytes, "article", &opts).expect("explain");
+            let got = pith::extract(&bytes, None, &opts).expect("extract");
+            assert_eq!(ex.text, got.text);
+            check_report(&ex.html, &ex, &got.text);
+        }
+    }
+}
+
+#[test]
+fn explain_names_the_deciding_rules_on_the_sample_page() {
+    let bytes = std::fs::read("../tests/pages/article.html").expect("sample page");
+    let ex = pith::explain::explain(&bytes, "article", &Options::default()).expect("explain");
+    assert!(
+        ex.kept > 0 && ex.dropped > 0,
+        "{} kept {} dropped",
+        ex.kept,
+        ex.dropped
+    );
+    assert!(ex.html.contains("auto: main container"), "verdict missing");
+    assert!(ex.html.contains("in the main container"));
+    assert!(ex.html.contains("removed as boilerplate"));
+    assert!(ex.html.contains("link density") && ex.html.contains("text density"));
+    assert!(ex.html.contains("(T1 ") && ex.html.contains(", smoothed "));
+    // The menu's words are struck through (dropped), the article's are not.
+    let text = &ex.text;
+    assert!(text.contains("shop owners found a line of brown silt"));
+}
+
+#[test]
+fn a_block_with_an_inline_share_widget_is_partly_kept_and_says_why() {
+    let para = "The council approved the new bridge on Tuesday, after a debate of four hours, \
+                and building starts in May, the mayor said.";
+    let page = format!(
+        "<html><body><nav><a href=/>Home</a> <a href=/n>News</a></nav><article>\
+         <p>{para}</p><p>{para} <span class=share-buttons>Share this on Facebook</span> \
+         It will cost, the council said, less than the old one.</p><p>{para}</p></article>\
+         <footer>Contact us</footer></body></html>"
+    );
+    let ex =
+        pith::explain::explain(page.as_bytes(), "fixture", &Options::default()).expect("explain");
+    assert!(!ex.text.contains("Facebook") && ex.text.contains("less than the old one"));
+    assert_eq!((ex.kept, ex.partial, ex.dropped), (2, 1, 2), "{}", ex.html);
+    assert!(
+        ex.html
+            .contains("removed as boilerplate: the class/id of span.share-buttons"),
+        "{}",
+        ex.html
+    );
+    assert!(
+        ex.html
+            .contains("removed as boilerplate: the &lt;nav&gt; element nav")
+    );
+    assert!(ex.html.contains("in the main container article"));
+}
+
+#[test]
+fn explain_stays_linear_on_a_flat_page_of_many_blocks() {
+    let mut page = String::from("<html><body>");
+    for i in 0..100_000 {
+        page.push_str(&format!(
+            "<p>Paragraph {i} has words, commas, and <a href=/{i}>a link</a>.</p><div></div>\n"
+        ));
+    }
+    let ex = pith::explain::explain(page.as_bytes(), "flat", &Options::default()).expect("explain");
+    assert_eq!(ex.kept + ex.dropped + ex.partial, 100_000);
+    assert!(ex.html.contains("id=truncated"), "the block list is capped");
+}
+
+#[test]
+fn explain_stays_linear_on_a_million_nested_divs() {
+    let depth = 1_000_000;
+    let mut page = "<div>".repeat(depth);
+    page.push_str("<p>The article, at the bottom of a very deep page, still has its words.</p>");
+    let ex = pith::explain::explain(page.as_bytes(), "deep", &Options::default()).expect("explain");
+    assert!(ex.text.contains("still has its words"));
+    assert_eq!(ex.kept, 1);
+}
+
+/// The report of the sample page under `auto`, from the library.
+fn html_auto() -> String {
+    let bytes = std::fs::read("../tests/pages/article.html").expect("sample page");
+    pith::explain::explain(&bytes, "article", &Options::default())
+        .expect("explain")
+        .html
+}
+
+fn pith(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_pith"))
+        .args(args)
+        .output()
+        .expect("run pith")
+}
+
+#[test]
+fn explain_command_writes_the_report_and_reports_errors_in_one_line() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("explain_cli");
+    std::fs::create_dir_all(&dir).expect("tmp dir");
+    let out = dir.join("article.html");
+    let o = pith(&[
+        "explain",
+        "../tests/pages/article.html",
+        "--algo",
+        "danag",
+        "-o",
+        out.to_str().expect("utf-8 path"),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let html = std::fs::read_to_string(&out).expect("report written");
+    assert!(html.contains("algorithm <b>danag</b>"));
+    let text = String::from_utf8(pith(&["--algo", "danag", "../tests/pages/article.html"]).stdout)
+        .expect("utf-8");
+    assert_eq!(shown(&html, "n-words"), text.split_whitespace().count());
+    // Standard output when no -o; standard input as `-`.
+    let o = pith(&["explain", "../tests/pages/article.html"]);
+    assert!(o.status.success());
+    assert!(o.stdout.starts_with(b"<!DOCTYPE html>"));
+    let o = Command::new(env!("CARGO_BIN_EXE_pith"))
+        .args(["explain", "-"])
+        .stdin(std::fs::File::open("../tests/pages/article.html").expect("sample page"))
+        .output()
+        .expect("run pith");
+    assert!(o.status.success());
+    let from_stdin = String::from_utf8(o.stdout).expect("utf-8");
+    assert!(from_stdin.contains("<small>standard input</small>"));
+    assert_eq!(shown(&from_stdin, "n-kept"), shown(&html_auto(), "n-kept"));
+    for (args, msg) in [
+        (
+            vec!["explain", "../tests/pages/no-such-page.html"],
+            "no-such-page.html",
+        ),
+        (
+            vec!["explain", "--algo", "x", "a.html"],
+            "unknown algorithm",
+        ),
+        (
+            vec!["explain", "--algo", "ce", "../tests/pages/article.html"],
+            "pages of one site",
+        ),
+        (
+            vec![
+                "explain",
+                "--precision",
+                "--recall",
+                "../tests/pages/article.html",
+            ],
+            "exclude each other",
+        ),
+    ] {
+        let o = pith(&args);
+        assert!(!o.status.success(), "{args:?} succeeded");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(msg), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    }
+    // --gold marks the blocks: the sample page's article sentences as gold.
+    let gold = dir.join("gold.txt");
+    std::fs::write(
+        &gold,
+        "shop owners found a line of brown silt half a metre up their walls",
+    )
+    .expect("write gold");
+    let o = pith(&[
+        "explain",
+        "../tests/pages/article.html",
+        "--gold",
+        gold.to_str().expect("utf-8"),
+    ]);
+    let html = String::from_utf8(o.stdout).expect("utf-8");
+    assert!(html.contains("id=n-kept-nogold"), "no gold counts");
+    assert!(html.contains("in the gold</span>"));
+    let o = pith(&[
+        "explain",
+        "../tests/pages/article.html",
+        "--gold",
+        "../tests/pages/no-such-gold.txt",
+    ]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no-such-gold.txt"));
+    let empty = dir.join("empty.html");
+    std::fs::write(&empty, "  \n").expect("write");
+    let o = pith(&["explain", empty.to_str().expect("utf-8")]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("empty input"));
+    let help = String::from_utf8(pith(&["explain", "--help"]).stdout).expect("utf-8");
+    for flag in [
+        "--algo",
+        "--precision",
+        "--recall",
+        "--comments",
+        "--gap",
+        "--charset",
+        "--gold",
+        "--output",
+    ] {
+        assert!(help.contains(flag), "--help lacks {flag}");
+    }
+}
+
+#[test]
+fn eval_html_report_on_scrapinghub_links_working_explain_views() {
+    let Some(pages) = scrapinghub_pages() else {
+        return;
+    };
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("eval_html");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("tmp dir");
+    let out = dir.join("report.html");
+    let o = pith(&[
+        "eval",
+        SET,
+        "--algo",
+        "auto",
+        "--algo",
+        "danag",
+        "--html",
+        out.to_str().expect("utf-8 path"),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let html = std::fs::read_to_string(&out).expect("report written");
+    assert!(html.contains(&format!("({} pages)", pages.len())));
+    // One sorted curve per system, one point per page.
+    for k in 0..2 {
+        let key = format!("<path id=\"curve-{k}\" class=curve d=\"");
+        let at = html.find(&key).expect("curve") + key.len();
+        let d = html[at..].split('"').next().expect("path data");
+        assert_eq!(d.matches(['M', 'L']).count(), pages.len());
+    }
+    assert_eq!(html.matches("<table class=worst>").count(), 2);
+    // Every linked view exists and is a report of that page.
+    let mut links = 0;
+    for chunk in html.split("<a href=\"").skip(1) {
+        let rel = chunk.split('"').next().expect("href");
+        let view = std::fs::read_to_string(dir.join(rel)).expect("linked view exists");
+        assert!(view.contains("<ol id=blocks>"));
+        links += 1;
+    }
+    assert_eq!(links, 40, "20 worst pages for each of 2 systems");
+}

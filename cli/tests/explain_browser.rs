@@ -1,0 +1,288 @@
+//! The reports in a real browser: Debian's Chromium, headless, started by the test with no
+//! network. Each report's inline script recomputes its figures from the rendered DOM into
+//! `#checks`; the test reads them from `--dump-dom` and compares them with what the report
+//! shows and with `pith`'s own output, then saves a screenshot (under the test's tmp
+//! directory, or `PITH_SCREENSHOT_DIR` when set: that is how `docs/*.png` were made).
+//! Without Chromium (`apt-get install chromium`) the test says so and passes.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// Chromium, when it is installed and runs scripts headless here (a probe page whose script
+/// rewrites its text); `None` after saying why.
+fn chromium() -> Option<PathBuf> {
+    let bin = match std::env::var_os("PITH_CHROMIUM") {
+        Some(p) => PathBuf::from(p),
+        None => {
+            let Some(bin) = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
+                .iter()
+                .map(PathBuf::from)
+                .find(|p| p.exists())
+            else {
+                eprintln!("skipping: Chromium not found (apt-get install -y chromium)");
+                return None;
+            };
+            bin
+        }
+    };
+    let probe = tempdir("probe").join("probe.html");
+    std::fs::write(
+        &probe,
+        "<p id=x>static</p><script>document.getElementById('x').textContent='scripted'</script>",
+    )
+    .expect("write probe");
+    if !run_chromium(&bin, &probe, "--dump-dom").contains("scripted") {
+        eprintln!(
+            "skipping: {} does not run a page headless here",
+            bin.display()
+        );
+        return None;
+    }
+    Some(bin)
+}
+
+/// Runs headless Chromium on `file` with `mode` (`--dump-dom` or `--screenshot=...`) and
+/// returns its standard output; the flags keep it off the network (see the machine notes).
+fn run_chromium(bin: &Path, file: &Path, mode: &str) -> String {
+    let profile = tempdir("chromium-profile");
+    let url = format!(
+        "file://{}",
+        file.canonicalize().expect("report path").display()
+    );
+    let child = Command::new(bin)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+            "--window-size=1100,1400",
+            &format!("--user-data-dir={}", profile.display()),
+            mode,
+            &url,
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn();
+    let Ok(mut child) = child else {
+        return String::new();
+    };
+    let mut out = child.stdout.take().expect("stdout");
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = std::io::Read::read_to_string(&mut out, &mut s);
+        s
+    });
+    let started = Instant::now();
+    loop {
+        if let Ok(Some(_)) = child.try_wait() {
+            break;
+        }
+        if started.elapsed() > Duration::from_secs(120) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("chromium did not finish in 120 s on {}", file.display());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = std::fs::remove_dir_all(&profile);
+    reader.join().expect("reader")
+}
+
+fn tempdir(name: &str) -> PathBuf {
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let k = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("explain-browser-{}-{name}-{k}", std::process::id()));
+    std::fs::create_dir_all(&d).expect("tmp dir");
+    d
+}
+
+/// The JSON the report's inline script wrote into `#checks` after it ran.
+fn checks(dom: &str) -> Value {
+    let start = dom
+        .find("<pre id=\"checks\">")
+        .expect("#checks in the dumped DOM (did the script run?)")
+        + "<pre id=\"checks\">".len();
+    let end = start + dom[start..].find("</pre>").expect("end of #checks");
+    serde_json::from_str(&dom[start..end].replace("&quot;", "\"")).expect("checks are JSON")
+}
+
+/// The number in `<b id="NAME">N</b>` of the dumped DOM.
+fn shown(dom: &str, name: &str) -> u64 {
+    let key = format!("<b id=\"{name}\">");
+    let at = dom.find(&key).unwrap_or_else(|| panic!("{name} not shown")) + key.len();
+    dom[at..]
+        .split('<')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{name} is not a number"))
+}
+
+fn pith(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_pith"))
+        .args(args)
+        .output()
+        .expect("run pith")
+}
+
+fn screenshot(bin: &Path, report: &Path, name: &str) {
+    let dir = std::env::var_os("PITH_SCREENSHOT_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| tempdir("screenshots"));
+    let png = dir.join(name);
+    run_chromium(bin, report, &format!("--screenshot={}", png.display()));
+    let size = std::fs::metadata(&png).map(|m| m.len()).unwrap_or(0);
+    assert!(
+        size > 10_000,
+        "screenshot {} is {size} bytes",
+        png.display()
+    );
+    eprintln!("screenshot: {} ({size} bytes)", png.display());
+}
+
+#[test]
+fn explain_report_renders_and_its_counts_are_pith_s() {
+    let Some(bin) = chromium() else {
+        return;
+    };
+    // The sample page always; three ScrapingHub pages when the shared data is there.
+    let mut pages = vec![PathBuf::from("../tests/pages/article.html")];
+    if let Ok(entries) = std::fs::read_dir("../../shared/data/scrapinghub/html") {
+        let mut all: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        all.sort();
+        pages.extend(all.into_iter().step_by(60).take(3));
+    } else {
+        eprintln!("../../shared/data/scrapinghub absent: only the sample page");
+    }
+    let dir = tempdir("explain");
+    for (k, page) in pages.iter().enumerate() {
+        let page = page.to_str().expect("utf-8 path");
+        for algo in ["auto", "danag"] {
+            let report = dir.join(format!("{k}-{algo}.html"));
+            let o = pith(&[
+                "explain",
+                "--algo",
+                algo,
+                page,
+                "-o",
+                report.to_str().expect("utf-8"),
+            ]);
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            let text = String::from_utf8(pith(&["--algo", algo, page]).stdout).expect("utf-8");
+            let dom = run_chromium(&bin, &report, "--dump-dom");
+            let c = checks(&dom);
+            // The profile was drawn: every path has points, one per plotted line or group.
+            for path in ["t1", "t2", "diff"] {
+                let points = c[format!("{path}_points")].as_u64().unwrap_or(0);
+                assert!(points > 0, "{page} {algo}: path {path} has no points: {c}");
+                assert_eq!(Some(points), c["t1_points"].as_u64(), "{page}: {c}");
+            }
+            // The counts shown are the counts of the rendered blocks...
+            for (shown_id, key) in [
+                ("n-kept", "kept_blocks"),
+                ("n-dropped", "dropped_blocks"),
+                ("n-partial", "partial_blocks"),
+            ] {
+                assert_eq!(
+                    Some(shown(&dom, shown_id)),
+                    c[key].as_u64(),
+                    "{page} {algo} {key}"
+                );
+            }
+            // ...and the kept text of the blocks is pith's own output, word for word in count,
+            // as are the lines and words the report states.
+            let words = text.split_whitespace().count() as u64;
+            assert_eq!(c["kept_words"].as_u64(), Some(words), "{page} {algo}: {c}");
+            assert_eq!(shown(&dom, "n-words"), words);
+            assert_eq!(shown(&dom, "n-lines"), text.lines().count() as u64);
+            eprintln!("{page} {algo}: {c}");
+        }
+    }
+    let shot = format!("{}-auto.html", pages.len() - 1);
+    screenshot(&bin, &dir.join(shot), "explain.png");
+}
+
+#[test]
+fn eval_report_renders_its_plots_and_links() {
+    let Some(bin) = chromium() else {
+        return;
+    };
+    let set = "../../shared/data/scrapinghub";
+    let Ok(entries) = std::fs::read_dir(format!("{set}/html")) else {
+        eprintln!("skipping: {set} is absent");
+        return;
+    };
+    let n = entries.count() as u64;
+    let dir = tempdir("eval");
+    let report = dir.join("report.html");
+    let mut args = vec![
+        "eval",
+        set,
+        "--algo",
+        "auto",
+        "--algo",
+        "danag",
+        "--html",
+        report.to_str().expect("utf-8"),
+    ];
+    let peer = "../../shared/peers/scrapinghub/readability";
+    if Path::new(peer).is_dir() {
+        args.extend(["--pred", peer]);
+    }
+    let systems = if args.len() > 8 { 3 } else { 2 };
+    let o = pith(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let dom = run_chromium(&bin, &report, "--dump-dom");
+    let c = checks(&dom);
+    let curves: Vec<u64> = c["curves"]
+        .as_array()
+        .expect("curves")
+        .iter()
+        .filter_map(Value::as_u64)
+        .collect();
+    assert_eq!(
+        curves,
+        vec![n; systems],
+        "one point per page per system: {c}"
+    );
+    let dots = c["dots"].as_array().expect("dots");
+    assert_eq!(dots.len(), systems);
+    assert!(dots.iter().all(|d| d.as_u64().unwrap_or(0) > n / 2), "{c}");
+    let rows: Vec<u64> = c["worst_rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .filter_map(Value::as_u64)
+        .collect();
+    assert_eq!(rows, vec![20; systems]);
+    assert_eq!(c["links"].as_u64(), Some(20 * systems as u64));
+    // A linked explain view renders too.
+    let first = dom
+        .split("<a href=\"")
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .expect("a link to an explain view");
+    let view = dir.join(first);
+    let vdom = run_chromium(&bin, &view, "--dump-dom");
+    let vc = checks(&vdom);
+    assert!(vc["t1_points"].as_u64().unwrap_or(0) > 0, "{vc}");
+    // The view was made with the page's gold: its marks are counted as shown.
+    assert_eq!(
+        vc["kept_nogold"].as_u64(),
+        Some(shown(&vdom, "n-kept-nogold"))
+    );
+    assert_eq!(
+        vc["dropped_gold"].as_u64(),
+        Some(shown(&vdom, "n-dropped-gold"))
+    );
+    eprintln!("eval report: {c}");
+    screenshot(&bin, &report, "eval.png");
+}

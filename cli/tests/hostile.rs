@@ -1,0 +1,226 @@
+//! Hostile pages, in-process: every case the robustness issue names must come out with the
+//! article and without a panic. Sizes here are what a debug build handles in about a second;
+//! the full sizes (1,000,000-deep nesting, a 200 MB page, a 100 MB line...) and their time and
+//! memory curves are measured by `cargo run --release --example hostile` (README, Robustness).
+//! Work is bounded by counts where it can be: the tree has as many nodes as the page has
+//! elements and text runs, elements nested beyond `MAX_DEPTH` excepted (they have none), so no
+//! case hides a blow-up in node count.
+
+use pith::html::tree::MAX_DEPTH;
+use pith::html::{Document, Kind};
+use pith::{Algo, Options};
+
+/// The article of `../shared/patho/make_patho.py`: six paragraphs, each with the marker word.
+fn article() -> String {
+    let sentence = "PITHMARKER main article text, a long sentence that reads like prose and \
+                    carries enough words, commas, and stop words to look like content. ";
+    format!("<p>{}</p>", sentence.repeat(4)).repeat(6)
+}
+
+fn page(body: &str) -> String {
+    format!("<!DOCTYPE html><html><head><title>t</title></head><body>{body}</body></html>")
+}
+
+/// How many article paragraphs an algorithm keeps.
+fn markers(bytes: &[u8], algo: Algo) -> usize {
+    let opts = pith::Options {
+        extract: pith::extract::Options {
+            algo,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    match pith::extract(bytes, None, &opts) {
+        Ok(e) => e.text.lines().filter(|l| l.contains("PITHMARKER")).count(),
+        Err(e) => panic!("{}: {e}", algo.name()),
+    }
+}
+
+/// Bytes 0x80..=0xFF: not UTF-8, read as windows-1252 by detection.
+fn junk(n: usize) -> Vec<u8> {
+    (0..n).map(|i| 0x80 | (i as u8 & 0x7f)).collect()
+}
+
+/// The binary_junk_1MB case of `make_patho.py`, reduced: junk before the document holds an
+/// unclosed `<a>` (1 MB of random bytes holds one about as often as not). HTML would nest the
+/// whole page in that link, and `auto`, which drops link text, lost the article.
+#[test]
+fn junk_with_an_open_link_before_the_document_keeps_the_article() {
+    let mut bytes = junk(512);
+    bytes.extend_from_slice(b"<a href=x>");
+    bytes.extend(junk(512));
+    bytes.extend_from_slice(b"<th><p>\x01");
+    bytes.extend_from_slice(page(&article()).as_bytes());
+    for &algo in Algo::ALL {
+        assert_eq!(markers(&bytes, algo), 6, "{}", algo.name());
+    }
+}
+
+/// The same page, `make_patho.py`'s own bytes (1 MB of Python's `random.Random(1)`), when the
+/// shared folder and python3 are there.
+#[test]
+fn binary_junk_1mb_of_make_patho_keeps_the_article() {
+    let dir = std::path::Path::new("../../shared/patho");
+    if !dir.join("make_patho.py").exists() {
+        eprintln!("skipped: ../shared/patho/make_patho.py not found");
+        return;
+    }
+    let script = "import sys, random; sys.path.insert(0, sys.argv[1]); import make_patho as m; \
+                  r = random.Random(1); \
+                  sys.stdout.buffer.write(bytes(r.randrange(256) for _ in range(1_000_000)) \
+                  + m.page(m.ART).encode())";
+    let out = match std::process::Command::new("python3")
+        .args(["-c", script])
+        .arg(dir)
+        .output()
+    {
+        Ok(o) if o.status.success() => o.stdout,
+        other => {
+            eprintln!("skipped: python3 could not write the page: {other:?}");
+            return;
+        }
+    };
+    assert!(out.len() > 1_000_000);
+    assert_eq!(markers(&out, Algo::Auto), 6);
+}
+
+/// The element count of a parse: the tree has one node per element (up to the depth limit) and
+/// text run, never more.
+fn parse_counts(text: &str) -> (usize, usize) {
+    let arena = bumpalo::Bump::new();
+    let doc = Document::parse(text, &arena);
+    let elements = doc
+        .tree
+        .nodes
+        .iter()
+        .filter(|n| n.kind == Kind::Element)
+        .count();
+    (elements, doc.tree.nodes.len())
+}
+
+#[test]
+fn a_million_deep_nesting() {
+    let n = 1_000_000;
+    let html = format!(
+        "{}<article>{}</article>{}",
+        "<div>".repeat(n),
+        article(),
+        "</div>".repeat(n)
+    );
+    // Only the divs up to the depth limit have nodes; the article and its paragraphs, nested
+    // beyond it, have none, but each paragraph's end tag leaves a boundary marker after its
+    // text (`tree::Builder::mark_boundary`), so the six paragraphs are still six lines.
+    let (elements, _) = parse_counts(&html);
+    assert_eq!(elements, MAX_DEPTH as usize + 6);
+    assert_eq!(markers(html.as_bytes(), Algo::Auto), 6);
+}
+
+#[test]
+fn a_million_unclosed_elements_then_stray_end_tags() {
+    // Every `</li>` and `</span>` closes nothing and must not search a million open elements.
+    let n = 300_000;
+    let html = format!(
+        "<ul><li>{}{}{}",
+        "<b>".repeat(n),
+        "</span></li>".repeat(n),
+        article()
+    );
+    // The <ul>, the <li> and the <b>s up to the depth limit, then the article: the first
+    // `</li>` closed all the rest.
+    let (elements, _) = parse_counts(&html);
+    assert_eq!(elements, MAX_DEPTH as usize + 6);
+    assert_eq!(markers(html.as_bytes(), Algo::Auto), 6);
+}
+
+#[test]
+fn a_million_attributes_on_one_tag() {
+    let attrs: String = (0..1_000_000).map(|i| format!(" a{i}=v")).collect();
+    let html = page(&format!("<div{attrs}>{}</div>", article()));
+    assert_eq!(markers(html.as_bytes(), Algo::Auto), 6);
+}
+
+#[test]
+fn a_long_single_line() {
+    // 16 MB on one line: paragraphs without a newline between them.
+    let para = "<p>Paragraph of text with a <a href=/l>link</a> and more words here.</p>";
+    let html = page(&(article() + &para.repeat(16_000_000 / para.len())));
+    assert!(!html.contains('\n'));
+    assert_eq!(markers(html.as_bytes(), Algo::Auto), 6);
+    assert_eq!(markers(html.as_bytes(), Algo::DanagLines), 6);
+}
+
+#[test]
+fn a_page_of_only_lt_bytes() {
+    for n in [1, 2, 1000, 4_000_000] {
+        let bytes = vec![b'<'; n];
+        for &algo in Algo::ALL {
+            let opts = pith::Options {
+                extract: pith::extract::Options {
+                    algo,
+                    ..Default::default()
+                },
+                ..Default::default()
+            };
+            let e = pith::extract(&bytes, None, &opts).expect("text, not an error");
+            // `<` not followed by a name is text; none of it is prose.
+            assert!(e.text.chars().all(|c| c == '<' || c == '\n'), "{n}");
+        }
+    }
+}
+
+#[test]
+fn lt_and_tag_openers_without_ends() {
+    for unit in [
+        "<a", "</", "<!--", "<!", "<?", "<a b='", "<script>", "<p", "&#",
+    ] {
+        let html = unit.repeat(500_000 / unit.len());
+        for &algo in Algo::ALL {
+            let opts = pith::Options {
+                extract: pith::extract::Options {
+                    algo,
+                    ..Default::default()
+                },
+                ..Default::default()
+            };
+            let _ = pith::extract(html.as_bytes(), None, &opts);
+        }
+    }
+}
+
+#[test]
+fn nul_bytes() {
+    // A few NULs in a page: still a page, the NULs are not content words.
+    let html = page(&article()).replace("main article", "main\0article");
+    assert_eq!(markers(html.as_bytes(), Algo::Auto), 6);
+    // A page that is mostly NULs is binary, reported as such.
+    let nuls = vec![0u8; 100_000];
+    assert_eq!(
+        pith::extract(&nuls, None, &Options::default()),
+        Err(pith::Error::Binary)
+    );
+}
+
+#[test]
+fn invalid_utf8_under_a_utf8_label() {
+    let mut bytes = b"<meta charset=utf-8>".to_vec();
+    bytes.extend_from_slice(page(&article()).as_bytes());
+    let at = bytes.windows(4).position(|w| w == b"main").expect("marker");
+    bytes.splice(at..at, [0xff, 0xc3, 0x28, 0xe2, 0x82]);
+    let e = pith::extract(&bytes, None, &Options::default()).expect("a page");
+    assert_eq!(e.encoding, "UTF-8");
+    assert_eq!(e.text.matches("PITHMARKER").count(), 24, "{}", e.text);
+    assert!(e.text.contains('\u{FFFD}'));
+}
+
+#[test]
+fn utf16_with_a_bom() {
+    let html = page(&article().replace("main", "mäin"));
+    for (bom, le) in [([0xFF, 0xFE], true), ([0xFE, 0xFF], false)] {
+        let mut bytes = bom.to_vec();
+        for u in html.encode_utf16() {
+            bytes.extend_from_slice(&if le { u.to_le_bytes() } else { u.to_be_bytes() });
+        }
+        let e = pith::extract(&bytes, None, &Options::default()).expect("a page");
+        assert_eq!(e.text.matches("PITHMARKER mäin").count(), 24, "{}", e.text);
+    }
+}

@@ -1,0 +1,358 @@
+//! WARC and JSON lines through the real binary: WARCs built here (gzip per record,
+//! uncompressed, chunked, charset only in the HTTP header, a truncated last record, a corrupt
+//! member in the middle, a gzip bomb), JSON lines with extra fields and bad lines, output order
+//! under `-j 1` and `-j 4`, and the real WARC samples of `../shared/data/warc_samples` (skipped
+//! when absent), whose HTML response counts the output must match.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use flate2::Compression;
+use flate2::write::GzEncoder;
+use serde_json::Value;
+
+fn pith(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pith"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn pith");
+    let mut input = child.stdin.take().expect("stdin");
+    let data = stdin.to_vec();
+    let w = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let out = child.wait_with_output().expect("wait");
+    let _ = w.join();
+    out
+}
+
+fn json_lines(o: &Output) -> Vec<Value> {
+    String::from_utf8(o.stdout.clone())
+        .expect("UTF-8 output")
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON line {l:?}: {e}")))
+        .collect()
+}
+
+fn article(n: usize, extra: &str) -> String {
+    format!(
+        "<html lang=en><head><title>Story {n}</title></head><body><nav><a href=/>Home</a> <a href=/n>News</a></nav>\
+         <article><p>Story number {n} begins with a sentence long enough to be the article, and it goes on.</p>\
+         <p>{extra} A second paragraph of story {n} adds more words, commas, and detail to the text.</p></article>\
+         <footer>Copyright footer</footer></body></html>"
+    )
+}
+
+/// One WARC record with an HTTP response block.
+fn response(n: usize, http_head: &str, body: &[u8]) -> Vec<u8> {
+    let mut block = http_head.as_bytes().to_vec();
+    block.extend_from_slice(body);
+    record(
+        "response",
+        &format!("http://example.org/{n}"),
+        n,
+        "application/http; msgtype=response",
+        &block,
+    )
+}
+
+fn record(kind: &str, url: &str, n: usize, ctype: &str, block: &[u8]) -> Vec<u8> {
+    let mut r = format!(
+        "WARC/1.0\r\nWARC-Type: {kind}\r\nWARC-Target-URI: {url}\r\nWARC-Date: 2024-01-0{}T00:00:00Z\r\n\
+         WARC-Record-ID: <urn:uuid:{n:08}>\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\n\r\n",
+        n % 9 + 1,
+        block.len()
+    )
+    .into_bytes();
+    r.extend_from_slice(block);
+    r.extend_from_slice(b"\r\n\r\n");
+    r
+}
+
+const HTML_HEAD: &str = "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n";
+
+fn gz(data: &[u8]) -> Vec<u8> {
+    let mut e = GzEncoder::new(Vec::new(), Compression::fast());
+    e.write_all(data).expect("gzip");
+    e.finish().expect("gzip")
+}
+
+/// A WARC of mixed records: 3 HTML responses among a request, an image and warcinfo.
+fn mixed_records() -> Vec<Vec<u8>> {
+    vec![
+        record(
+            "warcinfo",
+            "",
+            0,
+            "application/warc-fields",
+            b"software: test\r\n",
+        ),
+        record(
+            "request",
+            "http://example.org/1",
+            9,
+            "application/http; msgtype=request",
+            b"GET /1 HTTP/1.1\r\n\r\n",
+        ),
+        response(1, HTML_HEAD, article(1, "").as_bytes()),
+        response(
+            2,
+            "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\n\r\n",
+            b"\x89PNG....",
+        ),
+        response(3, HTML_HEAD, article(3, "").as_bytes()),
+        response(4, HTML_HEAD, article(4, "").as_bytes()),
+    ]
+}
+
+#[test]
+fn gzip_per_record_and_plain_give_the_same_documents() {
+    let records = mixed_records();
+    let plain: Vec<u8> = records.concat();
+    let gzipped: Vec<u8> = records.iter().flat_map(|r| gz(r)).collect();
+    let a = pith(&["--format", "json"], &plain);
+    let b = pith(&["--format", "json"], &gzipped);
+    assert!(a.status.success() && b.status.success());
+    assert_eq!(a.stdout, b.stdout);
+    let docs = json_lines(&a);
+    assert_eq!(docs.len(), 3);
+    assert_eq!(docs[0]["url"], "http://example.org/1");
+    assert_eq!(docs[0]["id"], "<urn:uuid:00000001>");
+    assert_eq!(docs[0]["title"], "Story 1");
+    assert_eq!(docs[0]["lang"], "en");
+    assert_eq!(docs[0]["algo"], "auto");
+    assert!(
+        docs[1]["text"]
+            .as_str()
+            .unwrap_or("")
+            .contains("Story number 3 begins")
+    );
+    assert!(
+        !docs[1]["text"]
+            .as_str()
+            .unwrap_or("")
+            .contains("Copyright footer")
+    );
+    let err = String::from_utf8_lossy(&a.stderr);
+    assert!(err.contains("6 records read, 3 extracted"), "{err}");
+    // Whole-file gzip too.
+    let whole = pith(&["--format", "json"], &gz(&plain));
+    assert_eq!(whole.stdout, a.stdout);
+}
+
+#[test]
+fn text_output_separates_records_with_form_feeds() {
+    let o = pith(&[], &mixed_records().concat());
+    let text = String::from_utf8(o.stdout).expect("utf8");
+    assert_eq!(text.matches("\x0c\n").count(), 2);
+    assert!(text.contains("Story number 4 begins"));
+}
+
+#[test]
+fn chunked_body_and_charset_from_the_header_only() {
+    let body = article(5, "");
+    let mut chunked = Vec::new();
+    for piece in body.as_bytes().chunks(50) {
+        chunked.extend_from_slice(format!("{:x}\r\n", piece.len()).as_bytes());
+        chunked.extend_from_slice(piece);
+        chunked.extend_from_slice(b"\r\n");
+    }
+    chunked.extend_from_slice(b"0\r\n\r\n");
+    let page = article(6, "Привет мир, это статья на русском языке.");
+    let (cyr, _, _) = encoding_rs::WINDOWS_1251.encode(&page);
+    let warc = [
+        response(
+            5,
+            "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n",
+            &chunked,
+        ),
+        response(
+            6,
+            "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=windows-1251\r\n\r\n",
+            &cyr,
+        ),
+    ]
+    .concat();
+    let docs = json_lines(&pith(&["--format", "json"], &warc));
+    assert_eq!(docs.len(), 2);
+    assert!(
+        docs[0]["text"]
+            .as_str()
+            .unwrap_or("")
+            .contains("Story number 5 begins")
+    );
+    assert!(
+        docs[1]["text"]
+            .as_str()
+            .unwrap_or("")
+            .contains("Привет мир, это статья"),
+        "{}",
+        docs[1]
+    );
+}
+
+#[test]
+fn truncated_last_record_and_corrupt_member_in_the_middle() {
+    let records = mixed_records();
+    // Truncated: the last record loses its second half.
+    let mut plain = records.concat();
+    plain.truncate(plain.len() - 200);
+    let o = pith(&["--format", "json"], &plain);
+    assert!(o.status.success());
+    let docs = json_lines(&o);
+    assert_eq!(docs.len(), 3);
+    assert!(
+        docs[2]["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("cut short"),
+        "{}",
+        docs[2]
+    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains("record 6 <urn:uuid:00000004> at byte"));
+
+    // Corrupt: the gzip member of record 3 (the first HTML page after the image) is damaged.
+    let mut members: Vec<Vec<u8>> = records.iter().map(|r| gz(r)).collect();
+    let bad = &mut members[4];
+    let mid = bad.len() / 2;
+    for b in &mut bad[20..mid] {
+        *b ^= 0x55;
+    }
+    let o = pith(&["--format", "json"], &members.concat());
+    assert!(o.status.success());
+    let docs = json_lines(&o);
+    let texts: Vec<&str> = docs.iter().filter_map(|d| d["text"].as_str()).collect();
+    assert!(texts.iter().any(|t| t.contains("Story number 1 begins")));
+    assert!(
+        texts.iter().any(|t| t.contains("Story number 4 begins")),
+        "the record after the corrupt one comes out"
+    );
+    assert!(docs.iter().any(|d| d["error"].is_string()));
+    // --strict turns the failure into the exit status.
+    assert!(
+        !pith(&["--format", "json", "--strict"], &members.concat())
+            .status
+            .success()
+    );
+}
+
+#[test]
+fn gzip_bomb_is_stopped_at_the_limit_and_the_stream_goes_on() {
+    let bomb = gz(&vec![b' '; 40 << 20]);
+    let warc = [
+        response(
+            1,
+            "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\n\r\n",
+            &bomb,
+        ),
+        response(2, HTML_HEAD, article(2, "").as_bytes()),
+    ]
+    .concat();
+    let o = pith(
+        &["--format", "json", "--max-record-bytes", "1000000"],
+        &warc,
+    );
+    let docs = json_lines(&o);
+    assert_eq!(docs.len(), 2);
+    assert!(
+        docs[0]["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("max-record-bytes"),
+        "{}",
+        docs[0]
+    );
+    assert!(
+        docs[1]["text"]
+            .as_str()
+            .unwrap_or("")
+            .contains("Story number 2 begins")
+    );
+}
+
+#[test]
+fn json_lines_in_with_extra_fields_and_bad_lines() {
+    let good = serde_json::json!({"id": "a", "url": "http://x/a", "html": article(7, ""), "lang_hint": "en", "n": 3});
+    let input = format!(
+        "{good}\nnot json\n{{\"id\": \"b\"}}\n\n{}\n",
+        serde_json::json!({"html": article(8, "")})
+    );
+    let o = pith(&["--format", "json"], input.as_bytes());
+    assert!(o.status.success());
+    let docs = json_lines(&o);
+    assert_eq!(docs.len(), 4);
+    assert_eq!(docs[0]["id"], "a");
+    assert_eq!(docs[0]["n"], 3);
+    assert_eq!(docs[0]["lang_hint"], "en");
+    assert!(
+        docs[0]["text"]
+            .as_str()
+            .unwrap_or("")
+            .contains("Story number 7")
+    );
+    assert!(docs[1]["error"].as_str().unwrap_or("").contains("bad JSON"));
+    assert!(docs[2]["error"].as_str().unwrap_or("").contains("html"));
+    assert!(
+        docs[3]["text"]
+            .as_str()
+            .unwrap_or("")
+            .contains("Story number 8")
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("record 2"), "{err}");
+}
+
+#[test]
+fn output_order_is_the_same_with_one_and_four_workers() {
+    let records: Vec<Vec<u8>> = (0..200)
+        .map(|n| {
+            response(
+                n,
+                HTML_HEAD,
+                article(n, &"filler words ".repeat(n % 37)).as_bytes(),
+            )
+        })
+        .collect();
+    let warc: Vec<u8> = records.iter().flat_map(|r| gz(r)).collect();
+    let one = pith(&["--format", "json", "-j", "1"], &warc);
+    let four = pith(&["--format", "json", "-j", "4"], &warc);
+    assert_eq!(json_lines(&one).len(), 200);
+    assert_eq!(one.stdout, four.stdout);
+    let one = pith(&["-j", "1"], &warc);
+    let four = pith(&["-j", "4"], &warc);
+    assert_eq!(one.stdout, four.stdout);
+}
+
+#[test]
+fn real_warc_samples_give_one_document_per_html_response() {
+    let dir = std::path::Path::new("../../shared/data/warc_samples");
+    let Ok(manifest) = std::fs::read(dir.join("MANIFEST.json")) else {
+        println!("skipping: ../shared/data/warc_samples not found");
+        return;
+    };
+    let manifest: Value = serde_json::from_slice(&manifest).expect("manifest");
+    let mut checked = 0;
+    for entry in manifest.as_array().expect("array") {
+        let file = entry["file"].as_str().expect("file");
+        let name = file.rsplit('/').next().unwrap_or(file);
+        let path = dir.join("files").join(name);
+        let expected = entry["html_responses"].as_u64().expect("count") as usize;
+        let o = Command::new(env!("CARGO_BIN_EXE_pith"))
+            .args(["--format", "json"])
+            .arg(&path)
+            .output()
+            .expect("run");
+        assert!(
+            o.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let docs = json_lines(&o);
+        assert_eq!(docs.len(), expected, "{name}");
+        checked += 1;
+    }
+    assert!(checked >= 20);
+}

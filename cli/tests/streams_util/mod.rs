@@ -1,0 +1,136 @@
+//! Shared helpers of the `streams_*` tests: running the real binary, and building WARC records,
+//! gzip members and pages by hand (no test data is stored for these).
+#![allow(dead_code)]
+
+use std::io::{Read, Write};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use flate2::Compression;
+use flate2::write::GzEncoder;
+use serde_json::Value;
+
+/// Runs `pith` with `args`, feeding `stdin`; killed (and the test failed) after `limit`.
+pub fn pith_within(args: &[&str], stdin: &[u8], limit: Duration) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pith"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn pith");
+    let mut input = child.stdin.take().expect("stdin");
+    let data = stdin.to_vec();
+    let feeder = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let mut out = child.stdout.take().expect("stdout");
+    let mut err = child.stderr.take().expect("stderr");
+    let reader = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = out.read_to_end(&mut v);
+        v
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = err.read_to_end(&mut v);
+        v
+    });
+    let started = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("pith {args:?} still running after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let _ = feeder.join();
+    Output {
+        status,
+        stdout: reader.join().expect("stdout reader"),
+        stderr: err_reader.join().expect("stderr reader"),
+    }
+}
+
+pub fn pith(args: &[&str], stdin: &[u8]) -> Output {
+    pith_within(args, stdin, Duration::from_secs(300))
+}
+
+/// Every stdout line parsed as JSON; fails on invalid UTF-8 or a line that is not JSON.
+pub fn json_lines(o: &Output) -> Vec<Value> {
+    String::from_utf8(o.stdout.clone())
+        .expect("UTF-8 output")
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON line {l:?}: {e}")))
+        .collect()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+pub fn text(v: &Value) -> &str {
+    v["text"].as_str().unwrap_or("")
+}
+
+/// An article page: a nav, two paragraphs (with `extra` in the second), a footer.
+pub fn article(n: usize, extra: &str) -> String {
+    format!(
+        "<html lang=en><head><title>Story {n}</title></head><body><nav><a href=/>Home</a> <a href=/n>News</a></nav>\
+         <article><p>Story number {n} begins with a sentence long enough to be the article, and it goes on.</p>\
+         <p>{extra} A second paragraph of story {n} adds more words, commas, and detail to the text.</p></article>\
+         <footer>Copyright footer</footer></body></html>"
+    )
+}
+
+/// One WARC/1.0 record (WARC 1.1 section 4 layout: version, fields, CRLF, block, CRLF CRLF).
+pub fn record(kind: &str, url: &str, n: usize, ctype: &str, block: &[u8]) -> Vec<u8> {
+    let mut r = format!(
+        "WARC/1.0\r\nWARC-Type: {kind}\r\nWARC-Target-URI: {url}\r\nWARC-Date: 2024-01-0{}T00:00:00Z\r\n\
+         WARC-Record-ID: <urn:uuid:{n:08}>\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\n\r\n",
+        n % 9 + 1,
+        block.len()
+    )
+    .into_bytes();
+    r.extend_from_slice(block);
+    r.extend_from_slice(b"\r\n\r\n");
+    r
+}
+
+/// A `response` record with an HTTP head and body.
+pub fn response(n: usize, http_head: &str, body: &[u8]) -> Vec<u8> {
+    let mut block = http_head.as_bytes().to_vec();
+    block.extend_from_slice(body);
+    record(
+        "response",
+        &format!("http://example.org/{n}"),
+        n,
+        "application/http; msgtype=response",
+        &block,
+    )
+}
+
+pub const HTML_HEAD: &str = "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n";
+
+/// One gzip member.
+pub fn gz(data: &[u8]) -> Vec<u8> {
+    let mut e = GzEncoder::new(Vec::new(), Compression::fast());
+    e.write_all(data).expect("gzip");
+    e.finish().expect("gzip")
+}
+
+/// `../shared/data/warc_samples`, or `None` (and a message) when it is not there.
+pub fn samples() -> Option<std::path::PathBuf> {
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/warc_samples");
+    if dir.join("MANIFEST.json").is_file() {
+        Some(dir)
+    } else {
+        println!("skipping: ../shared/data/warc_samples not found");
+        None
+    }
+}

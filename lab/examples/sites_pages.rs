@@ -1,0 +1,94 @@
+//! Per-page scores on msv_big9, same-year leave-one-out (as `pith template eval-sites`): the
+//! template path as `--templates` runs it against `auto`, bag-of-words P / R / F1, for finding
+//! the pages where the template loses words, with FastCE alone, the layout match, and what
+//! `--templates` gives with the templates `pith learn` writes (one per cluster, `fam`).
+//! Usage: sites_pages [DIR] > pages.tsv (`ONLY=<page id>` runs one page).
+use pith::eval::metrics;
+use pith::page::Options;
+use pith::site::learn::{self, PageSummary};
+
+fn sorted(d: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut v: Vec<_> = std::fs::read_dir(d)
+        .map(|r| r.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+fn main() {
+    let dir = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "../shared/data/msv_big9".to_string());
+    let opts = Options::default();
+    println!(
+        "site\tyear\tid\talgo\tbow\tp\tr\tauto_bow\tauto_p\tauto_r\talone\tmatched\tfam_algo\tfam_bow"
+    );
+    for site in sorted(std::path::Path::new(&dir))
+        .into_iter()
+        .filter(|p| p.is_dir())
+    {
+        for year in sorted(&site) {
+            let files = sorted(&year.join("html"));
+            let pages: Vec<Vec<u8>> = files.iter().filter_map(|f| std::fs::read(f).ok()).collect();
+            let sums: Vec<PageSummary> = pages
+                .iter()
+                .map(|p| learn::summarize(p, None).unwrap_or_default())
+                .collect();
+            for (i, (page, file)) in pages.iter().zip(&files).enumerate() {
+                let id = file.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+                if std::env::var("ONLY").is_ok_and(|o| o != id) {
+                    continue;
+                }
+                let gold = std::fs::read_to_string(year.join("gold").join(format!("{id}.txt")))
+                    .unwrap_or_default();
+                let gold = metrics::tokens(&gold);
+                let others = learn::leave_out(&sums, i);
+                let t =
+                    pith::site::Family::single(learn::learn(&others, "site", Default::default()));
+                let got = pith::page::extract_with(page, None, &opts, Some(&t));
+                let (algo, text) = got
+                    .map(|e| (e.algo, e.text))
+                    .unwrap_or(("error".into(), String::new()));
+                let fam = pith::site::learn::learn_family(
+                    &others,
+                    &learn::names_of(&others),
+                    "site",
+                    Default::default(),
+                    pith::site::cluster::DEFAULT_SIGNATURE,
+                );
+                let (fam_algo, fam_text) = pith::page::extract_with(page, None, &opts, Some(&fam))
+                    .map(|e| (e.algo, e.text))
+                    .unwrap_or(("error".into(), String::new()));
+                let fam_bow = metrics::bow(&metrics::tokens(&fam_text), &gold).f1;
+                let auto = pith::extract(page, None, &opts)
+                    .map(|e| e.text)
+                    .unwrap_or_default();
+                let src = String::from_utf8_lossy(page);
+                let arena = bumpalo::Bump::new();
+                let doc = pith::html::Document::parse(&src, &arena);
+                let d = pith::extract::fastce::detect(&doc, &t.members[0].template);
+                let alone = d
+                    .selection
+                    .as_ref()
+                    .map(|sel| pith::output::render(&doc, sel, &opts.output));
+                let al = alone
+                    .as_deref()
+                    .map_or(-1.0, |a| metrics::bow(&metrics::tokens(a), &gold).f1);
+                let s = metrics::bow(&metrics::tokens(&text), &gold);
+                let a = metrics::bow(&metrics::tokens(&auto), &gold);
+                println!(
+                    "{}\t{}\t{id}\t{algo}\t{:.3}\t{:.3}\t{:.3}\t{:.3}\t{:.3}\t{:.3}\t{al:.3}\t{:.2}\t{fam_algo}\t{fam_bow:.3}",
+                    site.file_name().and_then(|s| s.to_str()).unwrap_or(""),
+                    year.file_name().and_then(|s| s.to_str()).unwrap_or(""),
+                    s.f1,
+                    s.precision.unwrap_or(0.0),
+                    s.recall.unwrap_or(0.0),
+                    a.f1,
+                    a.precision.unwrap_or(0.0),
+                    a.recall.unwrap_or(0.0),
+                    d.matched,
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,73 @@
+//! `pith-lab`: the papers' evaluations over the data in `../shared/data`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use argh::FromArgs;
+use pith::input::Framing;
+use pith::site::links;
+use pith_lab::sites;
+
+/// pith's research harnesses.
+///
+/// `pith-lab eval-sites DIR` runs FastCE's leave-one-out and cross-year evaluation on
+/// msv_big9-style data (DIR/<site>/<year>/{html,gold}); `eval-clusters DIR` scores TEXT-MDL
+/// clustering against sites and site-years; `eval-detectors DIR` scores tmpl-dom and tmpl-text;
+/// `eval-links [WARC...]` scores link-based templates on generated sites and reports what they
+/// find in the crawls given.
+#[derive(FromArgs, Debug)]
+struct Args {
+    /// eval-sites DIR | eval-clusters DIR | eval-detectors DIR | eval-links [INPUT...]
+    #[argh(positional)]
+    action: String,
+
+    /// the data directory, or the input crawls (eval-links)
+    #[argh(positional)]
+    paths: Vec<PathBuf>,
+
+    /// also write the tables as Markdown to this file
+    #[argh(option)]
+    markdown: Option<PathBuf>,
+
+    /// eval-links: size n of the complete subdigraph sought (default 3, the thesis')
+    #[argh(option, default = "links::Params::default().n")]
+    cs_size: usize,
+
+    /// eval-links: votes t a node needs among the CS pages (default 2, the thesis')
+    #[argh(option, default = "links::Params::default().t")]
+    votes: usize,
+
+    /// eval-links: input framing, auto (default), html, warc or jsonl
+    #[argh(option, default = "Framing::Auto")]
+    input: Framing,
+}
+
+fn main() -> ExitCode {
+    let a: Args = argh::from_env();
+    let first = a.paths.first();
+    let md = a.markdown.as_deref();
+    let need_dir = || {
+        eprintln!("pith-lab {}: give the data directory", a.action);
+        ExitCode::from(2)
+    };
+    match (a.action.as_str(), first) {
+        ("eval-sites", Some(dir)) => sites::main(dir, md),
+        ("eval-clusters", Some(dir)) => sites::clusters_main(dir, md),
+        ("eval-detectors", Some(dir)) => sites::detectors_main(dir, md),
+        ("eval-sites" | "eval-clusters" | "eval-detectors", None) => need_dir(),
+        ("eval-links", _) => {
+            let params = links::Params {
+                n: a.cs_size.max(2),
+                t: a.votes.max(1),
+                ..links::Params::default()
+            };
+            sites::links_main(&a.paths, a.input, &params, md)
+        }
+        (other, _) => {
+            eprintln!(
+                "pith-lab: unknown action `{other}` (one of: eval-sites, eval-clusters, eval-detectors, eval-links)"
+            );
+            ExitCode::from(2)
+        }
+    }
+}

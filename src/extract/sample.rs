@@ -1,0 +1,45 @@
+//! Repeatable sampling: a fixed tiny generator and a seeded uniform sample of indices, used
+//! wherever pith picks some of a site's pages (the text detector's training pages, the
+//! learner's reservoir per host), so that every run picks the same ones.
+
+/// xorshift64 (Marsaglia 2003): a fixed, tiny generator, so samples are repeatable. `state`
+/// must not be 0.
+pub fn xorshift64(state: &mut u64) -> u64 {
+    let mut x = *state;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    *state = x;
+    x
+}
+
+/// `p` of the indices `0..n` chosen uniformly at random (partial Fisher-Yates with a fixed seed,
+/// so runs repeat), in increasing order; all of them when `n <= p`.
+pub fn sample_indices(n: usize, p: usize) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..n).collect();
+    if n <= p {
+        return idx;
+    }
+    let mut state = 0x2545_f491_4f6c_dd1d;
+    for k in 0..p {
+        let r = xorshift64(&mut state);
+        let j = k + (r % (n - k) as u64) as usize;
+        idx.swap(k, j);
+    }
+    idx.truncate(p);
+    idx.sort_unstable();
+    idx
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sample_indices_takes_p_distinct_indices() {
+        let s = sample_indices(100, 30);
+        assert_eq!(s.len(), 30);
+        assert!(s.windows(2).all(|w| w[0] < w[1]) && s.iter().all(|&i| i < 100));
+        assert_eq!(sample_indices(5, 30), vec![0, 1, 2, 3, 4]);
+    }
+}

@@ -1,0 +1,282 @@
+//! One page's front door: the readable check, decoding, parsing, the chosen algorithm,
+//! rendering and the page's metadata, in that order; everything a caller with one page in
+//! hand needs ([`extract`]), and the buffer-giving variant the pipeline uses
+//! ([`extract_buffer`]).
+//!
+//! Options are split by the stage that reads them: [`crate::decode::Charset`] for decoding,
+//! [`crate::extract::Options`] for the algorithm, [`crate::output::Options`] for rendering;
+//! [`Options`] holds one of each.
+
+use crate::decode::{self, Charset};
+use crate::extract::fastce::model::Family;
+use crate::extract::{self, Algo, auto, blocks, fastce};
+use crate::html::Document;
+use crate::output;
+
+/// Everything that changes what an extraction returns, one part per stage.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The algorithm and its settings.
+    pub extract: extract::Options,
+    /// A charset that overrides the `<meta>` declaration (`--charset`); the BOM still wins.
+    pub charset: Option<Charset>,
+    /// How the selection is rendered into [`Extracted::text`].
+    pub output: output::Options,
+}
+
+/// What one page gives.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Extracted {
+    /// The page title (`<title>`), when it has one.
+    pub title: Option<String>,
+    /// Language from `<html lang>`.
+    pub lang: Option<String>,
+    /// Publication date the page states (`article:published_time`, `<time datetime>`...).
+    pub date: Option<String>,
+    /// The main content, rendered in the requested format. Valid UTF-8, no markup in text mode.
+    pub text: String,
+    /// Which algorithm produced `text` (with site templates, which template:
+    /// [`Family::label`]).
+    pub algo: std::borrow::Cow<'static, str>,
+    /// The encoding the page was read in.
+    pub encoding: &'static str,
+}
+
+/// Why a page could not be extracted at all. A page that parses but has no main text is not an
+/// error: it gives an empty [`Extracted::text`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// Zero bytes (or only white space).
+    Empty,
+    /// The bytes are not text (NUL-heavy or a known binary signature).
+    Binary,
+    /// Larger than the tokenizer can address (4 GiB).
+    TooLarge,
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Empty => f.write_str("empty input"),
+            Error::Binary => f.write_str("binary input, not an HTML page"),
+            Error::TooLarge => f.write_str("page larger than 4 GiB"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Extracts the main content of one page. `transport_charset` is a charset given outside the
+/// page (the HTTP `Content-Type` of a WARC record); `opts.charset` overrides it.
+pub fn extract(
+    bytes: &[u8],
+    transport_charset: Option<&str>,
+    opts: &Options,
+) -> Result<Extracted, Error> {
+    extract_with(bytes, transport_charset, opts, None)
+}
+
+/// [`extract`] with the site templates of the page's host, if it has some: the template whose
+/// known block paths are nearest the page's ([`Family::pick`]) runs FastCE,
+/// combined with `auto` ([`fastce::with_blocks`]); the page falls back to `opts.extract.algo` when no
+/// template shares a block path with it or the page does not match the one picked.
+/// [`Extracted::algo`] says which ran.
+pub fn extract_with(
+    bytes: &[u8],
+    transport_charset: Option<&str>,
+    opts: &Options,
+    family: Option<&Family>,
+) -> Result<Extracted, Error> {
+    let decoded = decode_page(bytes, opts.charset.as_ref(), transport_charset)?;
+    from_text(&decoded.text, decoded.encoding.name(), opts, family)
+}
+
+/// A page's bytes checked ([`readable`]) and decoded to UTF-8 text as [`extract`] does:
+/// `forced` wins over everything but a BOM, `transport` (an HTTP `Content-Type` charset) over
+/// the page's own `<meta>`. For callers that parse pages themselves (site learning, reports).
+pub fn decode_page<'b>(
+    bytes: &'b [u8],
+    forced: Option<&Charset>,
+    transport: Option<&str>,
+) -> Result<decode::Decoded<'b>, Error> {
+    readable(bytes)?;
+    let decoded = decode::decode(bytes, forced.map(Charset::label), transport);
+    if decoded.text.len() >= u32::MAX as usize {
+        return Err(Error::TooLarge);
+    }
+    Ok(decoded)
+}
+
+/// [`extract_with`] on `page[start..]`, a buffer the caller gives away: when the page has to
+/// be transcoded (a legacy charset, UTF-16, invalid UTF-8), its bytes are freed as soon as the
+/// UTF-8 copy exists, so that the two are not both held beside the tree (issue #7: memory under
+/// 4x the record). The buffer comes back when it was kept (the page was UTF-8 already, or it
+/// could not be read), for reuse.
+pub fn extract_buffer(
+    page: Vec<u8>,
+    start: usize,
+    transport_charset: Option<&str>,
+    opts: &Options,
+    family: Option<&Family>,
+) -> (Result<Extracted, Error>, Option<Vec<u8>>) {
+    let bytes = page.get(start..).unwrap_or_default();
+    if let Err(e) = readable(bytes) {
+        return (Err(e), Some(page));
+    }
+    let decoded = decode::decode(
+        bytes,
+        opts.charset.as_ref().map(Charset::label),
+        transport_charset,
+    );
+    let encoding = decoded.encoding.name();
+    match decoded.text {
+        std::borrow::Cow::Borrowed(text) => {
+            let got = from_text(text, encoding, opts, family);
+            (got, Some(page))
+        }
+        std::borrow::Cow::Owned(text) => {
+            drop(page);
+            (from_text(&text, encoding, opts, family), None)
+        }
+    }
+}
+
+/// Whether `bytes` can be a page at all: not blank, not binary (every reader of a page asks
+/// this first, with the same answer).
+pub fn readable(bytes: &[u8]) -> Result<(), Error> {
+    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+        return Err(Error::Empty);
+    }
+    if decode::looks_binary(bytes) {
+        return Err(Error::Binary);
+    }
+    Ok(())
+}
+
+/// Extraction of a decoded page (`encoding`: what it was read in).
+fn from_text(
+    text: &str,
+    encoding: &'static str,
+    opts: &Options,
+    family: Option<&Family>,
+) -> Result<Extracted, Error> {
+    if text.len() >= u32::MAX as usize {
+        return Err(Error::TooLarge);
+    }
+    Ok(with_arena(|arena| {
+        let doc = Document::parse(text, arena);
+        let tuning = auto::Tuning::new(opts.extract.mode, opts.extract.comments);
+        // The picked template's selection trimmed by `auto`'s ([`fastce::with_template`]); a
+        // page that does not match it falls back to `opts.extract.algo`, reusing `auto`'s selection
+        // when that was already made and is the fallback.
+        let fast = family.and_then(|f| {
+            let pb = blocks::blocks(&doc.tree);
+            let i = f.pick(|| blocks::layout(&pb))?;
+            let member = f.members.get(i)?;
+            Some((
+                f,
+                i,
+                fastce::with_blocks(&doc, &pb, &member.template, &tuning),
+            ))
+        });
+        let (selection, algo) = match fast {
+            Some((f, i, Ok((sel, how)))) => {
+                let algo = if how == "fastce+auto" {
+                    f.label(i).into()
+                } else {
+                    how.into()
+                };
+                (sel, algo)
+            }
+            Some((_, _, Err(Some(auto)))) if opts.extract.algo == Algo::Auto => {
+                (auto, opts.extract.algo.name().into())
+            }
+            _ => (
+                extract::run(&doc, &opts.extract),
+                opts.extract.algo.name().into(),
+            ),
+        };
+        let text = output::render(&doc, &selection, &opts.output);
+        Extracted {
+            title: doc.title().map(output::nfc),
+            lang: doc.lang(),
+            date: doc.date(),
+            text,
+            algo,
+            encoding,
+        }
+    }))
+}
+
+thread_local! {
+    /// One arena per thread, reset between pages: a page's copy, tree and tokens are freed in
+    /// one step and the memory is reused by the next page.
+    static ARENA: std::cell::RefCell<bumpalo::Bump> = std::cell::RefCell::new(bumpalo::Bump::new());
+}
+
+/// The largest arena kept for the next page: about the arena of a page at the largest buffer
+/// the reader keeps for reuse ([`crate::input::Pool`], 8 MiB), at the 8 bytes of arena a page
+/// byte takes on pages of dense tags (the 200 MB page of `examples/hostile.rs`: 1.65 GB).
+/// A larger one served a huge page: kept, its tree would stay resident beside that page's
+/// output while it is formatted (JSON), and for the rest of the stream.
+const KEEP_ARENA: usize = 64 << 20;
+
+/// Runs `f` with this thread's arena, reset. A nested call (never made by pith itself) gets a
+/// fresh arena instead of panicking.
+fn with_arena<R>(f: impl FnOnce(&bumpalo::Bump) -> R) -> R {
+    ARENA.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut arena) => {
+            arena.reset();
+            let got = f(&arena);
+            if arena.allocated_bytes() > KEEP_ARENA {
+                *arena = bumpalo::Bump::new();
+            }
+            got
+        }
+        Err(_) => f(&bumpalo::Bump::new()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PAGE: &str = "<html><body><nav><a href=/>Home</a></nav><article><p>Gr\u{fc}\u{df}e aus \
+        K\u{f6}ln: the council approved the new bridge on Tuesday, after a debate of four \
+        hours, and building starts in May.</p></article></body></html>";
+
+    #[test]
+    fn a_given_buffer_is_freed_once_transcoded_and_returned_otherwise() {
+        let opts = Options::default();
+        let head = b"HTTP/1.1 200 OK\r\n\r\n".to_vec();
+        let with_head = |body: &[u8]| [head.as_slice(), body].concat();
+
+        // UTF-8 already: read in place, the buffer comes back as it was.
+        let utf8 = with_head(PAGE.as_bytes());
+        let (got, back) = extract_buffer(utf8.clone(), head.len(), None, &opts, None);
+        assert_eq!(back.as_deref(), Some(utf8.as_slice()));
+        let want = extract(PAGE.as_bytes(), None, &opts).expect("page");
+        assert!(want.text.starts_with("Grüße aus Köln"), "{}", want.text);
+        assert_eq!(got, Ok(want.clone()));
+
+        // UTF-16 and a legacy charset: decoded into a copy, so the buffer is gone.
+        let mut utf16 = vec![0xFF, 0xFE];
+        utf16.extend(PAGE.encode_utf16().flat_map(u16::to_le_bytes));
+        let latin1 = encoding_rs::WINDOWS_1252.encode(PAGE).0.into_owned();
+        for (body, charset, encoding) in [
+            (utf16, None, "UTF-16LE"),
+            (latin1, Some("iso-8859-1"), "windows-1252"),
+        ] {
+            let (got, back) = extract_buffer(with_head(&body), head.len(), charset, &opts, None);
+            assert!(back.is_none(), "{encoding}");
+            assert_eq!(got, extract(&body, charset, &opts), "{encoding}");
+            let got = got.expect("page");
+            assert_eq!((got.text, got.encoding), (want.text.clone(), encoding));
+        }
+
+        // A page that cannot be read keeps its buffer too.
+        let blank = with_head(b"  \n ");
+        let (got, back) = extract_buffer(blank.clone(), head.len(), None, &opts, None);
+        assert_eq!((got, back), (Err(Error::Empty), Some(blank)));
+    }
+}

@@ -1,0 +1,644 @@
+//! The run loop: one reader, N workers, one writer; records come out in input order.
+//!
+//! The reader (the calling thread) opens each input in turn and numbers every page and fault
+//! it yields; workers extract pages; the writer puts results back in order with a small
+//! reorder buffer. At most four records per worker are in flight between the reader and the
+//! writer (a token per record, taken by the reader and given back by the writer), so the
+//! channels and the reorder buffer stay small however long the input is, even when one huge
+//! page holds up the records behind it. A single HTML page is extracted on the calling thread
+//! with no pool. When standard output closes (`pith ... | head`), reading stops.
+//!
+//! Faults never stop the run: each gives one [`Event::Message`] (input, record number, offset,
+//! id) and, with JSON output, an object with `error`. Nothing is printed here: documents go to
+//! the writer the caller gives, everything else to its event handler, and [`run`] returns the
+//! [`Summary`] the caller turns into a summary line and an exit status. [`json`] frames records
+//! as JSON lines.
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::{Arc, Mutex};
+
+pub mod json;
+
+use crate::input::split::Member;
+use crate::input::{Fault, Framing, Input, Item, Pool, Record};
+use crate::names::UnknownName;
+use crate::output::Format;
+use crate::page::Options;
+use crate::site::Store;
+
+/// What a run writes per record: the body alone, or one JSON object per line around it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OutputFormat {
+    /// One JSON object per record per line instead of the bare body.
+    pub json: bool,
+    /// The body's format.
+    pub body: Format,
+}
+
+impl std::str::FromStr for OutputFormat {
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let (json, body) = match s {
+            "json" | "jsonl" => (true, Format::Text),
+            "json-markdown" => (true, Format::Markdown),
+            other => match other.parse::<Format>() {
+                Ok(body) => (false, body),
+                Err(_) => {
+                    let all = ["text", "markdown", "json", "json-markdown"];
+                    return Err(UnknownName::new("format", s, &all));
+                }
+            },
+        };
+        Ok(OutputFormat { json, body })
+    }
+}
+
+/// Everything a run needs to know.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// How each page is extracted and rendered.
+    pub options: Options,
+    /// One JSON object per record per line instead of text.
+    pub json: bool,
+    /// How input bytes are framed into records.
+    pub input: Framing,
+    /// Worker threads (1: everything on the calling thread).
+    pub jobs: usize,
+    /// Records larger than this are faults, not pages.
+    pub max_record_bytes: usize,
+    /// Input paths; `-` is standard input.
+    pub files: Vec<String>,
+    /// The URL of a page given as a plain HTML file or on stdin (for JSON output).
+    pub url: Option<String>,
+    /// Site templates by host; pages of a learned host go through FastCE.
+    pub templates: Option<Arc<Store>>,
+}
+
+/// What a run reports besides its documents, in the order it happens.
+#[derive(Debug)]
+pub enum Event<'a> {
+    /// One line about a record or an input: a fault, a page with no main text, a template
+    /// that could not be used. Written in order with the documents.
+    Message(&'a str),
+    /// An input is opened and about to be read; `bytes` counts the bytes read from it.
+    Opened {
+        /// The input's name (`-` is standard input).
+        name: &'a str,
+        /// Raw bytes read so far (updated as reading goes).
+        bytes: Arc<std::sync::atomic::AtomicU64>,
+    },
+    /// A record of the current input was read; `records` is the count over the run so far.
+    Read {
+        /// Records read so far.
+        records: u64,
+    },
+    /// The current input is done.
+    Closed,
+}
+
+/// Counts of a finished run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Records read (pages, faults; skipped records only in streams).
+    pub read: u64,
+    /// Records that gave a document.
+    pub extracted: u64,
+    /// Records that could not be read or extracted.
+    pub failed: u64,
+    /// Records that are not pages, by reason.
+    pub skipped: BTreeMap<&'static str, u64>,
+    /// Inputs that opened.
+    pub opened: usize,
+    /// Some input was a WARC or JSON lines stream.
+    pub streams: bool,
+}
+
+impl Summary {
+    /// Records skipped, all reasons together.
+    pub fn skipped_total(&self) -> u64 {
+        self.skipped.values().sum()
+    }
+
+    /// Whether the run gave nothing: no input opened, or plain HTML inputs gave no page.
+    pub fn nothing(&self) -> bool {
+        self.opened == 0 || (!self.streams && self.extracted == 0)
+    }
+}
+
+/// What one numbered item became.
+struct Done {
+    /// Bytes for stdout (already framed: a JSON line, or the page text).
+    out: String,
+    /// A line for stderr.
+    message: Option<String>,
+    /// Text output of a page (gets a form-feed separator line before it when not the first).
+    is_text_page: bool,
+    outcome: Outcome,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Outcome {
+    Extracted,
+    Failed,
+    /// A record a worker found not to be a page (only known once its member was inflated).
+    Skipped(&'static str),
+}
+
+#[derive(Default)]
+struct Counts {
+    sum: Summary,
+    /// Raw bytes read of the current input.
+    bytes: Arc<std::sync::atomic::AtomicU64>,
+    /// Page buffers, shared by the reader (which fills them) and the workers (which give them
+    /// back).
+    pool: Pool,
+}
+
+/// The handler of a run's [`Event`]s, shared by its reader and writer threads.
+pub type Events<'e> = &'e (dyn Fn(Event<'_>) + Sync);
+
+/// Runs the filter over `config.files`, writing documents to `out` in input order and every
+/// other report to `events`; returns the counts. Only a closed `out` stops it early.
+pub fn run(config: &Config, out: &mut (dyn Write + Send), events: Events<'_>) -> Summary {
+    // The first input is opened here, so that one HTML page runs on this thread with no pool.
+    let mut counts = Counts::default();
+    let first = config
+        .files
+        .first()
+        .and_then(|name| open(name, config, &mut counts, events));
+    let one_page = config.files.len() == 1 && matches!(first, Some((_, Framing::Html)));
+    if config.jobs <= 1 || one_page {
+        run_serial(config, first, &mut counts, out, events)
+    } else {
+        run_parallel(config, first, &mut counts, out, events)
+    };
+    counts.sum
+}
+
+/// Extracts one record and gives its buffer back to the reader's pool.
+fn process(mut rec: Record, config: &Config, pool: &Pool) -> Done {
+    let bytes_in = rec.page().len();
+    let html = std::mem::take(&mut rec.html);
+    extract_record(&rec, html, bytes_in, config, pool)
+}
+
+/// Extracts `rec`, whose page is `html[rec.html_start..]` (taken out of the record, so that
+/// extraction can free it once it has a decoded copy: [`crate::extract::extract_buffer`]),
+/// and gives the buffer back to the reader's pool as soon as the extraction is done, before
+/// the output is formatted.
+fn extract_record(
+    rec: &Record,
+    html: Vec<u8>,
+    bytes_in: usize,
+    config: &Config,
+    pool: &Pool,
+) -> Done {
+    let name = rec.id.clone().unwrap_or_else(|| rec.source.to_string());
+    let (template, load_error) = match (&config.templates, rec.url.as_deref()) {
+        (Some(store), Some(url)) => store.for_url(url),
+        _ => (None, None),
+    };
+    // A template file that could not be used is said once, before the first record it
+    // concerned.
+    let note = load_error.map(|(e, host)| format!("{e}; extracting {host} without it"));
+    let with_note = |m: Option<String>| match (&note, m) {
+        (Some(n), Some(m)) => Some(format!("{n}\n{m}")),
+        (Some(n), None) => Some(n.clone()),
+        (None, m) => m,
+    };
+    let opts = &config.options;
+    let (got, html) = crate::page::extract_buffer(
+        html,
+        rec.html_start,
+        rec.charset.as_deref(),
+        opts,
+        template.as_deref(),
+    );
+    if let Some(html) = html {
+        pool.put(html);
+    }
+    match got {
+        Ok(e) => {
+            // In a stream an empty page is a normal record (its JSON says so); for a page given
+            // as a file it is worth a word.
+            let message = (e.text.is_empty() && plain_page(rec))
+                .then(|| format!("{name}: no main text found"));
+            let out = if config.json {
+                json::page(rec, bytes_in, e, config.options.output.format)
+            } else {
+                e.text
+            };
+            Done {
+                out,
+                message: with_note(message),
+                is_text_page: !config.json,
+                outcome: Outcome::Extracted,
+            }
+        }
+        Err(err) => {
+            let where_ = if plain_page(rec) {
+                rec.source.to_string()
+            } else {
+                location(rec)
+            };
+            let out = if config.json {
+                json::failed(
+                    rec,
+                    bytes_in,
+                    config.options.extract.algo.name(),
+                    &err.to_string(),
+                )
+            } else {
+                String::new()
+            };
+            Done {
+                out,
+                message: with_note(Some(format!("{where_}: {err}"))),
+                is_text_page: false,
+                outcome: Outcome::Failed,
+            }
+        }
+    }
+}
+
+/// Where a record is, as fault messages say it: input, number, id, offset (and gzip member).
+fn location(rec: &Record) -> String {
+    let mut s = format!("{}: record {}", rec.source, rec.index);
+    if let Some(id) = &rec.id {
+        s.push(' ');
+        s.push_str(id);
+    }
+    s.push_str(&format!(" at byte {}", rec.offset));
+    if let Some(m) = rec.member_offset {
+        s.push_str(&format!(" (gzip member at byte {m})"));
+    }
+    s
+}
+
+/// A record that is a whole input read as one HTML page (not a WARC or JSON lines record).
+fn plain_page(rec: &Record) -> bool {
+    rec.index == 1 && rec.offset == 0 && rec.id.as_deref() == Some(&*rec.source)
+}
+
+/// Inflates and reads a record handed over still compressed, then extracts it.
+fn finish_member(m: Member, config: &Config, pool: &Pool) -> Done {
+    match m.finish(pool) {
+        Item::Page(rec) => process(*rec, config, pool),
+        Item::Fault(f) => fault_done(&f, config),
+        Item::Skip(reason) => Done {
+            out: String::new(),
+            message: None,
+            is_text_page: false,
+            outcome: Outcome::Skipped(reason),
+        },
+        // `finish` reads a record; it never hands one on again.
+        Item::Member(_) => Done {
+            out: String::new(),
+            message: None,
+            is_text_page: false,
+            outcome: Outcome::Skipped("other record type"),
+        },
+    }
+}
+
+fn fault_done(f: &Fault, config: &Config) -> Done {
+    Done {
+        out: if config.json {
+            json::fault(f)
+        } else {
+            String::new()
+        },
+        message: Some(f.to_string()),
+        is_text_page: false,
+        outcome: Outcome::Failed,
+    }
+}
+
+/// Writes results in order.
+struct Writer<'o, 'e> {
+    out: &'o mut (dyn Write + Send),
+    events: Events<'e>,
+    wrote_text_page: bool,
+    broken: bool,
+}
+
+impl Writer<'_, '_> {
+    fn write(&mut self, d: &Done, counts: &mut Summary) {
+        if let Some(m) = &d.message {
+            for line in m.split('\n') {
+                (self.events)(Event::Message(line));
+            }
+        }
+        match d.outcome {
+            Outcome::Extracted => counts.extracted += 1,
+            Outcome::Failed => counts.failed += 1,
+            Outcome::Skipped(reason) => *counts.skipped.entry(reason).or_insert(0) += 1,
+        }
+        if self.broken || d.out.is_empty() {
+            return;
+        }
+        if d.is_text_page && self.wrote_text_page {
+            self.broken |= self.out.write_all(b"\x0c\n").is_err();
+        }
+        self.wrote_text_page |= d.is_text_page;
+        // A closed stdout (`pith ... | head`) ends output quietly; reading still finishes.
+        self.broken |= self.out.write_all(d.out.as_bytes()).is_err();
+    }
+}
+
+/// Opens one input, reporting a failure.
+fn open(
+    name: &str,
+    config: &Config,
+    counts: &mut Counts,
+    events: Events<'_>,
+) -> Option<(Input, Framing)> {
+    counts.bytes = Arc::default();
+    let counter = counts.bytes.clone();
+    // With workers, a gzip WARC's records are inflated by them; alone, reading sequentially
+    // inflates each byte once (the split reader inflates the start of each member twice).
+    let split = config.jobs > 1;
+    match Input::open_with(name, config.input, config.max_record_bytes, counter, split) {
+        Ok((mut input, framing)) => {
+            match &mut input {
+                Input::Warc(r) => r.pool = counts.pool.clone(),
+                Input::Split(r) => r.pool = counts.pool.clone(),
+                _ => {}
+            }
+            counts.sum.opened += 1;
+            counts.sum.streams |= matches!(framing, Framing::Warc | Framing::Jsonl);
+            events(Event::Opened {
+                name,
+                bytes: counts.bytes.clone(),
+            });
+            Some((input, framing))
+        }
+        Err(e) => {
+            events(Event::Message(&format!("{name}: {e}")));
+            None
+        }
+    }
+}
+
+/// Hands the items of every input to `sink` in order; `first` is the first input, already
+/// opened (or not, when it failed to open). Stops when `sink` says false (output closed).
+fn read_all(
+    config: &Config,
+    first: Option<(Input, Framing)>,
+    counts: &mut Counts,
+    events: Events<'_>,
+    mut sink: impl FnMut(Item, &mut Counts) -> bool,
+) {
+    let mut first = Some(first);
+    for name in &config.files {
+        let opened = match first.take() {
+            Some(f) => f,
+            None => open(name, config, counts, events),
+        };
+        let Some((mut input, _)) = opened else {
+            continue;
+        };
+        while let Some(item) = input.next_item() {
+            events(Event::Read {
+                records: counts.sum.read,
+            });
+            if !matches!(item, Item::Skip(_)) || counts.sum.streams {
+                counts.sum.read += 1;
+            }
+            let item = match item {
+                Item::Skip(reason) => {
+                    *counts.sum.skipped.entry(reason).or_insert(0) += 1;
+                    continue;
+                }
+                other => with_url(other, config),
+            };
+            if !sink(item, counts) {
+                events(Event::Closed);
+                return;
+            }
+        }
+        events(Event::Closed);
+    }
+}
+
+/// A plain HTML page gets `--url` as its URL (for JSON output and its site template).
+fn with_url(item: Item, config: &Config) -> Item {
+    match item {
+        Item::Page(mut rec) if plain_page(&rec) && config.url.is_some() => {
+            rec.url.clone_from(&config.url);
+            Item::Page(rec)
+        }
+        other => other,
+    }
+}
+
+fn run_serial(
+    config: &Config,
+    first: Option<(Input, Framing)>,
+    counts: &mut Counts,
+    out: &mut (dyn Write + Send),
+    events: Events<'_>,
+) {
+    let mut w = Writer {
+        out,
+        events,
+        wrote_text_page: false,
+        broken: false,
+    };
+    let pool = counts.pool.clone();
+    read_all(config, first, counts, events, |item, counts| {
+        let Some(done) = handle(item, config, &pool) else {
+            return true;
+        };
+        w.write(&done, &mut counts.sum);
+        !w.broken
+    });
+    let _ = w.out.flush();
+}
+
+/// What one item of an input becomes on this thread (`None` for a skipped record): the serial
+/// run and [`JsonLines`] share it, so the library gives what the command line writes.
+fn handle(item: Item, config: &Config, pool: &Pool) -> Option<Done> {
+    Some(match item {
+        Item::Page(rec) => process(*rec, config, pool),
+        Item::Member(m) => finish_member(*m, config, pool),
+        Item::Fault(f) => fault_done(&f, config),
+        Item::Skip(_) => return None,
+    })
+}
+
+/// The records of one opened input as `pith --format json` writes them (each line ends in
+/// `\n`), read and extracted one at a time on the calling thread. This is the library's way to
+/// get exactly the command line's JSON output, record by record (the Python module's
+/// `read_warc` is built on it).
+pub struct JsonLines {
+    input: Input,
+    config: Config,
+    pool: Pool,
+}
+
+impl JsonLines {
+    /// Reads `input` (from [`Input::open`] or [`Input::from_reader`]) with `options`; the body
+    /// is Markdown when `options.output.format` says so, as with `--format json-markdown`.
+    pub fn new(mut input: Input, options: Options) -> JsonLines {
+        let pool = Pool::default();
+        match &mut input {
+            Input::Warc(r) => r.pool = pool.clone(),
+            Input::Split(r) => r.pool = pool.clone(),
+            _ => {}
+        }
+        // Only `options` and `json` matter past opening (and `templates` and `url`, set by the
+        // methods below): the input is already open.
+        let config = Config {
+            options,
+            json: true,
+            input: Framing::Auto,
+            jobs: 1,
+            max_record_bytes: 0,
+            files: Vec::new(),
+            url: None,
+            templates: None,
+        };
+        JsonLines {
+            input,
+            config,
+            pool,
+        }
+    }
+
+    /// With site templates, as `--templates STORE/` (pages of a learned host go through FastCE).
+    pub fn templates(mut self, store: Option<Arc<Store>>) -> JsonLines {
+        self.config.templates = store;
+        self
+    }
+
+    /// With the URL of a plain HTML page, as `--url URL` (WARC and JSON lines records keep theirs).
+    pub fn url(mut self, url: Option<String>) -> JsonLines {
+        self.config.url = url;
+        self
+    }
+}
+
+impl Iterator for JsonLines {
+    type Item = String;
+
+    fn next(&mut self) -> Option<String> {
+        loop {
+            let item = with_url(self.input.next_item()?, &self.config);
+            if let Some(done) = handle(item, &self.config, &self.pool)
+                && !done.out.is_empty()
+            {
+                return Some(done.out);
+            }
+        }
+    }
+}
+
+enum Job {
+    Page(u64, Box<Record>),
+    Member(u64, Box<Member>),
+    Fault(u64, Fault),
+}
+
+fn run_parallel(
+    config: &Config,
+    first: Option<(Input, Framing)>,
+    counts: &mut Counts,
+    out: &mut (dyn Write + Send),
+    events: Events<'_>,
+) {
+    let bound = config.jobs.saturating_mul(4);
+    let (job_tx, job_rx) = sync_channel::<Job>(bound);
+    let (done_tx, done_rx) = sync_channel::<(u64, Done)>(bound);
+    // One token per record between the reader and the writer: the reader blocks on the
+    // `bound`-th, so a slow record holds back at most `bound` finished ones behind it.
+    let (token_tx, token_rx) = sync_channel::<()>(bound);
+    let broken = AtomicBool::new(false);
+    let job_rx = Arc::new(Mutex::new(job_rx));
+    std::thread::scope(|s| {
+        for _ in 0..config.jobs {
+            let rx = Arc::clone(&job_rx);
+            let tx = done_tx.clone();
+            let pool = counts.pool.clone();
+            s.spawn(move || worker(&rx, &tx, config, &pool));
+        }
+        drop(done_tx);
+        let broken = &broken;
+        let writer = s.spawn(move || write_in_order(done_rx, token_rx, broken, out, events));
+        let mut seq = 0u64;
+        read_all(config, first, counts, events, |item, _| {
+            let job = match item {
+                Item::Page(rec) => Job::Page(seq, rec),
+                Item::Member(m) => Job::Member(seq, m),
+                Item::Fault(f) => Job::Fault(seq, f),
+                Item::Skip(_) => return true,
+            };
+            seq += 1;
+            // Sends fail only when the writer or every worker is gone; then stop reading.
+            token_tx.send(()).is_ok() && job_tx.send(job).is_ok() && !broken.load(Ordering::Relaxed)
+        });
+        drop(job_tx);
+        drop(token_tx);
+        if let Ok(written) = writer.join() {
+            counts.sum.extracted = written.extracted;
+            counts.sum.failed = written.failed;
+            for (reason, n) in written.skipped {
+                *counts.sum.skipped.entry(reason).or_insert(0) += n;
+            }
+        }
+    });
+}
+
+fn worker(rx: &Mutex<Receiver<Job>>, tx: &SyncSender<(u64, Done)>, config: &Config, pool: &Pool) {
+    loop {
+        let job = match rx.lock() {
+            Ok(guard) => guard.recv(),
+            Err(_) => return,
+        };
+        let Ok(job) = job else { return };
+        let (seq, done) = match job {
+            Job::Page(seq, rec) => (seq, process(*rec, config, pool)),
+            Job::Member(seq, m) => (seq, finish_member(*m, config, pool)),
+            Job::Fault(seq, f) => (seq, fault_done(&f, config)),
+        };
+        if tx.send((seq, done)).is_err() {
+            return;
+        }
+    }
+}
+
+/// Writes results as they complete, holding back the ones that overtook an earlier record;
+/// gives a token back for every record written.
+fn write_in_order(
+    rx: Receiver<(u64, Done)>,
+    tokens: Receiver<()>,
+    broken: &AtomicBool,
+    out: &mut (dyn Write + Send),
+    events: Events<'_>,
+) -> Summary {
+    let mut w = Writer {
+        out,
+        events,
+        wrote_text_page: false,
+        broken: false,
+    };
+    let mut counts = Summary::default();
+    let mut pending: HashMap<u64, Done> = HashMap::new();
+    let mut next = 0u64;
+    for (seq, done) in rx {
+        pending.insert(seq, done);
+        while let Some(d) = pending.remove(&next) {
+            w.write(&d, &mut counts);
+            let _ = tokens.try_recv();
+            next += 1;
+        }
+        if w.broken {
+            broken.store(true, Ordering::Relaxed);
+        }
+    }
+    let _ = w.out.flush();
+    counts
+}
