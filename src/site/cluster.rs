@@ -1,5 +1,6 @@
 //! TEXT-MDL: clustering a host's pages by their templates, with the MDL cost estimated by
-//! MinHash (Kim and Shim's TEXT, as summarized in `../shared/seeds/002_9d4186c46aec7723.txt`,
+//! MinHash (Kim and Shim's TEXT, as summarized in *Automatic Template Detection Using Novel
+//! Approach*, Prathibha et al., docs/references.md: sections
 //! "Clustering With MDL Cost", "Estimation of MDL Cost with MinHash", "Clustering with
 //! MinHash"), and `pith cluster`.
 //!

@@ -1,5 +1,5 @@
 //! The exact top-down mapping (ETDM) of Alarte's thesis *Site-Level Web Template Extraction
-//! Based on Hyperlink Analysis* (`../shared/seeds/003_9a295e4bca6be5a8.txt`), chapter 3: the
+//! Based on Hyperlink Analysis* (docs/references.md), chapter 3: the
 //! equality probability of two DOM nodes (Definition 3.2.2), the mapping of two child lists
 //! (Definition 3.3.1), the mapping of two trees (Algorithm 3) and the vote of section 3.1. It
 //! owns [`Dom`], a page's DOM reduced to what the equality needs, so the trees of several pages

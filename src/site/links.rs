@@ -1,5 +1,5 @@
 //! Site-level templates from links: Alarte, *Site-Level Web Template Extraction Based on
-//! Hyperlink Analysis* (`../shared/seeds/003_9a295e4bca6be5a8.txt`), chapter 2 and Algorithm 3.
+//! Hyperlink Analysis* (docs/references.md), chapter 2 and Algorithm 3.
 //! It owns the choice of the pages a key page shares its template with; the mapping and the
 //! vote are [`super::etdm`]'s.
 //!

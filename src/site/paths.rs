@@ -1,5 +1,6 @@
 //! Template paths: the representation TEXT-MDL clusters pages by (Kim and Shim's TEXT, as
-//! summarized in `../shared/seeds/002_9d4186c46aec7723.txt`, "HTML Documents and Cluster
+//! summarized in *Automatic Template Detection Using Novel Approach*, Prathibha et al.,
+//! docs/references.md: section "HTML Documents and Cluster
 //! Initialization"): a page is the set of its root-to-node paths, one per element and one per
 //! text node, and a path's support is the number of pages of the set that contain it.
 //!
