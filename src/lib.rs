@@ -24,7 +24,8 @@
 //! - [`eval`]: scoring extractors against gold sets the way the field does.
 //! - [`explain`]: reports that show why a page came out as it did.
 //!
-//! [`names`] holds the one error of every option type's `FromStr`.
+//! [`names`] holds the one error of every option type's `FromStr`, [`files`] the I/O error that
+//! names its file.
 //!
 //! ```
 //! let page = b"<html><body><nav><a href=/>Home</a> <a href=/news>News</a></nav>\
@@ -42,6 +43,7 @@ pub mod decode;
 pub mod eval;
 pub mod explain;
 pub mod extract;
+pub mod files;
 pub mod html;
 pub mod input;
 pub mod names;

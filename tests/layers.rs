@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 /// The top-level modules in page order; each may import only those before it.
 const ORDER: &[&str] = &[
-    "names", "input", "decode", "html", "extract", "output", "page", "site", "pipeline", "eval",
+    "names", "files", "input", "decode", "html", "extract", "output", "page", "site", "pipeline", "eval",
     "explain",
 ];
 

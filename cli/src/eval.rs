@@ -77,7 +77,7 @@ pub fn cli_main(cmd: &[&str], args: &[&str]) -> ExitCode {
 }
 
 fn run(args: &EvalArgs) -> Result<(), String> {
-    let ds = Dataset::open(&args.dataset)?;
+    let ds = Dataset::open(&args.dataset).map_err(|e| e.to_string())?;
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -129,7 +129,7 @@ fn run(args: &EvalArgs) -> Result<(), String> {
         runs.push((sys.clone(), pages));
     }
     if let Some(path) = &args.html {
-        pith::explain::report::write(&ds, &runs, &reports, path)?;
+        pith::explain::report::write(&ds, &runs, &reports, path).map_err(|e| e.to_string())?;
     }
     if let Some(mut w) = csv {
         w.flush().map_err(|e| e.to_string())?;

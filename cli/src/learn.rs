@@ -335,7 +335,8 @@ fn links_sample(
         .iter()
         .min_by_key(|u| u.len())
         .ok_or_else(|| "no pages".to_string())?;
-    let s = pith::site::links::select(site, key, &pith::site::links::Params::default())?;
+    let s = pith::site::links::select(site, key, &pith::site::links::Params::default())
+        .map_err(|e| e.to_string())?;
     let mut pages = Vec::new();
     for u in std::iter::once(*key).chain(s.pages.iter().map(String::as_str)) {
         if let Some((_, b)) = site.get(u)

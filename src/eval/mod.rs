@@ -16,8 +16,35 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use crate::extract::Algo;
+use crate::files::FileError;
 use crate::page::Options;
 use metrics::{Prf, SnippetCounts};
+
+/// A gold set that cannot be scored.
+#[derive(Debug)]
+pub enum Error {
+    /// Its `html/` folder could not be read.
+    File(FileError),
+    /// Its `html/` folder holds no `.html` page.
+    NoPages(PathBuf),
+}
+
+impl From<FileError> for Error {
+    fn from(e: FileError) -> Error {
+        Error::File(e)
+    }
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::File(e) => e.fmt(f),
+            Error::NoPages(html) => write!(f, "{}: no .html pages", html.display()),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
 
 /// The gold of one page.
 #[derive(Debug, Default)]
@@ -40,9 +67,9 @@ pub struct Dataset {
 
 impl Dataset {
     /// Opens `dir`: lists `html/*.html`, reads the name from `MANIFEST.json` if present.
-    pub fn open(dir: &Path) -> Result<Dataset, String> {
+    pub fn open(dir: &Path) -> Result<Dataset, Error> {
         let html = dir.join("html");
-        let entries = std::fs::read_dir(&html).map_err(|e| format!("{}: {e}", html.display()))?;
+        let entries = std::fs::read_dir(&html).map_err(FileError::at(&html))?;
         let mut ids: Vec<String> = entries
             .filter_map(|e| e.ok())
             .filter_map(|e| {
@@ -52,7 +79,7 @@ impl Dataset {
             .collect();
         ids.sort();
         if ids.is_empty() {
-            return Err(format!("{}: no .html pages", html.display()));
+            return Err(Error::NoPages(html));
         }
         let manifest_name = std::fs::read(dir.join("MANIFEST.json"))
             .ok()

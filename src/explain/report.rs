@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 
 use super::{esc, head};
 use crate::eval::{Dataset, PageScore, Report, System};
+use crate::files::FileError;
 use crate::page::Options;
 
 /// Worst pages listed per system.
@@ -41,11 +42,11 @@ pub fn write(
     runs: &[(System, Vec<PageScore>)],
     reports: &[Report],
     out: &Path,
-) -> Result<usize, String> {
+) -> Result<usize, Error> {
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty())
         && !dir.is_dir()
     {
-        return Err(format!("{}: no such directory", dir.display()));
+        return Err(Error::NoDirectory(dir.to_path_buf()));
     }
     let stem = out
         .file_stem()
@@ -132,7 +133,7 @@ pub fn write(
                         }
                     )
                 }
-                Err(e) => esc(&e),
+                Err(e) => esc(&e.to_string()),
             };
             let f = |x: Option<f64>| x.map_or("–".into(), |v| format!("{v:.3}"));
             let _ = writeln!(
@@ -147,22 +148,60 @@ pub fn write(
     }
     html.push_str(CHECK_SCRIPT);
     html.push_str("</body></html>\n");
-    std::fs::write(out, html).map_err(|e| format!("{}: {e}", out.display()))?;
+    std::fs::write(out, html).map_err(FileError::at(out))?;
     Ok(views)
 }
 
 /// Writes the explain view of page `id`.
-fn write_view(ds: &Dataset, id: &str, opts: &Options, path: &Path) -> Result<(), String> {
+fn write_view(ds: &Dataset, id: &str, opts: &Options, path: &Path) -> Result<(), Error> {
     let src = ds.dir.join("html").join(format!("{id}.html"));
-    let bytes = std::fs::read(&src).map_err(|e| format!("{}: {e}", src.display()))?;
+    let bytes = std::fs::read(&src).map_err(FileError::at(&src))?;
     let gold = ds.gold(id);
-    let ex = super::explain_with_gold(&bytes, id, opts, gold.text.as_deref())
-        .map_err(|e| format!("{id}: {e}"))?;
+    let ex = super::explain_with_gold(&bytes, id, opts, gold.text.as_deref()).map_err(|error| {
+        Error::Page {
+            id: id.to_string(),
+            error,
+        }
+    })?;
     if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(FileError::at(dir))?;
     }
-    std::fs::write(path, ex.html).map_err(|e| format!("{}: {e}", path.display()))
+    std::fs::write(path, ex.html).map_err(|e| FileError::at(path)(e).into())
 }
+
+/// Why a report could not be written.
+#[derive(Debug)]
+pub enum Error {
+    /// The report's folder does not exist.
+    NoDirectory(PathBuf),
+    /// A page, a view or the report could not be read or written.
+    File(FileError),
+    /// A page of the set could not be explained.
+    Page {
+        /// The page's id in the set.
+        id: String,
+        /// Why.
+        error: crate::page::Error,
+    },
+}
+
+impl From<FileError> for Error {
+    fn from(e: FileError) -> Error {
+        Error::File(e)
+    }
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::NoDirectory(dir) => write!(f, "{}: no such directory", dir.display()),
+            Error::File(e) => e.fmt(f),
+            Error::Page { id, error } => write!(f, "{id}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
 
 /// A file-name-safe form of a system or page name.
 fn slug(s: &str) -> String {

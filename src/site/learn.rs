@@ -19,6 +19,7 @@ use crate::extract::{Selection, SiteAlgo, SiteParams, tmpl_dom, tmpl_text};
 use crate::html::Document;
 use crate::html::tree::Tree;
 use crate::input::{Framing, for_each_page};
+use crate::files::FileError;
 use crate::page::{Error, Options};
 
 /// The non-empty blocks of one page: what learning needs of it.
@@ -319,12 +320,12 @@ pub fn ce_site(pages: &[&[u8]], opts: &Options) -> (Vec<Result<String, Error>>, 
 
 /// Writes a host's templates into the store, through a temporary file so readers never see
 /// half of it.
-pub fn save(store: &Path, t: &Family) -> Result<PathBuf, String> {
-    std::fs::create_dir_all(store).map_err(|e| format!("{}: {e}", store.display()))?;
+pub fn save(store: &Path, t: &Family) -> Result<PathBuf, FileError> {
+    std::fs::create_dir_all(store).map_err(FileError::at(store))?;
     let file = super::file_for(store, &t.host);
     let tmp = store.join(format!(".{}.{}.tmp", t.host, std::process::id()));
-    std::fs::write(&tmp, t.to_bytes()).map_err(|e| format!("{}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, &file).map_err(|e| format!("{}: {e}", file.display()))?;
+    std::fs::write(&tmp, t.to_bytes()).map_err(FileError::at(&tmp))?;
+    std::fs::rename(&tmp, &file).map_err(FileError::at(&file))?;
     Ok(file)
 }
 

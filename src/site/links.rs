@@ -390,18 +390,61 @@ fn largest_clique(
     best
 }
 
+/// Why a key page gives no site-level template.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinkError {
+    /// The key page's URL, as given.
+    pub key: String,
+    /// What went wrong.
+    pub kind: LinkErrorKind,
+}
+
+/// What [`LinkError`] says of its key page.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkErrorKind {
+    /// The key page is not among the pages read.
+    NotInSite,
+    /// Its URL has no host.
+    NoHost,
+    /// It could not be read as a page.
+    Page(Error),
+    /// No complete subdigraph, and no other page of its host (named) to sample.
+    Alone(String),
+}
+
+impl std::fmt::Display for LinkError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let key = &self.key;
+        match &self.kind {
+            LinkErrorKind::NotInSite => write!(f, "{key}: the key page is not in the input"),
+            LinkErrorKind::NoHost => write!(f, "{key}: no host"),
+            LinkErrorKind::Page(e) => write!(f, "{key}: {e}"),
+            LinkErrorKind::Alone(host) => write!(
+                f,
+                "{key}: no complete subdigraph and no other page of {host} in the input"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LinkError {}
+
 /// Algorithm 2 from the key page at `key_url` over the pages of `site`, with the fallback to a
 /// sample when no complete subdigraph exists.
-pub fn select(site: &Site, key_url: &str, params: &Params) -> Result<Selected, String> {
-    let Some((key_stored, key_bytes)) = site.get(key_url) else {
-        return Err(format!("{key_url}: the key page is not in the input"));
+pub fn select(site: &Site, key_url: &str, params: &Params) -> Result<Selected, LinkError> {
+    let fail = |kind| LinkError {
+        key: key_url.to_string(),
+        kind,
     };
-    let host = super::host_of(key_stored).ok_or_else(|| format!("{key_url}: no host"))?;
+    let Some((key_stored, key_bytes)) = site.get(key_url) else {
+        return Err(fail(LinkErrorKind::NotInSite));
+    };
+    let host = super::host_of(key_stored).ok_or_else(|| fail(LinkErrorKind::NoHost))?;
     let links = with_doc(key_bytes, |doc| {
         let l = page_links(doc, key_stored, params.max_links);
         sort_links(doc, key_stored, l)
     })
-    .map_err(|e| format!("{key_url}: {e}"))?;
+    .map_err(|e| fail(LinkErrorKind::Page(e)))?;
     let index: HashMap<&str, usize> = links
         .iter()
         .enumerate()
@@ -462,9 +505,7 @@ pub fn select(site: &Site, key_url: &str, params: &Params) -> Result<Selected, S
         .filter_map(|i| others.get(i).map(|u| u.to_string()))
         .collect();
     if out.pages.is_empty() {
-        return Err(format!(
-            "{key_url}: no complete subdigraph and no other page of {host} in the input"
-        ));
+        return Err(fail(LinkErrorKind::Alone(host)));
     }
     Ok(out)
 }
@@ -488,7 +529,11 @@ pub struct Extracted {
 }
 
 /// The template of the key page at `key_url` with respect to the pages [`select`] picks.
-pub fn extract(site: &Site, key_url: &str, params: &Params) -> Result<Extracted, String> {
+pub fn extract(site: &Site, key_url: &str, params: &Params) -> Result<Extracted, LinkError> {
+    let fail = |kind| LinkError {
+        key: key_url.to_string(),
+        kind,
+    };
     let selected = select(site, key_url, params)?;
     let mut doms: Vec<Dom> = Vec::new();
     for u in &selected.pages {
@@ -501,7 +546,7 @@ pub fn extract(site: &Site, key_url: &str, params: &Params) -> Result<Extracted,
     let votes = params.t.clamp(1, doms.len().max(1));
     let (_, key_bytes) = site
         .get(key_url)
-        .ok_or_else(|| format!("{key_url}: the key page is not in the input"))?;
+        .ok_or_else(|| fail(LinkErrorKind::NotInSite))?;
     with_doc(key_bytes, |doc| {
         let key = Dom::of(doc);
         let refs: Vec<&Dom> = doms.iter().collect();
@@ -528,7 +573,7 @@ pub fn extract(site: &Site, key_url: &str, params: &Params) -> Result<Extracted,
             in_template,
         }
     })
-    .map_err(|e| format!("{key_url}: {e}"))
+    .map_err(|e| fail(LinkErrorKind::Page(e)))
 }
 
 #[cfg(test)]
