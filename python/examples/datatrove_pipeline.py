@@ -1,7 +1,7 @@
 """WARC files to JSON lines of main text with datatrove, pith in place of its Trafilatura step.
 
     pip install target/wheels/pith-*.whl datatrove warcio faust-cchardet python-magic
-    python examples/datatrove_pipeline.py CRAWL_DIR OUT_DIR --tasks 4 --workers 2
+    python python/examples/datatrove_pipeline.py CRAWL_DIR OUT_DIR --tasks 4 --workers 2
 
 Every `*.warc*` file under CRAWL_DIR (or --glob) is read by datatrove's WarcReader (warcio), each HTML
 response goes through `pith.datatrove.PithExtractor`, and the documents with text are written

@@ -7,7 +7,7 @@ Two ways, the same documents (a test checks both against the CLI):
   --mode pipe    each task pipes its file names to the pith binary (rdd.pipe), which needs
                  only the binary on the executors' PATH (or --pith /path/to/pith).
 
-    spark-submit --master 'local[2]' examples/spark_warc.py --mode module --out docs/ *.warc.gz
+    spark-submit --master 'local[2]' python/examples/spark_warc.py --mode module --out docs/ *.warc.gz
 
 A WARC file is the unit of work (one task per file), read where it lies: a path every executor
 sees (a shared file system) or, in module mode, a URL fsspec opens (s3://, hdfs://, ...).

@@ -1,6 +1,6 @@
 """Shared fixtures: the repository's pith binary (the CLI the module must equal) and ../shared.
 
-The binary is PITH_BIN when set, else `cargo build --bin pith` in the repository root (an
+The binary is PITH_BIN when set, else `cargo build -p pith-cli` in the repository root (an
 incremental no-op when it is built), so the module is always compared with the CLI of the same
 source tree. Tests that read ../shared/data skip with the reason when it is absent.
 """
@@ -22,7 +22,7 @@ def pith_bin():
     if env:
         return env
     subprocess.run(
-        ["cargo", "build", "--quiet", "--bin", "pith"], cwd=REPO, check=True
+        ["cargo", "build", "--quiet", "-p", "pith-cli"], cwd=REPO, check=True
     )
     return str(REPO / "target" / "debug" / "pith")
 

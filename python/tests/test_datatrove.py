@@ -17,7 +17,7 @@ from datatrove.pipeline.readers import WarcReader  # noqa: E402
 
 from pith.datatrove import PithExtractor  # noqa: E402
 
-EXAMPLE = pathlib.Path(__file__).resolve().parents[2] / "examples" / "datatrove_pipeline.py"
+EXAMPLE = pathlib.Path(__file__).resolve().parents[1] / "examples" / "datatrove_pipeline.py"
 SAMPLES = ["cc-main-2020-34-excerpt.warc.gz", "clueweb09-ja-quirk.warc.gz", "archiveit-2698-sample-1.warc.gz"]
 
 

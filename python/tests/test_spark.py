@@ -1,4 +1,4 @@
-"""examples/spark_warc.py in Spark local[2] mode, both ways, over every WARC sample: the
+"""python/examples/spark_warc.py in Spark local[2] mode, both ways, over every WARC sample: the
 documents equal the CLI's, sorted by record id."""
 
 import importlib.util
@@ -14,7 +14,7 @@ pytest.importorskip("pyspark", reason="pyspark is not installed (pip install pys
 if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
     pytest.skip("Spark needs Java: no java on PATH and no JAVA_HOME", allow_module_level=True)
 
-EXAMPLE = pathlib.Path(__file__).resolve().parents[2] / "examples" / "spark_warc.py"
+EXAMPLE = pathlib.Path(__file__).resolve().parents[1] / "examples" / "spark_warc.py"
 
 
 @pytest.fixture(scope="module")
