@@ -13,12 +13,12 @@ run page="tests/pages/article.html":
 # JSON out at -j 1 and -j 2, and the WARC framing alone.
 bench:
     cargo bench --bench throughput
-    cargo bench --bench warc
+    cargo bench -p pith-cli --bench warc
 
 # WARC in, JSON out at -j 1 and -j 2, and the reader thread alone (split and sequential, gzip
 # and plain); builds its WARCs from ../shared/data into target/tmp/.
 bench-warc:
-    cargo bench --bench warc
+    cargo bench -p pith-cli --bench warc
 
 # Formatting and lints, as CI wants them.
 lint:

@@ -13,7 +13,7 @@ use flate2::write::GzEncoder;
 const PASSES: usize = 3;
 
 fn main() {
-    let Ok(sets) = std::fs::read_dir("../shared/data") else {
+    let Ok(sets) = std::fs::read_dir("../../shared/data") else {
         println!("skipping WARC bench: ../shared/data not found");
         return;
     };
