@@ -122,7 +122,11 @@ fn graph() -> BTreeMap<String, BTreeSet<String>> {
         for t in targets {
             // The longest known module the path names (`extract::auto`, else `extract`).
             let two = t[..t.len().min(2)].join("::");
-            let target = if known.contains(&two) { two } else { t[0].clone() };
+            let target = if known.contains(&two) {
+                two
+            } else {
+                t[0].clone()
+            };
             if target != me && !me.starts_with(&format!("{target}::")) {
                 g.entry(me.clone()).or_default().insert(target);
             }

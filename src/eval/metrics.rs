@@ -58,8 +58,11 @@ pub fn tokens(text: &str) -> Vec<String> {
 /// gold, so set means can skip them as the reference scorer does.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Prf {
+    /// Matched tokens over predicted tokens, in 0..=1; `None` when the prediction has no tokens.
     pub precision: Option<f64>,
+    /// Matched tokens over gold tokens, in 0..=1; `None` when the gold has no tokens.
     pub recall: Option<f64>,
+    /// Harmonic mean of precision and recall, in 0..=1 (1 when both sides are empty).
     pub f1: f64,
 }
 
@@ -188,28 +191,37 @@ pub fn lcs_len(a: &[u32], b: &[u32], vocab: usize) -> usize {
 /// Snippet counts of one page or a whole set.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SnippetCounts {
+    /// `with` snippets found in the output (true positives).
     pub tp: usize,
+    /// `without` snippets found in the output (false positives).
     pub fp: usize,
+    /// `with` snippets missing from the output (false negatives).
     pub fn_: usize,
+    /// `without` snippets missing from the output (true negatives).
     pub tn: usize,
 }
 
 impl SnippetCounts {
+    /// Adds `o`'s four counts to these, to total a set.
     pub fn add(&mut self, o: SnippetCounts) {
         self.tp += o.tp;
         self.fp += o.fp;
         self.fn_ += o.fn_;
         self.tn += o.tn;
     }
+    /// `tp / (tp + fp)`; 0 when nothing was found.
     pub fn precision(&self) -> f64 {
         ratio(self.tp, self.tp + self.fp)
     }
+    /// `tp / (tp + fn)`; 0 when there are no `with` snippets.
     pub fn recall(&self) -> f64 {
         ratio(self.tp, self.tp + self.fn_)
     }
+    /// `2·tp / (2·tp + fp + fn)`; 0 when all three counts are 0.
     pub fn f1(&self) -> f64 {
         ratio(2 * self.tp, 2 * self.tp + self.fp + self.fn_)
     }
+    /// `(tp + tn)` over all snippets; 0 when there are none.
     pub fn accuracy(&self) -> f64 {
         ratio(self.tp + self.tn, self.tp + self.tn + self.fp + self.fn_)
     }

@@ -53,13 +53,17 @@ pub struct Gold {
     pub text: Option<String>,
     /// Snippet gold.
     pub with: Vec<String>,
+    /// `without` snippets: text that must not appear in the output.
     pub without: Vec<String>,
+    /// Whether the set has a `gold/<id>.json` with a `with` or `without` list for this page.
     pub has_snippets: bool,
 }
 
 /// A gold set on disk.
 pub struct Dataset {
+    /// The set's name: `MANIFEST.json`'s `name`, else the folder name; picks the gold clean-up.
     pub name: String,
+    /// The set's directory, holding `html/` and `gold/`.
     pub dir: PathBuf,
     /// Page ids, sorted.
     pub ids: Vec<String>,
@@ -174,19 +178,28 @@ pub fn clean_gold(set: &str, gold: &str) -> String {
 /// One page's scores under one system.
 #[derive(Clone, Debug)]
 pub struct PageScore {
+    /// The page id.
     pub id: String,
+    /// Whether the output had no tokens.
     pub empty: bool,
+    /// Whether the page could not be read or extracted (scored as an empty output).
     pub error: bool,
+    /// Bag-of-words scores; `None` without text gold.
     pub bow: Option<Prf>,
+    /// LCS scores; `None` without text gold.
     pub lcs: Option<Prf>,
+    /// Snippet counts; `None` without snippet gold.
     pub snippet: Option<SnippetCounts>,
+    /// Wall-clock time to produce the output, in seconds.
     pub seconds: f64,
 }
 
 /// A system under test: pith with some options, or a directory of predictions.
 #[derive(Clone, Debug)]
 pub enum System {
+    /// pith itself, run with these options.
     Pith(Options),
+    /// Saved outputs of another tool: `<dir>/<id>.txt` per page (missing file = empty output).
     Pred(PathBuf),
 }
 
@@ -304,8 +317,11 @@ fn mean_median(mut v: Vec<f64>) -> (f64, f64) {
 /// The set-level summary of one metric.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Summary {
+    /// Precision `(mean, median)` over pages with a prediction.
     pub precision: (f64, f64),
+    /// Recall `(mean, median)` over pages with gold.
     pub recall: (f64, f64),
+    /// F1 `(mean, median)` over all pages.
     pub f1: (f64, f64),
 }
 
@@ -320,15 +336,23 @@ pub fn summarize(scores: &[Prf]) -> Summary {
 
 /// Everything reported for one system.
 pub struct Report {
+    /// The system's row name.
     pub name: String,
+    /// Bag-of-words summary; `None` when no page has text gold.
     pub bow: Option<Summary>,
+    /// LCS summary; `None` when no page has text gold.
     pub lcs: Option<Summary>,
+    /// Snippet counts summed over the set; `None` when no page has snippet gold.
     pub snippet: Option<SnippetCounts>,
+    /// Pages whose output had no tokens.
     pub empty: usize,
+    /// Pages that could not be read or extracted.
     pub errors: usize,
+    /// Pages over the summed per-page seconds (0 when no time was measured).
     pub pages_per_s: f64,
 }
 
+/// Builds the report of system `name` from its per-page scores.
 pub fn report(name: String, pages: &[PageScore]) -> Report {
     let bows: Vec<Prf> = pages.iter().filter_map(|p| p.bow).collect();
     let lcss: Vec<Prf> = pages.iter().filter_map(|p| p.lcs).collect();

@@ -46,16 +46,20 @@ pub struct Explained {
     pub html: String,
     /// The output text, exactly what `pith --algo A` prints for the page.
     pub text: String,
+    /// The page's title (`<title>`, else `og:title`, else the first `<h1>`), if it has one.
     pub title: Option<String>,
-    /// Text blocks kept whole, dropped whole, and partly kept.
+    /// Text blocks kept whole.
     pub kept: usize,
+    /// Text blocks dropped whole.
     pub dropped: usize,
+    /// Text blocks partly kept.
     pub partial: usize,
     /// Lines of DANAg's profile.
     pub lines: usize,
     /// With a gold text: blocks (of two words or more) kept whole that the gold does not
     /// have, and blocks dropped whole that it has (see [`in_gold`]).
     pub kept_not_gold: Option<usize>,
+    /// With a gold text: blocks (of two words or more) dropped whole that the gold has.
     pub dropped_gold: Option<usize>,
 }
 

@@ -203,7 +203,9 @@ pub fn layout(pb: &PageBlocks) -> Vec<u64> {
 /// A feature vector: sorted `(dimension, count)` pairs and the Euclidean norm.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Features {
+    /// Nonzero `(dimension, count)` pairs, sorted by dimension, no dimension twice.
     pub entries: Vec<(u16, u16)>,
+    /// The Euclidean norm of the counts.
     pub norm: f32,
 }
 

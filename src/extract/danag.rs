@@ -35,7 +35,9 @@ pub enum Segments {
 
 /// T1 and T2 per line.
 pub struct Profile {
+    /// T1: content characters (bytes of visible text) per line.
     pub content: Vec<u32>,
+    /// T2: code characters (bytes of tags) per line.
     pub code: Vec<u32>,
 }
 
@@ -216,6 +218,7 @@ pub struct Choice {
     /// The densest region (index into `regions`), and the joined run `lo..=hi` of regions
     /// around it; `None` when no region holds content.
     pub best: Option<usize>,
+    /// Indices into `regions` of the joined run, `lo..hi + 1` (empty `0..0` when `best` is `None`).
     pub joined: std::ops::Range<usize>,
 }
 

@@ -152,7 +152,9 @@ impl Default for Options {
 /// Parameters of the template detectors over a site's pages (`--algo tmpl-dom`, `tmpl-text`).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SiteParams {
+    /// The DOM-hash template detector's parameters (`tmpl-dom`).
     pub dom: tmpl_dom::Params,
+    /// The text template detector's parameters (`tmpl-text`).
     pub text: tmpl_text::Params,
 }
 

@@ -110,7 +110,9 @@ fn text_hash(raw: &str) -> u64 {
 /// The first pass: occurrences of every template-hash over the pages of a site.
 #[derive(Clone, Debug, Default)]
 pub struct Model {
+    /// Occurrences of each nonzero template-hash over the pages added (every node but the root).
     pub counts: HashMap<u64, u32>,
+    /// Pages added so far.
     pub pages: usize,
 }
 

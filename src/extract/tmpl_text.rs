@@ -58,6 +58,7 @@ impl Default for Params {
 /// A page's detagged text and which text node each run of it came from.
 #[derive(Clone, Debug, Default)]
 pub struct PageText {
+    /// The visible text nodes, entities decoded, white space collapsed, joined by one space.
     pub text: String,
     /// `(start, end, node)`: bytes `start..end` of `text` are node's, in order.
     pub spans: Vec<(usize, usize, NodeId)>,
@@ -133,11 +134,15 @@ fn kept(h: u64, density: u64) -> bool {
 /// The first pass's result: the frequent fragments.
 #[derive(Clone, Debug, Default)]
 pub struct Model {
+    /// Rolling hashes of the fragments (windows) seen at least `freq` times in the sample.
     pub frequent: HashSet<u64>,
+    /// Window size W in bytes the fragments were hashed with.
     pub window: usize,
+    /// Sampling density D the fragments were counted with (0 or 1: all).
     pub density: u64,
     /// Pages in the sample, and the frequency used.
     pub sampled: usize,
+    /// The frequency threshold F used: `Params::freq`, or the sample's majority (at least 2) for 0.
     pub freq: usize,
 }
 
@@ -173,6 +178,7 @@ pub fn learn(sampled: &[&PageText], params: &Params) -> Model {
 /// What the second pass found on one page.
 #[derive(Debug, Default)]
 pub struct Detected {
+    /// The content: the page's visible text nodes that are not mostly covered by template spans.
     pub selection: Selection,
     /// Coalesced template spans of the page's detagged text.
     pub spans: Vec<(usize, usize)>,

@@ -51,6 +51,7 @@ pub struct Selection {
 pub struct Document<'a> {
     /// The page text (decoded); every span in the tree and the tokens is an offset into it.
     pub src: &'a str,
+    /// The arena tree of the page's elements and text.
     pub tree: Tree<'a>,
     /// Where the end tags that closed nothing start, the one part of the token stream the tree
     /// does not hold ([`tokens`]); read the stream with [`Document::tokens`].

@@ -30,7 +30,8 @@ macro_rules! tags {
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         #[repr(u8)]
         pub enum Tag {
-            $($variant,)*
+            $(#[doc = concat!("The `", $name, "` element.")]
+            $variant,)*
             /// Any other element name.
             Other,
         }
@@ -201,6 +202,7 @@ impl Tag {
         Tag::from_lower(&buf[..name.len()])
     }
 
+    /// Whether this kind has any of the bits of `flag` (one or more [`flags`] constants).
     #[inline]
     pub fn is(self, flag: u16) -> bool {
         self.flags() & flag != 0

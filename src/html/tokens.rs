@@ -40,8 +40,11 @@ use super::tree::{self, NodeId, Tree};
 /// What a token is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TokenKind {
+    /// A start tag, `<` to its `>` (attributes included).
     StartTag,
+    /// An end tag, `</` to its `>`.
     EndTag,
+    /// A run of text between markup (a raw-text element's whole content is one).
     Text,
 }
 
@@ -50,13 +53,16 @@ pub enum TokenKind {
 /// tokens asks of each (carried here, in the struct's padding, so none loads the node again).
 #[derive(Clone, Copy, Debug)]
 pub struct Token {
+    /// Start tag, end tag or text.
     pub kind: TokenKind,
     /// The node's element kind ([`Tag::Other`] for text and for an end tag that closed
     /// nothing).
     pub tag: Tag,
     /// The node's context bits ([`tree::context`]; 0 for an end tag that closed nothing).
     pub context: u8,
+    /// Byte offset in the page text where the token starts.
     pub start: u32,
+    /// Byte offset in the page text just past the token's end.
     pub end: u32,
     /// The element (start/end tag) or text node; [`tree::NONE`] for an end tag that closed
     /// nothing.
@@ -91,6 +97,8 @@ pub struct Tokens<'d, 'a> {
 }
 
 impl<'d, 'a> Tokens<'d, 'a> {
+    /// The tokens of `tree`, with `strays` the sorted offsets of end tags that closed nothing and
+    /// `bytes` the page the spans index.
     pub fn new(tree: &'d Tree<'a>, strays: &'d [u32], bytes: &'a [u8]) -> Self {
         Tokens {
             nodes: &tree.nodes,
@@ -203,6 +211,7 @@ pub fn estimate(bytes: &[u8]) -> usize {
 /// Reads the page and feeds the builder, recording the tokens.
 pub struct Tokenizer<'a, 'arena> {
     bytes: &'a [u8],
+    /// The tree builder the tokens are fed to; holds the tree once [`Tokenizer::run`] is done.
     pub builder: tree::Builder<'arena>,
     /// Offsets of the end tags that closed nothing, in order (the only part of the token
     /// stream the tree does not hold; see the module's doc).
@@ -229,6 +238,7 @@ fn name_end(bytes: &[u8], from: usize) -> usize {
 }
 
 impl<'a, 'arena> Tokenizer<'a, 'arena> {
+    /// A tokenizer over `bytes` feeding `builder`, recording stray end tags into `strays`.
     pub fn new(
         bytes: &'a [u8],
         builder: tree::Builder<'arena>,

@@ -27,8 +27,11 @@ pub const ROOT: NodeId = 0;
 /// What a node is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
+    /// The synthetic root ([`ROOT`]) holding the top-level nodes.
     Document,
+    /// An element, written or implied by the markup.
     Element,
+    /// A run of text.
     Text,
 }
 
@@ -42,6 +45,7 @@ pub enum Kind {
 /// the end tag's length, each kept in a few bits ([`Tree::inner_start`], [`Tree::inner_end`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Node {
+    /// Document, element or text.
     pub kind: Kind,
     /// Element kind ([`Tag::Other`] for unknown names and for text).
     pub tag: Tag,
@@ -54,7 +58,10 @@ pub struct Node {
     /// [`LONG_START_TAG`] when it is that long or longer (then [`Tree::long_start_tags`]
     /// holds where it ends).
     start_tag_len: u8,
+    /// The parent's id ([`NONE`] for the root).
     pub parent: NodeId,
+    /// The next sibling's id, or [`NONE`] for the last child (while the builder has an element
+    /// open, its last child).
     pub next_sibling: NodeId,
     /// Start of the start tag (element) or of the text.
     pub start: u32,
@@ -127,6 +134,7 @@ pub mod context {
 
 /// A tree of one page.
 pub struct Tree<'arena> {
+    /// The nodes in document order; a node's id is its index, the root first.
     pub nodes: BumpVec<'arena, Node>,
     /// Where end tags of [`LONG_END_TAG`] bytes or more start, by node id (sorted).
     long_end_tags: Vec<(NodeId, u32)>,
@@ -137,6 +145,7 @@ pub struct Tree<'arena> {
 
 impl<'arena> Tree<'arena> {
     #[inline]
+    /// The node with id `id` (panics when there is none).
     pub fn node(&self, id: NodeId) -> &Node {
         &self.nodes[id as usize]
     }
@@ -311,11 +320,13 @@ const _: () = assert!((Tag::Other as usize) < 128);
 
 /// A start tag as the builder needs it.
 pub struct StartTag {
+    /// Element kind ([`Tag::Other`] for unknown names).
     pub tag: Tag,
     /// [`name_hash`] of the name, for [`Tag::Other`] only (0 otherwise).
     pub name_hash: u64,
     /// Span of the start tag.
     pub start: u32,
+    /// End of the start tag, just after its `>` (where the element's content starts).
     pub inner_start: u32,
     /// Written as `<x/>`.
     pub self_closing: bool,
@@ -374,6 +385,8 @@ pub struct Builder<'arena> {
 }
 
 impl<'arena> Builder<'arena> {
+    /// A builder in `arena` with room for `capacity` nodes (past the root); `quirks` when the page
+    /// is in quirks mode.
     pub fn new(arena: &'arena Bump, capacity: usize, quirks: bool) -> Self {
         let mut nodes = BumpVec::with_capacity_in(capacity.min(MAX_NODES) + 1, arena);
         nodes.push(Node::new(Kind::Document, Tag::Other, 0, 0));

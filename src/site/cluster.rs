@@ -84,6 +84,7 @@ pub struct MinHasher {
 }
 
 impl MinHasher {
+    /// `k` functions (the signature length), seeded by splitmix64's sequence from a fixed start.
     pub fn new(k: usize) -> MinHasher {
         // The seeds are splitmix64's sequence from a fixed start.
         let seeds = (1..=k as u64)
@@ -92,10 +93,12 @@ impl MinHasher {
         MinHasher { seeds }
     }
 
+    /// The number of functions `k`: the length of a signature.
     pub fn len(&self) -> usize {
         self.seeds.len()
     }
 
+    /// Whether there are no functions (`k` = 0).
     pub fn is_empty(&self) -> bool {
         self.seeds.is_empty()
     }
@@ -301,11 +304,13 @@ pub struct Clustering {
     /// The cluster of each page; clusters are numbered by size, largest first, then by their
     /// first page.
     pub assign: Vec<u32>,
+    /// The clusters, indexed by the numbers in `assign`.
     pub clusters: Vec<Cluster>,
     /// The MDL cost of the result in bits, computed exactly from the clusters found.
     pub cost: f64,
     /// Merges made, and nearest-cluster searches run (for the near-linear claim).
     pub merges: usize,
+    /// Nearest-cluster searches run.
     pub searches: usize,
 }
 

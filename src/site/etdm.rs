@@ -38,9 +38,13 @@ pub const MAX_PAIRS: usize = 1 << 14;
 /// The equality probability's weights and constants, and the mapping threshold.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Params {
+    /// Weight of the classes' similarity in the equality probability (thesis: 0.5).
     pub w_classes: f64,
+    /// Weight of the other attributes' similarity (thesis: 0.2).
     pub w_attributes: f64,
+    /// Weight of the children's similarity (thesis: 0.1).
     pub w_children: f64,
+    /// Weight of the position similarity among siblings (thesis: 0.2).
     pub w_position: f64,
     /// `notClassesProbability`: neither node has classes.
     pub no_classes: f64,
@@ -80,11 +84,13 @@ pub struct DNode {
     pub attributes: Vec<u64>,
     /// Text nodes: hash of the text, white space collapsed.
     pub text: u64,
+    /// Index of the parent in [`Dom::nodes`] (`u32::MAX` for the document).
     pub parent: u32,
     /// Position among the parent's children, from the left.
     pub index: u32,
     /// Children: `kids[first..first + count]`.
     pub first: u32,
+    /// How many children the node has.
     pub count: u32,
     /// The node in the page's tree.
     pub node: NodeId,
@@ -96,6 +102,7 @@ pub struct DNode {
 /// document).
 #[derive(Clone, Debug, Default)]
 pub struct Dom {
+    /// The nodes, in document order; index 0 is the document.
     pub nodes: Vec<DNode>,
     kids: Vec<u32>,
 }

@@ -29,7 +29,9 @@ pub struct PageSummary {
     pub layout: Vec<u64>,
     /// Paths of the non-empty blocks, with their names and vectors.
     pub paths: Vec<u64>,
+    /// The dotted name of each block in `paths` (same order).
     pub names: Vec<String>,
+    /// The feature vector of each block in `paths` (same order).
     pub feats: Vec<Features>,
     /// The page's template paths ([`super::paths::page_paths`]), for clustering.
     pub tags: Vec<u64>,
@@ -235,8 +237,11 @@ pub fn learn_family(
 /// Counts of one CE run over a site, for the paper's Table II.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct CeStats {
+    /// Distinct block vectors over all pages (the paper's NumBlockTemp).
     pub distinct: usize,
+    /// Non-empty atomic blocks over all pages (the paper's NumBlock, before dividing).
     pub atomic: usize,
+    /// Cosines computed.
     pub comparisons: u64,
 }
 

@@ -52,6 +52,7 @@ pub struct Params {
     /// Links of the key page considered, at most (in document order, before sorting). 500 is
     /// more than a page's menus hold and bounds the search on hostile pages.
     pub max_links: usize,
+    /// Parameters of the ETDM mapping between the key page and the pages compared with it.
     pub etdm: etdm::Params,
 }
 
@@ -188,8 +189,11 @@ fn relevance_key(d: i64) -> (bool, u64) {
 /// One link of a page: its target and the `<a>` it was first found on.
 #[derive(Clone, Debug)]
 pub struct PageLink {
+    /// The target, resolved against the page's URL.
     pub url: String,
+    /// The target's [`url_key`].
     pub key: String,
+    /// The `<a>` element it was first found on.
     pub node: NodeId,
 }
 
@@ -305,9 +309,11 @@ impl Site {
         let k = url_key(url)?;
         self.pages.get(&k).map(|(u, b)| (u.as_str(), b.as_slice()))
     }
+    /// The number of distinct pages (by [`url_key`]).
     pub fn len(&self) -> usize {
         self.pages.len()
     }
+    /// Whether no page was added.
     pub fn is_empty(&self) -> bool {
         self.pages.is_empty()
     }
@@ -346,7 +352,9 @@ pub struct Selected {
     /// The key page's links (same host, distinct), and how many of them were loaded / absent
     /// from the input.
     pub links: usize,
+    /// Links loaded (in the input and readable) before the search stopped.
     pub loaded: usize,
+    /// Links skipped before the search stopped: absent from the input or unreadable.
     pub missing: usize,
 }
 
@@ -513,18 +521,21 @@ pub fn select(site: &Site, key_url: &str, params: &Params) -> Result<Selected, L
 /// The site-level template of a key page.
 #[derive(Clone, Debug, Default)]
 pub struct Extracted {
+    /// How the pages compared with the key page were chosen.
     pub selected: Selected,
     /// Votes used (t, at most the pages compared).
     pub votes: usize,
     /// Nodes of the key page's DOM (elements and non-blank text, the document left out), and
     /// how many are template.
     pub dom_nodes: usize,
+    /// How many of those nodes are template.
     pub template_nodes: usize,
     /// For every node of the key page's tree, whether it is in the template (blank text and
     /// the nodes the DOM leaves out: false).
     pub in_template: Vec<bool>,
     /// The template's text and the key page's text outside it (content).
     pub template_text: String,
+    /// The key page's text outside the template (the content).
     pub content: String,
 }
 

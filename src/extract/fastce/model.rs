@@ -63,6 +63,7 @@ pub const DEFAULT_MIN_MATCH: f32 = 0.5;
 /// A learned site template.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Template {
+    /// The host whose pages it was learned from.
     pub host: String,
     /// Dimensions of the feature vectors it was learned with.
     pub dims: u16,
@@ -310,6 +311,7 @@ fn round6(x: f32) -> f64 {
 /// pages, with the MinHash signature of that cluster's template paths and their number.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Member {
+    /// The FastCE template learned from the cluster.
     pub template: Template,
     /// MinHash signature (`crate::site::cluster::MinHasher`) of the cluster's template paths; empty for a template
     /// read from a version 1 file (it then takes every page, as before families).
@@ -321,7 +323,9 @@ pub struct Member {
 /// Every template of one host: what a store file holds.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Family {
+    /// The host, written once in the file (`STORE/<host>.tpl`).
     pub host: String,
+    /// The host's templates, one per cluster of its pages.
     pub members: Vec<Member>,
 }
 
@@ -558,7 +562,9 @@ fn truncate(s: &str, max: usize) -> &str {
 /// A template that could not be used, with the file it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoadError {
+    /// The template file.
     pub file: PathBuf,
+    /// Why it could not be used.
     pub msg: String,
 }
 
