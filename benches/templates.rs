@@ -11,7 +11,7 @@
 
 use std::time::{Duration, Instant};
 
-use pith::extract::Options;
+use pith::Options;
 use pith::site::Family;
 use pith::site::learn::{self, PageSummary};
 
