@@ -10,7 +10,9 @@
 //! allocator would count it.
 //!
 //! One test, so that no other test's thread moves the process's peak while a case runs.
-//! Linux only; on a system without `/proc/self/clear_refs` it says so and checks nothing.
+//! Linux only (procfs, `prctl`, `wait4`): elsewhere the file compiles to no test, and on a
+//! Linux without `/proc/self/clear_refs` the test says so and checks nothing.
+#![cfg(target_os = "linux")]
 
 mod hostile_pages;
 
@@ -101,7 +103,6 @@ fn hostile_pages_stay_under_their_memory_limits() {
             }
         }
     }
-    #[cfg(target_os = "linux")]
     json_line_over_text(&mut failed);
     assert!(failed.is_empty(), "over the limit: {failed:?}");
 }
@@ -109,7 +110,6 @@ fn hostile_pages_stay_under_their_memory_limits() {
 /// Peak resident memory of the `pith` binary on `page` with `args`, in KiB, from the kernel's
 /// account of the child (`wait4`'s `ru_maxrss`), which neither this process nor the machine's
 /// load moves.
-#[cfg(target_os = "linux")]
 // The child is reaped by `wait4` below, which `Child::wait` cannot stand in for: only `wait4`
 // reports the child's resource usage.
 #[allow(clippy::zombie_processes)]
@@ -140,7 +140,6 @@ fn binary_peak_kib(page: &std::path::Path, args: &[&str]) -> u64 {
 /// this large (over `extract::KEEP_ARENA`) is freed before the line is formatted. With both
 /// undone, the line took 0.37x the page more than the text did here (1.3x with the release
 /// binary). Part of the one test above (its page would move this process's peak).
-#[cfg(target_os = "linux")]
 fn json_line_over_text(failed: &mut Vec<String>) {
     let dir = std::env::temp_dir().join(format!("pith-memory-json-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
