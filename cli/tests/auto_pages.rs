@@ -1,8 +1,10 @@
-//! `auto`'s failure modes on real pages of `../shared/data` (skipped with a message when it is
-//! absent) and on small synthetic pages (always run): each test names the sentences that must
-//! come out and the ones that must not.
+//! `auto`'s failure modes on real pages of `../shared/data` (ignored when it is absent: see
+//! tests/common) and on small synthetic pages (always run): each test names the sentences that
+//! must come out and the ones that must not.
 
-use std::path::Path;
+mod common;
+
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -17,20 +19,15 @@ fn pith(page: &Path, args: &[&str]) -> String {
     String::from_utf8(o.stdout).expect("UTF-8 output")
 }
 
-/// The page of a gold set whose file name starts with `id`, or `None` (with a message) when
-/// `../shared` is absent.
-fn shared_page(set: &str, id: &str) -> Option<std::path::PathBuf> {
-    let dir = Path::new("../../shared/data").join(set).join("html");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        println!("skipping: {} not found (needs ../shared)", dir.display());
-        return None;
-    };
+/// The page of a gold set of `../shared/data` whose file name starts with `id`.
+fn shared_page(set: &str, id: &str) -> PathBuf {
+    let dir = common::shared(&format!("data/{set}/html"));
+    let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     let found = entries.filter_map(Result::ok).map(|e| e.path()).find(|p| {
         p.file_name()
             .is_some_and(|n| n.to_string_lossy().starts_with(id))
     });
-    assert!(found.is_some(), "{id} missing from {}", dir.display());
-    found
+    found.unwrap_or_else(|| panic!("{id} missing from {}", dir.display()))
 }
 
 /// pith's text output for a page given as HTML with `args`: the page is written to a file of
@@ -67,8 +64,10 @@ fn assert_out(text: &str, unwanted: &[&str]) {
 /// or two sentences. The summaries are prose outside the story's container, so they were
 /// recovered as lead paragraphs, or outweighed the story and made the page count as a listing.
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn teaser_summaries_beside_an_article_stay_out() {
-    if let Some(p) = shared_page("l3s_gn1", "a425a015") {
+    {
+        let p = shared_page("l3s_gn1", "a425a015");
         let text = pith(&p, &[]);
         assert_in(
             &text,
@@ -85,7 +84,8 @@ fn teaser_summaries_beside_an_article_stay_out() {
             ],
         );
     }
-    if let Some(p) = shared_page("scrapinghub", "e4c6a3b4") {
+    {
+        let p = shared_page("scrapinghub", "e4c6a3b4");
         let text = pith(&p, &[]);
         assert_in(&text, &["Xi's problem is simple."]);
         assert_out(
@@ -102,21 +102,26 @@ fn teaser_summaries_beside_an_article_stay_out() {
 /// counted as the story's prose, they made its container climb to the page column that holds
 /// both.
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn one_paragraph_cards_do_not_pull_the_container_up() {
-    if let Some(p) = shared_page("l3s_gn1", "a118b090") {
-        let text = pith(&p, &[]);
-        assert_in(
-            &text,
-            &["Nicolas Anelka made his debut for Chelsea yesterday"],
-        );
-        assert_out(
-            &text,
-            &[
-                "Liverpool boss Rafael Benitez is considering taking legal action",
-                "Coelho's agent launched an astonishing attack on Celtic",
-            ],
-        );
-    }
+    let p = shared_page("l3s_gn1", "a118b090");
+    let text = pith(&p, &[]);
+    assert_in(
+        &text,
+        &["Nicolas Anelka made his debut for Chelsea yesterday"],
+    );
+    assert_out(
+        &text,
+        &[
+            "Liverpool boss Rafael Benitez is considering taking legal action",
+            "Coelho's agent launched an astonishing attack on Celtic",
+        ],
+    );
+}
+
+/// The same on pages built here, so it is pinned without `../shared` too.
+#[test]
+fn one_paragraph_cards_do_not_pull_the_container_up_on_built_pages() {
     let card = |k: usize| {
         format!(
             "<p><a href=/sport/{k}.html>Other match report number {k} from the weekend</a><br>\
@@ -145,8 +150,10 @@ fn one_paragraph_cards_do_not_pull_the_container_up() {
 /// On a listing the teasers are the content: a news index whose best container is one card
 /// keeps every card's summary.
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn teasers_on_a_listing_stay_in() {
-    if let Some(p) = shared_page("wcxb_dev", "0082") {
+    {
+        let p = shared_page("wcxb_dev", "0082");
         let text = pith(&p, &[]);
         assert_in(
             &text,
@@ -157,7 +164,8 @@ fn teasers_on_a_listing_stay_in() {
         );
     }
     // An accordion's questions are links too, but to this page's own panels: the answers stay.
-    if let Some(p) = shared_page("wcxb_dev", "0644") {
+    {
+        let p = shared_page("wcxb_dev", "0644");
         let text = pith(&p, &[]);
         assert_in(
             &text,
@@ -170,8 +178,10 @@ fn teasers_on_a_listing_stay_in() {
 /// holding most of that region counted as the page's wrapper, so the comments won over the
 /// story. On a forum thread, where nothing else is an article, the posts are the content.
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn comments_longer_than_the_article_stay_out_but_threads_stay_in() {
-    if let Some(p) = shared_page("l3s_gn1", "51070347") {
+    {
+        let p = shared_page("l3s_gn1", "51070347");
         let text = pith(&p, &[]);
         assert_in(
             &text,
@@ -181,7 +191,8 @@ fn comments_longer_than_the_article_stay_out_but_threads_stay_in() {
         let with = pith(&p, &["--comments"]);
         assert_in(&with, &["If she's pregnant, I say good for her."]);
     }
-    if let Some(p) = shared_page("scrapinghub", "232a43fb") {
+    {
+        let p = shared_page("scrapinghub", "232a43fb");
         let text = pith(&p, &[]);
         assert_in(
             &text,
@@ -189,7 +200,8 @@ fn comments_longer_than_the_article_stay_out_but_threads_stay_in() {
         );
         assert_out(&text, &["I agree but it begs the question"]);
     }
-    if let Some(p) = shared_page("wcxb_dev", "1658") {
+    {
+        let p = shared_page("wcxb_dev", "1658");
         let text = pith(&p, &[]);
         assert_in(
             &text,
@@ -254,8 +266,10 @@ fn synthetic_story_with_headline_widget_and_long_comments() {
 /// everything visible was a "Skip to content" link. Under 500 characters of text, `auto` reads
 /// the page again with attribute hiding ignored, as Readability retries with fewer rules.
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn text_hidden_until_a_script_runs_is_read_when_nothing_else_is() {
-    if let Some(p) = shared_page("wcxb_dev", "0583") {
+    {
+        let p = shared_page("wcxb_dev", "0583");
         let text = pith(&p, &[]);
         assert_in(
             &text,
@@ -265,13 +279,19 @@ fn text_hidden_until_a_script_runs_is_read_when_nothing_else_is() {
     // A blog post whose text a `byline` span wraps (the page never closes it): every class
     // rule applied, two lines of the sidebar were left; under 250 characters the class words
     // are not trusted and the post comes out.
-    if let Some(p) = shared_page("dragnet", "R540") {
+    {
+        let p = shared_page("dragnet", "R540");
         let text = pith(&p, &[]);
         assert_in(
             &text,
             &["When a story breaks, Google News is designed to give you the most relevant"],
         );
     }
+}
+
+/// The same on pages built here, so it is pinned without `../shared` too.
+#[test]
+fn text_hidden_until_a_script_runs_is_read_when_nothing_else_is_on_built_pages() {
     let page = "<html><body><a href=#main>Skip to content</a>\
         <div class=gate style='display: none'><h1>Dark roast</h1>\
         <p>A bold and smooth dark roast, with cocoa and a little smoke, roasted in small batches \
@@ -328,8 +348,10 @@ fn legal_footer_is_not_recovered() {
 /// layout, and the page is read again without them; a short post beside a sidebar of blurbs
 /// (the words right) keeps its sidebar out.
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn class_words_that_remove_most_prose_name_the_layout() {
-    if let Some(p) = shared_page("wcxb_dev", "0719") {
+    {
+        let p = shared_page("wcxb_dev", "0719");
         let text = pith(&p, &[]);
         assert_in(
             &text,
@@ -340,6 +362,19 @@ fn class_words_that_remove_most_prose_name_the_layout() {
             ],
         );
     }
+    // A short post beside a sidebar of book blurbs, more prose than the post but in one
+    // region the class words name: they are right, and the sidebar stays out.
+    {
+        let p = shared_page("dragnet", "325");
+        let text = pith(&p, &[]);
+        assert_in(&text, &["go ahead and open the box"]);
+        assert_out(&text, &["Buy Linchpin now from these online retailers"]);
+    }
+}
+
+/// The same on pages built here, so it is pinned without `../shared` too.
+#[test]
+fn class_words_that_remove_most_prose_name_the_layout_on_built_pages() {
     let module = |i: usize| {
         format!(
             "<div class='widget-span widget-type-cell'><h2>Step {i} of the migration</h2>\
@@ -364,27 +399,25 @@ fn class_words_that_remove_most_prose_name_the_layout() {
         ],
     );
     assert_out(&text, &["Privacy"]);
-    // A short post beside a sidebar of book blurbs, more prose than the post but in one
-    // region the class words name: they are right, and the sidebar stays out.
-    if let Some(p) = shared_page("dragnet", "325") {
-        let text = pith(&p, &[]);
-        assert_in(&text, &["go ahead and open the box"]);
-        assert_out(&text, &["Buy Linchpin now from these online retailers"]);
-    }
 }
 
 /// A form control's caption (`<label>`: "Quantity", a screen-reader name for a field) is no
 /// content; trafilatura's cleaner drops it too.
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn form_labels_stay_out() {
-    if let Some(p) = shared_page("wcxb_dev", "0599") {
-        let text = pith(&p, &[]);
-        assert_in(
-            &text,
-            &["features the signature industrial-vibe gold bar, wrapped in yellow"],
-        );
-        assert_out(&text, &["inlaid with 0.18 ct diamond drop and encrusted"]);
-    }
+    let p = shared_page("wcxb_dev", "0599");
+    let text = pith(&p, &[]);
+    assert_in(
+        &text,
+        &["features the signature industrial-vibe gold bar, wrapped in yellow"],
+    );
+    assert_out(&text, &["inlaid with 0.18 ct diamond drop and encrusted"]);
+}
+
+/// The same on pages built here, so it is pinned without `../shared` too.
+#[test]
+fn form_labels_stay_out_on_built_pages() {
     let page = "<html><body><div class=product><h1>Walnut desk</h1>\
         <p>A desk of solid walnut, oiled by hand, with two drawers that run on wooden rails and \
         a top wide enough for two screens.</p><p>Each desk is made to order in our workshop and \
@@ -402,8 +435,10 @@ fn form_labels_stay_out() {
 /// is read with its link lists kept (trafilatura's baseline fallback). A short post beside
 /// menus of one-word links stays short.
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn a_page_of_linked_cards_keeps_its_cards() {
-    if let Some(p) = shared_page("wcxb_dev", "4354") {
+    {
+        let p = shared_page("wcxb_dev", "4354");
         let text = pith(&p, &[]);
         assert_in(
             &text,
@@ -417,11 +452,17 @@ fn a_page_of_linked_cards_keeps_its_cards() {
             &["Top 100 Remote Companies", "Search by Job Category"],
         );
     }
-    if let Some(p) = shared_page("dragnet", "R722") {
+    {
+        let p = shared_page("dragnet", "R722");
         let text = pith(&p, &[]);
         assert_in(&text, &["how to create the interesting textures"]);
         assert_out(&text, &["SUBSCRIBE BY EMAIL"]);
     }
+}
+
+/// The same on pages built here, so it is pinned without `../shared` too.
+#[test]
+fn a_page_of_linked_cards_keeps_its_cards_on_built_pages() {
     let job = |i: usize| {
         format!(
             "<li><a href=/jobs/{i}><h3>Backend engineer {i}</h3><span>Harbour Software</span>\
@@ -454,15 +495,20 @@ fn a_page_of_linked_cards_keeps_its_cards() {
 /// A modal dialog (`aria-modal="true"`) holding the privacy policy, ten times the product's
 /// text: out of the page until a click opens it, so hidden like `display:none`.
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn modal_dialogs_stay_out() {
-    if let Some(p) = shared_page("wcxb_dev", "0580") {
-        let text = pith(&p, &[]);
-        assert_in(
-            &text,
-            &["Superfine fibers have a luxurious feel and help regulate temperature."],
-        );
-        assert_out(&text, &["as a controller endeavors to protect data"]);
-    }
+    let p = shared_page("wcxb_dev", "0580");
+    let text = pith(&p, &[]);
+    assert_in(
+        &text,
+        &["Superfine fibers have a luxurious feel and help regulate temperature."],
+    );
+    assert_out(&text, &["as a controller endeavors to protect data"]);
+}
+
+/// The same on pages built here, so it is pinned without `../shared` too.
+#[test]
+fn modal_dialogs_stay_out_on_built_pages() {
     let policy: String = (1..=12)
         .map(|i| {
             format!(
@@ -495,17 +541,20 @@ fn modal_dialogs_stay_out() {
 /// so the footer passed as the page's wrapper and the story came back only as recovered
 /// paragraphs. A `<footer>` or a `<nav>` is never the wrapper.
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn a_dense_footer_is_never_the_wrapper() {
-    if let Some(p) = shared_page("scrapinghub", "d605bdef") {
-        let text = pith(&p, &[]);
-        assert_in(
-            &text,
-            &[
-                "A muddled view of US-China trade talks once again seems to be weighing on investors.",
-            ],
-        );
-        assert_out(&text, &["Most stock quote data provided by BATS"]);
-    }
+    let p = shared_page("scrapinghub", "d605bdef");
+    let text = pith(&p, &[]);
+    assert_in(
+        &text,
+        &["A muddled view of US-China trade talks once again seems to be weighing on investors."],
+    );
+    assert_out(&text, &["Most stock quote data provided by BATS"]);
+}
+
+/// The same on pages built here, so it is pinned without `../shared` too.
+#[test]
+fn a_dense_footer_is_never_the_wrapper_on_built_pages() {
     let notice = "Market data is delayed by at least fifteen minutes, is provided for information \
         only and not for trading purposes, and neither we nor our data providers accept any \
         liability for its accuracy, its completeness, or any decision made on the strength of \
@@ -526,12 +575,17 @@ fn a_dense_footer_is_never_the_wrapper() {
 /// A cookie-consent banner (`privacy-consent`, `gdpr-banner`) is a page part like a cookie
 /// notice: its paragraph of prose is not recovered as a lead paragraph.
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn consent_banners_stay_out() {
-    if let Some(p) = shared_page("scrapinghub", "785affa2") {
-        let text = pith(&p, &[]);
-        assert_in(&text, &["The fourth Star Trek movie will be Hawley"]);
-        assert_out(&text, &["We use cookies and other tracking technologies"]);
-    }
+    let p = shared_page("scrapinghub", "785affa2");
+    let text = pith(&p, &[]);
+    assert_in(&text, &["The fourth Star Trek movie will be Hawley"]);
+    assert_out(&text, &["We use cookies and other tracking technologies"]);
+}
+
+/// The same on pages built here, so it is pinned without `../shared` too.
+#[test]
+fn consent_banners_stay_out_on_built_pages() {
     let page = "<html><body><div class=m-privacy-consent><p>We use cookies and other tracking \
         technologies to improve your browsing experience, to show personalised content and to \
         analyse our traffic; by continuing you agree to this.</p></div>\
@@ -550,12 +604,17 @@ fn consent_banners_stay_out() {
 /// A page written with combining marks (`u` + U+0308) gives the words of one written with
 /// precomposed letters (`ü`): the output is composed (NFC), as trafilatura's is.
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn decomposed_text_comes_out_composed() {
-    if let Some(p) = shared_page("trafilatura_eval", "adac.de.kindersitze") {
-        let text = pith(&p, &[]);
-        assert_in(&text, &["Besonders bei Babyschalen sollte geprüft werden"]);
-        assert_out(&text, &["gepru\u{308}ft"]);
-    }
+    let p = shared_page("trafilatura_eval", "adac.de.kindersitze");
+    let text = pith(&p, &[]);
+    assert_in(&text, &["Besonders bei Babyschalen sollte geprüft werden"]);
+    assert_out(&text, &["gepru\u{308}ft"]);
+}
+
+/// The same on pages built here, so it is pinned without `../shared` too.
+#[test]
+fn decomposed_text_comes_out_composed_on_built_pages() {
     let page = "<html><head><title>U\u{308}ber uns</title></head><body><p>Die Bru\u{308}cke \
         u\u{308}ber den Fluss wird ab Montag gesperrt; der Umweg fu\u{308}hrt u\u{308}ber die \
         Altstadt.</p></body></html>";
@@ -574,18 +633,23 @@ fn decomposed_text_comes_out_composed() {
 /// A figure's caption (`<figcaption>`: what the photo shows, who took it) is not the
 /// article's text; trafilatura drops whole figures.
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn figure_captions_stay_out() {
-    if let Some(p) = shared_page("scrapinghub", "d0382c0d") {
-        let text = pith(&p, &[]);
-        assert_in(
-            &text,
-            &["Pacific Gas & Electric Co. was set to begin shutting off power Wednesday"],
-        );
-        assert_out(
-            &text,
-            &["A shopper looks at extension cords at B&C Ace hardware store"],
-        );
-    }
+    let p = shared_page("scrapinghub", "d0382c0d");
+    let text = pith(&p, &[]);
+    assert_in(
+        &text,
+        &["Pacific Gas & Electric Co. was set to begin shutting off power Wednesday"],
+    );
+    assert_out(
+        &text,
+        &["A shopper looks at extension cords at B&C Ace hardware store"],
+    );
+}
+
+/// The same on pages built here, so it is pinned without `../shared` too.
+#[test]
+fn figure_captions_stay_out_on_built_pages() {
     let page = "<html><body><article><h1>Harbour reopens</h1>\
         <p>The harbour reopened on Monday, after three weeks of repairs to the north wall, and \
         the first ferry, which had waited offshore since dawn, docked before nine.</p>\
@@ -609,19 +673,24 @@ fn figure_captions_stay_out() {
 /// caption scores alike, so the winner was one caption; the nearest ancestor of three
 /// near-equal runners-up is the story (Readability's alternative candidates).
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn captions_in_sibling_wrappers_are_one_story() {
-    if let Some(p) = shared_page("trafilatura_eval", "couchstyle.de.vintage") {
-        let text = pith(&p, &[]);
-        assert_in(
-            &text,
-            &[
-                "Vintage trifft Urban Jungle",
-                "Am alten Küchentisch mit seinen Kaffeehausstühlen.",
-                "Der Barschrank aus den 50er Jahren ist das Highlight im Wohnzimmer.",
-            ],
-        );
-        assert_out(&text, &["Entdecke weitere Homestorys"]);
-    }
+    let p = shared_page("trafilatura_eval", "couchstyle.de.vintage");
+    let text = pith(&p, &[]);
+    assert_in(
+        &text,
+        &[
+            "Vintage trifft Urban Jungle",
+            "Am alten Küchentisch mit seinen Kaffeehausstühlen.",
+            "Der Barschrank aus den 50er Jahren ist das Highlight im Wohnzimmer.",
+        ],
+    );
+    assert_out(&text, &["Entdecke weitere Homestorys"]);
+}
+
+/// The same on pages built here, so it is pinned without `../shared` too.
+#[test]
+fn captions_in_sibling_wrappers_are_one_story_on_built_pages() {
     let caption = |i: usize| {
         format!(
             "<article class=section><div class=photo><img src=p{i}.jpg></div>\
@@ -653,26 +722,31 @@ fn captions_in_sibling_wrappers_are_one_story() {
 /// but they are not pieces of one content area: a runner-up with the winner's very text does
 /// not count, and the page is read as a whole (the recipe) instead of as the forms' container.
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn copies_of_a_widget_are_not_a_story() {
-    if let Some(p) = shared_page("trafilatura_eval", "chefkoch.de.mandarinen") {
-        let text = pith(&p, &[]);
-        assert_in(&text, &["Für den Mürbeteig:", "Margarine oder Butter"]);
-    }
+    let p = shared_page("trafilatura_eval", "chefkoch.de.mandarinen");
+    let text = pith(&p, &[]);
+    assert_in(&text, &["Für den Mürbeteig:", "Margarine oder Butter"]);
 }
 
 /// A part named boilerplate by its class and content by its id (`class="sharedaddy"
 /// id="jp-post-flair"`: a post's share and like bar) is boilerplate: the content word names
 /// what the part belongs to. Within one name the two cancel (`article-footer` stays).
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn a_content_word_in_the_other_name_does_not_save_boilerplate() {
-    if let Some(p) = shared_page(
+    let p = shared_page(
         "trafilatura_eval",
         "archive.org.nesselsetzer.wordpress.com.antipoden",
-    ) {
-        let text = pith(&p, &[]);
-        assert_in(&text, &["Es ist noch nicht allzulange her"]);
-        assert_out(&text, &["Gefällt mir"]);
-    }
+    );
+    let text = pith(&p, &[]);
+    assert_in(&text, &["Es ist noch nicht allzulange her"]);
+    assert_out(&text, &["Gefällt mir"]);
+}
+
+/// The same on pages built here, so it is pinned without `../shared` too.
+#[test]
+fn a_content_word_in_the_other_name_does_not_save_boilerplate_on_built_pages() {
     let html = "<html><body><div class=post><h1>Night trains</h1>\
         <p>The night train leaves at ten, and by morning the mountains are behind it.</p>\
         <p>Sleeper cabins hold four berths, a washbasin and a window that opens.</p>\
@@ -690,23 +764,28 @@ fn a_content_word_in_the_other_name_does_not_save_boilerplate() {
 /// Customers' reviews under a product are its users' comments: out by default, kept (after
 /// the main text) with `--comments`. An image `preview` is no review.
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn customer_reviews_are_comments() {
-    if let Some(p) = shared_page("wcxb_dev", "2985") {
-        let text = pith(&p, &[]);
-        assert_in(
-            &text,
-            &["The Rode NT1 5th Generation Black is a large-diaphragm cardioid condenser"],
-        );
-        assert_out(
-            &text,
-            &["Bought this to replace my elderly and now dead Rode NT1-A"],
-        );
-        let with = pith(&p, &["--comments"]);
-        assert_in(
-            &with,
-            &["Bought this to replace my elderly and now dead Rode NT1-A"],
-        );
-    }
+    let p = shared_page("wcxb_dev", "2985");
+    let text = pith(&p, &[]);
+    assert_in(
+        &text,
+        &["The Rode NT1 5th Generation Black is a large-diaphragm cardioid condenser"],
+    );
+    assert_out(
+        &text,
+        &["Bought this to replace my elderly and now dead Rode NT1-A"],
+    );
+    let with = pith(&p, &["--comments"]);
+    assert_in(
+        &with,
+        &["Bought this to replace my elderly and now dead Rode NT1-A"],
+    );
+}
+
+/// The same on pages built here, so it is pinned without `../shared` too.
+#[test]
+fn customer_reviews_are_comments_on_built_pages() {
     let review = |i: usize| {
         format!(
             "<div class=review-item><p>Review {i}: arrived quickly, sturdy, and the handle, \
@@ -740,24 +819,29 @@ fn customer_reviews_are_comments() {
 /// teasers, so the article is the page's content and the list stays out (before, the list's
 /// prose made the page a listing and everything came out).
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn read_more_cards_are_teasers() {
-    if let Some(p) = shared_page("dragnet", "R946.") {
-        let text = pith(&p, &[]);
-        assert_in(
-            &text,
-            &[
-                "Three new videos are now available in the Nintendo eShop",
-                "Climb the leaderboard in no time.",
-            ],
-        );
-        assert_out(
-            &text,
-            &[
-                "First Wii U consoles go on sale in New York",
-                "Holiday shoppers from coast to coast",
-            ],
-        );
-    }
+    let p = shared_page("dragnet", "R946.");
+    let text = pith(&p, &[]);
+    assert_in(
+        &text,
+        &[
+            "Three new videos are now available in the Nintendo eShop",
+            "Climb the leaderboard in no time.",
+        ],
+    );
+    assert_out(
+        &text,
+        &[
+            "First Wii U consoles go on sale in New York",
+            "Holiday shoppers from coast to coast",
+        ],
+    );
+}
+
+/// The same on pages built here, so it is pinned without `../shared` too.
+#[test]
+fn read_more_cards_are_teasers_on_built_pages() {
     let card = |i: usize| {
         format!(
             "<li><h3>Harbour board announces plan number {i} for the old quay</h3>\
@@ -799,15 +883,20 @@ fn read_more_cards_are_teasers() {
 /// A profile box (the author's bio card under a post, a poster's panel) is boilerplate beside
 /// the text its person wrote.
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn author_profile_boxes_stay_out() {
-    if let Some(p) = shared_page("scrapinghub", "23aaecd141") {
-        let text = pith(&p, &[]);
-        assert_in(
-            &text,
-            &["Nunca ouviu as sensacionais brinquedorias musicais do grupo Serelepe"],
-        );
-        assert_out(&text, &["Pai de Francesco e Teresa e marido de Bárbara"]);
-    }
+    let p = shared_page("scrapinghub", "23aaecd141");
+    let text = pith(&p, &[]);
+    assert_in(
+        &text,
+        &["Nunca ouviu as sensacionais brinquedorias musicais do grupo Serelepe"],
+    );
+    assert_out(&text, &["Pai de Francesco e Teresa e marido de Bárbara"]);
+}
+
+/// The same on pages built here, so it is pinned without `../shared` too.
+#[test]
+fn author_profile_boxes_stay_out_on_built_pages() {
     let html = "<html><body><div class=post><h1>Pruning apple trees in winter</h1>\
         <p>Winter pruning, done while the tree is dormant, shapes it and lets light into the \
         crown, which is what next year's fruit needs most.</p>\
@@ -830,17 +919,22 @@ fn author_profile_boxes_stay_out() {
 /// (`<li><a>Headline</a><span>Summary...</span></li>`, a "breaking news" strip) are teasers: they
 /// are not recovered beside the article.
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn link_and_summary_element_cards_are_teasers() {
-    if let Some(p) = shared_page("scrapinghub", "5f9c5ed5d64d") {
-        let text = pith(&p, &[]);
-        assert_out(
-            &text,
-            &[
-                "An Indian-origin man has pleaded guilty to theft",
-                "All schools and colleges are now open in Jammu and Kashmir",
-            ],
-        );
-    }
+    let p = shared_page("scrapinghub", "5f9c5ed5d64d");
+    let text = pith(&p, &[]);
+    assert_out(
+        &text,
+        &[
+            "An Indian-origin man has pleaded guilty to theft",
+            "All schools and colleges are now open in Jammu and Kashmir",
+        ],
+    );
+}
+
+/// The same on pages built here, so it is pinned without `../shared` too.
+#[test]
+fn link_and_summary_element_cards_are_teasers_on_built_pages() {
     let card = |i: usize| {
         format!(
             "<li><a href=/story/{i}>Council approves the new cycle lanes on route {i}</a>\
@@ -876,17 +970,22 @@ fn link_and_summary_element_cards_are_teasers() {
 /// on a listing, each card's headline), not the page's: it stays, while the page's own
 /// `<header>` goes.
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn an_articles_own_header_stays() {
-    if let Some(p) = shared_page("wcxb_dev", "1310") {
-        let text = pith(&p, &[]);
-        assert_in(
-            &text,
-            &[
-                "Beats Solo 4 and Solo Buds both gain Walmart-exclusive color options",
-                "Hands on: AirPods Pro 3 Live Translation and heart rate monitoring are compelling",
-            ],
-        );
-    }
+    let p = shared_page("wcxb_dev", "1310");
+    let text = pith(&p, &[]);
+    assert_in(
+        &text,
+        &[
+            "Beats Solo 4 and Solo Buds both gain Walmart-exclusive color options",
+            "Hands on: AirPods Pro 3 Live Translation and heart rate monitoring are compelling",
+        ],
+    );
+}
+
+/// The same on pages built here, so it is pinned without `../shared` too.
+#[test]
+fn an_articles_own_header_stays_on_built_pages() {
     let html = "<html><body><header class=site><div>Gardening Weekly</div><ul><li>Subscribe \
         to our print edition and get a free seed catalogue every spring season</li></ul></header>\
         <main><article><header><h1>How to grow sweet peas on a windy allotment</h1>\

@@ -1,8 +1,12 @@
 //! The real binary on real pages: article sentences in, menus and footers out, every bad input
 //! named in the core issue answered with a one-line message and the right exit code.
 
+mod common;
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
+
+use common::shared;
 
 const ARTICLE: &str = "../tests/pages/article.html";
 
@@ -348,14 +352,11 @@ fn precision_and_recall_move_the_trade_off() {
 /// `<div class="fake-br...">` line breaks: those empty blocks once stopped the div from counting
 /// as a paragraph, and `auto` printed only the footer's copyright line.
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn empty_divs_used_as_line_breaks_do_not_hide_the_article() {
-    let page = std::path::Path::new(
-        "../../shared/data/scrapinghub/html/e372e42c0a3df7b86e1c0bacf7bc14d042144a01e88833bc5a643d61b3547090.html",
+    let page = shared(
+        "data/scrapinghub/html/e372e42c0a3df7b86e1c0bacf7bc14d042144a01e88833bc5a643d61b3547090.html",
     );
-    if !page.exists() {
-        println!("skipping: {} not found (needs ../shared)", page.display());
-        return;
-    }
     let bytes = std::fs::read(page).expect("readable page");
     let o = pith(&[], &bytes);
     assert!(o.status.success(), "{}", stderr(&o));

@@ -1,9 +1,11 @@
 //! `pith eval --pred` on the peers' saved outputs reproduces the reference scorer's figures in
 //! `../shared/peers/<set>.json` (bag-of-words and LCS F1, precision; snippet F1 for
-//! trafilatura_eval), and the snippet scorer agrees with the reference per page. Skips when
-//! `../shared` is absent.
+//! trafilatura_eval), and the snippet scorer agrees with the reference per page. Needs
+//! `../shared` (ignored without it: see tests/common).
 
-use std::path::Path;
+mod common;
+
+use std::path::PathBuf;
 use std::process::Command;
 
 use serde_json::Value;
@@ -17,14 +19,11 @@ const SETS: &[&str] = &[
     "trafilatura_eval",
 ];
 
-fn shared() -> Option<&'static Path> {
-    let p = Path::new("../../shared");
-    if p.join("peers").is_dir() && p.join("data").is_dir() {
-        Some(p)
-    } else {
-        println!("skipping: ../shared/peers or ../shared/data not found");
-        None
-    }
+/// The shared folder, with its `peers/` and `data/`.
+fn shared() -> PathBuf {
+    common::shared("peers");
+    common::shared("data");
+    common::shared("")
 }
 
 fn eval_json(args: &[&str]) -> Value {
@@ -51,8 +50,9 @@ fn f(v: &Value, path: &[&str]) -> f64 {
 }
 
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn peer_figures_are_reproduced() {
-    let Some(shared) = shared() else { return };
+    let shared = shared();
     let mut checked = 0;
     for set in SETS {
         let peers: Value = serde_json::from_slice(
@@ -98,8 +98,9 @@ fn peer_figures_are_reproduced() {
 }
 
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn snippet_scorer_matches_reference_per_page() {
-    let Some(shared) = shared() else { return };
+    let shared = shared();
     let tsv = std::fs::read_to_string(shared.join("peers/trafilatura_eval/per_page.tsv"))
         .expect("per_page.tsv");
     let mut checked = 0;
@@ -139,9 +140,9 @@ fn snippet_scorer_matches_reference_per_page() {
 }
 
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn pith_algorithms_score_in_process() {
-    let Some(shared) = shared() else { return };
-    let data = shared.join("data/l3s_gn1");
+    let data = common::shared("data/l3s_gn1");
     let v = eval_json(&[
         "--json",
         "--algo",

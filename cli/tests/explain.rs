@@ -3,25 +3,28 @@
 //! every page of the ScrapingHub set under every algorithm, the commands write their files and
 //! fail with one-line messages, and a hostile page stays linear.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use pith::{Algo, Options};
 
-const SET: &str = "../../shared/data/scrapinghub";
+/// The ScrapingHub set of `../shared/data`.
+fn set() -> PathBuf {
+    common::shared("data/scrapinghub")
+}
 
-fn scrapinghub_pages() -> Option<Vec<PathBuf>> {
-    let dir = Path::new(SET).join("html");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!("skipping: {} is absent", dir.display());
-        return None;
-    };
-    let mut pages: Vec<PathBuf> = entries
+fn scrapinghub_pages() -> Vec<PathBuf> {
+    let dir = set().join("html");
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "html"))
         .collect();
     pages.sort();
-    Some(pages)
+    assert!(!pages.is_empty(), "no pages in {}", dir.display());
+    pages
 }
 
 /// The number in `<b id=NAME>N</b>` of a report.
@@ -70,10 +73,9 @@ fn check_report(html: &str, ex: &pith::explain::Explained, text: &str) {
 }
 
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn explain_agrees_with_extract_on_every_scrapinghub_page() {
-    let Some(pages) = scrapinghub_pages() else {
-        return;
-    };
+    let pages = scrapinghub_pages();
     let mut explained = 0;
     for page in &pages {
         let bytes = std::fs::read(page).expect("read page");
@@ -114,10 +116,9 @@ fn explain_agrees_with_extract_on_every_scrapinghub_page() {
 }
 
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn explain_command_on_every_scrapinghub_page() {
-    let Some(pages) = scrapinghub_pages() else {
-        return;
-    };
+    let pages = scrapinghub_pages();
     let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("explain_every_page.html");
     let out = out.to_str().expect("utf-8 path");
     for page in &pages {
@@ -143,10 +144,9 @@ fn explain_command_on_every_scrapinghub_page() {
 }
 
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn gold_marks_agree_with_the_gold() {
-    let Some(pages) = scrapinghub_pages() else {
-        return;
-    };
+    let pages = scrapinghub_pages();
     let mut noise = 0;
     for page in pages.iter().step_by(9) {
         let bytes = std::fs::read(page).expect("read page");
@@ -158,7 +158,7 @@ fn gold_marks_agree_with_the_gold() {
             pith::explain::explain_with_gold(&bytes, &name, &opts, Some(&own)).expect("explain");
         assert_eq!(ex.kept_not_gold, Some(0), "{name}");
         // Against the real gold, the marks shown are the marks counted.
-        let gold_path = Path::new(SET)
+        let gold_path = set()
             .join("gold")
             .join(page.file_name().expect("name"))
             .with_extension("txt");
@@ -398,17 +398,17 @@ fn explain_command_writes_the_report_and_reports_errors_in_one_line() {
 }
 
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn eval_html_report_on_scrapinghub_links_working_explain_views() {
-    let Some(pages) = scrapinghub_pages() else {
-        return;
-    };
+    let pages = scrapinghub_pages();
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("eval_html");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("tmp dir");
     let out = dir.join("report.html");
+    let set = set();
     let o = pith(&[
         "eval",
-        SET,
+        set.to_str().expect("utf-8 path"),
         "--algo",
         "auto",
         "--algo",

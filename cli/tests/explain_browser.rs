@@ -3,7 +3,10 @@
 //! `#checks`; the test reads them from `--dump-dom` and compares them with what the report
 //! shows and with `pith`'s own output, then saves a screenshot (under the test's tmp
 //! directory, or `PITH_SCREENSHOT_DIR` when set: that is how `docs/*.png` were made).
-//! Without Chromium (`apt-get install chromium`) the test says so and passes.
+//! Without Chromium (`apt-get install chromium`) the test says so and passes. The tests on
+//! the ScrapingHub set need `../shared` (ignored without it: see tests/common).
+
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -153,16 +156,35 @@ fn explain_report_renders_and_its_counts_are_pith_s() {
     let Some(bin) = chromium() else {
         return;
     };
-    // The sample page always; three ScrapingHub pages when the shared data is there.
-    let mut pages = vec![PathBuf::from("../tests/pages/article.html")];
-    if let Ok(entries) = std::fs::read_dir("../../shared/data/scrapinghub/html") {
-        let mut all: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-        all.sort();
-        pages.extend(all.into_iter().step_by(60).take(3));
-    } else {
-        eprintln!("../../shared/data/scrapinghub absent: only the sample page");
-    }
+    let pages = [PathBuf::from("../tests/pages/article.html")];
     let dir = tempdir("explain");
+    explain_reports_render(&bin, &pages, &dir);
+}
+
+/// The same on three pages of the ScrapingHub set; the screenshot is of the last.
+#[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
+fn explain_report_renders_on_scrapinghub_pages() {
+    let html = common::shared("data/scrapinghub/html");
+    let Some(bin) = chromium() else {
+        return;
+    };
+    let mut all: Vec<PathBuf> = std::fs::read_dir(&html)
+        .expect("scrapinghub pages")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    all.sort();
+    let pages: Vec<PathBuf> = all.into_iter().step_by(60).take(3).collect();
+    assert_eq!(pages.len(), 3, "{}", html.display());
+    let dir = tempdir("explain-scrapinghub");
+    explain_reports_render(&bin, &pages, &dir);
+    let shot = format!("{}-auto.html", pages.len() - 1);
+    screenshot(&bin, &dir.join(shot), "explain.png");
+}
+
+/// `pith explain` on each page under `auto` and `danag`, into `dir`: the report renders, and
+/// its counts are those of its rendered blocks and of pith's own output.
+fn explain_reports_render(bin: &Path, pages: &[PathBuf], dir: &Path) {
     for (k, page) in pages.iter().enumerate() {
         let page = page.to_str().expect("utf-8 path");
         for algo in ["auto", "danag"] {
@@ -177,7 +199,7 @@ fn explain_report_renders_and_its_counts_are_pith_s() {
             ]);
             assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
             let text = String::from_utf8(pith(&["--algo", algo, page]).stdout).expect("utf-8");
-            let dom = run_chromium(&bin, &report, "--dump-dom");
+            let dom = run_chromium(bin, &report, "--dump-dom");
             let c = checks(&dom);
             // The profile was drawn: every path has points, one per plotted line or group.
             for path in ["t1", "t2", "diff"] {
@@ -206,39 +228,35 @@ fn explain_report_renders_and_its_counts_are_pith_s() {
             eprintln!("{page} {algo}: {c}");
         }
     }
-    let shot = format!("{}-auto.html", pages.len() - 1);
-    screenshot(&bin, &dir.join(shot), "explain.png");
 }
 
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn eval_report_renders_its_plots_and_links() {
+    let set = common::shared("data/scrapinghub");
+    let peer = common::shared("peers/scrapinghub/readability");
     let Some(bin) = chromium() else {
         return;
     };
-    let set = "../../shared/data/scrapinghub";
-    let Ok(entries) = std::fs::read_dir(format!("{set}/html")) else {
-        eprintln!("skipping: {set} is absent");
-        return;
-    };
-    let n = entries.count() as u64;
+    let n = std::fs::read_dir(set.join("html"))
+        .expect("scrapinghub pages")
+        .count() as u64;
     let dir = tempdir("eval");
     let report = dir.join("report.html");
-    let mut args = vec![
+    // pith's two algorithms and one peer's saved outputs.
+    let systems = 3;
+    let o = pith(&[
         "eval",
-        set,
+        set.to_str().expect("utf-8"),
         "--algo",
         "auto",
         "--algo",
         "danag",
         "--html",
         report.to_str().expect("utf-8"),
-    ];
-    let peer = "../../shared/peers/scrapinghub/readability";
-    if Path::new(peer).is_dir() {
-        args.extend(["--pred", peer]);
-    }
-    let systems = if args.len() > 8 { 3 } else { 2 };
-    let o = pith(&args);
+        "--pred",
+        peer.to_str().expect("utf-8"),
+    ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let dom = run_chromium(&bin, &report, "--dump-dom");
     let c = checks(&dom);

@@ -6,6 +6,8 @@
 //! elements and text runs, elements nested beyond `MAX_DEPTH` excepted (they have none), so no
 //! case hides a blow-up in node count.
 
+mod common;
+
 use pith::html::tree::MAX_DEPTH;
 use pith::html::{Document, Kind};
 use pith::{Algo, Options};
@@ -56,30 +58,28 @@ fn junk_with_an_open_link_before_the_document_keeps_the_article() {
     }
 }
 
-/// The same page, `make_patho.py`'s own bytes (1 MB of Python's `random.Random(1)`), when the
-/// shared folder and python3 are there.
+/// The same page, `make_patho.py`'s own bytes (1 MB of Python's `random.Random(1)`), written
+/// by python3.
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/patho")]
 fn binary_junk_1mb_of_make_patho_keeps_the_article() {
-    let dir = std::path::Path::new("../../shared/patho");
-    if !dir.join("make_patho.py").exists() {
-        eprintln!("skipped: ../shared/patho/make_patho.py not found");
-        return;
-    }
+    common::shared("patho/make_patho.py");
+    let dir = common::shared("patho");
     let script = "import sys, random; sys.path.insert(0, sys.argv[1]); import make_patho as m; \
                   r = random.Random(1); \
                   sys.stdout.buffer.write(bytes(r.randrange(256) for _ in range(1_000_000)) \
                   + m.page(m.ART).encode())";
-    let out = match std::process::Command::new("python3")
+    let o = std::process::Command::new("python3")
         .args(["-c", script])
-        .arg(dir)
+        .arg(&dir)
         .output()
-    {
-        Ok(o) if o.status.success() => o.stdout,
-        other => {
-            eprintln!("skipped: python3 could not write the page: {other:?}");
-            return;
-        }
-    };
+        .expect("python3 runs make_patho.py");
+    assert!(
+        o.status.success(),
+        "python3 could not write the page: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let out = o.stdout;
     assert!(out.len() > 1_000_000);
     assert_eq!(markers(&out, Algo::Auto), 6);
 }

@@ -1,8 +1,10 @@
 //! WARC and JSON lines through the real binary: WARCs built here (gzip per record,
 //! uncompressed, chunked, charset only in the HTTP header, a truncated last record, a corrupt
 //! member in the middle, a gzip bomb), JSON lines with extra fields and bad lines, output order
-//! under `-j 1` and `-j 4`, and the real WARC samples of `../shared/data/warc_samples` (skipped
-//! when absent), whose HTML response counts the output must match.
+//! under `-j 1` and `-j 4`, and the real WARC samples of `../shared/data/warc_samples` (ignored
+//! when absent: see tests/common), whose HTML response counts the output must match.
+
+mod common;
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
@@ -327,12 +329,10 @@ fn output_order_is_the_same_with_one_and_four_workers() {
 }
 
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn real_warc_samples_give_one_document_per_html_response() {
-    let dir = std::path::Path::new("../../shared/data/warc_samples");
-    let Ok(manifest) = std::fs::read(dir.join("MANIFEST.json")) else {
-        println!("skipping: ../shared/data/warc_samples not found");
-        return;
-    };
+    let dir = common::shared("data/warc_samples");
+    let manifest = std::fs::read(dir.join("MANIFEST.json")).expect("MANIFEST.json");
     let manifest: Value = serde_json::from_slice(&manifest).expect("manifest");
     let mut checked = 0;
     for entry in manifest.as_array().expect("array") {

@@ -1,9 +1,10 @@
-//! The real WARC samples of `../shared/data/warc_samples` (skipped cleanly when absent):
+//! The real WARC samples of `../shared/data/warc_samples` (ignored when absent: tests/common):
 //! output identical under `-j 1` and `-j 4` (JSON and text, all files in one run), the same
 //! records from the plain and the gzip copy of the Common Crawl excerpt, charsets given only in
 //! the HTTP header decoded, the truncated and the 411 MiB files handled, and a Common Crawl
 //! sample giving exactly its MANIFEST's count of HTML responses as JSON lines.
 
+mod common;
 mod streams_util;
 
 use std::time::Duration;
@@ -22,9 +23,16 @@ fn files(dir: &std::path::Path) -> Vec<String> {
     v
 }
 
+/// The WARC samples of `../shared/data`.
+fn samples() -> std::path::PathBuf {
+    common::shared("data/warc_samples/MANIFEST.json");
+    common::shared("data/warc_samples")
+}
+
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn all_samples_in_one_run_are_identical_with_one_and_four_workers() {
-    let Some(dir) = samples() else { return };
+    let dir = samples();
     let files = files(&dir);
     assert!(files.len() >= 20);
     let args = |fmt: &'static str, j: &'static str| {
@@ -46,8 +54,9 @@ fn all_samples_in_one_run_are_identical_with_one_and_four_workers() {
 }
 
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn common_crawl_excerpt_plain_and_gzip_give_the_same_lines() {
-    let Some(dir) = samples() else { return };
+    let dir = samples();
     let f = dir.join("files/cc-main-2020-34-excerpt.warc");
     let plain = pith(&["--format", "json", &f.to_string_lossy()], b"");
     let gz = dir.join("files/cc-main-2020-34-excerpt.warc.gz");
@@ -100,8 +109,9 @@ fn common_crawl_excerpt_plain_and_gzip_give_the_same_lines() {
 }
 
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn clueweb_euc_jp_brotli_and_chunked_bodies_decode() {
-    let Some(dir) = samples() else { return };
+    let dir = samples();
     let run = |name: &str| {
         json_lines(&pith(
             &[
@@ -139,8 +149,9 @@ fn clueweb_euc_jp_brotli_and_chunked_bodies_decode() {
 }
 
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn clipped_and_giant_samples_fail_one_record_each_quickly() {
-    let Some(dir) = samples() else { return };
+    let dir = samples();
     let clipped = dir.join("files/news-2016-clipped.warc.gz");
     let o = pith(&["--format", "json", &clipped.to_string_lossy()], b"");
     assert!(o.status.success());

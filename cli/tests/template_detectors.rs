@@ -1,6 +1,8 @@
 //! The paper's two template detectors over pages given together (`--algo tmpl-dom`,
-//! `--algo tmpl-text`): the small site in tests/pages, then (when ../shared is present) a real
-//! site-year of msv_big9.
+//! `--algo tmpl-text`): the small site in tests/pages, then a real site-year of msv_big9 (in
+//! ../shared: ignored without it, see tests/common).
+
+mod common;
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -98,13 +100,10 @@ fn parameters_change_what_is_template() {
 }
 
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn real_site_year_of_msv_big9() {
-    let d = Path::new("../../shared/data/msv_big9/www.cnn.com/2010/html");
-    if !d.is_dir() {
-        println!("skipping: ../shared/data/msv_big9 not found");
-        return;
-    }
-    let files = pages(d);
+    let d = common::shared("data/msv_big9/www.cnn.com/2010/html");
+    let files = pages(&d);
     assert_eq!(files.len(), 10);
     let dom = run("tmpl-dom", &[], &files);
     let text = run("tmpl-text", &[], &files);

@@ -1,7 +1,9 @@
 //! Site templates end to end: `pith learn` from files and from streams grouped by host,
 //! `pith template show`, FastCE with `--templates` in every input format and with -j, the
-//! fallback to auto, `--algo ce` over pages given together, and (when ../shared is present) a
-//! real site of msv_big9, same year and across years.
+//! fallback to auto, `--algo ce` over pages given together, and real sites of msv_big9, same
+//! year and across years (in ../shared: ignored without it, see tests/common).
+
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -371,15 +373,9 @@ fn content_extractor_over_pages_given_together() {
     assert_eq!(o.status.code(), Some(2));
 }
 
-/// msv_big9, when present.
-fn msv() -> Option<PathBuf> {
-    let d = Path::new("../../shared/data/msv_big9");
-    if d.is_dir() {
-        Some(d.to_path_buf())
-    } else {
-        println!("skipping: ../shared/data/msv_big9 not found");
-        None
-    }
+/// msv_big9, of ../shared.
+fn msv() -> PathBuf {
+    common::shared("data/msv_big9")
 }
 
 /// `pith learn` on a site-year's pages but `held_out` (leave-one-out), into a fresh store named
@@ -404,8 +400,9 @@ fn html_files(dir: &Path) -> Vec<String> {
 }
 
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn real_site_same_year_and_across_years() {
-    let Some(d) = msv() else { return };
+    let d = msv();
     let bbc = d.join("news.bbc.co.uk");
     let y2005 = html_files(&bbc.join("2005/html"));
     let held_out = y2005
@@ -513,14 +510,15 @@ fn hostile_pages_learn_and_apply_without_blowing_up() {
 /// Politics Video" headline list and the poll table beside the article, because they sit at
 /// content paths and change from page to page; `auto` drops them, and the article stays.
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn template_and_auto_together_drop_page_varying_link_lists() {
-    let Some(d) = msv() else { return };
+    let d = msv();
     let year = d.join("www.foxnews.com/2010/html");
     let pages = html_files(&year);
-    let Some(held_out) = pages.iter().find(|f| f.ends_with("461a55ef5e0a.html")) else {
-        println!("skipping: foxnews 2010 page not found");
-        return;
-    };
+    let held_out = pages
+        .iter()
+        .find(|f| f.ends_with("461a55ef5e0a.html"))
+        .expect("foxnews 2010 page 461a55ef5e0a");
     let s = learn_site_year("foxnews", "www.foxnews.com", &pages, held_out);
     let o = pith(&[
         "--templates",
@@ -725,8 +723,9 @@ fn a_list_between_the_articles_paragraphs_is_judged_not_dropped() {
 /// between blocks in P were judged (bag-of-words F1 0.901 and 0.895 against `auto`'s 0.979
 /// and 0.990).
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn real_article_text_between_content_blocks_is_kept() {
-    let Some(d) = msv() else { return };
+    let d = msv();
     for (site_year, id, url, sentence) in [
         (
             "news.bbc.co.uk/2010",
@@ -742,10 +741,10 @@ fn real_article_text_between_content_blocks_is_kept() {
         ),
     ] {
         let pages = html_files(&d.join(site_year).join("html"));
-        let Some(held_out) = pages.iter().find(|f| f.ends_with(&format!("{id}.html"))) else {
-            println!("skipping: {site_year} {id} not found");
-            continue;
-        };
+        let held_out = pages
+            .iter()
+            .find(|f| f.ends_with(&format!("{id}.html")))
+            .unwrap_or_else(|| panic!("{site_year} {id} not found"));
         let host = site_year.split('/').next().unwrap_or("");
         let s = learn_site_year(&format!("between-{id}"), host, &pages, held_out);
         let o = pith(&[
@@ -774,9 +773,10 @@ fn real_article_text_between_content_blocks_is_kept() {
 /// every block and then intersecting gives: `auto`'s text in blocks the whole-page detection
 /// calls content (and `auto`'s answer when the template calls none of its text content).
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn judging_only_autos_blocks_changes_no_answer() {
     use pith::extract::{auto, fastce};
-    let Some(d) = msv() else { return };
+    let d = msv();
     let tuning = auto::Tuning::new(auto::Mode::Balanced, false);
     let (mut compared, mut matched) = (0, 0);
     for site in html_files(&d).iter().map(Path::new).filter(|p| p.is_dir()) {

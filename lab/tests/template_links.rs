@@ -1,6 +1,9 @@
 //! Site-level templates from links: link selection with and without a complete subdigraph,
 //! the node-level scores on generated sites (the thesis' Table 5.1 measures; target F1 ≥ 0.95),
-//! `pith template extract` over a WARC crawl, and the WARC samples when ../shared is present.
+//! `pith template extract` over a WARC crawl, and the WARC samples of ../shared (ignored without
+//! it: see tests/common).
+
+mod common;
 
 use std::process::{Command, Output};
 
@@ -229,13 +232,9 @@ fn template_extract_reads_a_warc_crawl() {
 }
 
 #[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn warc_samples_as_crawls() {
-    let d =
-        std::path::Path::new("../../shared/data/warc_samples/files/node-warc-books.toscrape.warc");
-    if !d.is_file() {
-        println!("skipping: ../shared/data/warc_samples not found");
-        return;
-    }
+    let d = common::shared("data/warc_samples/files/node-warc-books.toscrape.warc");
     let o = pith_lab(&["eval-links", d.to_str().expect("path")]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let out = String::from_utf8_lossy(&o.stdout);

@@ -2,7 +2,9 @@
 
 The binary is PITH_BIN when set, else `cargo build -p pith-cli` in the repository root (an
 incremental no-op when it is built), so the module is always compared with the CLI of the same
-source tree. Tests that read ../shared/data skip with the reason when it is absent.
+source tree. Tests that read ../shared/data (or the `data` of the folder PITH_SHARED_DIR names,
+relative to the repository) skip with the reason when it is absent, and fail instead when
+PITH_REQUIRE_SHARED=1 (as .ci/run sets): a test never passes without its data.
 """
 
 import os
@@ -12,7 +14,8 @@ import subprocess
 import pytest
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
-SHARED = REPO.parent / "shared" / "data"
+SHARED = REPO / os.environ.get("PITH_SHARED_DIR", "../shared") / "data"
+REQUIRE_SHARED = os.environ.get("PITH_REQUIRE_SHARED") == "1"
 GOLD_SETS = ["cleaneval_final", "dragnet", "l3s_gn1", "scrapinghub", "trafilatura_eval", "wcxb_dev"]
 
 
@@ -27,11 +30,20 @@ def pith_bin():
     return str(REPO / "target" / "debug" / "pith")
 
 
+def missing_data(what):
+    """Skips the test, or fails it under PITH_REQUIRE_SHARED=1, naming the missing data."""
+    reason = f"{what} is absent (the shared data sets live beside the repository)"
+    if REQUIRE_SHARED:
+        pytest.fail(f"{reason}; PITH_REQUIRE_SHARED=1 requires it", pytrace=False)
+    pytest.skip(reason)
+
+
 def shared_dir(*parts):
-    """A folder of ../shared/data, or a skip naming what is missing."""
+    """A folder of ../shared/data, or a skip (a failure under PITH_REQUIRE_SHARED=1) naming what
+    is missing."""
     d = SHARED.joinpath(*parts)
     if not d.is_dir():
-        pytest.skip(f"{d} is absent (the shared data sets live beside the repository)")
+        missing_data(d)
     return d
 
 
@@ -46,11 +58,7 @@ def warc_files():
 @pytest.fixture(scope="session")
 def gold_pages():
     """Every HTML page of the six gold sets, by set."""
-    pages = {}
-    for name in GOLD_SETS:
-        d = SHARED / name / "html"
-        if d.is_dir():
-            pages[name] = sorted(p for p in d.iterdir() if p.is_file())
-    if not pages:
-        pytest.skip(f"no gold sets under {SHARED}")
-    return pages
+    return {
+        name: sorted(p for p in shared_dir(name, "html").iterdir() if p.is_file())
+        for name in GOLD_SETS
+    }

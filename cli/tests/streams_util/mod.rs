@@ -122,15 +122,3 @@ pub fn gz(data: &[u8]) -> Vec<u8> {
     e.write_all(data).expect("gzip");
     e.finish().expect("gzip")
 }
-
-/// `../shared/data/warc_samples`, or `None` (and a message) when it is not there.
-pub fn samples() -> Option<std::path::PathBuf> {
-    let dir =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/warc_samples");
-    if dir.join("MANIFEST.json").is_file() {
-        Some(dir)
-    } else {
-        println!("skipping: ../shared/data/warc_samples not found");
-        None
-    }
-}

@@ -1,0 +1,25 @@
+//! The gold data of the data tests: `../shared` beside the repository, or the folder
+//! `PITH_SHARED_DIR` names, as build.rs found it.
+//!
+//! A test that reads it is marked
+//! `#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]`: build.rs sets
+//! `pith_no_shared` when `data/` is absent, so the test is reported ignored there, never passed;
+//! with `PITH_REQUIRE_SHARED=1` (`.ci/run`) it is not set and the test runs. The test takes its
+//! files from [`shared`], which fails it, naming what is missing, when they are not there.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+/// `rel` (`data/scrapinghub`, `peers/scrapinghub.json`...) in the shared folder, which must be
+/// there: a data test fails when its data is missing.
+#[track_caller]
+pub fn shared(rel: &str) -> PathBuf {
+    let path = PathBuf::from(env!("PITH_TEST_SHARED_DIR")).join(rel);
+    assert!(
+        path.exists(),
+        "{} is missing: this test needs the gold data of ../shared (or of PITH_SHARED_DIR); \
+         without ../shared/data it is ignored, unless PITH_REQUIRE_SHARED=1",
+        path.display()
+    );
+    path
+}
