@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use argh::FromArgs;
+use argh::{ArgsInfo, FromArgs};
 use pith::eval::metrics::Prf;
 use pith::eval::{Dataset, PageScore, System, report, score_set, to_json, to_table};
 use pith::extract::{self, Algo};
@@ -16,7 +16,8 @@ use pith::page::Options;
 /// Prints a summary table (or JSON with --json). Metrics: bow (bag-of-words, ScrapingHub),
 /// lcs (longest common subsequence of words, Gottron), snippet (trafilatura's with/without
 /// snippets, counted over the set).
-#[derive(FromArgs, Debug)]
+#[derive(FromArgs, ArgsInfo, Debug)]
+#[argh(help_triggers("--help"))]
 pub struct EvalArgs {
     /// algorithm to score (repeatable; default: auto). One of: auto, danag, danag-lines
     #[argh(option)]
@@ -47,7 +48,7 @@ pub struct EvalArgs {
     per_page: Option<PathBuf>,
 
     /// worker threads (default: all cores)
-    #[argh(option, short = 'j')]
+    #[argh(option, short = 'j', arg_name = "N")]
     jobs: Option<usize>,
 
     /// also write an HTML report to this file: summary, sorted F1 per page, precision against
@@ -61,16 +62,16 @@ pub struct EvalArgs {
     dataset: PathBuf,
 }
 
-/// `pith eval ...`: `cmd` is the command path for help text, `args` what follows `eval`.
-pub fn cli_main(cmd: &[&str], args: &[&str]) -> ExitCode {
-    let args = match EvalArgs::from_args(cmd, args) {
+/// `pith eval ...`: `args` is what follows `eval`.
+pub fn cli_main(args: &[String]) -> ExitCode {
+    let args: EvalArgs = match crate::cmdline::parse(&["pith", "eval"], args) {
         Ok(a) => a,
-        Err(early) => return crate::args::early_exit(early),
+        Err(code) => return code,
     };
     match run(&args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
-            eprintln!("pith eval: {msg}");
+            eprintln!("pith: {msg}");
             ExitCode::FAILURE
         }
     }

@@ -4,7 +4,7 @@ use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use argh::FromArgs;
+use argh::{ArgsInfo, FromArgs};
 use pith::explain::explain_with_gold;
 use pith::extract::{self, AnyAlgo, auto, danag};
 use pith::page::Options;
@@ -14,7 +14,8 @@ use pith::page::Options;
 ///
 /// The report is one self-contained file (inline SVG and CSS, no external resource); open it
 /// in any browser. Without -o it goes to standard output.
-#[derive(FromArgs, Debug)]
+#[derive(FromArgs, ArgsInfo, Debug)]
+#[argh(help_triggers("--help"))]
 struct ExplainArgs {
     /// algorithm to explain: auto (default), danag or danag-lines (ce needs several pages of
     /// a site, as in `pith --algo ce`)
@@ -55,21 +56,16 @@ struct ExplainArgs {
     page: String,
 }
 
-/// `pith explain ...`: `cmd` is the command path for help text, `args` what follows `explain`.
-pub fn cli_main(cmd: &[&str], args: &[&str]) -> ExitCode {
-    // argh reads a lone `-` as an unknown flag; it travels under a name no file has.
-    let args: Vec<&str> = args
-        .iter()
-        .map(|&a| if a == "-" { crate::args::STDIN_ARG } else { a })
-        .collect();
-    let args = match ExplainArgs::from_args(cmd, &args) {
+/// `pith explain ...`: `args` is what follows `explain`.
+pub fn cli_main(args: &[String]) -> ExitCode {
+    let args: ExplainArgs = match crate::cmdline::parse(&["pith", "explain"], args) {
         Ok(a) => a,
-        Err(early) => return crate::args::early_exit(early),
+        Err(code) => return code,
     };
     match run(&args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
-            eprintln!("pith explain: {msg}");
+            eprintln!("pith: {msg}");
             ExitCode::FAILURE
         }
     }
@@ -96,7 +92,7 @@ fn run(args: &ExplainArgs) -> Result<(), String> {
         charset: crate::args::charset_arg(args.charset.as_deref())?,
         ..Options::default()
     };
-    let (bytes, name) = if args.page == crate::args::STDIN_ARG {
+    let (bytes, name) = if args.page == crate::cmdline::STDIN_ARG {
         let mut b = Vec::new();
         std::io::stdin()
             .read_to_end(&mut b)
