@@ -70,7 +70,11 @@ struct Args {
     jobs: Option<usize>,
 
     /// largest record accepted, in bytes after decompression (default 64 MiB); larger ones are reported and skipped
-    #[argh(option, default = "pith::input::DEFAULT_MAX_RECORD", arg_name = "BYTES")]
+    #[argh(
+        option,
+        default = "pith::input::DEFAULT_MAX_RECORD",
+        arg_name = "BYTES"
+    )]
     max_record_bytes: usize,
 
     /// exit non-zero when any record failed
@@ -121,7 +125,8 @@ pub fn main() -> ExitCode {
                     dispatch_help(&argv)
                 }
                 Some(other) => {
-                    let names: Vec<&str> = crate::cmdline::COMMANDS.iter().map(|(c, _)| *c).collect();
+                    let names: Vec<&str> =
+                        crate::cmdline::COMMANDS.iter().map(|(c, _)| *c).collect();
                     crate::cmdline::usage_error(format!(
                         "help: unknown command `{other}` (one of: {})",
                         names.join(", ")
@@ -192,12 +197,9 @@ pub struct Run {
 pub fn charset_arg(label: Option<&str>) -> Result<Option<Charset>, String> {
     match label {
         None => Ok(None),
-        Some(l) => l
-            .parse()
-            .map(Some)
-            .map_err(|_| {
-                format!("unknown --charset `{l}` (a WHATWG label: utf-8, windows-1252, gbk, ...)")
-            }),
+        Some(l) => l.parse().map(Some).map_err(|_| {
+            format!("unknown --charset `{l}` (a WHATWG label: utf-8, windows-1252, gbk, ...)")
+        }),
     }
 }
 

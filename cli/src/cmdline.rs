@@ -18,7 +18,10 @@ pub const STDIN_ARG: &str = "\0stdin";
 
 /// The subcommands, as the main help lists them.
 pub const COMMANDS: &[(&str, &str)] = &[
-    ("eval", "score extractors against a gold set: pith eval DATASET_DIR"),
+    (
+        "eval",
+        "score extractors against a gold set: pith eval DATASET_DIR",
+    ),
     (
         "explain",
         "write an HTML report of why a page came out as it did: pith explain PAGE",
@@ -242,7 +245,13 @@ fn rewrite_error(cmd: &[&str], output: &str) -> String {
             .skip(1)
             .map(str::trim)
             .take_while(|l| !l.is_empty() && !l.ends_with(':'))
-            .map(|l| if upper { l.to_uppercase() } else { l.to_string() })
+            .map(|l| {
+                if upper {
+                    l.to_uppercase()
+                } else {
+                    l.to_string()
+                }
+            })
             .collect();
         Some(names.join(", "))
     };
@@ -299,7 +308,10 @@ fn help_text(cmd: &[&str], output: &str, flags: &[FlagInfo<'_>]) -> String {
         }
         if line.trim_start().starts_with("--help") {
             lines.push(format!("  {:<18}display this help", "-h, --help"));
-            lines.push(format!("  {:<18}print the version (pith {VERSION})", "-V, --version"));
+            lines.push(format!(
+                "  {:<18}print the version (pith {VERSION})",
+                "-V, --version"
+            ));
             continue;
         }
         if cmd.len() == 1 && line == "Positional Arguments:" {

@@ -9,8 +9,8 @@ use std::process::ExitCode;
 use argh::{ArgsInfo, FromArgs};
 
 use crate::cmdline::usage_error;
-use pith::extract::{SiteAlgo, SiteParams};
 use pith::extract::ce::Params;
+use pith::extract::{SiteAlgo, SiteParams};
 use pith::input::Framing;
 use pith::site::cluster;
 use pith::site::learn::{PageSummary, learn_family, save, site_texts, summarize};

@@ -45,11 +45,19 @@ pub struct SiteArgs {
     dom_upper: f32,
 
     /// tmpl-dom: sibling coalescing joins template siblings across at most N words (default 10)
-    #[argh(option, default = "tmpl_dom::Params::default().gap_words", arg_name = "N")]
+    #[argh(
+        option,
+        default = "tmpl_dom::Params::default().gap_words",
+        arg_name = "N"
+    )]
     dom_gap: usize,
 
     /// tmpl-text: window size W in bytes of detagged text (default 32)
-    #[argh(option, default = "tmpl_text::Params::default().window", arg_name = "W")]
+    #[argh(
+        option,
+        default = "tmpl_text::Params::default().window",
+        arg_name = "W"
+    )]
     window: usize,
 
     /// tmpl-text: fragment frequency F (default 0: the majority of the sampled pages)
@@ -61,7 +69,11 @@ pub struct SiteArgs {
     density: u64,
 
     /// tmpl-text: page sample size P for the first pass (default 30)
-    #[argh(option, default = "tmpl_text::Params::default().sample", arg_name = "P")]
+    #[argh(
+        option,
+        default = "tmpl_text::Params::default().sample",
+        arg_name = "P"
+    )]
     sample: usize,
 
     /// the pages: two or more HTML files of one site
