@@ -195,8 +195,8 @@ fn explain_modes_follow_the_extractor() {
         for comments in [false, true] {
             let opts = pith::Options {
                 extract: pith::extract::Options {
-                    mode: mode,
-                    comments: comments,
+                    mode,
+                    comments,
                     ..Default::default()
                 },
                 ..Default::default()
