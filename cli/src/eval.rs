@@ -68,6 +68,12 @@ pub fn cli_main(args: &[String]) -> ExitCode {
         Ok(a) => a,
         Err(code) => return code,
     };
+    if let Err(msg) = extract::auto::Mode::from_switches(args.precision, args.recall) {
+        return crate::cmdline::usage_error(msg);
+    }
+    if args.jobs == Some(0) {
+        return crate::cmdline::usage_error("--jobs (-j) must be at least 1");
+    }
     match run(&args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {

@@ -62,7 +62,11 @@ pub fn cli_main(args: &[String]) -> ExitCode {
         Ok(a) => a,
         Err(code) => return code,
     };
-    match run(&args) {
+    let opts = match options(&args) {
+        Ok(o) => o,
+        Err(msg) => return crate::cmdline::usage_error(msg),
+    };
+    match run(&args, &opts) {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
             eprintln!("pith: {msg}");
@@ -71,7 +75,8 @@ pub fn cli_main(args: &[String]) -> ExitCode {
     }
 }
 
-fn run(args: &ExplainArgs) -> Result<(), String> {
+/// The options the flags ask for, or the usage error.
+fn options(args: &ExplainArgs) -> Result<Options, String> {
     let mode = auto::Mode::from_switches(args.precision, args.recall)?;
     let algo = match args.algo {
         AnyAlgo::Page(a) => a,
@@ -92,6 +97,10 @@ fn run(args: &ExplainArgs) -> Result<(), String> {
         charset: crate::args::charset_arg(args.charset.as_deref())?,
         ..Options::default()
     };
+    Ok(opts)
+}
+
+fn run(args: &ExplainArgs, opts: &Options) -> Result<(), String> {
     let (bytes, name) = if args.page == crate::cmdline::STDIN_ARG {
         let mut b = Vec::new();
         std::io::stdin()
@@ -109,7 +118,7 @@ fn run(args: &ExplainArgs) -> Result<(), String> {
         }
         None => None,
     };
-    let ex = explain_with_gold(&bytes, &name, &opts, gold.as_deref())
+    let ex = explain_with_gold(&bytes, &name, opts, gold.as_deref())
         .map_err(|e| format!("{name}: {e}"))?;
     match &args.output {
         Some(path) => std::fs::write(path, ex.html).map_err(|e| format!("{}: {e}", path.display())),

@@ -333,7 +333,7 @@ fn explain_command_writes_the_report_and_reports_errors_in_one_line() {
         ),
         (
             vec!["explain", "--algo", "x", "a.html"],
-            "unknown algorithm",
+            "unknown --algo `x` (one of: auto, danag",
         ),
         (
             vec!["explain", "--algo", "ce", "../tests/pages/article.html"],
