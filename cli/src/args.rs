@@ -102,7 +102,18 @@ struct Args {
 
 /// Entry point of the binary.
 pub fn main() -> ExitCode {
-    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let mut argv: Vec<String> = Vec::new();
+    for a in std::env::args_os().skip(1) {
+        match a.into_string() {
+            Ok(a) => argv.push(a),
+            Err(a) => {
+                return crate::cmdline::usage_error(format!(
+                    "argument `{}` is not UTF-8",
+                    a.to_string_lossy()
+                ));
+            }
+        }
+    }
     let (first, rest) = match argv.split_first() {
         Some((first, rest)) => (first.as_str(), rest),
         None => ("", &[][..]),

@@ -266,6 +266,9 @@ fn rewrite_error(cmd: &[&str], output: &str) -> String {
 
 /// `--flag VALUE` argh could not parse.
 fn value_error(flag: &str, value: &str, err: &str) -> String {
+    if err.contains("duplicate values") {
+        return format!("{flag} is given more than once");
+    }
     // The library's names say `unknown algorithm `x` (one of: ...)`: say it of the flag.
     if let Some(idx) = err.find(" (one of: ") {
         return format!("unknown {flag} `{value}`{}", &err[idx..]);

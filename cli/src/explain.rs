@@ -51,7 +51,13 @@ struct ExplainArgs {
     #[argh(option, short = 'o')]
     output: Option<PathBuf>,
 
-    /// the page (an HTML file; `-` reads standard input)
+    /// explain record N of a WARC (plain or gzip) or JSON lines file instead of a page file:
+    /// N counts from 1, as `record` in pith's messages and JSON error lines
+    #[argh(option, arg_name = "N")]
+    record: Option<u64>,
+
+    /// the page (an HTML file, or with --record a WARC or JSON lines file; `-` reads
+    /// standard input)
     #[argh(positional)]
     page: String,
 }
@@ -73,6 +79,45 @@ pub fn cli_main(args: &[String]) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Record `n` of the WARC or JSON lines input `page`, and the name the report gives it.
+fn read_record(page: &str, n: u64) -> Result<(Box<pith::input::Record>, String), String> {
+    use pith::input::{DEFAULT_MAX_RECORD, Framing, Input, Item, Pool};
+    let file = if page == crate::cmdline::STDIN_ARG {
+        "-"
+    } else {
+        page
+    };
+    let shown = if file == "-" { "standard input" } else { file };
+    let (mut input, _) = Input::open(file, Framing::Auto, DEFAULT_MAX_RECORD)
+        .map_err(|e| format!("{shown}: {e}"))?;
+    let pool = Pool::default();
+    let mut last = 0;
+    while let Some(item) = input.next_item() {
+        let item = match item {
+            Item::Member(m) => m.finish(&pool),
+            other => other,
+        };
+        match item {
+            Item::Page(rec) if rec.index == n => {
+                let what = rec.url.clone().or_else(|| rec.id.clone());
+                let name = match what {
+                    Some(w) => format!("{shown} record {n}: {w}"),
+                    None => format!("{shown} record {n}"),
+                };
+                return Ok((rec, name));
+            }
+            Item::Page(rec) if rec.index > n => break,
+            Item::Page(rec) => last = rec.index,
+            Item::Fault(f) if f.index == n => return Err(f.to_string()),
+            _ => {}
+        }
+    }
+    Err(match last {
+        0 => format!("{shown}: no HTML page at record {n}"),
+        l => format!("{shown}: no HTML page at record {n} (the last page before it is record {l})"),
+    })
 }
 
 /// The options the flags ask for, or the usage error.
@@ -97,11 +142,27 @@ fn options(args: &ExplainArgs) -> Result<Options, String> {
         charset: crate::args::charset_arg(args.charset.as_deref())?,
         ..Options::default()
     };
+    if args.record == Some(0) {
+        return Err("--record counts from 1 (the first record is --record 1)".into());
+    }
     Ok(opts)
 }
 
 fn run(args: &ExplainArgs, opts: &Options) -> Result<(), String> {
-    let (bytes, name) = if args.page == crate::cmdline::STDIN_ARG {
+    let mut record_opts;
+    let mut opts = opts;
+    let (bytes, name) = if let Some(n) = args.record {
+        let (rec, name) = read_record(&args.page, n)?;
+        // The record's HTTP charset, as the filter reads it (below a BOM, above `<meta>`).
+        if opts.charset.is_none()
+            && let Some(c) = rec.charset.as_deref().and_then(|l| l.parse().ok())
+        {
+            record_opts = opts.clone();
+            record_opts.charset = Some(c);
+            opts = &record_opts;
+        }
+        (rec.page().to_vec(), name)
+    } else if args.page == crate::cmdline::STDIN_ARG {
         let mut b = Vec::new();
         std::io::stdin()
             .read_to_end(&mut b)

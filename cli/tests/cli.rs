@@ -561,6 +561,8 @@ fn usage_errors_have_one_style_naming_the_flag_and_the_accepted_values() {
         e.contains("--format needs a value") && e.contains("markdown"),
         "{e}"
     );
+    let e = usage_error(&["--format", "json", "--format=text", ARTICLE]);
+    assert!(e.contains("--format is given more than once"), "{e}");
     let e = usage_error(&["--window", "8", ARTICLE]);
     assert!(e.contains("--window") && e.contains("pith site"), "{e}");
     let e = usage_error(&["--precision", "--recall", ARTICLE]);
