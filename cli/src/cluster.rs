@@ -23,15 +23,15 @@ use pith::site::paths;
 #[argh(help_triggers("--help"))]
 pub struct ClusterArgs {
     /// length of the MinHash signatures (default 128)
-    #[argh(option, default = "cluster::DEFAULT_SIGNATURE")]
+    #[argh(option, default = "cluster::DEFAULT_SIGNATURE", arg_name = "K")]
     signature: usize,
 
     /// the host of pages read from plain HTML files (records of WARC / JSON lines carry a URL)
-    #[argh(option)]
+    #[argh(option, arg_name = "HOST")]
     host: Option<String>,
 
     /// write the per-host summary as JSON lines to this file instead of stderr
-    #[argh(option)]
+    #[argh(option, arg_name = "FILE")]
     summary: Option<PathBuf>,
 
     /// input framing: auto (default), html, warc or jsonl

@@ -18,29 +18,20 @@ pub const STDIN_ARG: &str = "\0stdin";
 
 /// The subcommands, as the main help lists them.
 pub const COMMANDS: &[(&str, &str)] = &[
-    (
-        "eval",
-        "score extractors against a gold set: pith eval DATASET_DIR",
-    ),
-    (
-        "explain",
-        "write an HTML report of why a page came out as it did: pith explain PAGE",
-    ),
-    (
-        "learn",
-        "learn site templates for --templates: pith learn -o STORE/ FILE...",
-    ),
+    ("eval", "score extractors against a gold set"),
+    ("explain", "an HTML report of why a page came out as it did"),
+    ("learn", "learn site templates for --templates"),
     (
         "template",
-        "show a learned template as JSON, or find one from a crawl's links",
+        "show a learned template, or find one from a crawl's links",
     ),
     (
         "cluster",
-        "group a host's pages by template, one JSON line per page",
+        "group a host's pages by template, a JSON line per page",
     ),
     (
         "site",
-        "pages of one site together (ce, tmpl-dom, tmpl-text) with the detectors' parameters",
+        "pages of one site together, with the detectors' parameters",
     ),
 ];
 
@@ -324,18 +315,42 @@ fn help_text(cmd: &[&str], output: &str, flags: &[FlagInfo<'_>]) -> String {
             }
             lines.push(String::new());
         }
+        if !line.starts_with(' ') && !line.starts_with("Usage:") && line.chars().count() > 80 {
+            // argh writes the description as one line per paragraph.
+            lines.extend(wrap(line, 80));
+            continue;
+        }
         lines.push(line.to_string());
     }
     let mut text = lines.join("\n");
     text.push('\n');
     if cmd.len() == 1 {
         text.push_str(
-            "\nRun `pith COMMAND --help` for a command's options. Options take `--flag VALUE` or \
-             `--flag=VALUE` (`-j4` for short ones).\nErrors are one line, `pith: <message>`; \
+            "\nRun `pith COMMAND --help` for a command's options. Options take `--flag VALUE`\n\
+             or `--flag=VALUE` (`-j4` for short ones). Errors are one line, `pith: <message>`;\n\
              usage errors exit with status 2.\n",
         );
     }
     text
+}
+
+/// `text` in lines of at most `width` characters (a longer word stands alone).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for word in text.split_whitespace() {
+        if !cur.is_empty() && cur.chars().count() + 1 + word.chars().count() > width {
+            out.push(std::mem::take(&mut cur));
+        }
+        if !cur.is_empty() {
+            cur.push(' ');
+        }
+        cur.push_str(word);
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
 }
 
 /// An option's line of argh's help (`  --format          output ...`, `  -j, --jobs  ...`):

@@ -24,7 +24,7 @@ pub struct EvalArgs {
     algo: Vec<Algo>,
 
     /// score the files DIR/<id>.txt another tool wrote, instead of running pith (repeatable)
-    #[argh(option)]
+    #[argh(option, arg_name = "DIR")]
     pred: Vec<PathBuf>,
 
     /// run pith's auto with --precision
@@ -44,7 +44,7 @@ pub struct EvalArgs {
     json: bool,
 
     /// write one CSV row per page and algorithm to this file
-    #[argh(option)]
+    #[argh(option, arg_name = "FILE")]
     per_page: Option<PathBuf>,
 
     /// worker threads (default: all cores)
@@ -54,7 +54,7 @@ pub struct EvalArgs {
     /// also write an HTML report to this file: summary, sorted F1 per page, precision against
     /// recall, the worst 20 pages per system with their `pith explain` views (written beside
     /// it, in REPORT.explain/)
-    #[argh(option)]
+    #[argh(option, arg_name = "FILE")]
     html: Option<PathBuf>,
 
     /// the gold set directory (with html/ and gold/)

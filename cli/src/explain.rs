@@ -35,7 +35,7 @@ struct ExplainArgs {
     comments: bool,
 
     /// DANAg gap in lines (default 20, the paper's); as `pith --gap`
-    #[argh(option, default = "danag::PAPER_GAP")]
+    #[argh(option, default = "danag::PAPER_GAP", arg_name = "N")]
     gap: usize,
 
     /// charset of the page, overriding its declaration; as `pith --charset`
@@ -44,11 +44,11 @@ struct ExplainArgs {
 
     /// the page's gold text (plain text, like a gold set's gold/<id>.txt): every block is also
     /// marked as in it or not, so kept noise and dropped content stand out
-    #[argh(option)]
+    #[argh(option, arg_name = "FILE")]
     gold: Option<PathBuf>,
 
     /// write the report to this file instead of standard output
-    #[argh(option, short = 'o')]
+    #[argh(option, short = 'o', arg_name = "FILE")]
     output: Option<PathBuf>,
 
     /// explain record N of a WARC (plain or gzip) or JSON lines file instead of a page file:

@@ -78,29 +78,29 @@ pub fn run_site(
 #[argh(help_triggers("--help"))]
 pub struct LearnArgs {
     /// store directory to write templates into (created if missing): STORE/<host>.tpl
-    #[argh(option, short = 'o')]
+    #[argh(option, short = 'o', arg_name = "STORE")]
     out: PathBuf,
 
     /// the host all inputs belong to (needed for plain HTML files; overrides record URLs)
-    #[argh(option)]
+    #[argh(option, arg_name = "HOST")]
     host: Option<String>,
 
     /// hosts with fewer pages get no template (default 10)
-    #[argh(option, default = "10")]
+    #[argh(option, default = "10", arg_name = "N")]
     min_pages: usize,
 
     /// learn from at most this many pages per host, sampled across the input (default 30)
-    #[argh(option, default = "30")]
+    #[argh(option, default = "30", arg_name = "N")]
     max_pages: usize,
 
     /// CE: a block is non-content when similar blocks are in more than this share of the
     /// other pages (default 0.5)
-    #[argh(option, default = "pith::extract::ce::DEFAULT_SHARE")]
+    #[argh(option, default = "pith::extract::ce::DEFAULT_SHARE", arg_name = "X")]
     share: f32,
 
     /// length of the MinHash signatures the host's pages are clustered with; each cluster of
     /// 3 pages or more gets its own template (default 128)
-    #[argh(option, default = "cluster::DEFAULT_SIGNATURE")]
+    #[argh(option, default = "cluster::DEFAULT_SIGNATURE", arg_name = "K")]
     signature: usize,
 
     /// input framing: auto (default), html, warc or jsonl
@@ -376,15 +376,23 @@ pub struct TemplateArgs {
     paths: Vec<PathBuf>,
 
     /// extract: the URL of the key page (it must be in the input)
-    #[argh(option)]
+    #[argh(option, arg_name = "URL")]
     key: Option<String>,
 
     /// extract: size n of the complete subdigraph sought (default 3, the thesis')
-    #[argh(option, default = "pith::site::links::Params::default().n")]
+    #[argh(
+        option,
+        default = "pith::site::links::Params::default().n",
+        arg_name = "N"
+    )]
     cs_size: usize,
 
     /// extract: votes t a node needs among the CS pages (default 2, the thesis')
-    #[argh(option, default = "pith::site::links::Params::default().t")]
+    #[argh(
+        option,
+        default = "pith::site::links::Params::default().t",
+        arg_name = "T"
+    )]
     votes: usize,
 
     /// input framing for extract: auto (default), html, warc or jsonl
