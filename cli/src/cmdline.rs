@@ -325,11 +325,11 @@ fn help_text(cmd: &[&str], output: &str, flags: &[FlagInfo<'_>]) -> String {
     let mut text = lines.join("\n");
     text.push('\n');
     if cmd.len() == 1 {
-        text.push_str(
-            "\nRun `pith COMMAND --help` for a command's options. Options take `--flag VALUE`\n\
-             or `--flag=VALUE` (`-j4` for short ones). Errors are one line, `pith: <message>`;\n\
-             usage errors exit with status 2.\n",
-        );
+        text.push_str(concat!(
+            "\nRun `pith COMMAND --help` for a command's options.\n",
+            "Options take `--flag VALUE` or `--flag=VALUE` (`-j4` for short ones).\n",
+            "Errors are one line, `pith: <message>`; usage errors exit with status 2.\n",
+        ));
     }
     text
 }
