@@ -1,9 +1,11 @@
 //! The command line: parses flags into a [`pipeline::Config`] and dispatches subcommands.
 //!
 //! `pith eval ...` goes to [`crate::eval`], `pith explain ...` to [`crate::explain`], `pith
-//! learn` and `pith template` to [`crate::learn`], `pith cluster` to [`crate::cluster`];
-//! everything else is the extraction filter, run by [`pith::pipeline::run`] with
-//! [`crate::report`] writing its messages, progress and summary to stderr.
+//! learn` and `pith template` to [`crate::learn`], `pith cluster` to [`crate::cluster`],
+//! `pith site` to [`crate::site`], `pith help [COMMAND]` to the command's help; everything
+//! else is the extraction filter, run by [`pith::pipeline::run`] with [`crate::report`]
+//! writing its messages, progress and summary to stderr. Every command's flags go through
+//! [`crate::cmdline::parse`] (the conventions argh lacks, and the one error style).
 
 use std::process::ExitCode;
 
