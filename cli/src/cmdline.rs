@@ -5,6 +5,7 @@
 //! flag (and the accepted values, where the flag's description lists them), exit status 2.
 
 use std::fmt::Display;
+use std::io::Write;
 use std::process::ExitCode;
 
 use argh::{ArgsInfo, FlagInfo, FlagInfoKind, FromArgs};
@@ -48,6 +49,8 @@ pub fn parse<T: FromArgs + ArgsInfo>(cmd: &[&str], args: &[String]) -> Result<T,
     let flags = info.flags;
     let mut out: Vec<String> = Vec::with_capacity(args.len());
     let mut help = false;
+    // The first usage error; `-h` anywhere still shows the help instead.
+    let mut error: Option<String> = None;
     let mut ended = false;
     let mut i = 0;
     while i < args.len() {
@@ -72,7 +75,8 @@ pub fn parse<T: FromArgs + ArgsInfo>(cmd: &[&str], args: &[String]) -> Result<T,
                 continue;
             }
             "-V" | "--version" => {
-                println!("pith {VERSION}");
+                // A closed stdout (`| head`) is no error worth a panic.
+                let _ = writeln!(std::io::stdout(), "pith {VERSION}");
                 return Err(ExitCode::SUCCESS);
             }
             _ => {}
@@ -92,11 +96,12 @@ pub fn parse<T: FromArgs + ArgsInfo>(cmd: &[&str], args: &[String]) -> Result<T,
             }
         };
         let Some(f) = find(flags, &flag) else {
-            return Err(usage_error(unknown_flag(cmd, &flag, flags)));
+            error.get_or_insert_with(|| unknown_flag(cmd, &flag, flags));
+            continue;
         };
         match (&f.kind, attached) {
             (FlagInfoKind::Switch, Some(_)) => {
-                return Err(usage_error(format!("{flag} takes no value")));
+                error.get_or_insert_with(|| format!("{flag} takes no value"));
             }
             (FlagInfoKind::Switch, None) => out.push(flag),
             (FlagInfoKind::Option { .. }, Some(v)) => {
@@ -105,10 +110,10 @@ pub fn parse<T: FromArgs + ArgsInfo>(cmd: &[&str], args: &[String]) -> Result<T,
             }
             (FlagInfoKind::Option { .. }, None) => {
                 let Some(v) = args.get(i) else {
-                    return Err(usage_error(format!(
-                        "{flag} needs a value: {}",
-                        one_line(f.description)
-                    )));
+                    error.get_or_insert_with(|| {
+                        format!("{flag} needs a value: {}", one_line(f.description))
+                    });
+                    continue;
                 };
                 i += 1;
                 out.push(flag);
@@ -118,13 +123,19 @@ pub fn parse<T: FromArgs + ArgsInfo>(cmd: &[&str], args: &[String]) -> Result<T,
     }
     if help {
         out = vec!["--help".to_string()];
+    } else if let Some(msg) = error {
+        return Err(usage_error(msg));
     }
     let refs: Vec<&str> = out.iter().map(String::as_str).collect();
     match T::from_args(cmd, &refs) {
         Ok(t) => Ok(t),
         Err(early) => match early.status {
             Ok(()) => {
-                print!("{}", help_text(cmd, &early.output, flags));
+                let _ = write!(
+                    std::io::stdout(),
+                    "{}",
+                    help_text(cmd, &early.output, flags)
+                );
                 Err(ExitCode::SUCCESS)
             }
             Err(()) => Err(usage_error(rewrite_error(cmd, &early.output))),

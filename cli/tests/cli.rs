@@ -408,7 +408,13 @@ const COMMANDS: &[&str] = &["eval", "explain", "learn", "template", "cluster", "
 
 #[test]
 fn help_names_the_program_lists_the_commands_and_leaves_the_knobs_to_pith_site() {
-    for args in [&["--help"][..], &["-h"], &["help"], &["-h", ARTICLE]] {
+    for args in [
+        &["--help"][..],
+        &["-h"],
+        &["help"],
+        &["-h", ARTICLE],
+        &["--bogus", "-h"],
+    ] {
         let o = pith(args, b"");
         assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
         let help = stdout(&o);
