@@ -1,15 +1,17 @@
 //! The command line: parses flags into a [`pipeline::Config`] and dispatches subcommands.
 //!
 //! `pith eval ...` goes to [`crate::eval`], `pith explain ...` to [`crate::explain`], `pith
-//! learn` and `pith template` to [`crate::learn`], `pith cluster` to [`crate::cluster`];
-//! everything else is the extraction filter, run by [`pith::pipeline::run`] with
-//! [`crate::report`] writing its messages, progress and summary to stderr.
+//! learn` and `pith template` to [`crate::learn`], `pith cluster` to [`crate::cluster`],
+//! `pith site` to [`crate::site`], `pith help [COMMAND]` to the command's help; everything
+//! else is the extraction filter, run by [`pith::pipeline::run`] with [`crate::report`]
+//! writing its messages, progress and summary to stderr. Every command's flags go through
+//! [`crate::cmdline::parse`] (the conventions argh lacks, and the one error style).
 
 use std::process::ExitCode;
 
-use argh::FromArgs;
+use argh::{ArgsInfo, FromArgs};
 use pith::decode::Charset;
-use pith::extract::{self, AnyAlgo, SiteParams, auto, tmpl_dom, tmpl_text};
+use pith::extract::{self, AnyAlgo, SiteParams, auto};
 use pith::input::Framing;
 use pith::pipeline::{self, OutputFormat};
 use pith::{output, page};
@@ -18,17 +20,15 @@ use pith::{output, page};
 ///
 /// With no FILE, or with `-`, reads standard input. Input may be HTML, WARC (plain or gzip),
 /// or JSON lines with an `html` field; output is plain text unless --format says otherwise.
-/// Subcommands: `pith eval DATASET_DIR` scores extractors against a gold set (see `pith eval --help`);
-/// `pith learn -o STORE/ ...` learns site templates for --templates (see `pith learn --help`);
-/// `pith template show FILE` prints one as JSON;
-/// `pith cluster ...` groups a host's pages by template (see `pith cluster --help`);
-/// `pith explain PAGE` writes an HTML report of why the page came out as it did.
-#[derive(FromArgs, Debug)]
+/// pith reads pages, it does not fetch them: `curl -sL URL | pith --url URL`.
+#[derive(FromArgs, ArgsInfo, Debug)]
+#[argh(help_triggers("--help"))]
 struct Args {
     /// extraction algorithm: auto (the default: DANAg's profile plus tree signals), danag (DANAg
     /// on block-normalized lines), danag-lines (DANAg on the source's physical lines, as the paper)
     /// or, over the HTML files given as pages of one site: ce (ContentExtractor), tmpl-dom (DOM
-    /// template-hash detector) or tmpl-text (text sliding-window detector)
+    /// template-hash detector) or tmpl-text (text sliding-window detector), with their
+    /// default parameters (`pith site --help` lists them)
     #[argh(option, default = "AnyAlgo::default()")]
     algo: AnyAlgo,
 
@@ -45,7 +45,7 @@ struct Args {
     comments: bool,
 
     /// DANAg gap: positive regions at most N lines apart join the main content (default 20, the paper's)
-    #[argh(option, default = "extract::danag::PAPER_GAP")]
+    #[argh(option, default = "extract::danag::PAPER_GAP", arg_name = "N")]
     gap: usize,
 
     /// charset of the input pages, overriding their <meta> declaration and HTTP header (a BOM still wins);
@@ -68,11 +68,15 @@ struct Args {
     input: String,
 
     /// worker threads (default: all cores); output stays in input order
-    #[argh(option, short = 'j')]
+    #[argh(option, short = 'j', arg_name = "N")]
     jobs: Option<usize>,
 
     /// largest record accepted, in bytes after decompression (default 64 MiB); larger ones are reported and skipped
-    #[argh(option, default = "pith::input::DEFAULT_MAX_RECORD")]
+    #[argh(
+        option,
+        default = "pith::input::DEFAULT_MAX_RECORD",
+        arg_name = "BYTES"
+    )]
     max_record_bytes: usize,
 
     /// exit non-zero when any record failed
@@ -81,7 +85,7 @@ struct Args {
 
     /// URL of a page read from a plain HTML file or stdin (`curl -s URL | pith --url URL`):
     /// goes into the `url` field of JSON output; WARC and JSON lines records carry their own
-    #[argh(option)]
+    #[argh(option, arg_name = "URL")]
     url: Option<String>,
 
     /// site templates learned by `pith learn` (STORE/<host>.tpl): a page whose host has one is
@@ -90,95 +94,102 @@ struct Args {
     /// match (JSON `algo` says which: fastce+auto, fastce+auto:HOST#i when the host has
     /// several templates, or the fallback);
     /// the host comes from WARC-Target-URI, the JSON `url`, or --url
-    #[argh(option)]
+    #[argh(option, arg_name = "STORE")]
     templates: Option<std::path::PathBuf>,
-
-    /// tmpl-dom: lower threshold, occurrences per page of the set (default 0.5: half the pages)
-    #[argh(option, default = "extract::tmpl_dom::Params::default().lower")]
-    dom_lower: f32,
-
-    /// tmpl-dom: upper threshold, occurrences per page of the set (default 3)
-    #[argh(option, default = "extract::tmpl_dom::Params::default().upper")]
-    dom_upper: f32,
-
-    /// tmpl-dom: sibling coalescing joins template siblings across at most N words (default 10)
-    #[argh(option, default = "extract::tmpl_dom::Params::default().gap_words")]
-    dom_gap: usize,
-
-    /// tmpl-text: window size W in bytes of detagged text (default 32)
-    #[argh(option, default = "extract::tmpl_text::Params::default().window")]
-    window: usize,
-
-    /// tmpl-text: fragment frequency F (default 0: the majority of the sampled pages)
-    #[argh(option, default = "0")]
-    freq: usize,
-
-    /// tmpl-text: sampling density D (default 0: every fragment is counted)
-    #[argh(option, default = "0")]
-    density: u64,
-
-    /// tmpl-text: page sample size P for the first pass (default 30)
-    #[argh(option, default = "extract::tmpl_text::Params::default().sample")]
-    sample: usize,
 
     /// input files (HTML, WARC, WARC.gz or JSON lines); `-` or none reads standard input
     #[argh(positional)]
     files: Vec<String>,
 }
 
-/// Stands for `-` while argh parses.
-pub(crate) const STDIN_ARG: &str = "\0stdin";
-
 /// Entry point of the binary.
 pub fn main() -> ExitCode {
-    let argv: Vec<String> = std::env::args().collect();
-    let cmd = argv.first().map(String::as_str).unwrap_or("pith");
-    let rest: Vec<&str> = argv.iter().skip(1).map(String::as_str).collect();
-    match rest.first() {
-        Some(&"eval") => return crate::eval::cli_main(&[cmd, "eval"], &rest[1..]),
-        Some(&"learn") => return crate::learn::learn_main(&[cmd, "learn"], &rest[1..]),
-        Some(&"template") => {
-            return crate::learn::template_main(&[cmd, "template"], &rest[1..]);
+    let mut argv: Vec<String> = Vec::new();
+    for a in std::env::args_os().skip(1) {
+        match a.into_string() {
+            Ok(a) => argv.push(a),
+            Err(a) => {
+                return crate::cmdline::usage_error(format!(
+                    "argument `{}` is not UTF-8",
+                    a.to_string_lossy()
+                ));
+            }
         }
-        Some(&"cluster") => {
-            return crate::cluster::cluster_main(&[cmd, "cluster"], &rest[1..]);
+    }
+    let (first, rest) = match argv.split_first() {
+        Some((first, rest)) => (first.as_str(), rest),
+        None => ("", &[][..]),
+    };
+    match first {
+        "eval" => return crate::eval::cli_main(rest),
+        "learn" => return crate::learn::learn_main(rest),
+        "template" => return crate::learn::template_main(rest),
+        "cluster" => return crate::cluster::cluster_main(rest),
+        "explain" => return crate::explain::cli_main(rest),
+        "site" => return crate::site::site_main(rest),
+        // `pith help [COMMAND]`, as `pith [COMMAND] --help`.
+        "help" => {
+            let help = ["--help".to_string()];
+            return match rest.first().map(String::as_str) {
+                None => parse_main(&help).err().unwrap_or(ExitCode::SUCCESS),
+                Some(cmd) if crate::cmdline::COMMANDS.iter().any(|(c, _)| *c == cmd) => {
+                    let mut argv = vec![cmd.to_string()];
+                    argv.extend(help);
+                    dispatch_help(&argv)
+                }
+                Some(other) => {
+                    let names: Vec<&str> =
+                        crate::cmdline::COMMANDS.iter().map(|(c, _)| *c).collect();
+                    crate::cmdline::usage_error(format!(
+                        "help: unknown command `{other}` (one of: {})",
+                        names.join(", ")
+                    ))
+                }
+            };
         }
-        Some(&"explain") => return crate::explain::cli_main(&[cmd, "explain"], &rest[1..]),
         _ => {}
     }
-    // argh reads a lone `-` as an unknown flag; it is the usual name of standard input, so it
-    // travels through parsing under a name no file can have.
-    let rest: Vec<&str> = rest
-        .into_iter()
-        .map(|a| if a == "-" { STDIN_ARG } else { a })
-        .collect();
-    let args = match Args::from_args(&[cmd], &rest) {
+    let args = match parse_main(&argv) {
         Ok(args) => args,
-        Err(early) => return early_exit(early),
+        Err(code) => return code,
     };
     match config_from(args) {
         Ok(run) => match run.algo {
-            AnyAlgo::Site(algo) => crate::learn::run_site(&run, algo),
-            AnyAlgo::Page(_) => crate::report::run(&run.pipeline, run.strict),
+            AnyAlgo::Site(algo) => {
+                let config = &run.pipeline;
+                if config.json || config.templates.is_some() {
+                    return crate::cmdline::usage_error(format!(
+                        "--algo {} writes text or markdown from HTML files; it takes no --format json or --templates",
+                        algo.name()
+                    ));
+                }
+                crate::learn::run_site(&config.files, &config.options, &run.site, algo)
+            }
+            AnyAlgo::Page(_) => {
+                if let Some(msg) = crate::stdin_url::check(&run.pipeline) {
+                    return crate::cmdline::usage_error(msg);
+                }
+                crate::report::run(&run.pipeline, run.strict)
+            }
         },
-        Err(msg) => {
-            eprintln!("pith: {msg}");
-            ExitCode::from(2)
-        }
+        Err(msg) => crate::cmdline::usage_error(msg),
     }
 }
 
-/// `--help` (to stdout, success) or a usage error (to stderr, status 2).
-pub fn early_exit(early: argh::EarlyExit) -> ExitCode {
-    match early.status {
-        Ok(()) => {
-            print!("{}", early.output);
-            ExitCode::SUCCESS
-        }
-        Err(()) => {
-            eprint!("{}", early.output);
-            ExitCode::from(2)
-        }
+fn parse_main(argv: &[String]) -> Result<Args, ExitCode> {
+    crate::cmdline::parse(&["pith"], argv)
+}
+
+/// `pith help COMMAND`: `argv` is `COMMAND --help`.
+fn dispatch_help(argv: &[String]) -> ExitCode {
+    let rest = &argv[1..];
+    match argv[0].as_str() {
+        "eval" => crate::eval::cli_main(rest),
+        "learn" => crate::learn::learn_main(rest),
+        "template" => crate::learn::template_main(rest),
+        "cluster" => crate::cluster::cluster_main(rest),
+        "explain" => crate::explain::cli_main(rest),
+        _ => crate::site::site_main(rest),
     }
 }
 
@@ -188,7 +199,8 @@ pub struct Run {
     pub pipeline: pipeline::Config,
     /// `--algo` as given: one page at a time, or the pages of one site together.
     pub algo: AnyAlgo,
-    /// Parameters of `--algo tmpl-dom` and `--algo tmpl-text`.
+    /// Parameters of `--algo tmpl-dom` and `--algo tmpl-text` (the defaults: `pith site`
+    /// takes others).
     pub site: SiteParams,
     /// `--strict`: exit non-zero when any record failed.
     pub strict: bool,
@@ -198,10 +210,9 @@ pub struct Run {
 pub fn charset_arg(label: Option<&str>) -> Result<Option<Charset>, String> {
     match label {
         None => Ok(None),
-        Some(l) => l
-            .parse()
-            .map(Some)
-            .map_err(|_| format!("unknown --charset `{l}`")),
+        Some(l) => l.parse().map(Some).map_err(|_| {
+            format!("unknown --charset `{l}` (a WHATWG label: utf-8, windows-1252, gbk, ...)")
+        }),
     }
 }
 
@@ -215,7 +226,7 @@ fn config_from(args: Args) -> Result<Run, String> {
     let charset = charset_arg(args.charset.as_deref())?;
     let mode = auto::Mode::from_switches(args.precision, args.recall)?;
     if args.jobs == Some(0) {
-        return Err("-j must be at least 1".into());
+        return Err("--jobs (-j) must be at least 1".into());
     }
     let templates = match &args.templates {
         Some(dir) => Some(std::sync::Arc::new(pith::site::Store::open(dir).map_err(
@@ -223,25 +234,7 @@ fn config_from(args: Args) -> Result<Run, String> {
         )?)),
         None => None,
     };
-    if !(args.dom_lower > 0.0 && args.dom_upper >= args.dom_lower) {
-        return Err("need 0 < --dom-lower <= --dom-upper".into());
-    }
-    if args.window == 0 || args.sample < 2 {
-        return Err("need --window >= 1 and --sample >= 2".into());
-    }
-    let site = SiteParams {
-        dom: tmpl_dom::Params {
-            lower: args.dom_lower,
-            upper: args.dom_upper,
-            gap_words: args.dom_gap,
-        },
-        text: tmpl_text::Params {
-            window: args.window,
-            freq: args.freq,
-            density: args.density,
-            sample: args.sample,
-        },
-    };
+    let site = SiteParams::default();
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -272,8 +265,9 @@ fn config_from(args: Args) -> Result<Run, String> {
         files: if args.files.is_empty() {
             vec!["-".to_string()]
         } else {
-            let stdin = |f: String| if f == STDIN_ARG { "-".to_string() } else { f };
-            args.files.into_iter().map(stdin).collect()
+            let mut files = args.files;
+            crate::cmdline::dash_for_stdin(&mut files);
+            files
         },
     };
     Ok(Run {

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use argh::FromArgs;
+use argh::{ArgsInfo, FromArgs};
 use pith::site::cluster::{self, cluster};
 use pith::site::paths;
 
@@ -19,18 +19,19 @@ use pith::site::paths;
 /// hashes, hundreds per cluster; `pith learn` stores them). Lines come host by host, in input
 /// order within a host. A summary per host (pages, clusters and their sizes, MDL cost, time)
 /// goes to stderr, or as JSON lines to --summary FILE.
-#[derive(FromArgs, Debug)]
+#[derive(FromArgs, ArgsInfo, Debug)]
+#[argh(help_triggers("--help"))]
 pub struct ClusterArgs {
     /// length of the MinHash signatures (default 128)
-    #[argh(option, default = "cluster::DEFAULT_SIGNATURE")]
+    #[argh(option, default = "cluster::DEFAULT_SIGNATURE", arg_name = "K")]
     signature: usize,
 
     /// the host of pages read from plain HTML files (records of WARC / JSON lines carry a URL)
-    #[argh(option)]
+    #[argh(option, arg_name = "HOST")]
     host: Option<String>,
 
     /// write the per-host summary as JSON lines to this file instead of stderr
-    #[argh(option)]
+    #[argh(option, arg_name = "FILE")]
     summary: Option<PathBuf>,
 
     /// input framing: auto (default), html, warc or jsonl
@@ -50,13 +51,14 @@ struct Read {
 }
 
 /// `pith cluster ...`
-pub fn cluster_main(cmd: &[&str], args: &[&str]) -> ExitCode {
+pub fn cluster_main(args: &[String]) -> ExitCode {
     use pith::input::{Framing, for_each_page};
     use std::io::Write;
-    let a = match ClusterArgs::from_args(cmd, args) {
+    let mut a: ClusterArgs = match crate::cmdline::parse(&["pith", "cluster"], args) {
         Ok(a) => a,
-        Err(early) => return crate::args::early_exit(early),
+        Err(code) => return code,
     };
+    crate::cmdline::dash_for_stdin(&mut a.files);
     let framing = match a
         .input
         .parse::<Framing>()
@@ -64,17 +66,17 @@ pub fn cluster_main(cmd: &[&str], args: &[&str]) -> ExitCode {
     {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("pith cluster: {e}");
+            eprintln!("pith: {e}");
             return ExitCode::from(2);
         }
     };
     if a.files.is_empty() {
-        eprintln!("pith cluster: give the pages to cluster (files, WARC or JSON lines)");
+        eprintln!("pith: give the pages to cluster (files, WARC or JSON lines)");
         return ExitCode::from(2);
     }
     if !(1..=pith::site::MAX_SIGNATURE as usize).contains(&a.signature) {
         eprintln!(
-            "pith cluster: --signature must be between 1 and {}",
+            "pith: --signature must be between 1 and {}",
             pith::site::MAX_SIGNATURE
         );
         return ExitCode::from(2);
@@ -83,7 +85,7 @@ pub fn cluster_main(cmd: &[&str], args: &[&str]) -> ExitCode {
         Some(h) => match pith::site::host_of(h) {
             Some(h) => Some(h),
             None => {
-                eprintln!("pith cluster: --host `{h}` is not a host name");
+                eprintln!("pith: --host `{h}` is not a host name");
                 return ExitCode::from(2);
             }
         },
@@ -107,7 +109,7 @@ pub fn cluster_main(cmd: &[&str], args: &[&str]) -> ExitCode {
                     paths::page_paths(&doc)
                 }
                 Err(e) => {
-                    eprintln!("pith cluster: {id}: {e}");
+                    eprintln!("pith: {id}: {e}");
                     return;
                 }
             };
@@ -123,7 +125,7 @@ pub fn cluster_main(cmd: &[&str], args: &[&str]) -> ExitCode {
                 paths,
             });
         },
-        |m| eprintln!("pith cluster: {m}"),
+        |m| eprintln!("pith: {m}"),
     );
     let read_time = started.elapsed();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
@@ -168,14 +170,14 @@ pub fn cluster_main(cmd: &[&str], args: &[&str]) -> ExitCode {
     match &a.summary {
         Some(file) => {
             if let Err(e) = std::fs::write(file, &summary) {
-                eprintln!("pith cluster: {}: {e}", file.display());
+                eprintln!("pith: {}: {e}", file.display());
                 return ExitCode::FAILURE;
             }
         }
         None => eprint!("{summary}"),
     }
     eprintln!(
-        "pith cluster: {total} pages read and parsed in {:.2} s, clustered in {:.2} s",
+        "pith: {total} pages read and parsed in {:.2} s, clustered in {:.2} s",
         read_time.as_secs_f64(),
         (started.elapsed() - read_time).as_secs_f64()
     );

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use argh::FromArgs;
+use argh::{ArgsInfo, FromArgs};
 use pith::eval::metrics::Prf;
 use pith::eval::{Dataset, PageScore, System, report, score_set, to_json, to_table};
 use pith::extract::{self, Algo};
@@ -16,14 +16,15 @@ use pith::page::Options;
 /// Prints a summary table (or JSON with --json). Metrics: bow (bag-of-words, ScrapingHub),
 /// lcs (longest common subsequence of words, Gottron), snippet (trafilatura's with/without
 /// snippets, counted over the set).
-#[derive(FromArgs, Debug)]
+#[derive(FromArgs, ArgsInfo, Debug)]
+#[argh(help_triggers("--help"))]
 pub struct EvalArgs {
     /// algorithm to score (repeatable; default: auto). One of: auto, danag, danag-lines
     #[argh(option)]
     algo: Vec<Algo>,
 
     /// score the files DIR/<id>.txt another tool wrote, instead of running pith (repeatable)
-    #[argh(option)]
+    #[argh(option, arg_name = "DIR")]
     pred: Vec<PathBuf>,
 
     /// run pith's auto with --precision
@@ -43,17 +44,17 @@ pub struct EvalArgs {
     json: bool,
 
     /// write one CSV row per page and algorithm to this file
-    #[argh(option)]
+    #[argh(option, arg_name = "FILE")]
     per_page: Option<PathBuf>,
 
     /// worker threads (default: all cores)
-    #[argh(option, short = 'j')]
+    #[argh(option, short = 'j', arg_name = "N")]
     jobs: Option<usize>,
 
     /// also write an HTML report to this file: summary, sorted F1 per page, precision against
     /// recall, the worst 20 pages per system with their `pith explain` views (written beside
     /// it, in REPORT.explain/)
-    #[argh(option)]
+    #[argh(option, arg_name = "FILE")]
     html: Option<PathBuf>,
 
     /// the gold set directory (with html/ and gold/)
@@ -61,16 +62,22 @@ pub struct EvalArgs {
     dataset: PathBuf,
 }
 
-/// `pith eval ...`: `cmd` is the command path for help text, `args` what follows `eval`.
-pub fn cli_main(cmd: &[&str], args: &[&str]) -> ExitCode {
-    let args = match EvalArgs::from_args(cmd, args) {
+/// `pith eval ...`: `args` is what follows `eval`.
+pub fn cli_main(args: &[String]) -> ExitCode {
+    let args: EvalArgs = match crate::cmdline::parse(&["pith", "eval"], args) {
         Ok(a) => a,
-        Err(early) => return crate::args::early_exit(early),
+        Err(code) => return code,
     };
+    if let Err(msg) = extract::auto::Mode::from_switches(args.precision, args.recall) {
+        return crate::cmdline::usage_error(msg);
+    }
+    if args.jobs == Some(0) {
+        return crate::cmdline::usage_error("--jobs (-j) must be at least 1");
+    }
     match run(&args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
-            eprintln!("pith eval: {msg}");
+            eprintln!("pith: {msg}");
             ExitCode::FAILURE
         }
     }

@@ -4,7 +4,7 @@ use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use argh::FromArgs;
+use argh::{ArgsInfo, FromArgs};
 use pith::explain::explain_with_gold;
 use pith::extract::{self, AnyAlgo, auto, danag};
 use pith::page::Options;
@@ -14,7 +14,8 @@ use pith::page::Options;
 ///
 /// The report is one self-contained file (inline SVG and CSS, no external resource); open it
 /// in any browser. Without -o it goes to standard output.
-#[derive(FromArgs, Debug)]
+#[derive(FromArgs, ArgsInfo, Debug)]
+#[argh(help_triggers("--help"))]
 struct ExplainArgs {
     /// algorithm to explain: auto (default), danag or danag-lines (ce needs several pages of
     /// a site, as in `pith --algo ce`)
@@ -34,7 +35,7 @@ struct ExplainArgs {
     comments: bool,
 
     /// DANAg gap in lines (default 20, the paper's); as `pith --gap`
-    #[argh(option, default = "danag::PAPER_GAP")]
+    #[argh(option, default = "danag::PAPER_GAP", arg_name = "N")]
     gap: usize,
 
     /// charset of the page, overriding its declaration; as `pith --charset`
@@ -43,39 +44,84 @@ struct ExplainArgs {
 
     /// the page's gold text (plain text, like a gold set's gold/<id>.txt): every block is also
     /// marked as in it or not, so kept noise and dropped content stand out
-    #[argh(option)]
+    #[argh(option, arg_name = "FILE")]
     gold: Option<PathBuf>,
 
     /// write the report to this file instead of standard output
-    #[argh(option, short = 'o')]
+    #[argh(option, short = 'o', arg_name = "FILE")]
     output: Option<PathBuf>,
 
-    /// the page (an HTML file; `-` reads standard input)
+    /// explain record N of a WARC (plain or gzip) or JSON lines file instead of a page file:
+    /// N counts from 1, as `record` in pith's messages and JSON error lines
+    #[argh(option, arg_name = "N")]
+    record: Option<u64>,
+
+    /// the page (an HTML file, or with --record a WARC or JSON lines file; `-` reads
+    /// standard input)
     #[argh(positional)]
     page: String,
 }
 
-/// `pith explain ...`: `cmd` is the command path for help text, `args` what follows `explain`.
-pub fn cli_main(cmd: &[&str], args: &[&str]) -> ExitCode {
-    // argh reads a lone `-` as an unknown flag; it travels under a name no file has.
-    let args: Vec<&str> = args
-        .iter()
-        .map(|&a| if a == "-" { crate::args::STDIN_ARG } else { a })
-        .collect();
-    let args = match ExplainArgs::from_args(cmd, &args) {
+/// `pith explain ...`: `args` is what follows `explain`.
+pub fn cli_main(args: &[String]) -> ExitCode {
+    let args: ExplainArgs = match crate::cmdline::parse(&["pith", "explain"], args) {
         Ok(a) => a,
-        Err(early) => return crate::args::early_exit(early),
+        Err(code) => return code,
     };
-    match run(&args) {
+    let opts = match options(&args) {
+        Ok(o) => o,
+        Err(msg) => return crate::cmdline::usage_error(msg),
+    };
+    match run(&args, &opts) {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
-            eprintln!("pith explain: {msg}");
+            eprintln!("pith: {msg}");
             ExitCode::FAILURE
         }
     }
 }
 
-fn run(args: &ExplainArgs) -> Result<(), String> {
+/// Record `n` of the WARC or JSON lines input `page`, and the name the report gives it.
+fn read_record(page: &str, n: u64) -> Result<(Box<pith::input::Record>, String), String> {
+    use pith::input::{DEFAULT_MAX_RECORD, Framing, Input, Item, Pool};
+    let file = if page == crate::cmdline::STDIN_ARG {
+        "-"
+    } else {
+        page
+    };
+    let shown = if file == "-" { "standard input" } else { file };
+    let (mut input, _) = Input::open(file, Framing::Auto, DEFAULT_MAX_RECORD)
+        .map_err(|e| format!("{shown}: {e}"))?;
+    let pool = Pool::default();
+    let mut last = 0;
+    while let Some(item) = input.next_item() {
+        let item = match item {
+            Item::Member(m) => m.finish(&pool),
+            other => other,
+        };
+        match item {
+            Item::Page(rec) if rec.index == n => {
+                let what = rec.url.clone().or_else(|| rec.id.clone());
+                let name = match what {
+                    Some(w) => format!("{shown} record {n}: {w}"),
+                    None => format!("{shown} record {n}"),
+                };
+                return Ok((rec, name));
+            }
+            Item::Page(rec) if rec.index > n => break,
+            Item::Page(rec) => last = rec.index,
+            Item::Fault(f) if f.index == n => return Err(f.to_string()),
+            _ => {}
+        }
+    }
+    Err(match last {
+        0 => format!("{shown}: no HTML page at record {n}"),
+        l => format!("{shown}: no HTML page at record {n} (the last page before it is record {l})"),
+    })
+}
+
+/// The options the flags ask for, or the usage error.
+fn options(args: &ExplainArgs) -> Result<Options, String> {
     let mode = auto::Mode::from_switches(args.precision, args.recall)?;
     let algo = match args.algo {
         AnyAlgo::Page(a) => a,
@@ -96,7 +142,27 @@ fn run(args: &ExplainArgs) -> Result<(), String> {
         charset: crate::args::charset_arg(args.charset.as_deref())?,
         ..Options::default()
     };
-    let (bytes, name) = if args.page == crate::args::STDIN_ARG {
+    if args.record == Some(0) {
+        return Err("--record counts from 1 (the first record is --record 1)".into());
+    }
+    Ok(opts)
+}
+
+fn run(args: &ExplainArgs, opts: &Options) -> Result<(), String> {
+    let mut record_opts;
+    let mut opts = opts;
+    let (bytes, name) = if let Some(n) = args.record {
+        let (rec, name) = read_record(&args.page, n)?;
+        // The record's HTTP charset, as the filter reads it (below a BOM, above `<meta>`).
+        if opts.charset.is_none()
+            && let Some(c) = rec.charset.as_deref().and_then(|l| l.parse().ok())
+        {
+            record_opts = opts.clone();
+            record_opts.charset = Some(c);
+            opts = &record_opts;
+        }
+        (rec.page().to_vec(), name)
+    } else if args.page == crate::cmdline::STDIN_ARG {
         let mut b = Vec::new();
         std::io::stdin()
             .read_to_end(&mut b)
@@ -113,7 +179,7 @@ fn run(args: &ExplainArgs) -> Result<(), String> {
         }
         None => None,
     };
-    let ex = explain_with_gold(&bytes, &name, &opts, gold.as_deref())
+    let ex = explain_with_gold(&bytes, &name, opts, gold.as_deref())
         .map_err(|e| format!("{name}: {e}"))?;
     match &args.output {
         Some(path) => std::fs::write(path, ex.html).map_err(|e| format!("{}: {e}", path.display())),

@@ -6,25 +6,24 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use argh::FromArgs;
-use pith::extract::SiteAlgo;
+use argh::{ArgsInfo, FromArgs};
+
+use crate::cmdline::usage_error;
 use pith::extract::ce::Params;
+use pith::extract::{SiteAlgo, SiteParams};
 use pith::input::Framing;
 use pith::site::cluster;
 use pith::site::learn::{PageSummary, learn_family, save, site_texts, summarize};
 
-/// `pith --algo ce|tmpl-dom|tmpl-text FILE...`: the files are pages of one site; prints each
-/// page's content, pages separated by a form-feed line as the filter does.
-pub fn run_site(run: &crate::args::Run, site_algo: SiteAlgo) -> ExitCode {
-    let config = &run.pipeline;
-    let (files, opts) = (&config.files, &config.options);
+/// `pith --algo ce|tmpl-dom|tmpl-text FILE...` and `pith site`: the files are pages of one
+/// site; prints each page's content, pages separated by a form-feed line as the filter does.
+pub fn run_site(
+    files: &[String],
+    opts: &pith::page::Options,
+    params: &SiteParams,
+    site_algo: SiteAlgo,
+) -> ExitCode {
     let algo = site_algo.name();
-    if config.json || config.templates.is_some() {
-        eprintln!(
-            "pith: --algo {algo} writes text or markdown from HTML files; it takes no --format json or --templates"
-        );
-        return ExitCode::from(2);
-    }
     let mut pages = Vec::new();
     let mut names = Vec::new();
     for f in files {
@@ -37,11 +36,12 @@ pub fn run_site(run: &crate::args::Run, site_algo: SiteAlgo) -> ExitCode {
         }
     }
     if pages.len() < 2 {
-        eprintln!("pith: --algo {algo} compares pages of one site: give two or more HTML files");
-        return ExitCode::from(2);
+        return usage_error(format!(
+            "--algo {algo} compares pages of one site: give two or more HTML files"
+        ));
     }
     let refs: Vec<&[u8]> = pages.iter().map(Vec::as_slice).collect();
-    let (out, _) = site_texts(&refs, site_algo, opts, &run.site);
+    let (out, _) = site_texts(&refs, site_algo, opts, params);
     let mut first = true;
     let mut any = false;
     let mut stdout = String::new();
@@ -74,32 +74,33 @@ pub fn run_site(run: &crate::args::Run, site_algo: SiteAlgo) -> ExitCode {
 /// JSON lines: records are grouped by the host of their URL; each host with at least
 /// --min-pages pages gets a template from at most --max-pages of them, sampled across the
 /// whole stream. Use with `pith --templates STORE/`.
-#[derive(FromArgs, Debug)]
+#[derive(FromArgs, ArgsInfo, Debug)]
+#[argh(help_triggers("--help"))]
 pub struct LearnArgs {
     /// store directory to write templates into (created if missing): STORE/<host>.tpl
-    #[argh(option, short = 'o')]
+    #[argh(option, short = 'o', arg_name = "STORE")]
     out: PathBuf,
 
     /// the host all inputs belong to (needed for plain HTML files; overrides record URLs)
-    #[argh(option)]
+    #[argh(option, arg_name = "HOST")]
     host: Option<String>,
 
     /// hosts with fewer pages get no template (default 10)
-    #[argh(option, default = "10")]
+    #[argh(option, default = "10", arg_name = "N")]
     min_pages: usize,
 
     /// learn from at most this many pages per host, sampled across the input (default 30)
-    #[argh(option, default = "30")]
+    #[argh(option, default = "30", arg_name = "N")]
     max_pages: usize,
 
     /// CE: a block is non-content when similar blocks are in more than this share of the
     /// other pages (default 0.5)
-    #[argh(option, default = "pith::extract::ce::DEFAULT_SHARE")]
+    #[argh(option, default = "pith::extract::ce::DEFAULT_SHARE", arg_name = "X")]
     share: f32,
 
     /// length of the MinHash signatures the host's pages are clustered with; each cluster of
     /// 3 pages or more gets its own template (default 128)
-    #[argh(option, default = "cluster::DEFAULT_SIGNATURE")]
+    #[argh(option, default = "cluster::DEFAULT_SIGNATURE", arg_name = "K")]
     signature: usize,
 
     /// input framing: auto (default), html, warc or jsonl
@@ -164,11 +165,12 @@ impl Reservoir {
 }
 
 /// `pith learn ...`
-pub fn learn_main(cmd: &[&str], args: &[&str]) -> ExitCode {
-    let a = match LearnArgs::from_args(cmd, args) {
+pub fn learn_main(args: &[String]) -> ExitCode {
+    let mut a: LearnArgs = match crate::cmdline::parse(&["pith", "learn"], args) {
         Ok(a) => a,
-        Err(early) => return crate::args::early_exit(early),
+        Err(code) => return code,
     };
+    crate::cmdline::dash_for_stdin(&mut a.files);
     let framing = match a
         .input
         .parse::<Framing>()
@@ -176,12 +178,12 @@ pub fn learn_main(cmd: &[&str], args: &[&str]) -> ExitCode {
     {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("pith learn: {e}");
+            eprintln!("pith: {e}");
             return ExitCode::from(2);
         }
     };
     if a.files.is_empty() {
-        eprintln!("pith learn: give the pages to learn from (files, WARC or JSON lines)");
+        eprintln!("pith: give the pages to learn from (files, WARC or JSON lines)");
         return ExitCode::from(2);
     }
     if a.max_pages < 2
@@ -190,7 +192,7 @@ pub fn learn_main(cmd: &[&str], args: &[&str]) -> ExitCode {
         || !(1..=pith::site::MAX_SIGNATURE as usize).contains(&a.signature)
     {
         eprintln!(
-            "pith learn: need 2 <= --max-pages, --min-pages <= --max-pages, 0 <= --share <= 1, \
+            "pith: need 2 <= --max-pages, --min-pages <= --max-pages, 0 <= --share <= 1, \
              1 <= --signature <= {}",
             pith::site::MAX_SIGNATURE
         );
@@ -200,7 +202,7 @@ pub fn learn_main(cmd: &[&str], args: &[&str]) -> ExitCode {
         Some(h) => match pith::site::host_of(h) {
             Some(h) => Some(h),
             None => {
-                eprintln!("pith learn: --host `{h}` is not a host name");
+                eprintln!("pith: --host `{h}` is not a host name");
                 return ExitCode::from(2);
             }
         },
@@ -210,7 +212,7 @@ pub fn learn_main(cmd: &[&str], args: &[&str]) -> ExitCode {
         "sample" => false,
         "links" => true,
         other => {
-            eprintln!("pith learn: unknown --select `{other}` (one of: sample, links)");
+            eprintln!("pith: unknown --select `{other}` (one of: sample, links)");
             return ExitCode::from(2);
         }
     };
@@ -239,16 +241,16 @@ pub fn learn_main(cmd: &[&str], args: &[&str]) -> ExitCode {
                 match summarize(rec.page(), rec.charset.as_deref()) {
                     Ok(s) => Some(s),
                     Err(e) => {
-                        eprintln!("pith learn: {}: {e}", rec.id.as_deref().unwrap_or(name));
+                        eprintln!("pith: {}: {e}", rec.id.as_deref().unwrap_or(name));
                         None
                     }
                 }
             });
         },
-        |m| eprintln!("pith learn: {m}"),
+        |m| eprintln!("pith: {m}"),
     );
     if no_host > 0 {
-        eprintln!("pith learn: {no_host} pages had no URL to take a host from (give --host HOST)");
+        eprintln!("pith: {no_host} pages had no URL to take a host from (give --host HOST)");
     }
     let params = Params {
         share: a.share,
@@ -261,7 +263,7 @@ pub fn learn_main(cmd: &[&str], args: &[&str]) -> ExitCode {
         if by_links && r.seen >= a.min_pages as u64 {
             match crawls.get(&h).map(|c| links_sample(c, &h)) {
                 Some(Ok((pages, msg))) => {
-                    eprintln!("pith learn: {h}: {msg}");
+                    eprintln!("pith: {h}: {msg}");
                     for p in &pages {
                         for (path, name) in p.paths.iter().zip(&p.names) {
                             r.names.entry(*path).or_insert_with(|| name.clone());
@@ -269,8 +271,8 @@ pub fn learn_main(cmd: &[&str], args: &[&str]) -> ExitCode {
                     }
                     r.pages = pages;
                 }
-                Some(Err(e)) => eprintln!("pith learn: {h}: {e}; learning from the sample"),
-                None => eprintln!("pith learn: {h}: no URLs; learning from the sample"),
+                Some(Err(e)) => eprintln!("pith: {h}: {e}; learning from the sample"),
+                None => eprintln!("pith: {h}: no URLs; learning from the sample"),
             }
         }
         let enough = if by_links {
@@ -280,7 +282,7 @@ pub fn learn_main(cmd: &[&str], args: &[&str]) -> ExitCode {
         };
         if !enough {
             eprintln!(
-                "pith learn: {h}: {} pages, fewer than --min-pages {}; not learned",
+                "pith: {h}: {} pages, fewer than --min-pages {}; not learned",
                 r.pages.len(),
                 a.min_pages
             );
@@ -303,7 +305,7 @@ pub fn learn_main(cmd: &[&str], args: &[&str]) -> ExitCode {
                     })
                     .collect();
                 eprintln!(
-                    "pith learn: {h}: {} pages (of {} seen), {} template(s) [{}] -> {} ({} bytes)",
+                    "pith: {h}: {} pages (of {} seen), {} template(s) [{}] -> {} ({} bytes)",
                     r.pages.len(),
                     r.seen,
                     f.members.len(),
@@ -312,11 +314,11 @@ pub fn learn_main(cmd: &[&str], args: &[&str]) -> ExitCode {
                     f.to_bytes().len()
                 );
             }
-            Err(e) => eprintln!("pith learn: {e}"),
+            Err(e) => eprintln!("pith: {e}"),
         }
     }
     if learned == 0 {
-        eprintln!("pith learn: no template written");
+        eprintln!("pith: no template written");
         return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
@@ -362,7 +364,8 @@ fn links_sample(
 /// INPUT...` finds the site-level template of the key page from the pages its links lead to
 /// (the input must hold them: a WARC or JSON lines crawl) and prints it as JSON. The papers'
 /// evaluations (eval-sites, eval-clusters, eval-detectors, eval-links) are `pith-lab`'s.
-#[derive(FromArgs, Debug)]
+#[derive(FromArgs, ArgsInfo, Debug)]
+#[argh(help_triggers("--help"))]
 pub struct TemplateArgs {
     /// show FILE | extract --key URL INPUT...
     #[argh(positional)]
@@ -373,15 +376,23 @@ pub struct TemplateArgs {
     paths: Vec<PathBuf>,
 
     /// extract: the URL of the key page (it must be in the input)
-    #[argh(option)]
+    #[argh(option, arg_name = "URL")]
     key: Option<String>,
 
     /// extract: size n of the complete subdigraph sought (default 3, the thesis')
-    #[argh(option, default = "pith::site::links::Params::default().n")]
+    #[argh(
+        option,
+        default = "pith::site::links::Params::default().n",
+        arg_name = "N"
+    )]
     cs_size: usize,
 
     /// extract: votes t a node needs among the CS pages (default 2, the thesis')
-    #[argh(option, default = "pith::site::links::Params::default().t")]
+    #[argh(
+        option,
+        default = "pith::site::links::Params::default().t",
+        arg_name = "T"
+    )]
     votes: usize,
 
     /// input framing for extract: auto (default), html, warc or jsonl
@@ -391,7 +402,7 @@ pub struct TemplateArgs {
 
 /// `pith template extract --key URL INPUT...`
 fn extract_main(a: &TemplateArgs) -> ExitCode {
-    let who = "pith template extract";
+    let who = "pith";
     let Some(key) = &a.key else {
         eprintln!("{who}: give the key page's URL with --key URL");
         return ExitCode::from(2);
@@ -466,14 +477,14 @@ fn extract_main(a: &TemplateArgs) -> ExitCode {
 }
 
 /// `pith template ...`
-pub fn template_main(cmd: &[&str], args: &[&str]) -> ExitCode {
-    let a = match TemplateArgs::from_args(cmd, args) {
+pub fn template_main(args: &[String]) -> ExitCode {
+    let a: TemplateArgs = match crate::cmdline::parse(&["pith", "template"], args) {
         Ok(a) => a,
-        Err(early) => return crate::args::early_exit(early),
+        Err(code) => return code,
     };
     let first = a.paths.first();
     let need_path = |what: &str| {
-        eprintln!("pith template {}: give the {what}", a.action);
+        eprintln!("pith: template {}: give the {what}", a.action);
         ExitCode::from(2)
     };
     match a.action.as_str() {
@@ -498,7 +509,7 @@ pub fn template_main(cmd: &[&str], args: &[&str]) -> ExitCode {
         "extract" => extract_main(&a),
         other => {
             eprintln!(
-                "pith template: unknown action `{other}` (one of: show, extract; the evaluations are `pith-lab`'s)"
+                "pith: template: unknown action `{other}` (one of: show, extract; the evaluations are `pith-lab`'s)"
             );
             ExitCode::from(2)
         }

@@ -5,10 +5,13 @@
 
 mod args;
 mod cluster;
+mod cmdline;
 mod eval;
 mod explain;
 mod learn;
 mod report;
+mod site;
+mod stdin_url;
 
 use mimalloc::MiMalloc;
 

@@ -393,3 +393,235 @@ fn soft_hyphens_are_dropped_from_words() {
     assert!(md.contains("Sans recherche autonome"), "{md:?}");
     assert!(!md.contains('\u{ad}'), "{md:?}");
 }
+
+/// The research knobs of the template detectors: `pith site`'s flags, not the main command's.
+const SITE_KNOBS: &[&str] = &[
+    "--dom-lower",
+    "--dom-upper",
+    "--dom-gap",
+    "--window",
+    "--freq",
+    "--density",
+    "--sample",
+];
+
+const COMMANDS: &[&str] = &["eval", "explain", "learn", "template", "cluster", "site"];
+
+#[test]
+fn help_names_the_program_lists_the_commands_and_leaves_the_knobs_to_pith_site() {
+    for args in [
+        &["--help"][..],
+        &["-h"],
+        &["help"],
+        &["-h", ARTICLE],
+        &["--bogus", "-h"],
+    ] {
+        let o = pith(args, b"");
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        let help = stdout(&o);
+        assert!(
+            help.starts_with("Usage: pith [OPTIONS]"),
+            "{args:?}: {help}"
+        );
+        assert!(!help.contains("target/") && !help.contains("debug/pith"));
+        let commands = help
+            .split("\nCommands:\n")
+            .nth(1)
+            .expect("a Commands: section");
+        for c in COMMANDS {
+            assert!(
+                commands.lines().any(|l| l.starts_with(&format!("  {c} "))),
+                "no line for {c} in\n{help}"
+            );
+        }
+        for flag in [
+            "-h, --help",
+            "-V, --version",
+            "-j, --jobs N",
+            "--format FORMAT",
+        ] {
+            assert!(help.contains(flag), "lacks {flag}:\n{help}");
+        }
+        for knob in SITE_KNOBS {
+            assert!(!help.contains(knob), "main help lists {knob}");
+        }
+    }
+    let site = stdout(&pith(&["site", "--help"], b""));
+    assert!(site.starts_with("Usage: pith site "), "{site}");
+    for knob in SITE_KNOBS {
+        assert!(site.contains(knob), "pith site --help lacks {knob}");
+    }
+    // Every subcommand: -h and --help, its own usage line, and `pith help COMMAND`.
+    for c in COMMANDS {
+        for args in [vec![*c, "-h"], vec![*c, "--help"], vec!["help", *c]] {
+            let o = pith(&args, b"");
+            assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+            let help = stdout(&o);
+            assert!(
+                help.starts_with(&format!("Usage: pith {c}")),
+                "{args:?}: {help}"
+            );
+            assert!(help.contains("-h, --help") && help.contains("-V, --version"));
+        }
+    }
+}
+
+#[test]
+fn version_on_every_command() {
+    let want = format!("pith {}\n", env!("CARGO_PKG_VERSION"));
+    for args in [
+        &["-V"][..],
+        &["--version"],
+        &["eval", "-V"],
+        &["explain", "--version"],
+        &["site", "-V"],
+    ] {
+        let o = pith(args, b"");
+        assert_eq!(o.status.code(), Some(0), "{args:?}");
+        assert_eq!(stdout(&o), want, "{args:?}");
+    }
+}
+
+#[test]
+fn flag_equals_value_and_attached_short_values() {
+    let o = pith(&["--format=json", ARTICLE], b"");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert!(v["text"].as_str().is_some_and(|t| t.contains(IN[0])));
+    // The same run whichever way the flags are written.
+    let spaced = stdout(&pith(
+        &["--format", "markdown", "--algo", "danag", ARTICLE],
+        b"",
+    ));
+    let joined = stdout(&pith(&["--format=markdown", "--algo=danag", ARTICLE], b""));
+    assert_eq!(spaced, joined);
+    assert!(spaced.starts_with("# River towns"), "{spaced}");
+    for jobs in [
+        &["-j2"][..],
+        &["-j", "2"],
+        &["-j=2"],
+        &["--jobs=2"],
+        &["--jobs", "2"],
+    ] {
+        let mut args = jobs.to_vec();
+        args.extend([ARTICLE, ARTICLE]);
+        let o = pith(&args, b"");
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        assert_eq!(stdout(&o).matches(IN[0]).count(), 2, "{args:?}");
+    }
+    // Subcommands too: `pith explain --algo=danag -oFILE`.
+    let dir = std::env::temp_dir().join(format!("pith-cliconv-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let report = dir.join("r.html");
+    let o_flag = format!("-o{}", report.display());
+    let o = pith(&["explain", "--algo=danag", &o_flag, ARTICLE], b"");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(std::fs::metadata(&report).is_ok_and(|m| m.len() > 0));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// One line, `pith: ...`, status 2, nothing on stdout: argh's own messages included.
+fn usage_error(args: &[&str]) -> String {
+    let o = pith(args, b"");
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+    assert!(o.stdout.is_empty(), "{args:?}");
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("pith: ") && err.lines().count() == 1,
+        "{args:?}: {err:?}"
+    );
+    for argh in ["Unrecognized", "Error parsing", "Required", "Run "] {
+        assert!(!err.contains(argh), "{args:?}: {err}");
+    }
+    err
+}
+
+#[test]
+fn usage_errors_have_one_style_naming_the_flag_and_the_accepted_values() {
+    let e = usage_error(&["--bogus", ARTICLE]);
+    assert!(e.contains("unknown flag --bogus"), "{e}");
+    let e = usage_error(&["--formt=json", ARTICLE]);
+    assert!(
+        e.contains("--formt") && e.contains("did you mean --format"),
+        "{e}"
+    );
+    let e = usage_error(&["--format=xml", ARTICLE]);
+    assert!(
+        e.contains("--format `xml`") && e.contains("text, markdown, json, json-markdown"),
+        "{e}"
+    );
+    let e = usage_error(&["--algo", "magic", ARTICLE]);
+    assert!(
+        e.contains("--algo `magic`") && e.contains("auto, danag, danag-lines"),
+        "{e}"
+    );
+    let e = usage_error(&["--input=xml"]);
+    assert!(e.contains("--input `xml`") && e.contains("warc"), "{e}");
+    let e = usage_error(&["-jx", ARTICLE]);
+    assert!(e.contains("-j") && e.contains("whole number"), "{e}");
+    let e = usage_error(&["--jobs=0", ARTICLE]);
+    assert!(e.contains("--jobs"), "{e}");
+    let e = usage_error(&["--strict=yes", ARTICLE]);
+    assert!(e.contains("--strict takes no value"), "{e}");
+    let e = usage_error(&["--format"]);
+    assert!(
+        e.contains("--format needs a value") && e.contains("markdown"),
+        "{e}"
+    );
+    let e = usage_error(&["--format", "json", "--format=text", ARTICLE]);
+    assert!(e.contains("--format is given more than once"), "{e}");
+    let e = usage_error(&["--window", "8", ARTICLE]);
+    assert!(e.contains("--window") && e.contains("pith site"), "{e}");
+    let e = usage_error(&["--precision", "--recall", ARTICLE]);
+    assert!(e.contains("--precision") && e.contains("--recall"), "{e}");
+    // Subcommands, in the same style.
+    let e = usage_error(&["eval", "--bogus", "x"]);
+    assert!(
+        e.contains("unknown flag --bogus") && e.contains("pith eval --help"),
+        "{e}"
+    );
+    let e = usage_error(&["eval"]);
+    assert!(e.contains("missing DATASET"), "{e}");
+    let e = usage_error(&["learn", "x.html"]);
+    assert!(e.contains("missing --out"), "{e}");
+    let e = usage_error(&["explain", ARTICLE, ARTICLE]);
+    assert!(e.contains("unexpected argument"), "{e}");
+    let e = usage_error(&["cluster", "--signature=many", "x"]);
+    assert!(
+        e.contains("--signature") && e.contains("whole number"),
+        "{e}"
+    );
+    let e = usage_error(&["site", "--algo=auto", ARTICLE, ARTICLE]);
+    assert!(
+        e.contains("--algo `auto`") && e.contains("ce, tmpl-dom, tmpl-text"),
+        "{e}"
+    );
+    let e = usage_error(&["help", "nothing"]);
+    assert!(e.contains("eval, explain"), "{e}");
+}
+
+#[test]
+fn a_url_instead_of_a_page_is_refused_with_a_curl_hint() {
+    for input in [
+        &b"https://example.com/news/1\n"[..],
+        b"  http://example.com/a?b=c  \n",
+        b"https://example.com/1\nhttps://example.com/2\n",
+    ] {
+        let o = pith(&[], input);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(o.stdout.is_empty(), "printed {:?}", stdout(&o));
+        let e = stderr(&o);
+        assert!(
+            e.starts_with("pith: standard input looks like") && e.contains("curl -sL"),
+            "{e}"
+        );
+    }
+    let o = pith(&["https://example.com/news/1"], b"");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("is a URL") && stderr(&o).contains("curl"));
+    // A page that merely mentions a URL is a page.
+    let page = b"https://example.com/ is where <p>this paragraph of the page, long enough to be the article, was first published.</p>";
+    let o = pith(&[], page);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("this paragraph of the page"));
+}

@@ -333,7 +333,7 @@ fn explain_command_writes_the_report_and_reports_errors_in_one_line() {
         ),
         (
             vec!["explain", "--algo", "x", "a.html"],
-            "unknown algorithm",
+            "unknown --algo `x` (one of: auto, danag",
         ),
         (
             vec!["explain", "--algo", "ce", "../tests/pages/article.html"],
@@ -436,4 +436,81 @@ fn eval_html_report_on_scrapinghub_links_working_explain_views() {
         links += 1;
     }
     assert_eq!(links, 40, "20 worst pages for each of 2 systems");
+}
+
+/// `pith explain --record N FILE`: one record of a WARC or JSON lines file, the same report as
+/// for the page given alone; a record that is not a page, or past the end, is named.
+#[test]
+fn explain_record_of_a_warc_and_of_json_lines() {
+    let article = std::fs::read("../tests/pages/article.html").expect("sample page");
+    let report = std::fs::read("../tests/pages/report.html").expect("sample page");
+    let record = |typ: &str, uri: &str, body: &[u8], ctype: &str| {
+        let mut r = format!(
+            "WARC/1.1\r\nWARC-Type: {typ}\r\nWARC-Target-URI: {uri}\r\nWARC-Record-ID: <urn:uuid:{typ}-{}>\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\n\r\n",
+            uri.len(),
+            body.len()
+        )
+        .into_bytes();
+        r.extend_from_slice(body);
+        r.extend_from_slice(b"\r\n\r\n");
+        r
+    };
+    let http = |page: &[u8]| {
+        let mut b = b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n".to_vec();
+        b.extend_from_slice(page);
+        b
+    };
+    let mut warc = record(
+        "warcinfo",
+        "",
+        b"software: test\r\n",
+        "application/warc-fields",
+    );
+    for (uri, page) in [
+        ("https://x.example/a", &article),
+        ("https://x.example/r", &report),
+    ] {
+        warc.extend(record(
+            "response",
+            uri,
+            &http(page),
+            "application/http; msgtype=response",
+        ));
+    }
+    let dir = std::env::temp_dir().join(format!("pith-explain-record-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp dir");
+    let warc_path = dir.join("two.warc");
+    std::fs::write(&warc_path, &warc).expect("write warc");
+    let jsonl_path = dir.join("two.jsonl");
+    let line = |id: &str, page: &[u8]| {
+        serde_json::json!({"id": id, "html": String::from_utf8_lossy(page)}).to_string()
+    };
+    std::fs::write(
+        &jsonl_path,
+        format!("{}\n{}\n", line("a", &article), line("r", &report)),
+    )
+    .expect("write jsonl");
+    let alone =
+        String::from_utf8(pith(&["explain", "../tests/pages/report.html"]).stdout).expect("utf-8");
+    for (path, n) in [(&warc_path, "3"), (&jsonl_path, "2")] {
+        let p = path.to_str().expect("utf-8 path");
+        let o = pith(&["explain", "--record", n, p]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let html = String::from_utf8(o.stdout).expect("utf-8");
+        assert!(html.contains(&format!("{p} record {n}")), "no record name");
+        assert_eq!(shown(&html, "n-kept"), shown(&alone, "n-kept"));
+        assert_eq!(shown(&html, "n-words"), shown(&alone, "n-words"));
+    }
+    let w = warc_path.to_str().expect("utf-8 path");
+    for (args, msg) in [
+        (vec!["explain", "--record=1", w], "no HTML page at record 1"),
+        (vec!["explain", "--record=9", w], "no HTML page at record 9"),
+    ] {
+        let o = pith(&args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains(msg), "{args:?}");
+    }
+    let o = pith(&["explain", "--record", "0", w]);
+    assert_eq!(o.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
 }

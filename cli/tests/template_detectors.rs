@@ -25,8 +25,15 @@ fn pages(dir: &Path) -> Vec<String> {
     v
 }
 
+/// `pith --algo ALGO FILE...` with the default parameters, `pith site --algo ALGO KNOBS
+/// FILE...` with others (the detectors' parameters are `pith site`'s flags).
 fn run(algo: &str, extra: &[&str], files: &[String]) -> Vec<String> {
-    let mut args = vec!["--algo", algo];
+    let mut args = if extra.is_empty() {
+        vec![]
+    } else {
+        vec!["site"]
+    };
+    args.extend(["--algo", algo]);
     args.extend_from_slice(extra);
     args.extend(files.iter().map(String::as_str));
     let o = pith(&args);
@@ -87,6 +94,7 @@ fn parameters_change_what_is_template() {
     assert!(out[0].contains("Privacy policy"));
     // Bad values are refused with a message.
     let o = pith(&[
+        "site",
         "--algo",
         "tmpl-dom",
         "--dom-lower",
@@ -95,6 +103,14 @@ fn parameters_change_what_is_template() {
         &files[1],
     ]);
     assert_eq!(o.status.code(), Some(2));
+    // The main command has no detector parameters: it says where they are.
+    let o = pith(&["--algo", "tmpl-dom", "--dom-lower=2", &files[0], &files[1]]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        e.starts_with("pith: --dom-lower") && e.contains("pith site"),
+        "{e}"
+    );
     let o = pith(&["--algo", "tmpl-text", &files[0]]);
     assert_eq!(o.status.code(), Some(2), "one page is no site");
 }
