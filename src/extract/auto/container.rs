@@ -14,7 +14,7 @@ use super::rules::{
     SIBLING_MIN_SCORE, SIBLING_P_MAX_LINK_DENSITY, SIBLING_P_MIN_TEXT, SIBLING_SCORE_SHARE,
     VOTE_BASE, VOTE_CHARS_PER_POINT, VOTE_LENGTH_POINTS_MAX,
 };
-use super::stats::NodeStats;
+use super::stats::{NodeStats, elements};
 use crate::html::Document;
 use crate::html::tags::Tag;
 use crate::html::tree::{Kind, NONE, NodeId, context};
@@ -52,28 +52,20 @@ pub(super) struct Container {
 /// `PARAGRAPH`; `hint` is each element's class/id verdict (step 2), dropped once read.
 pub(super) fn score(doc: &Document<'_>, stats: &NodeStats, hint: Vec<i8>, marks: &Marks) -> Scores {
     let nodes = &doc.tree.nodes;
-    let n = nodes.len();
     let removed = marks.flag(mark::REMOVED);
     let block_child = marks.flag(mark::BLOCK_CHILD);
     let mut score = vec![0f32; stats.ranks.count];
     let is_paragraph = marks.flag(mark::PARAGRAPH);
-    // The element index of node `i`, counted along (the document is element 0).
-    let mut r = 0;
-    for i in 1..n {
-        let node = &nodes[i];
-        if node.kind != Kind::Element {
-            continue;
-        }
-        r += 1;
+    elements(nodes).for_each(|(i, r, node)| {
         if removed.get(i) {
-            continue;
+            return;
         }
         let paragraph_like = rules::paragraph_tag(node.tag)
             || (rules::leaf_paragraph_tag(node.tag) && !block_child.get(i));
         is_paragraph.assign(i, paragraph_like);
         let s = stats.element(r);
         if !paragraph_like || s.text < PARAGRAPH_MIN_TEXT {
-            continue;
+            return;
         }
         let vote = VOTE_BASE
             + s.commas as f32
@@ -84,21 +76,16 @@ pub(super) fn score(doc: &Document<'_>, stats: &NodeStats, hint: Vec<i8>, marks:
         if grand != NONE {
             score[stats.rank(grand as usize)] += vote / GRANDPARENT_DIVIDER;
         }
-    }
+    });
     let mut best: Option<(usize, f32)> = None;
     let mut best_readability = 0f32;
     let mut leaders: Vec<(usize, f32)> = Vec::with_capacity(LEADERS + 1);
-    let mut r = 0;
-    for i in 1..n {
-        if nodes[i].kind != Kind::Element {
-            continue;
-        }
-        r += 1;
+    elements(nodes).for_each(|(i, r, node)| {
         if score[r] <= 0.0 || removed.get(i) {
-            continue;
+            return;
         }
         let s = &stats.element(r);
-        let tag_prior = rules::tag_prior(nodes[i].tag);
+        let tag_prior = rules::tag_prior(node.tag);
         let class_prior = f32::from(hint[r]) * CLASS_WEIGHT;
         let danag_cover = if s.text == 0 {
             0.0
@@ -120,7 +107,7 @@ pub(super) fn score(doc: &Document<'_>, stats: &NodeStats, hint: Vec<i8>, marks:
             leaders.insert(at, (i, readability));
             leaders.truncate(LEADERS);
         }
-    }
+    });
     drop(hint);
     Scores {
         by_element: score,

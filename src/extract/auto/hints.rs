@@ -10,7 +10,7 @@ use super::rules::{
     self, ARTICLE_MIN_CHARS, CLASS_PROSE_REGION_SHARE, CLASS_PROSE_SHARE, COMMENT_WORDS,
     HIDING_STYLES, NEGATIVE, PARAGRAPH_MIN_TEXT, POSITIVE, WRAPPER_DANAG_SHARE,
 };
-use super::stats::NodeStats;
+use super::stats::{NodeStats, elements};
 use super::{Retry, Tuning};
 use crate::html::Document;
 use crate::html::tags::{Tag, flags};
@@ -292,20 +292,13 @@ fn mark_removed(
     removed: &Flags<'_>,
 ) {
     let nodes = &doc.tree.nodes;
-    // The element index of node `i`, counted along (the document is element 0).
-    let mut r = 0;
-    for i in 1..nodes.len() {
-        let node = &nodes[i];
-        // Elements only: a text node's flag stays clear, and `collect`, which alone reads it,
-        // reaches a text node only through its parent, which is then not removed.
-        if node.kind != Kind::Element {
-            continue;
-        }
-        r += 1;
+    // Elements only: a text node's flag stays clear, and `collect`, which alone reads it,
+    // reaches a text node only through its parent, which is then not removed.
+    elements(nodes).for_each(|(i, r, node)| {
         let parent_removed = removed.get(node.parent as usize);
         if parent_removed {
             removed.set(i);
-            continue;
+            return;
         }
         let s = stats.element(r);
         // An element without visible text cannot change what is selected: skip its attributes.
@@ -340,7 +333,7 @@ fn mark_removed(
             i,
             boiler || (hidden.get(i) && matches!(retry, Retry::None | Retry::Listing)),
         );
-    }
+    });
 }
 
 /// Non-link text of the paragraphs (leaf blocks of at least [`PARAGRAPH_MIN_TEXT`]) that
@@ -352,22 +345,16 @@ fn article_text(
     removed: &Flags<'_>,
 ) -> u64 {
     let nodes = &doc.tree.nodes;
-    // The element index of node `i`, counted along (the document is element 0).
-    let mut r = 0;
     let mut sum = 0;
-    for i in 1..nodes.len() {
-        if nodes[i].kind != Kind::Element {
-            continue;
-        }
-        r += 1;
-        if removed.get(i) || !nodes[i].tag.is(flags::BLOCK) || block_child.get(i) {
-            continue;
+    elements(nodes).for_each(|(i, r, node)| {
+        if removed.get(i) || !node.tag.is(flags::BLOCK) || block_child.get(i) {
+            return;
         }
         let s = stats.element(r);
         if s.text >= PARAGRAPH_MIN_TEXT {
             sum += u64::from(s.text - s.link);
         }
-    }
+    });
     sum
 }
 

@@ -4,9 +4,9 @@
 
 use super::marks::{Bits, BlockChild};
 use super::rules;
-use crate::html::Document;
 use crate::html::tags::flags;
 use crate::html::tree::{Kind, NodeId, context};
+use crate::html::{Document, Node};
 
 /// Per-element statistics over its subtree.
 #[derive(Clone, Copy, Default, Debug)]
@@ -61,7 +61,7 @@ const ONES: [u8; 256] = {
 };
 
 impl ElementRanks {
-    pub(super) fn new(nodes: &[crate::html::Node]) -> ElementRanks {
+    pub(super) fn new(nodes: &[Node]) -> ElementRanks {
         let blocks = nodes.len().div_ceil(8);
         let (mut is_element, mut before) = (Vec::with_capacity(blocks), Vec::with_capacity(blocks));
         let mut count = 0u32;
@@ -138,6 +138,25 @@ impl NodeStats<'_, '_> {
             .map(|i| self.get(i))
             .collect()
     }
+}
+
+/// Every element of `nodes` (the document not included) in document order, with its index
+/// among the elements: a pass that counts the elements it meets, for [`NodeStats::element`],
+/// instead of asking [`NodeStats::rank`] for each. Walked with `for_each`, where `return`
+/// goes on to the next element: a `for` loop over it cost `auto` 0.8% more instructions (the
+/// filter became a loop of its own inside the pass).
+#[inline(always)]
+pub(super) fn elements(nodes: &[Node]) -> impl Iterator<Item = (usize, usize, &Node)> {
+    // The document is element 0.
+    let mut r = 0;
+    (1..nodes.len()).filter_map(move |i| {
+        let node = &nodes[i];
+        if node.kind != Kind::Element {
+            return None;
+        }
+        r += 1;
+        Some((i, r, node))
+    })
 }
 
 /// Step 1, bottom-up statistics: each visible text's into its parent, then each element's into

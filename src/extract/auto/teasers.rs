@@ -9,7 +9,7 @@ use super::rules::{
     HEADLINE_SCAN, LINKED_CARD_PIECES, READ_MORE_DEPTH, READ_MORE_MAX_TEXT,
     SUMMARY_MAX_LINK_DENSITY, TEASER_MIN_TEXT, TEASER_REPEAT, TITLE_MIN_TEXT,
 };
-use super::stats::NodeStats;
+use super::stats::{NodeStats, elements};
 use crate::html::Document;
 use crate::html::tags::{Tag, flags};
 use crate::html::tree::{Kind, NONE, NodeId, context};
@@ -29,7 +29,6 @@ pub(super) fn mark(
     teaser: &Flags<'_>,
 ) {
     let nodes = &doc.tree.nodes;
-    let n = nodes.len();
     let mut shapes: Vec<(u64, NodeId)> = Vec::new();
     let mut headline: Option<usize> = None;
     let mut between = 0u32;
@@ -37,29 +36,22 @@ pub(super) fn mark(
     // summary (see [`ends_in_link_elsewhere`]), and the short blocks after it.
     let mut plain: Option<usize> = None;
     let mut plain_between = 0u32;
-    // The element index of node `i`, counted along (the document is element 0).
-    let mut r = 0;
-    for i in 1..n {
-        let node = &nodes[i];
-        if node.kind != Kind::Element {
-            continue;
-        }
-        r += 1;
+    elements(nodes).for_each(|(i, r, node)| {
         let s = &stats.element(r);
         if !node.tag.is(flags::BLOCK) || block_child.get(i) || s.text == 0 {
-            continue;
+            return;
         }
         // A headline may stand in a removed block (cards wrap it in `<header>`); a summary
         // that is removed anyway needs no mark.
         if removed.get(i) && s.link_density() < HEADLINE_LINK_DENSITY {
-            continue;
+            return;
         }
         // A card in one paragraph: `<p><a href=story>Headline</a><br>Summary...</p>`.
         if !removed.get(i) && s.text >= TEASER_MIN_TEXT && inline_card(doc, stats, i as NodeId) {
             let shape = card_shape(doc, INLINE_CARD | ((node.tag as u64) << 8), i as NodeId);
             shapes.push((shape, i as NodeId));
             headline = None;
-            continue;
+            return;
         }
         // A headline is a heading (or a definition term) that is a link, or a linked line
         // of a title's length: a linked byline ("Dallas Robinson") is neither.
@@ -112,7 +104,7 @@ pub(super) fn mark(
         } else {
             plain = None;
         }
-    }
+    });
     shapes.sort_unstable();
     let mut units: Vec<NodeId> = shapes
         .chunk_by(|a, b| a.0 == b.0)
