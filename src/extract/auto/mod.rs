@@ -240,13 +240,7 @@ fn select(
     }
     // Teasers, before the container so that they do not count as its prose when it climbs.
     if !tuning.comments {
-        teasers::mark(
-            doc,
-            &stats,
-            &marks.flag(mark::BLOCK_CHILD),
-            &marks.flag(mark::REMOVED),
-            &marks.flag(mark::TEASER),
-        );
+        teasers::mark(doc, &stats, &marks);
     }
     // 3. The container, or DANAg's selection when none has text enough.
     let scores = container::score(doc, &stats, hints.by_element, &marks);

@@ -3,7 +3,7 @@
 //! article they are neither recovered nor counted as the page's content; on a listing they
 //! are the content. Also the linked cards that make a page a listing for the last retry.
 
-use super::marks::{BlockChild, Flags, mark_subtrees};
+use super::marks::{Marks, mark, mark_subtrees};
 use super::rules::{
     self, CARD_DEPTH, CARD_MAX_BETWEEN, HEADLINE_LINK_DENSITY, HEADLINE_MIN_TEXT, HEADLINE_NESTING,
     HEADLINE_SCAN, LINKED_CARD_PIECES, READ_MORE_DEPTH, READ_MORE_MAX_TEXT,
@@ -16,19 +16,17 @@ use crate::html::tree::{Kind, NONE, NodeId, context};
 
 /// Nodes inside teaser summaries: a block of prose that follows a linked headline (a
 /// block that is nearly all link text) in document order, at most two short blocks (a byline,
-/// a date; [`CARD_MAX_BETWEEN`]) between them, both in one small subtree (the card), where the same shape of card
-/// occurs at least [`TEASER_REPEAT`] times on the page. That is how listings, "related" and
+/// a date; [`CARD_MAX_BETWEEN`]) between them, both in one small subtree (the card), where the
+/// same shape of card occurs at least [`TEASER_REPEAT`] times on the page, flagged in
+/// `TEASER`. That is how listings, "related" and
 /// "more stories" widgets and headline lists present other pages (`<li><h3><a>` title, `<p>`
 /// summary; `<dt><a>` / `<dd>`), whatever their class names say. One forward pass; the card
 /// test walks at most [`CARD_DEPTH`] parents.
-pub(super) fn mark(
-    doc: &Document<'_>,
-    stats: &NodeStats,
-    block_child: &BlockChild,
-    removed: &Flags<'_>,
-    teaser: &Flags<'_>,
-) {
+pub(super) fn mark(doc: &Document<'_>, stats: &NodeStats, marks: &Marks) {
     let nodes = &doc.tree.nodes;
+    let block_child = marks.flag(mark::BLOCK_CHILD);
+    let removed = marks.flag(mark::REMOVED);
+    let teaser = marks.flag(mark::TEASER);
     let mut shapes: Vec<(u64, NodeId)> = Vec::new();
     let mut headline: Option<usize> = None;
     let mut between = 0u32;
@@ -112,7 +110,7 @@ pub(super) fn mark(
         .flat_map(|run| run.iter().map(|&(_, id)| id))
         .collect();
     units.sort_unstable();
-    mark_subtrees(doc, &units, teaser);
+    mark_subtrees(doc, &units, &teaser);
 }
 
 /// A card's shape: `tags` (its tags and depth) and the class of its summary `unit`. Cards of

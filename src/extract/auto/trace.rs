@@ -23,7 +23,7 @@ pub struct Trace {
     pub roots: Vec<NodeId>,
     /// Roots of the collected text: `roots` plus recovered prose paragraphs.
     pub is_root: Vec<bool>,
-    /// Inside a teaser summary that stayed out (beside an article; see `teasers`).
+    /// Inside a teaser summary that stayed out (beside an article; see `teasers.rs`).
     pub teaser: Vec<bool>,
     /// Characters chosen and characters of the whole page minus boilerplate and teasers beside
     /// the article (step 6), whatever the outcome.
