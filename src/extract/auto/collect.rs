@@ -1,0 +1,158 @@
+//! Steps 5 and 6: the text of the chosen roots in document order ([`collect`]: minus
+//! boilerplate, hidden subtrees and link-dense blocks), then the spread test ([`spread`]): a
+//! page that is not one article gives the whole page minus its boilerplate. Also the listing
+//! retry's reading, the page minus its boilerplate with link lists kept ([`listing`]).
+
+use super::marks::{Bits, Flags, Marks, mark};
+use super::stats::{NodeStats, text_chars};
+use super::{Outcome, Trace, Tuning};
+use crate::extract::Selection;
+use crate::html::Document;
+use crate::html::tags::{Tag, flags};
+use crate::html::tree::{Kind, NodeId, context};
+
+/// The text under `roots`, in document order, minus removed (boilerplate, hidden) subtrees and
+/// link-dense blocks, and its visible characters. One forward pass: `inside` is inherited
+/// from the parent.
+pub(super) fn collect(
+    doc: &Document<'_>,
+    is_root: &Flags<'_>,
+    removed: &Flags<'_>,
+    stats: &NodeStats,
+    tuning: &Tuning,
+    marks: &Marks,
+) -> (Selection, u64) {
+    let nodes = &doc.tree.nodes;
+    let n = nodes.len();
+    // Every element's flag is written as the pass meets it (before its children read it), so
+    // what an earlier pass left there is never read.
+    let inside = marks.flag(mark::INSIDE);
+    let mut chars = 0u64;
+    let mut sel = Selection {
+        nodes: Vec::with_capacity(doc.tree.nodes.len()),
+    };
+    // The element index of node `i`, counted along (the document is element 0).
+    let mut r = 0;
+    for i in 1..n {
+        let node = &nodes[i];
+        let parent_inside = inside.get(node.parent as usize);
+        let taken = (parent_inside || is_root.get(i)) && !removed.get(i);
+        match node.kind {
+            Kind::Element => {
+                r += 1;
+                // A block that is mostly link text is a menu or a link list; a chosen root was
+                // judged with its link density already.
+                let keep = taken && {
+                    let starts_here = is_root.get(i) && !parent_inside;
+                    let s = &stats.element(r);
+                    let link_list = node.tag.is(flags::BLOCK)
+                        && s.text > 0
+                        && s.link_density() > tuning.link_list_density;
+                    starts_here || !link_list
+                };
+                inside.assign(i, keep);
+            }
+            Kind::Text => {
+                if taken && node.context() & context::HIDDEN == 0 {
+                    sel.nodes.push(i as NodeId);
+                    chars += u64::from(text_chars(doc, i as NodeId));
+                }
+            }
+            Kind::Document => {}
+        }
+    }
+    (sel, chars)
+}
+
+/// The listing retry's reading: the page's body minus its boilerplate, with link lists kept
+/// (a page whose content is its links), and its visible characters.
+pub(super) fn listing(
+    doc: &Document<'_>,
+    tuning: &Tuning,
+    stats: &NodeStats,
+    marks: &Marks,
+    trace: Option<&mut Trace>,
+) -> (Selection, u64) {
+    let removed = marks.flag(mark::REMOVED);
+    let roots = marks.flag(mark::ROOT);
+    mark_body(doc, &roots);
+    let links_kept = Tuning {
+        link_list_density: f32::INFINITY,
+        ..*tuning
+    };
+    if let Some(t) = trace {
+        t.record_removal(stats, &removed);
+        t.outcome = Outcome::Spread;
+    }
+    collect(doc, &roots, &removed, stats, &links_kept, marks)
+}
+
+/// Step 6. A page that is not one article (a listing, a product or service page, a
+/// collection) spreads its content over many blocks: when the chosen text `sel` (of
+/// `sel_chars` characters, collected from `ROOT`) is less than the mode's share of the text
+/// that no boilerplate rule removed, the page minus its boilerplate is the answer (the approach
+/// of Resiliparse and of jusText's paragraph filter). Gives the answer and its characters.
+///
+/// The chosen roots stay roots: a container kept for its own merits must not vanish from the
+/// whole page because an ancestor of it is link-dense (the whole page holds the chosen text).
+pub(super) fn spread(
+    doc: &Document<'_>,
+    tuning: &Tuning,
+    stats: NodeStats,
+    marks: Marks,
+    (sel, sel_chars): (Selection, u64),
+    trace: Option<&mut Trace>,
+) -> (Selection, u64) {
+    let n = doc.tree.nodes.len();
+    // While the whole page is collected, the chosen text is held as one bit per node (its
+    // nodes in document order are the set bits), not as a second list of nodes.
+    let mut in_sel = Bits::new(n);
+    for &id in &sel.nodes {
+        in_sel.set(id as usize);
+    }
+    drop(sel);
+    let removed = marks.flag(mark::REMOVED);
+    let whole_root = marks.flag(mark::ROOT);
+    mark_body(doc, &whole_root);
+    let (whole, whole_chars_all) = collect(doc, &whole_root, &removed, &stats, tuning, &marks);
+    // Teaser summaries outside the chosen text (a linked headline and its blurb, repeated)
+    // are other pages' content: a page beside a list of them is still one article.
+    let in_teaser = marks.flag(mark::TEASER);
+    let teaser_chars: u64 = whole
+        .nodes
+        .iter()
+        .filter(|&&id| in_teaser.get(id as usize) && !in_sel.get(id as usize))
+        .map(|&id| u64::from(stats.get(id as usize).text))
+        .sum();
+    let whole_chars = whole_chars_all - teaser_chars;
+    let spread =
+        tuning.spread_share > 0.0 && (sel_chars as f32) < tuning.spread_share * whole_chars as f32;
+    if let Some(t) = trace {
+        t.record_spread(sel_chars, whole_chars, spread);
+    }
+    // The reading's arrays go before the answer's list of nodes is made (the largest pages
+    // peak here: two lists of nodes would be held at once).
+    drop((marks, stats));
+    if spread {
+        (whole, whole_chars_all)
+    } else {
+        drop(whole);
+        let sel = Selection {
+            nodes: in_sel.ones().map(|i| i as NodeId).collect(),
+        };
+        (sel, sel_chars)
+    }
+}
+
+/// Marks the page's body (or, without one, the document's top-level nodes) in `roots`.
+fn mark_body(doc: &Document<'_>, roots: &Flags<'_>) {
+    let nodes = &doc.tree.nodes;
+    match nodes.iter().position(|n| n.tag == Tag::Body) {
+        Some(body) if body > 0 => roots.set(body),
+        _ => {
+            for i in doc.tree.children(0) {
+                roots.set(i as usize);
+            }
+        }
+    }
+}
