@@ -206,6 +206,13 @@ pub struct Run {
     pub strict: bool,
 }
 
+/// `--precision` / `--recall` as `auto`'s mode, or the message every command gives when both
+/// are set.
+pub fn mode_arg(precision: bool, recall: bool) -> Result<auto::Mode, String> {
+    auto::Mode::leaning(precision, recall)
+        .ok_or_else(|| "--precision and --recall exclude each other".to_string())
+}
+
 /// `--charset`'s value, checked, or the message naming the flag.
 pub fn charset_arg(label: Option<&str>) -> Result<Option<Charset>, String> {
     match label {
@@ -224,7 +231,7 @@ fn config_from(args: Args) -> Result<Run, String> {
         format!("unknown --input `{}`{}", e.name, e.one_of())
     })?;
     let charset = charset_arg(args.charset.as_deref())?;
-    let mode = auto::Mode::from_switches(args.precision, args.recall)?;
+    let mode = mode_arg(args.precision, args.recall)?;
     if args.jobs == Some(0) {
         return Err("--jobs (-j) must be at least 1".into());
     }

@@ -68,7 +68,7 @@ pub fn cli_main(args: &[String]) -> ExitCode {
         Ok(a) => a,
         Err(code) => return code,
     };
-    if let Err(msg) = extract::auto::Mode::from_switches(args.precision, args.recall) {
+    if let Err(msg) = crate::args::mode_arg(args.precision, args.recall) {
         return crate::cmdline::usage_error(msg);
     }
     if args.jobs == Some(0) {
@@ -89,7 +89,7 @@ fn run(args: &EvalArgs) -> Result<(), String> {
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let mut systems: Vec<System> = args.pred.iter().cloned().map(System::Pred).collect();
-    let mode = extract::auto::Mode::from_switches(args.precision, args.recall)?;
+    let mode = crate::args::mode_arg(args.precision, args.recall)?;
     let mut algos = args.algo.clone();
     if algos.is_empty() && args.pred.is_empty() {
         algos.push(Algo::Auto);

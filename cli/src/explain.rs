@@ -122,7 +122,7 @@ fn read_record(page: &str, n: u64) -> Result<(Box<pith::input::Record>, String),
 
 /// The options the flags ask for, or the usage error.
 fn options(args: &ExplainArgs) -> Result<Options, String> {
-    let mode = auto::Mode::from_switches(args.precision, args.recall)?;
+    let mode = crate::args::mode_arg(args.precision, args.recall)?;
     let algo = match args.algo {
         AnyAlgo::Page(a) => a,
         AnyAlgo::Site(a) => {

@@ -81,6 +81,7 @@ pub struct Tuning {
 }
 
 impl Tuning {
+    /// The settings of `mode` (from [`rules`]), keeping user comments when `comments`.
     pub fn new(mode: Mode, comments: bool) -> Tuning {
         Tuning {
             comments,
@@ -89,9 +90,10 @@ impl Tuning {
     }
 }
 
-/// Which way `--precision` and `--recall` move `auto`.
+/// Which way `auto` leans between keeping boilerplate and losing content.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Mode {
+    /// The default: the trade-off the gold sets' F1 favours.
     #[default]
     Balanced,
     /// Less boilerplate, some content lost.
@@ -101,14 +103,14 @@ pub enum Mode {
 }
 
 impl Mode {
-    /// The mode the `--precision` / `--recall` switches ask for; both at once is an error (the
-    /// message every subcommand prints).
-    pub fn from_switches(precision: bool, recall: bool) -> Result<Mode, String> {
+    /// The mode that leans one way (`precision` or `recall`), or neither; `None` when asked
+    /// to lean both ways at once.
+    pub fn leaning(precision: bool, recall: bool) -> Option<Mode> {
         match (precision, recall) {
-            (true, true) => Err("--precision and --recall exclude each other".into()),
-            (true, false) => Ok(Mode::Precision),
-            (false, true) => Ok(Mode::Recall),
-            (false, false) => Ok(Mode::Balanced),
+            (true, true) => None,
+            (true, false) => Some(Mode::Precision),
+            (false, true) => Some(Mode::Recall),
+            (false, false) => Some(Mode::Balanced),
         }
     }
 }

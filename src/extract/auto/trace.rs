@@ -11,13 +11,15 @@ use crate::html::tree::{Kind, NodeId};
 /// Vectors are indexed by node id; empty when the step that fills them was not reached.
 #[derive(Debug, Default)]
 pub struct Trace {
+    /// Per-element statistics (step 1).
     pub stats: Vec<Stats>,
     /// Boilerplate or hidden, inherited from the ancestors (step 2).
     pub removed: Vec<bool>,
     /// Container scores (step 3), after the tag, class, link and DANAg factors.
     pub score: Vec<f32>,
-    /// The best-scoring container, and the one chosen after climbing to parents.
+    /// The best-scoring container.
     pub best: Option<usize>,
+    /// The container chosen after climbing to parents.
     pub top: Option<usize>,
     /// The chosen container and the siblings that joined it.
     pub roots: Vec<NodeId>,
@@ -28,6 +30,7 @@ pub struct Trace {
     /// Characters chosen and characters of the whole page minus boilerplate and teasers beside
     /// the article (step 6), whatever the outcome.
     pub spread: (u64, u64),
+    /// Which rule gave the final selection.
     pub outcome: Outcome,
 }
 
