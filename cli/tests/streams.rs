@@ -356,3 +356,63 @@ fn real_warc_samples_give_one_document_per_html_response() {
     }
     assert!(checked >= 20);
 }
+
+/// A slow stream: the first record's document is out before the second record is written
+/// (`tail -f crawl.jsonl | pith --format json`), at one worker and at two, framing recognized
+/// or given.
+#[test]
+fn each_document_is_out_before_the_next_record_arrives() {
+    use std::io::{BufRead, BufReader};
+    use std::sync::mpsc;
+    use std::time::Duration;
+    let line = |id: &str| {
+        let html = format!(
+            "<html><body><article><p>{id}: the council approved the new bridge on Tuesday, after \
+             a debate of four hours, and building starts in May.</p></article></body></html>"
+        );
+        format!("{}\n", serde_json::json!({"id": id, "html": html}))
+    };
+    for args in [
+        &["--format", "json", "-j", "1"][..],
+        &["--format", "json", "-j", "2"],
+        &["--format", "json", "--input", "jsonl", "-j", "2"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pith"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("run pith");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, rx) = mpsc::channel();
+        let reader = std::thread::spawn(move || {
+            for l in BufReader::new(stdout).lines() {
+                let Ok(l) = l else { break };
+                if tx.send(l).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin.write_all(line("first").as_bytes()).expect("write");
+        stdin.flush().expect("flush");
+        let first = rx
+            .recv_timeout(Duration::from_secs(20))
+            .unwrap_or_else(|_| panic!("{args:?}: no document before the second record"));
+        let v: serde_json::Value = serde_json::from_str(&first).expect("json");
+        assert_eq!(v["id"], "first", "{args:?}");
+        assert!(
+            v["text"]
+                .as_str()
+                .is_some_and(|t| t.starts_with("first: the council"))
+        );
+        stdin.write_all(line("second").as_bytes()).expect("write");
+        drop(stdin);
+        let second = rx.recv_timeout(Duration::from_secs(20)).expect("second");
+        let v: serde_json::Value = serde_json::from_str(&second).expect("json");
+        assert_eq!(v["id"], "second", "{args:?}");
+        assert!(child.wait().expect("exit").success(), "{args:?}");
+        reader.join().expect("reader");
+    }
+}

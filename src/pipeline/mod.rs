@@ -454,6 +454,8 @@ fn run_serial(
             return true;
         };
         w.write(&done, &mut counts.sum);
+        // The next read may wait on a slow stream: what is done goes out first.
+        w.broken |= w.out.flush().is_err();
         !w.broken
     });
     let _ = w.out.flush();
@@ -628,7 +630,20 @@ fn write_in_order(
     let mut counts = Summary::default();
     let mut pending: HashMap<u64, Done> = HashMap::new();
     let mut next = 0u64;
-    for (seq, done) in rx {
+    loop {
+        // Output waits in the buffer while results keep coming; when none is ready it goes
+        // out, so a slow stream (`tail -f | pith`) shows each document as soon as it is done.
+        let (seq, done) = match rx.try_recv() {
+            Ok(got) => got,
+            Err(std::sync::mpsc::TryRecvError::Empty) => {
+                w.broken |= w.out.flush().is_err();
+                match rx.recv() {
+                    Ok(got) => got,
+                    Err(_) => break,
+                }
+            }
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => break,
+        };
         pending.insert(seq, done);
         while let Some(d) = pending.remove(&next) {
             w.write(&d, &mut counts);
