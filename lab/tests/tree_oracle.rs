@@ -121,7 +121,7 @@ fn lcs_len(a: &Chunks, b: &Chunks) -> usize {
 
 /// The pages of `tests/pages`, and with `shared` those of every `../shared/data/*/html`.
 fn pages(shared: bool) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir("tests/pages")
+    let mut out: Vec<PathBuf> = std::fs::read_dir("../tests/pages")
         .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
         .unwrap_or_default();
     if shared {
