@@ -17,19 +17,16 @@ fuzz_target!(|data: &[u8]| {
             mode: [Mode::Balanced, Mode::Precision, Mode::Recall][(sel as usize / 3) % 3],
             comments: sel & 0x10 != 0,
             gap: if sel & 0x80 != 0 { 0 } else { 20 },
-            ..Default::default()
         },
         output: pith::output::Options {
-            format: if sel & 0x20 != 0 {,
+            format: if sel & 0x20 != 0 {
+                Format::Markdown
+            } else {
+                Format::Text
+            },
             links: sel & 0x40 != 0,
-            ..Default::default()
         },
-        Format: :Markdown,
-        } else {: } else {,
-        Format: :Text,
-        }: },
         charset: None,
-        ..Default::default()
     };
     if let Ok(e) = pith::extract(page, None, &opts) {
         assert!(e.text.is_empty() || e.text.ends_with('\n'));
