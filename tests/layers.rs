@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 /// The top-level modules in page order; each may import only those before it.
 const ORDER: &[&str] = &[
-    "names", "files", "input", "decode", "html", "extract", "output", "page", "site", "pipeline", "eval",
-    "explain",
+    "names", "files", "input", "decode", "html", "extract", "output", "page", "site", "pipeline",
+    "eval", "explain",
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -122,7 +122,11 @@ fn graph() -> BTreeMap<String, BTreeSet<String>> {
         for t in targets {
             // The longest known module the path names (`extract::auto`, else `extract`).
             let two = t[..t.len().min(2)].join("::");
-            let target = if known.contains(&two) { two } else { t[0].clone() };
+            let target = if known.contains(&two) {
+                two
+            } else {
+                t[0].clone()
+            };
             if target != me && !me.starts_with(&format!("{target}::")) {
                 g.entry(me.clone()).or_default().insert(target);
             }

@@ -16,10 +16,10 @@ use super::{DEFAULT_MIN_MATCH, Family, Member, Template, cluster};
 use crate::extract::blocks::{self, DIMS, Features, NO_BLOCK};
 use crate::extract::ce::{self, Params};
 use crate::extract::{Selection, SiteAlgo, SiteParams, tmpl_dom, tmpl_text};
+use crate::files::FileError;
 use crate::html::Document;
 use crate::html::tree::Tree;
 use crate::input::{Framing, for_each_page};
-use crate::files::FileError;
 use crate::page::{Error, Options};
 
 /// The non-empty blocks of one page: what learning needs of it.

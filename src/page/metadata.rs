@@ -1,0 +1,1227 @@
+//! Page metadata for JSON output: title, author, date, site name, description, image,
+//! categories, tags and language, each from the page's own declarations first and from
+//! heuristics last. Computed only when [`super::Options::metadata`] asks for it (`--format
+//! json`, the Python module's JSON), so the plain-text path never pays for it.
+//!
+//! Sources, in the order they are tried (the first that gives a value wins):
+//!
+//! - `title`: the `<title>` of the document (never one inside an `<svg>`), cleaned of the
+//!   site name: a first or last part, cut at a [`TITLE_SEPARATORS`] separator, that is the
+//!   site name (`og:site_name`, JSON-LD publisher, `application-name`), or that the rest is
+//!   `og:title` / the JSON-LD `headline`. When the `<title>` is missing or only the site name:
+//!   `og:title`, JSON-LD `headline`, `twitter:title`, the only `<h1>`.
+//! - `author`: JSON-LD `author` (names joined with `; `), `<meta>` author names
+//!   ([`AUTHOR_META`]), then the text of a byline element (`rel=author`, `itemprop=author`,
+//!   a class or id naming the author: [`AUTHOR_CLASSES`]).
+//! - `date` (ISO 8601: `YYYY-MM-DD`, or the full date-time when the source gives a time):
+//!   JSON-LD `datePublished`, Open Graph / `article:published_time` ([`DATE_OG`]),
+//!   `<meta itemprop=datePublished>`, Dublin Core ([`DATE_DC`]), other common meta names
+//!   ([`DATE_OTHER`]), `<time datetime>` (one marked `pubdate` or `itemprop=datePublished`
+//!   first), then a date in the path of the page's URL (`og:url`, canonical link; the caller's
+//!   URL through [`url_date`]). Values are parsed by [`iso_date`] (ISO, `2020/06/16`,
+//!   `2020年06月16日 02:31`, `June 16, 2020`, `16.06.2020`, RFC 2822...).
+//! - `sitename`: `og:site_name`, JSON-LD publisher or `WebSite` name, publisher meta names
+//!   ([`SITENAME_META`]), `twitter:site` (without its `@`), then a part of the `<title>` that is
+//!   a domain name.
+//! - `description`: `og:description`, `<meta name=description>`, `twitter:description`, Dublin
+//!   Core, JSON-LD `description`.
+//! - `image`: `og:image` (`:secure_url`, `:url`), `twitter:image`, JSON-LD `image`,
+//!   `<link rel=image_src>`.
+//! - `categories`: `article:section`, JSON-LD `articleSection`, links with `rel=category`.
+//! - `tags`: `article:tag`, keyword meta names ([`TAG_META`]), JSON-LD `keywords`, links with
+//!   `rel=tag`.
+//! - `lang`: declared by `<html lang>` (or `xml:lang`), `<meta http-equiv=content-language>`,
+//!   `<meta name=language>`, `og:locale` (`lang_source: "declared"`), else detected from the
+//!   extracted text by whatlang (`"detected"`, only when whatlang calls it reliable).
+//!
+//! JSON-LD is parsed with serde_json, never matched with patterns; a hostile page's JSON-LD
+//! is bounded: [`LD_MAX_SCRIPT`] bytes per script, [`LD_MAX_TOTAL`] in all, [`LD_MAX_SCRIPTS`]
+//! scripts, nesting at serde_json's recursion limit (128), [`LD_MAX_NODES`] values visited.
+
+use serde_json::Value;
+
+use crate::html::{Document, Kind, NodeId, Tag, entities};
+
+// ---- Thresholds and word lists, each with its reason. ----
+
+/// Separators between a title and the site name in `<title>`: the ones news sites, blogs and
+/// CMS templates use (`Story - WSJ`, `Site | Page`, `Page — Site`, `Page · Site`, `Site: Page`).
+/// Each needs the spaces around it except `:` (written `Site: Page`), so a hyphenated word or a
+/// time (`10:30`) is never cut.
+pub const TITLE_SEPARATORS: &[&str] = &[
+    " | ", " - ", " – ", " — ", " · ", " • ", " :: ", " » ", " « ", " / ", ": ",
+];
+
+/// A title part longer than this (characters) is never taken for a site name: site names are
+/// short, and cutting a long part would lose half a headline.
+pub const SITENAME_MAX_CHARS: usize = 60;
+
+/// `<meta name|property>` naming the author (trafilatura's list, lower case).
+pub const AUTHOR_META: &[&str] = &[
+    "author",
+    "article:author",
+    "authors",
+    "byl",
+    "citation_author",
+    "creator",
+    "dc.creator",
+    "dc:creator",
+    "dcterms.creator",
+    "parsely-author",
+    "sailthru.author",
+    "og:author",
+    "og:article:author",
+    "shareaholic:article_author_name",
+];
+
+/// Class or id words of byline elements (`<span class="author-name">`), as trafilatura's
+/// author XPaths and the common CMS templates spell them.
+pub const AUTHOR_CLASSES: &[&str] = &[
+    "author",
+    "byline",
+    "byl",
+    "posted-by",
+    "submitted-by",
+    "journalist-name",
+    "username",
+];
+
+/// Byline text outside these lengths (characters) is not a name: too short is an initial or
+/// a stray letter, longer is a sentence or a whole block (trafilatura's limits, 2 < len < 120).
+pub const AUTHOR_CHARS: std::ops::Range<usize> = 3..120;
+
+/// Open Graph and `article:*` properties of the publication date.
+pub const DATE_OG: &[&str] = &[
+    "article:published_time",
+    "article:published",
+    "og:published_time",
+    "og:article:published_time",
+    "article.published",
+];
+
+/// Dublin Core names of the publication date.
+pub const DATE_DC: &[&str] = &[
+    "dc.date",
+    "dc.date.issued",
+    "dc.date.created",
+    "dcterms.date",
+    "dcterms.issued",
+    "dcterms.created",
+    "dc:date",
+];
+
+/// Other meta names publishers use for the publication date.
+pub const DATE_OTHER: &[&str] = &[
+    "date",
+    "pubdate",
+    "publishdate",
+    "publish-date",
+    "publish_date",
+    "publication_date",
+    "citation_publication_date",
+    "citation_date",
+    "sailthru.date",
+    "parsely-pub-date",
+    "article_date_original",
+    "original-publish-date",
+    "datepublished",
+];
+
+/// Years accepted in a date: before the web or far ahead is a misread number (htmldate's
+/// lower bound is 1995; 1990 leaves room for archived pages about their own date).
+pub const YEARS: std::ops::RangeInclusive<u32> = 1990..=2100;
+
+/// Meta names of the publisher, for `sitename` (trafilatura's list less `twitter:site`, which
+/// comes after them).
+pub const SITENAME_META: &[&str] = &[
+    "application-name",
+    "publisher",
+    "dc.publisher",
+    "dcterms.publisher",
+    "sailthru.publisher",
+    "article:publisher",
+];
+
+/// Meta names holding keywords, for `tags`.
+pub const TAG_META: &[&str] = &[
+    "keywords",
+    "news_keywords",
+    "parsely-tags",
+    "citation_keywords",
+    "dcterms.subject",
+    "tags",
+];
+
+/// Bytes of one JSON-LD script read at most: real ones are a few KB; a larger one is data
+/// dumped into the page, not the page's description.
+pub const LD_MAX_SCRIPT: usize = 256 << 10;
+/// Bytes of JSON-LD read per page in all.
+pub const LD_MAX_TOTAL: usize = 1 << 20;
+/// JSON-LD scripts read per page at most.
+pub const LD_MAX_SCRIPTS: usize = 32;
+/// JSON values visited per page at most (a flat array of millions of items is within the
+/// size caps but not worth walking).
+pub const LD_MAX_NODES: usize = 20_000;
+
+/// Characters of the extracted text given to language detection: whatlang's answer is stable
+/// long before, and the cost stays constant on long pages.
+pub const DETECT_MAX_BYTES: usize = 4096;
+
+/// Characters kept of a description (a page that puts its whole article there).
+pub const DESCRIPTION_MAX_CHARS: usize = 1000;
+
+/// Categories and tags kept at most (keyword stuffing).
+pub const LIST_MAX: usize = 50;
+
+/// JSON-LD types whose fields describe the page itself (schema.org's CreativeWork kinds pages
+/// use); others (`BreadcrumbList`, `ImageObject`, `Organization`...) give only the site name.
+const LD_ARTICLE_TYPES: &[&str] = &[
+    "article",
+    "newsarticle",
+    "blogposting",
+    "reportagenewsarticle",
+    "analysisnewsarticle",
+    "opinionnewsarticle",
+    "scholarlyarticle",
+    "techarticle",
+    "report",
+    "webpage",
+    "itempage",
+    "aboutpage",
+    "faqpage",
+    "qapage",
+    "collectionpage",
+    "creativework",
+    "liveblogposting",
+    "socialmediaposting",
+    "discussionforumposting",
+    "recipe",
+    "review",
+    "podcastepisode",
+    "videoobject",
+    "event",
+    "product",
+    "howto",
+];
+
+/// Where the language came from.
+pub const DECLARED: &str = "declared";
+/// The language was detected from the text.
+pub const DETECTED: &str = "detected";
+
+/// A page's metadata; every field `None` or empty when the page does not give it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Metadata {
+    /// The title, cleaned of the site name.
+    pub title: Option<String>,
+    /// The author(s), `; `-separated.
+    pub author: Option<String>,
+    /// The publication date, ISO 8601.
+    pub date: Option<String>,
+    /// The site's name.
+    pub sitename: Option<String>,
+    /// The page's own summary.
+    pub description: Option<String>,
+    /// The page's lead image (URL as written).
+    pub image: Option<String>,
+    /// Sections or categories.
+    pub categories: Vec<String>,
+    /// Tags and keywords.
+    pub tags: Vec<String>,
+    /// The language (BCP 47 as declared, ISO 639-1 when detected).
+    pub lang: Option<String>,
+    /// [`DECLARED`] or [`DETECTED`].
+    pub lang_source: Option<&'static str>,
+}
+
+/// What the `<meta>` and `<link>` elements and the document say, collected in one pass.
+#[derive(Default)]
+struct Found {
+    html_title: Option<String>,
+    h1: Option<String>,
+    h1_count: usize,
+    html_lang: Option<String>,
+    /// `(key, content)` of each `<meta>`, key lower-cased; one entry per key attribute
+    /// (`property`, `name`, `itemprop`, `http-equiv`), so that
+    /// `<meta property="article:published" itemprop="datePublished">` is found under both.
+    meta: Vec<(String, String)>,
+    time_pub: Option<String>,
+    time_any: Option<String>,
+    canonical: Option<String>,
+    image_src: Option<String>,
+    byline: Option<String>,
+    rel_category: Vec<String>,
+    rel_tag: Vec<String>,
+    ld: Ld,
+}
+
+impl Found {
+    fn meta(&self, keys: &[&str]) -> Option<&str> {
+        keys.iter().find_map(|k| {
+            self.meta
+                .iter()
+                .find(|(m, _)| m == k)
+                .map(|(_, v)| v.as_str())
+        })
+    }
+
+    fn meta_all<'s>(&'s self, keys: &'s [&str]) -> impl Iterator<Item = &'s str> + 's {
+        self.meta
+            .iter()
+            .filter(|(m, _)| keys.contains(&m.as_str()))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Reads the metadata of a parsed page; `text` is its extracted text (for language detection
+/// when none is declared).
+pub fn read(doc: &Document, text: &str) -> Metadata {
+    let f = collect(doc);
+    let sitename = sitename(&f);
+    let title = title(&f, sitename.as_deref());
+    let author = author(&f);
+    let date = date(&f);
+    let description = f
+        .meta(&[
+            "og:description",
+            "description",
+            "twitter:description",
+            "dc.description",
+            "dcterms.description",
+        ])
+        .map(str::to_string)
+        .or_else(|| f.ld.description.clone())
+        .or_else(|| f.meta(&["itemprop:description"]).map(str::to_string))
+        .map(|d| truncate_chars(d, DESCRIPTION_MAX_CHARS));
+    let image = f
+        .meta(&[
+            "og:image",
+            "og:image:secure_url",
+            "og:image:url",
+            "twitter:image",
+            "twitter:image:src",
+        ])
+        .map(str::to_string)
+        .or_else(|| f.ld.image.clone())
+        .or_else(|| f.meta(&["itemprop:image"]).map(str::to_string))
+        .or_else(|| f.image_src.clone());
+    let mut categories: Vec<String> = f.meta_all(&["article:section"]).map(String::from).collect();
+    categories.extend(f.ld.sections.iter().cloned());
+    categories.extend(f.rel_category.iter().cloned());
+    let mut tags: Vec<String> = f.meta_all(&["article:tag"]).map(String::from).collect();
+    for k in f.meta_all(TAG_META) {
+        tags.extend(k.split([',', ';']).map(str::to_string));
+    }
+    tags.extend(f.ld.keywords.iter().cloned());
+    tags.extend(f.rel_tag.iter().cloned());
+    let (lang, lang_source) = match declared_lang(&f) {
+        Some(l) => (Some(l), Some(DECLARED)),
+        None => match detect_lang(text) {
+            Some(l) => (Some(l.to_string()), Some(DETECTED)),
+            None => (None, None),
+        },
+    };
+    Metadata {
+        title,
+        author,
+        date,
+        sitename,
+        description,
+        image,
+        categories: dedup(categories),
+        tags: dedup(tags),
+        lang,
+        lang_source,
+    }
+}
+
+/// The date in a URL's path (`/2020/06/16/`, `/2020-06-16-`, `/20200616/`), ISO.
+pub fn url_date(url: &str) -> Option<String> {
+    let path = url.split(['?', '#']).next()?;
+    let path = match path.find("://") {
+        Some(i) => &path[i + 3..],
+        None => path,
+    };
+    let path = &path[path.find('/')?..];
+    let b = path.as_bytes();
+    let num = |s: usize, n: usize| -> Option<u32> {
+        let d = b.get(s..s + n)?;
+        d.iter()
+            .all(u8::is_ascii_digit)
+            .then(|| d.iter().fold(0, |a, c| a * 10 + u32::from(c - b'0')))
+    };
+    let sep = |i: usize| b.get(i).is_some_and(|c| matches!(c, b'/' | b'-' | b'_'));
+    let end = |i: usize| b.get(i).is_none_or(|c| !c.is_ascii_digit());
+    for i in 0..b.len() {
+        if b[i] != b'/' || (i > 0 && b[i - 1].is_ascii_digit()) {
+            continue;
+        }
+        let s = i + 1;
+        if let (Some(y), true, Some(m), true, Some(d)) = (
+            num(s, 4),
+            sep(s + 4),
+            num(s + 5, 2),
+            sep(s + 7),
+            num(s + 8, 2),
+        ) && end(s + 10)
+            && let Some(date) = ymd(y, m, d)
+        {
+            return Some(date);
+        }
+        if let (Some(y), Some(m), Some(d)) = (num(s, 4), num(s + 4, 2), num(s + 6, 2))
+            && end(s + 8)
+            && let Some(date) = ymd(y, m, d)
+        {
+            return Some(date);
+        }
+    }
+    None
+}
+
+fn collect(doc: &Document) -> Found {
+    let mut f = Found::default();
+    let mut ld_budget = Budget::default();
+    for (i, n) in doc.tree.nodes.iter().enumerate() {
+        if n.kind != Kind::Element {
+            continue;
+        }
+        let id = i as NodeId;
+        match n.tag {
+            Tag::Html if f.html_lang.is_none() => {
+                f.html_lang = doc
+                    .attr(id, "lang")
+                    .or_else(|| doc.attr(id, "xml:lang"))
+                    .map(clean)
+                    .filter(|l| !l.is_empty());
+            }
+            Tag::Title if f.html_title.is_none() && !in_svg(doc, id) => {
+                let t = clean(doc.raw_text(id));
+                if !t.is_empty() {
+                    f.html_title = Some(t);
+                }
+            }
+            Tag::Meta => {
+                let Some(content) = doc.attr(id, "content").map(clean) else {
+                    continue;
+                };
+                if content.is_empty() {
+                    continue;
+                }
+                for key in ["property", "name", "itemprop", "http-equiv"] {
+                    if let Some(k) = doc.attr(id, key) {
+                        let mut k = k.trim().to_ascii_lowercase();
+                        if key == "itemprop" {
+                            // Kept under its own prefix too: `itemprop=description` is the
+                            // page's only after the meta and JSON-LD descriptions.
+                            f.meta.push((format!("itemprop:{k}"), content.clone()));
+                        }
+                        if key == "http-equiv" {
+                            k = format!("http-equiv:{k}");
+                        }
+                        f.meta.push((k, content.clone()));
+                    }
+                }
+            }
+            Tag::Link => {
+                let rel = doc.attr(id, "rel").unwrap_or("").to_ascii_lowercase();
+                let href = doc
+                    .attr(id, "href")
+                    .map(str::trim)
+                    .filter(|h| !h.is_empty());
+                match (rel.as_str(), href) {
+                    ("canonical", Some(h)) if f.canonical.is_none() => {
+                        f.canonical = Some(h.to_string())
+                    }
+                    ("image_src", Some(h)) if f.image_src.is_none() => {
+                        f.image_src = Some(h.to_string())
+                    }
+                    _ => {}
+                }
+            }
+            Tag::Script => {
+                if doc
+                    .attr(id, "type")
+                    .is_some_and(|t| t.to_ascii_lowercase().contains("ld+json"))
+                {
+                    ld_script(doc.raw_text(id), &mut f.ld, &mut ld_budget);
+                }
+            }
+            Tag::Time if f.time_pub.is_none() => {
+                if let Some(dt) = doc
+                    .attr(id, "datetime")
+                    .map(str::trim)
+                    .filter(|v| !v.is_empty())
+                {
+                    let marked = doc.attr(id, "pubdate").is_some()
+                        || doc
+                            .attr(id, "itemprop")
+                            .is_some_and(|p| p.eq_ignore_ascii_case("datepublished"));
+                    if marked {
+                        f.time_pub = Some(dt.to_string());
+                    } else if f.time_any.is_none() {
+                        f.time_any = Some(dt.to_string());
+                    }
+                }
+            }
+            Tag::H1 => {
+                f.h1_count += 1;
+                if f.h1.is_none() {
+                    f.h1 = Some(doc.text_of(id)).filter(|t| !t.is_empty());
+                }
+            }
+            _ => {}
+        }
+        if n.tag == Tag::A {
+            if let Some(rel) = doc.attr(id, "rel") {
+                let rel = rel.to_ascii_lowercase();
+                let words: Vec<&str> = rel.split_ascii_whitespace().collect();
+                if words.contains(&"category") {
+                    push_text(&mut f.rel_category, doc.text_of(id));
+                } else if words.contains(&"tag") {
+                    push_text(&mut f.rel_tag, doc.text_of(id));
+                }
+            }
+        }
+        if f.byline.is_none() && byline_candidate(doc, id) {
+            let t = strip_by(&doc.text_of(id));
+            if AUTHOR_CHARS.contains(&t.chars().count()) {
+                f.byline = Some(t);
+            }
+        }
+    }
+    f
+}
+
+fn push_text(v: &mut Vec<String>, t: String) {
+    if !t.is_empty() && v.len() < LIST_MAX {
+        v.push(t);
+    }
+}
+
+/// Whether `id` is inside an `<svg>` (whose `<title>` names a picture, not the page).
+fn in_svg(doc: &Document, id: NodeId) -> bool {
+    doc.tree
+        .ancestors(id)
+        .any(|a| doc.tree.node(a).tag == Tag::Svg)
+}
+
+/// An element whose text is a byline: `rel=author`, `itemprop` naming the author, or a class
+/// or id with one of [`AUTHOR_CLASSES`]; never inside comments.
+fn byline_candidate(doc: &Document, id: NodeId) -> bool {
+    let name = doc.name(id);
+    if !matches!(
+        name,
+        "a" | "address" | "div" | "p" | "span" | "strong" | "h3" | "h4" | "author" | "li"
+    ) {
+        return false;
+    }
+    if doc
+        .attr(id, "rel")
+        .is_some_and(|r| r.eq_ignore_ascii_case("author"))
+        || doc
+            .attr(id, "itemprop")
+            .is_some_and(|p| p.to_ascii_lowercase().contains("author"))
+        || name == "author"
+    {
+        return !in_comments(doc, id);
+    }
+    let hit = |v: Option<&str>| {
+        v.is_some_and(|v| {
+            let v = v.to_ascii_lowercase();
+            v.split(|c: char| c.is_ascii_whitespace()).any(|w| {
+                AUTHOR_CLASSES.iter().any(|a| {
+                    w == *a
+                        || w.starts_with(&format!("{a}-"))
+                        || w.starts_with(&format!("{a}_"))
+                        || w.ends_with(&format!("-{a}"))
+                        || w.ends_with(&format!("__{a}"))
+                })
+            })
+        })
+    };
+    (hit(doc.attr(id, "class")) || hit(doc.attr(id, "id"))) && !in_comments(doc, id)
+}
+
+fn in_comments(doc: &Document, id: NodeId) -> bool {
+    doc.tree.ancestors(id).any(|a| {
+        ["class", "id"].iter().any(|k| {
+            doc.attr(a, k).is_some_and(|v| {
+                let v = v.to_ascii_lowercase();
+                v.contains("comment") || v.contains("sidebar")
+            })
+        })
+    })
+}
+
+/// `By Jane Doe` → `Jane Doe`.
+fn strip_by(t: &str) -> String {
+    let t = t.trim();
+    for p in [
+        "By ", "by ", "BY ", "Von ", "von ", "Par ", "par ", "Por ", "por ",
+    ] {
+        if let Some(r) = t.strip_prefix(p) {
+            return r.trim().to_string();
+        }
+    }
+    t.to_string()
+}
+
+fn sitename(f: &Found) -> Option<String> {
+    f.meta(&["og:site_name"])
+        .map(str::to_string)
+        .or_else(|| f.ld.publisher.clone())
+        .or_else(|| f.ld.website.clone())
+        .or_else(|| {
+            f.meta(SITENAME_META)
+                .filter(|s| !s.starts_with("http"))
+                .map(str::to_string)
+        })
+        .or_else(|| {
+            f.meta(&["twitter:site"])
+                .map(|s| s.trim_start_matches('@').to_string())
+        })
+        .or_else(|| {
+            let t = f.html_title.as_deref()?;
+            let (first, last) = split_title(t)?;
+            [last, first]
+                .into_iter()
+                .find(|p| p.contains('.') && !p.contains(' '))
+                .map(str::to_string)
+        })
+        .filter(|s| !s.is_empty())
+}
+
+/// The first and last parts of a title cut at its first and last separator.
+fn split_title(t: &str) -> Option<(&str, &str)> {
+    let first = TITLE_SEPARATORS
+        .iter()
+        .filter_map(|s| t.find(s).map(|i| (i, s.len())))
+        .min()?;
+    let last = TITLE_SEPARATORS
+        .iter()
+        .filter_map(|s| t.rfind(s).map(|i| (i, s.len())))
+        .max()?;
+    Some((&t[..first.0], &t[last.0 + last.1..]))
+}
+
+fn norm(s: &str) -> String {
+    s.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+fn title(f: &Found, sitename: Option<&str>) -> Option<String> {
+    let og = f
+        .meta(&["og:title"])
+        .map(str::to_string)
+        .or_else(|| f.ld.headline.clone())
+        .or_else(|| f.meta(&["twitter:title"]).map(str::to_string));
+    let site = sitename.map(norm);
+    let is_site = |p: &str| {
+        let p = norm(p);
+        site.as_ref().is_some_and(|s| {
+            !p.is_empty() && (p == *s || (s.contains(&p) && p.len() >= 3) || p.contains(s.as_str()))
+        })
+    };
+    let from_title = f.html_title.as_deref().and_then(|t| {
+        if is_site(t) && site.as_deref() == Some(&norm(t)) {
+            return None;
+        }
+        let mut t = t;
+        // The headline around a separator: og:title/headline itself.
+        if let Some(og) = og.as_deref()
+            && t.len() > og.len()
+            && (t.starts_with(og) || t.ends_with(og))
+        {
+            let rest = if t.starts_with(og) {
+                &t[og.len()..]
+            } else {
+                &t[..t.len() - og.len()]
+            };
+            if TITLE_SEPARATORS.iter().any(|s| {
+                rest.starts_with(s.trim_start())
+                    || rest.starts_with(s)
+                    || rest.ends_with(s)
+                    || rest.ends_with(s.trim_end())
+            }) {
+                return Some(og.to_string());
+            }
+        }
+        // Site name as the last or first part (repeatedly: `Story | Section | Site`).
+        for _ in 0..3 {
+            let Some((first, last)) = split_title(t) else {
+                break;
+            };
+            if last.chars().count() <= SITENAME_MAX_CHARS && is_site(last) {
+                t = t[..t.len() - last.len()].trim_end();
+                t = strip_separator_end(t);
+            } else if first.chars().count() <= SITENAME_MAX_CHARS && is_site(first) {
+                t = strip_separator_start(t[first.len()..].trim_start());
+            } else {
+                break;
+            }
+        }
+        (!t.is_empty() && !is_site(t)).then(|| t.to_string())
+    });
+    from_title
+        .or(og)
+        .or_else(|| (f.h1_count == 1).then(|| f.h1.clone()).flatten())
+        .or_else(|| f.html_title.clone())
+}
+
+fn strip_separator_end(t: &str) -> &str {
+    for s in TITLE_SEPARATORS {
+        if let Some(r) = t.strip_suffix(s.trim_end()) {
+            return r.trim_end();
+        }
+    }
+    t
+}
+
+fn strip_separator_start(t: &str) -> &str {
+    for s in TITLE_SEPARATORS {
+        if let Some(r) = t.strip_prefix(s.trim_start()) {
+            return r.trim_start();
+        }
+    }
+    t
+}
+
+fn author(f: &Found) -> Option<String> {
+    if !f.ld.authors.is_empty() {
+        return Some(f.ld.authors.join("; "));
+    }
+    let names: Vec<&str> = f
+        .meta_all(AUTHOR_META)
+        .chain(f.meta_all(&["itemprop:author"]))
+        .filter(|a| !a.starts_with("http") && !a.starts_with('@'))
+        .collect();
+    if !names.is_empty() {
+        let mut v: Vec<String> = names.iter().map(|n| strip_by(n)).collect();
+        v.dedup();
+        return Some(v.join("; "));
+    }
+    f.byline.clone()
+}
+
+fn date(f: &Found) -> Option<String> {
+    let metas = [DATE_OG, &["datepublished"], DATE_DC, DATE_OTHER];
+    f.ld.published
+        .iter()
+        .map(String::as_str)
+        .chain(metas.iter().filter_map(|keys| f.meta(keys)))
+        .chain(f.time_pub.as_deref())
+        .chain(f.time_any.as_deref())
+        .find_map(iso_date)
+        .or_else(|| {
+            f.meta(&["og:url"])
+                .or(f.canonical.as_deref())
+                .and_then(url_date)
+        })
+}
+
+fn declared_lang(f: &Found) -> Option<String> {
+    f.html_lang
+        .clone()
+        .or_else(|| {
+            f.meta(&[
+                "http-equiv:content-language",
+                "language",
+                "dc.language",
+                "content-language",
+            ])
+            .map(|l| l.split(',').next().unwrap_or(l).trim().to_string())
+        })
+        .or_else(|| f.meta(&["og:locale"]).map(|l| l.replace('_', "-")))
+        .filter(|l| !l.is_empty() && l.len() <= 35)
+}
+
+/// The language of `text` by whatlang, as an ISO 639-1 code where there is one (639-3
+/// otherwise), when whatlang calls its answer reliable.
+pub fn detect_lang(text: &str) -> Option<&'static str> {
+    let mut end = text.len().min(DETECT_MAX_BYTES);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let info = whatlang::detect(&text[..end])?;
+    if !info.is_reliable() {
+        return None;
+    }
+    let code = info.lang().code();
+    Some(iso639_1(code).unwrap_or(code))
+}
+
+/// ISO 639-3 → 639-1 for the languages whatlang knows that have a two-letter code.
+fn iso639_1(code: &str) -> Option<&'static str> {
+    const MAP: &[(&str, &str)] = &[
+        ("afr", "af"),
+        ("aka", "ak"),
+        ("amh", "am"),
+        ("ara", "ar"),
+        ("arb", "ar"),
+        ("aze", "az"),
+        ("bel", "be"),
+        ("ben", "bn"),
+        ("bul", "bg"),
+        ("cat", "ca"),
+        ("ces", "cs"),
+        ("cmn", "zh"),
+        ("dan", "da"),
+        ("deu", "de"),
+        ("ell", "el"),
+        ("eng", "en"),
+        ("epo", "eo"),
+        ("est", "et"),
+        ("fin", "fi"),
+        ("fra", "fr"),
+        ("guj", "gu"),
+        ("heb", "he"),
+        ("hin", "hi"),
+        ("hrv", "hr"),
+        ("hun", "hu"),
+        ("hye", "hy"),
+        ("ind", "id"),
+        ("ita", "it"),
+        ("jav", "jv"),
+        ("jpn", "ja"),
+        ("kan", "kn"),
+        ("kat", "ka"),
+        ("khm", "km"),
+        ("kor", "ko"),
+        ("lat", "la"),
+        ("lav", "lv"),
+        ("lit", "lt"),
+        ("mal", "ml"),
+        ("mar", "mr"),
+        ("mkd", "mk"),
+        ("mya", "my"),
+        ("nep", "ne"),
+        ("nld", "nl"),
+        ("nob", "nb"),
+        ("ori", "or"),
+        ("pan", "pa"),
+        ("pes", "fa"),
+        ("pol", "pl"),
+        ("por", "pt"),
+        ("ron", "ro"),
+        ("rus", "ru"),
+        ("sin", "si"),
+        ("slk", "sk"),
+        ("slv", "sl"),
+        ("sna", "sn"),
+        ("spa", "es"),
+        ("sqi", "sq"),
+        ("srp", "sr"),
+        ("swe", "sv"),
+        ("tam", "ta"),
+        ("tel", "te"),
+        ("tgl", "tl"),
+        ("tha", "th"),
+        ("tuk", "tk"),
+        ("tur", "tr"),
+        ("ukr", "uk"),
+        ("urd", "ur"),
+        ("uzb", "uz"),
+        ("vie", "vi"),
+        ("yid", "yi"),
+        ("zul", "zu"),
+        ("bos", "bs"),
+        ("cym", "cy"),
+        ("gle", "ga"),
+        ("eus", "eu"),
+        ("glg", "gl"),
+        ("isl", "is"),
+        ("kaz", "kk"),
+        ("mon", "mn"),
+        ("msa", "ms"),
+        ("zsm", "ms"),
+        ("som", "so"),
+        ("swa", "sw"),
+        ("tgk", "tg"),
+        ("yor", "yo"),
+    ];
+    MAP.iter().find(|(k, _)| *k == code).map(|(_, v)| *v)
+}
+
+// ---- JSON-LD ----
+
+#[derive(Default)]
+struct Ld {
+    headline: Option<String>,
+    published: Option<String>,
+    authors: Vec<String>,
+    publisher: Option<String>,
+    website: Option<String>,
+    description: Option<String>,
+    image: Option<String>,
+    sections: Vec<String>,
+    keywords: Vec<String>,
+}
+
+#[derive(Default)]
+struct Budget {
+    scripts: usize,
+    bytes: usize,
+    nodes: usize,
+}
+
+/// Reads one JSON-LD script into `ld`, within `budget`.
+fn ld_script(raw: &str, ld: &mut Ld, budget: &mut Budget) {
+    let mut s = raw.trim();
+    for (open, close) in [
+        ("<!--", "-->"),
+        ("//<![CDATA[", "//]]>"),
+        ("<![CDATA[", "]]>"),
+    ] {
+        if let Some(r) = s.strip_prefix(open) {
+            s = r.trim_start();
+            if let Some(r) = s.strip_suffix(close) {
+                s = r.trim_end();
+            }
+        }
+    }
+    if s.is_empty()
+        || s.len() > LD_MAX_SCRIPT
+        || budget.scripts >= LD_MAX_SCRIPTS
+        || budget.bytes + s.len() > LD_MAX_TOTAL
+    {
+        return;
+    }
+    budget.scripts += 1;
+    budget.bytes += s.len();
+    // serde_json stops at 128 levels of nesting (its recursion limit, on by default).
+    let Ok(value) = serde_json::from_str::<Value>(s) else {
+        return;
+    };
+    ld_walk(&value, ld, budget);
+}
+
+fn ld_types(o: &serde_json::Map<String, Value>) -> Vec<String> {
+    match o.get("@type") {
+        Some(Value::String(t)) => vec![t.to_ascii_lowercase()],
+        Some(Value::Array(a)) => a
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_ascii_lowercase)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn ld_walk(root: &Value, ld: &mut Ld, budget: &mut Budget) {
+    let mut stack = vec![root];
+    while let Some(v) = stack.pop() {
+        if budget.nodes >= LD_MAX_NODES {
+            return;
+        }
+        budget.nodes += 1;
+        match v {
+            Value::Array(a) => stack.extend(a.iter().rev()),
+            Value::Object(o) => {
+                let types = ld_types(o);
+                let article = types.iter().any(|t| LD_ARTICLE_TYPES.contains(&t.as_str()));
+                let page_like = article || types.is_empty();
+                if types.iter().any(|t| t == "website") && ld.website.is_none() {
+                    ld.website = ld_str(o.get("name"));
+                }
+                if page_like {
+                    if ld.headline.is_none() && article {
+                        ld.headline = ld_str(o.get("headline"));
+                    }
+                    if ld.published.is_none() {
+                        ld.published = ld_str(o.get("datePublished"))
+                            .or_else(|| article.then(|| ld_str(o.get("dateCreated"))).flatten());
+                    }
+                    if ld.authors.is_empty()
+                        && let Some(a) = o.get("author").or_else(|| o.get("creator"))
+                    {
+                        ld_names(a, &mut ld.authors);
+                    }
+                    if ld.publisher.is_none()
+                        && let Some(p) = o.get("publisher")
+                    {
+                        let mut v = Vec::new();
+                        ld_names(p, &mut v);
+                        ld.publisher = v.into_iter().next();
+                    }
+                    if ld.description.is_none() && article {
+                        ld.description = ld_str(o.get("description"));
+                    }
+                    if ld.image.is_none() && article {
+                        ld.image = o.get("image").and_then(ld_url);
+                    }
+                    if ld.sections.is_empty() && article {
+                        ld_list(o.get("articleSection"), &mut ld.sections);
+                    }
+                    if ld.keywords.is_empty() && article {
+                        ld_list(o.get("keywords"), &mut ld.keywords);
+                    }
+                }
+                // Descend into containers (@graph, mainEntity...), not into the fields read.
+                for (k, child) in o.iter().rev() {
+                    if matches!(child, Value::Array(_) | Value::Object(_))
+                        && !matches!(k.as_str(), "author" | "creator" | "publisher" | "image")
+                    {
+                        stack.push(child);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn ld_str(v: Option<&Value>) -> Option<String> {
+    match v? {
+        Value::String(s) => Some(clean(s)).filter(|s| !s.is_empty()),
+        Value::Array(a) => a.iter().find_map(|x| ld_str(Some(x))),
+        _ => None,
+    }
+}
+
+fn ld_url(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.trim().to_string()).filter(|s| !s.is_empty()),
+        Value::Array(a) => a.iter().take(LIST_MAX).find_map(ld_url),
+        Value::Object(o) => o
+            .get("url")
+            .or_else(|| o.get("contentUrl"))
+            .and_then(ld_url),
+        _ => None,
+    }
+}
+
+/// Names of a person/organization value: a string, `{name}`, or an array of them.
+fn ld_names(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::String(s) => {
+            let s = strip_by(&clean(s));
+            if !s.is_empty() && !s.starts_with("http") && !out.contains(&s) {
+                out.push(s);
+            }
+        }
+        Value::Object(o) => {
+            if let Some(n) = o.get("name")
+                && !matches!(n, Value::Array(_) | Value::Object(_))
+            {
+                ld_names(n, out);
+            }
+        }
+        Value::Array(a) => {
+            for x in a.iter().take(LIST_MAX) {
+                if !matches!(x, Value::Array(_)) {
+                    ld_names(x, out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn ld_list(v: Option<&Value>, out: &mut Vec<String>) {
+    match v {
+        Some(Value::String(s)) => out.extend(
+            s.split(',')
+                .map(clean)
+                .filter(|s| !s.is_empty())
+                .take(LIST_MAX),
+        ),
+        Some(Value::Array(a)) => out.extend(
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(clean)
+                .filter(|s| !s.is_empty())
+                .take(LIST_MAX),
+        ),
+        _ => {}
+    }
+}
+
+// ---- Dates ----
+
+fn ymd(y: u32, m: u32, d: u32) -> Option<String> {
+    let days = match m {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if y % 4 == 0 && (y % 100 != 0 || y % 400 == 0) => 29,
+        2 => 28,
+        _ => return None,
+    };
+    (YEARS.contains(&y) && (1..=days).contains(&d)).then(|| format!("{y:04}-{m:02}-{d:02}"))
+}
+
+const MONTHS: &[&str] = &[
+    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+];
+
+/// A date as ISO 8601: `YYYY-MM-DD`, or `YYYY-MM-DDThh:mm[:ss][offset]` when the value gives
+/// a time. Reads ISO forms, `YYYY/MM/DD`, `YYYY.MM.DD`, `YYYYMMDD`, CJK `2020年06月16日 02:31`,
+/// `DD.MM.YYYY`, `16 June 2020`, `June 16, 2020` and RFC 2822; `None` for anything else.
+pub fn iso_date(s: &str) -> Option<String> {
+    let s = s.trim();
+    let n = numbers(s);
+    let gap = |a: &Num, b: &Num| &s[a.end..b.start];
+    // Year first: ISO, YYYY/MM/DD, YYYY.MM.DD, CJK.
+    if let [y, m, d, rest @ ..] = n.as_slice()
+        && y.len == 4
+        && y.start == 0
+        && (1..=2).contains(&m.len)
+        && (1..=2).contains(&d.len)
+        && [gap(y, m), gap(m, d)].iter().all(|g| is_date_sep(g))
+        && let Some(date) = ymd(y.v, m.v, d.v)
+    {
+        return Some(with_time(s, date, d, rest));
+    }
+    if let [one, ..] = n.as_slice()
+        && one.len == 8
+        && one.start == 0
+    {
+        return ymd(one.v / 10000, one.v / 100 % 100, one.v % 100);
+    }
+    // Day first: 16.06.2020 (European); 06/16/2020 only when one reading is impossible.
+    if let [d, m, y, rest @ ..] = n.as_slice()
+        && (1..=2).contains(&d.len)
+        && (1..=2).contains(&m.len)
+        && y.len == 4
+    {
+        if gap(d, m) == "." && gap(m, y) == "." {
+            return ymd(y.v, m.v, d.v).map(|date| with_time(s, date, y, rest));
+        }
+        if gap(d, m) == "/" && gap(m, y) == "/" {
+            return match (ymd(y.v, m.v, d.v), ymd(y.v, d.v, m.v)) {
+                (Some(a), None) | (None, Some(a)) => Some(a),
+                _ => None,
+            };
+        }
+    }
+    // A month name: 16 June 2020, June 16, 2020, Tue, 16 Jun 2020 02:31:00 GMT.
+    let lower = s.to_ascii_lowercase();
+    let month = MONTHS
+        .iter()
+        .enumerate()
+        .filter_map(|(i, m)| lower.find(m).map(|p| (p, i as u32 + 1)))
+        .min()?
+        .1;
+    let year = n.iter().find(|x| x.len == 4)?.v;
+    let day = n.iter().find(|x| x.len <= 2 && (1..=31).contains(&x.v))?.v;
+    ymd(year, month, day)
+}
+
+fn is_date_sep(g: &str) -> bool {
+    matches!(g, "-" | "/" | "." | "年" | "月" | "_" | ". ")
+}
+
+/// A run of ASCII digits: its value, length and byte span.
+struct Num {
+    v: u32,
+    len: usize,
+    start: usize,
+    end: usize,
+}
+
+/// The first runs of ASCII digits in `s` (at most 8).
+fn numbers(s: &str) -> Vec<Num> {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() && out.len() < 8 {
+        if b[i].is_ascii_digit() {
+            let start = i;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            let len = i - start;
+            let v = if len <= 9 {
+                s[start..i].parse().unwrap_or(0)
+            } else {
+                0
+            };
+            out.push(Num {
+                v,
+                len,
+                start,
+                end: i,
+            });
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// `date` with the time that follows its last number `last` in `s` (`T02:31:00Z`,
+/// `日 02:31`), when there is a valid one.
+fn with_time(s: &str, date: String, last: &Num, rest: &[Num]) -> String {
+    let [h, mi, more @ ..] = rest else {
+        return date;
+    };
+    let lead = &s[last.end..h.start];
+    if !matches!(lead, "T" | "t" | " " | "日 " | "日" | ", " | " at ")
+        || !(1..=2).contains(&h.len)
+        || mi.len != 2
+        || &s[h.end..mi.start] != ":"
+        || h.v > 23
+        || mi.v > 59
+    {
+        return date;
+    }
+    let mut out = format!("{date}T{:02}:{:02}", h.v, mi.v);
+    let mut end = mi.end;
+    if let Some(sec) = more.first()
+        && sec.len == 2
+        && &s[mi.end..sec.start] == ":"
+        && sec.v <= 59
+    {
+        out.push_str(&format!(":{:02}", sec.v));
+        end = sec.end;
+    }
+    // Fractions of a second are dropped; then an offset: Z, +02:00, -0500.
+    let mut tail = &s[end..];
+    if let Some(t) = tail.strip_prefix('.') {
+        tail = t.trim_start_matches(|c: char| c.is_ascii_digit());
+    }
+    let tail = tail.trim_start();
+    if tail.starts_with(['Z', 'z']) {
+        out.push('Z');
+    } else if let Some(sign) = tail.chars().next().filter(|c| matches!(c, '+' | '-')) {
+        let digits: String = tail[1..]
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == ':')
+            .filter(char::is_ascii_digit)
+            .collect();
+        if digits.len() == 4 {
+            out.push_str(&format!("{sign}{}:{}", &digits[..2], &digits[2..]));
+        }
+    }
+    out
+}
+
+// ---- Text ----
+
+fn clean(raw: &str) -> String {
+    let mut decoded = String::with_capacity(raw.len());
+    entities::decode_into(raw, &mut decoded);
+    let out = decoded.split_whitespace().collect::<Vec<_>>().join(" ");
+    crate::output::nfc(out)
+}
+
+fn truncate_chars(s: String, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((i, _)) => s[..i].to_string(),
+        None => s,
+    }
+}
+
+/// Keeps the first of each value (case-insensitively), at most [`LIST_MAX`].
+fn dedup(v: Vec<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for s in v {
+        let s = s.trim().to_string();
+        if !s.is_empty() && !out.iter().any(|o| o.eq_ignore_ascii_case(&s)) && out.len() < LIST_MAX
+        {
+            out.push(s);
+        }
+    }
+    out
+}
