@@ -13,8 +13,10 @@ same text, with the page's URL from the set's MANIFEST.json, goes to both: to
 {"id", "url", "html"}, to `pith --format json`. Per field it prints how many pages each
 gives a value for, and on the pages where both do, how often they agree:
 
-- strings (title, author, sitename, description): equal after case folding and collapsing
-  white space;
+- strings (title, sitename, description): equal after case folding and collapsing white
+  space; authors compared on their letters and digits only (trafilatura drops dots and joins
+  names with "; "); the `lenient` column also counts titles that are equal once one loses a
+  site name the other kept (`Story - Site` against `Story`);
 - date: the same YYYY-MM-DD (the first 10 characters);
 - lists (categories, tags): the same set of items (case and white space as above); the
   `overlap` column counts pairs sharing at least one item.
@@ -42,6 +44,26 @@ def norm(s):
     return " ".join(str(s).split()).casefold()
 
 
+def words(s):
+    """Letters and digits only: trafilatura rewrites author names (drops dots, joins with "; ")."""
+    return " ".join("".join(c if c.isalnum() else " " for c in str(s)).split()).casefold()
+
+
+SEPARATORS = [" | ", " - ", " – ", " — ", " · ", " • ", " :: ", " » ", " « ", ": "]
+
+
+def same_title(a, b):
+    """Equal, or equal once one of them loses a first or last part at a title separator (a
+    site name one tool removed and the other kept)."""
+    if a == b:
+        return True
+    short, long_ = sorted((a, b), key=len)
+    for sep in SEPARATORS:
+        if long_.startswith(short + sep) or long_.endswith(sep + short):
+            return True
+    return False
+
+
 def value(field, v):
     """The comparable form of a field's value, or None when absent."""
     if v is None:
@@ -50,7 +72,7 @@ def value(field, v):
         items = v if isinstance(v, list) else [v]
         items = frozenset(norm(x) for x in items if x and norm(x))
         return items or None
-    s = norm(v)
+    s = words(v) if field == "author" else norm(v)
     if not s:
         return None
     return s[:10] if field == "date" else s
@@ -96,7 +118,10 @@ def run_pith(pith, records):
     finally:
         os.unlink(path)
     got = {}
-    for line in out.decode("utf-8").splitlines():
+    # Split at "\n" only: str.splitlines() also cuts at U+2028/U+0085 inside strings.
+    for line in out.split(b"\n"):
+        if not line.strip():
+            continue
         o = json.loads(line)
         got[o.get("id")] = o
     return got, secs
@@ -128,7 +153,7 @@ def main():
     dump = open(args.dump, "w", encoding="utf-8") if args.dump else None
     rows = []
     for field in FIELDS:
-        p_found = t_found = both = agree = overlap = 0
+        p_found = t_found = both = agree = overlap = lenient = 0
         for pid, _url, _html in records:
             p = value(field, pith.get(pid, {}).get(field))
             t = value(field, traf.get(pid, {}).get(field))
@@ -137,20 +162,22 @@ def main():
             if p is not None and t is not None:
                 both += 1
                 agree += p == t
+                if field == "title":
+                    lenient += same_title(p, t)
                 if field in LISTS:
                     overlap += bool(p & t)
             if dump and (p != t):
                 rec = {"id": pid, "field": field, "pith": pith.get(pid, {}).get(field),
                        "trafilatura": traf.get(pid, {}).get(field)}
                 dump.write(json.dumps(rec, ensure_ascii=False) + "\n")
-        rows.append((field, p_found, t_found, both, agree, overlap))
+        rows.append((field, p_found, t_found, both, agree, overlap if field in LISTS else lenient))
     print(f"{n} pages ({', '.join(args.sets)}); pith {pith_secs:.1f} s, "
           f"trafilatura {traf_secs:.1f} s\n")
-    print("| field | pith finds | trafilatura finds | both | agree where both | overlap (lists) |")
+    print("| field | pith finds | trafilatura finds | both | agree where both | lenient: overlap (lists), site name (title) |")
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
     for field, p, t, b, a, o in rows:
         pct = f"{100 * a / b:.1f}%" if b else "-"
-        ov = f"{100 * o / b:.1f}%" if b and field in LISTS else ""
+        ov = f"{100 * o / b:.1f}%" if b and (field in LISTS or field == "title") else ""
         print(f"| {field} | {p} | {t} | {b} | {a} ({pct}) | {ov} |")
 
 

@@ -86,6 +86,20 @@ pub const AUTHOR_CLASSES: &[&str] = &[
     "username",
 ];
 
+/// Words that end the name in a byline's text (what follows is its date or role).
+pub const BYLINE_STOPS: &[&str] = &[
+    " published",
+    " updated",
+    " posted",
+    " on ",
+    " | ",
+    " - ",
+    " — ",
+    "\n",
+    " am ",
+    " pm ",
+];
+
 /// Byline text outside these lengths (characters) is not a name: too short is an initial or
 /// a stray letter, longer is a sentence or a whole block (trafilatura's limits, 2 < len < 120).
 pub const AUTHOR_CHARS: std::ops::Range<usize> = 3..120;
@@ -126,6 +140,23 @@ pub const DATE_OTHER: &[&str] = &[
     "original-publish-date",
     "datepublished",
 ];
+
+/// Class, id or itemprop words of elements that hold the page's date as text
+/// (`<span class="article-publish-date">November 19, 2019</span>`), as htmldate looks for them.
+pub const DATE_CLASSES: &[&str] = &[
+    "date",
+    "publish",
+    "posted",
+    "dateline",
+    "timestamp",
+    "byline",
+    "entry-meta",
+    "post-meta",
+];
+
+/// Texts longer than this (bytes) are not read for a date: a date line is short, and a
+/// paragraph that mentions a date is not the page's.
+pub const DATE_TEXT_MAX_BYTES: usize = 120;
 
 /// Years accepted in a date: before the web or far ahead is a misread number (htmldate's
 /// lower bound is 1995; 1990 leaves room for archived pages about their own date).
@@ -218,6 +249,9 @@ pub struct Metadata {
     pub author: Option<String>,
     /// The publication date, ISO 8601.
     pub date: Option<String>,
+    /// `date` came from a heuristic (a date-named element, a short text), not from a
+    /// declaration or the URL: a URL known outside the page ([`url_date`]) ranks above it.
+    pub date_guessed: bool,
     /// The site's name.
     pub sitename: Option<String>,
     /// The page's own summary.
@@ -247,6 +281,10 @@ struct Found {
     meta: Vec<(String, String)>,
     time_pub: Option<String>,
     time_any: Option<String>,
+    /// The first date in an element whose class, id or itemprop names a date.
+    date_elem: Option<String>,
+    /// The first date in a short visible text.
+    text_date: Option<String>,
     canonical: Option<String>,
     image_src: Option<String>,
     byline: Option<String>,
@@ -280,7 +318,7 @@ pub fn read(doc: &Document, text: &str) -> Metadata {
     let sitename = sitename(&f);
     let title = title(&f, sitename.as_deref());
     let author = author(&f);
-    let date = date(&f);
+    let (date, date_guessed) = date(&f);
     let description = f
         .meta(&[
             "og:description",
@@ -325,6 +363,7 @@ pub fn read(doc: &Document, text: &str) -> Metadata {
         title,
         author,
         date,
+        date_guessed,
         sitename,
         description,
         image,
@@ -382,10 +421,35 @@ fn collect(doc: &Document) -> Found {
     let mut f = Found::default();
     let mut ld_budget = Budget::default();
     for (i, n) in doc.tree.nodes.iter().enumerate() {
+        let id = i as NodeId;
+        if n.kind == Kind::Text {
+            if f.text_date.is_none()
+                && n.context() & crate::html::tree::context::HIDDEN == 0
+                && (n.end - n.start) as usize <= DATE_TEXT_MAX_BYTES
+            {
+                let raw = doc.raw_text(id);
+                if has_year_digits(raw) {
+                    f.text_date = iso_date_in(&clean(raw));
+                }
+            }
+            continue;
+        }
         if n.kind != Kind::Element {
             continue;
         }
-        let id = i as NodeId;
+        if f.date_elem.is_none() && names_a_date(doc, id) {
+            f.date_elem = doc
+                .attr(id, "datetime")
+                .or_else(|| doc.attr(id, "content"))
+                .or_else(|| doc.attr(id, "title"))
+                .and_then(iso_date)
+                .or_else(|| {
+                    let t = doc.text_of(id);
+                    (t.len() <= DATE_TEXT_MAX_BYTES)
+                        .then(|| iso_date_in(&t))
+                        .flatten()
+                });
+        }
         match n.tag {
             Tag::Html if f.html_lang.is_none() => {
                 f.html_lang = doc
@@ -483,13 +547,51 @@ fn collect(doc: &Document) -> Found {
             }
         }
         if f.byline.is_none() && byline_candidate(doc, id) {
-            let t = strip_by(&doc.text_of(id));
+            let t = byline_name(&doc.text_of(id));
             if AUTHOR_CHARS.contains(&t.chars().count()) {
                 f.byline = Some(t);
             }
         }
     }
     f
+}
+
+/// Whether an element's class, id or itemprop names a date ([`DATE_CLASSES`]).
+fn names_a_date(doc: &Document, id: NodeId) -> bool {
+    ["class", "id", "itemprop"].iter().any(|k| {
+        doc.attr(id, k).is_some_and(|v| {
+            let v = v.to_ascii_lowercase();
+            DATE_CLASSES.iter().any(|c| v.contains(c))
+        })
+    })
+}
+
+/// Whether `s` has a run of four digits (a year) or a CJK date: the cheap test before a
+/// text is parsed.
+fn has_year_digits(s: &str) -> bool {
+    let mut run = 0;
+    for b in s.bytes() {
+        run = if b.is_ascii_digit() { run + 1 } else { 0 };
+        if run == 4 {
+            return true;
+        }
+    }
+    false
+}
+
+/// A date at the start of `t` or after a word such as `Published` or `Updated`: [`iso_date`]
+/// on `t` and then on each suffix starting at a digit or a letter after a space, at most a
+/// few tries.
+fn iso_date_in(t: &str) -> Option<String> {
+    if let Some(d) = iso_date(t) {
+        return Some(d);
+    }
+    t.char_indices()
+        .filter(|&(i, c)| {
+            i > 0 && c.is_ascii_digit() && !t[..i].ends_with(|p: char| p.is_ascii_digit())
+        })
+        .take(6)
+        .find_map(|(i, _)| iso_date(&t[i..]))
 }
 
 fn push_text(v: &mut Vec<String>, t: String) {
@@ -553,6 +655,27 @@ fn in_comments(doc: &Document, id: NodeId) -> bool {
     })
 }
 
+/// The name in a byline's text: `By Jane Doe Published 10:02 AM EST Nov 19, 2019` →
+/// `Jane Doe` (cut at [`BYLINE_STOPS`] and at the first digit).
+fn byline_name(t: &str) -> String {
+    let t = strip_by(t);
+    let lower = t.to_lowercase();
+    let mut end = t.find(|c: char| c.is_ascii_digit()).unwrap_or(t.len());
+    for stop in BYLINE_STOPS {
+        if let Some(i) = lower.find(stop)
+            && i < end
+            && t.is_char_boundary(i)
+        {
+            end = i;
+        }
+    }
+    t[..end]
+        .trim_end_matches(|c: char| {
+            c.is_whitespace() || matches!(c, ',' | '|' | '-' | '·' | '—' | ':')
+        })
+        .to_string()
+}
+
 /// `By Jane Doe` → `Jane Doe`.
 fn strip_by(t: &str) -> String {
     let t = t.trim();
@@ -612,11 +735,7 @@ fn norm(s: &str) -> String {
 }
 
 fn title(f: &Found, sitename: Option<&str>) -> Option<String> {
-    let og = f
-        .meta(&["og:title"])
-        .map(str::to_string)
-        .or_else(|| f.ld.headline.clone())
-        .or_else(|| f.meta(&["twitter:title"]).map(str::to_string));
+    let og = f.meta(&["og:title"]);
     let site = sitename.map(norm);
     let is_site = |p: &str| {
         let p = norm(p);
@@ -624,50 +743,32 @@ fn title(f: &Found, sitename: Option<&str>) -> Option<String> {
             !p.is_empty() && (p == *s || (s.contains(&p) && p.len() >= 3) || p.contains(s.as_str()))
         })
     };
-    let from_title = f.html_title.as_deref().and_then(|t| {
-        if is_site(t) && site.as_deref() == Some(&norm(t)) {
-            return None;
-        }
-        let mut t = t;
-        // The headline around a separator: og:title/headline itself.
-        if let Some(og) = og.as_deref()
-            && t.len() > og.len()
-            && (t.starts_with(og) || t.ends_with(og))
-        {
-            let rest = if t.starts_with(og) {
-                &t[og.len()..]
-            } else {
-                &t[..t.len() - og.len()]
-            };
-            if TITLE_SEPARATORS.iter().any(|s| {
-                rest.starts_with(s.trim_start())
-                    || rest.starts_with(s)
-                    || rest.ends_with(s)
-                    || rest.ends_with(s.trim_end())
-            }) {
-                return Some(og.to_string());
-            }
-        }
-        // Site name as the last or first part (repeatedly: `Story | Section | Site`).
+    let only_site = |t: &str| site.as_deref() == Some(norm(t).as_str());
+    // Site name as the last or first part (repeatedly: `Story | Section | Site`).
+    let strip = |mut t: &str| -> Option<String> {
         for _ in 0..3 {
             let Some((first, last)) = split_title(t) else {
                 break;
             };
             if last.chars().count() <= SITENAME_MAX_CHARS && is_site(last) {
-                t = t[..t.len() - last.len()].trim_end();
-                t = strip_separator_end(t);
+                t = strip_separator_end(t[..t.len() - last.len()].trim_end());
             } else if first.chars().count() <= SITENAME_MAX_CHARS && is_site(first) {
                 t = strip_separator_start(t[first.len()..].trim_start());
             } else {
                 break;
             }
         }
-        (!t.is_empty() && !is_site(t)).then(|| t.to_string())
-    });
-    from_title
-        .or(og)
+        (!t.is_empty() && !only_site(t)).then(|| t.to_string())
+    };
+    // The publisher's own headline first (`og:title`: written without the site name, or
+    // cleaned of it), then `<title>` cleaned.
+    og.and_then(strip)
+        .or_else(|| f.html_title.as_deref().and_then(strip))
+        .or_else(|| f.ld.headline.clone())
+        .or_else(|| f.meta(&["twitter:title"]).and_then(strip))
         .or_else(|| (f.h1_count == 1).then(|| f.h1.clone()).flatten())
         .or_else(|| f.html_title.clone())
+        .or_else(|| f.h1.clone())
 }
 
 fn strip_separator_end(t: &str) -> &str {
@@ -705,20 +806,29 @@ fn author(f: &Found) -> Option<String> {
     f.byline.clone()
 }
 
-fn date(f: &Found) -> Option<String> {
+fn date(f: &Found) -> (Option<String>, bool) {
     let metas = [DATE_OG, &["datepublished"], DATE_DC, DATE_OTHER];
-    f.ld.published
-        .iter()
-        .map(String::as_str)
-        .chain(metas.iter().filter_map(|keys| f.meta(keys)))
-        .chain(f.time_pub.as_deref())
-        .chain(f.time_any.as_deref())
-        .find_map(iso_date)
-        .or_else(|| {
-            f.meta(&["og:url"])
-                .or(f.canonical.as_deref())
-                .and_then(url_date)
-        })
+    let declared =
+        f.ld.published
+            .iter()
+            .map(String::as_str)
+            .chain(metas.iter().filter_map(|keys| f.meta(keys)))
+            .chain(f.time_pub.as_deref())
+            .chain(f.time_any.as_deref())
+            .find_map(iso_date)
+            .or_else(|| {
+                f.meta(&["og:url"])
+                    .or(f.canonical.as_deref())
+                    .and_then(url_date)
+            });
+    match declared {
+        Some(d) => (Some(d), false),
+        None => {
+            let guess = f.date_elem.clone().or_else(|| f.text_date.clone());
+            let guessed = guess.is_some();
+            (guess, guessed)
+        }
+    }
 }
 
 fn declared_lang(f: &Found) -> Option<String> {
@@ -1051,8 +1161,93 @@ fn ymd(y: u32, m: u32, d: u32) -> Option<String> {
     (YEARS.contains(&y) && (1..=days).contains(&d)).then(|| format!("{y:04}-{m:02}-{d:02}"))
 }
 
-const MONTHS: &[&str] = &[
-    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+/// Month names and abbreviations, lower case: English, German, French, Spanish, Italian,
+/// Portuguese and Dutch (the languages of most pages in the evaluation sets that write dates
+/// in words). A word must be one of these exactly, so `mayor` or `summary` is never a month.
+pub const MONTHS: &[(&str, u32)] = &[
+    ("jan", 1),
+    ("january", 1),
+    ("januar", 1),
+    ("janvier", 1),
+    ("enero", 1),
+    ("gennaio", 1),
+    ("janeiro", 1),
+    ("januari", 1),
+    ("feb", 2),
+    ("february", 2),
+    ("februar", 2),
+    ("février", 2),
+    ("fevrier", 2),
+    ("febrero", 2),
+    ("febbraio", 2),
+    ("fevereiro", 2),
+    ("februari", 2),
+    ("mar", 3),
+    ("march", 3),
+    ("märz", 3),
+    ("maerz", 3),
+    ("mars", 3),
+    ("marzo", 3),
+    ("março", 3),
+    ("maart", 3),
+    ("apr", 4),
+    ("april", 4),
+    ("avril", 4),
+    ("abril", 4),
+    ("aprile", 4),
+    ("may", 5),
+    ("mai", 5),
+    ("mayo", 5),
+    ("maggio", 5),
+    ("maio", 5),
+    ("mei", 5),
+    ("jun", 6),
+    ("june", 6),
+    ("juni", 6),
+    ("juin", 6),
+    ("junio", 6),
+    ("giugno", 6),
+    ("junho", 6),
+    ("jul", 7),
+    ("july", 7),
+    ("juli", 7),
+    ("juillet", 7),
+    ("julio", 7),
+    ("luglio", 7),
+    ("julho", 7),
+    ("aug", 8),
+    ("august", 8),
+    ("août", 8),
+    ("aout", 8),
+    ("agosto", 8),
+    ("augustus", 8),
+    ("sep", 9),
+    ("sept", 9),
+    ("september", 9),
+    ("septembre", 9),
+    ("septiembre", 9),
+    ("settembre", 9),
+    ("setembro", 9),
+    ("oct", 10),
+    ("october", 10),
+    ("oktober", 10),
+    ("octobre", 10),
+    ("octubre", 10),
+    ("ottobre", 10),
+    ("outubro", 10),
+    ("nov", 11),
+    ("november", 11),
+    ("novembre", 11),
+    ("noviembre", 11),
+    ("novembro", 11),
+    ("dec", 12),
+    ("december", 12),
+    ("dezember", 12),
+    ("décembre", 12),
+    ("decembre", 12),
+    ("diciembre", 12),
+    ("dicembre", 12),
+    ("dezembro", 12),
 ];
 
 /// A date as ISO 8601: `YYYY-MM-DD`, or `YYYY-MM-DDThh:mm[:ss][offset]` when the value gives
@@ -1095,17 +1290,47 @@ pub fn iso_date(s: &str) -> Option<String> {
             };
         }
     }
-    // A month name: 16 June 2020, June 16, 2020, Tue, 16 Jun 2020 02:31:00 GMT.
-    let lower = s.to_ascii_lowercase();
-    let month = MONTHS
-        .iter()
-        .enumerate()
-        .filter_map(|(i, m)| lower.find(m).map(|p| (p, i as u32 + 1)))
-        .min()?
-        .1;
-    let year = n.iter().find(|x| x.len == 4)?.v;
-    let day = n.iter().find(|x| x.len <= 2 && (1..=31).contains(&x.v))?.v;
-    ymd(year, month, day)
+    month_name_date(s)
+}
+
+/// `16 June 2020`, `June 16, 2020`, `Tue, 16 Jun 2020 02:31:00 GMT`, `16. März 2020`: a month
+/// name ([`MONTHS`]) with a day number right before or after it and a year within the next
+/// few words.
+fn month_name_date(s: &str) -> Option<String> {
+    let tokens: Vec<&str> = s
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|t| !t.is_empty())
+        .take(40)
+        .collect();
+    let day = |t: &str| {
+        (t.len() <= 2 && t.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| t.parse::<u32>().ok())
+            .flatten()
+            .filter(|d| (1..=31).contains(d))
+    };
+    let year = |t: &str| {
+        (t.len() == 4 && t.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| t.parse::<u32>().ok())
+            .flatten()
+    };
+    for (i, t) in tokens.iter().enumerate() {
+        let lower = t.to_lowercase();
+        let Some(&(_, m)) = MONTHS.iter().find(|(name, _)| *name == lower) else {
+            continue;
+        };
+        // Day before the month (16 June 2020), then after it (June 16, 2020).
+        let before = i.checked_sub(1).and_then(|j| day(tokens[j]));
+        let after = tokens.get(i + 1).and_then(|t| day(t));
+        let (d, from) = match (before, after) {
+            (Some(d), _) => (d, i + 1),
+            (None, Some(d)) => (d, i + 2),
+            _ => continue,
+        };
+        if let Some(y) = tokens.iter().skip(from).take(2).find_map(|t| year(t)) {
+            return ymd(y, m, d);
+        }
+    }
+    None
 }
 
 fn is_date_sep(g: &str) -> bool {

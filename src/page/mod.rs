@@ -43,6 +43,9 @@ pub struct Extracted {
     /// Publication date the page states (`article:published_time`, `<time datetime>`...), as
     /// written; with [`Options::metadata`], ISO 8601 from the sources of [`metadata`].
     pub date: Option<String>,
+    /// `date` is a guess from a date-named element or a short text (see
+    /// [`metadata::Metadata::date_guessed`]).
+    pub date_guessed: bool,
     /// The author(s) (only with [`Options::metadata`], as the fields below).
     pub author: Option<String>,
     /// The site's name.
@@ -227,6 +230,7 @@ fn from_text(
                 title: m.title,
                 lang: m.lang,
                 date: m.date,
+                date_guessed: m.date_guessed,
                 author: m.author,
                 sitename: m.sitename,
                 description: m.description,
