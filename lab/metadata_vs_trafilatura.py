@@ -18,8 +18,11 @@ gives a value for, and on the pages where both do, how often they agree:
   names with "; "); the `lenient` column also counts titles that are equal once one loses a
   site name the other kept (`Story - Site` against `Story`);
 - date: the same YYYY-MM-DD (the first 10 characters);
-- lists (categories, tags): the same set of items (case and white space as above); the
-  `overlap` column counts pairs sharing at least one item.
+- lists (categories, tags): the same set of items (case and white space as above).
+
+The lenient column: titles also equal once one loses a first or last part at a separator
+(`Story - Site` against `Story`: a site name one tool removed); authors sharing one name
+(split at `;` `,` `|` `/` `and`); lists sharing one item; dates as strict.
 
 `--dump FILE` writes every page's pair of values (JSON lines) for reading the disagreements.
 """
@@ -50,6 +53,14 @@ def words(s):
 
 
 SEPARATORS = [" | ", " - ", " – ", " — ", " · ", " • ", " :: ", " » ", " « ", ": "]
+
+
+def names(s):
+    """An author value's names: split at ";", ",", "|", "/" and " and "."""
+    s = str(s)
+    for sep in [",", "|", "/", " and ", " und ", " et ", " y "]:
+        s = s.replace(sep, ";")
+    return {words(n) for n in s.split(";") if words(n)}
 
 
 def same_title(a, b):
@@ -164,6 +175,10 @@ def main():
                 agree += p == t
                 if field == "title":
                     lenient += same_title(p, t)
+                if field == "author":
+                    lenient += bool(names(pith[pid][field]) & names(traf[pid][field]))
+                if field == "date":
+                    lenient += p == t
                 if field in LISTS:
                     overlap += bool(p & t)
             if dump and (p != t):
@@ -171,14 +186,22 @@ def main():
                        "trafilatura": traf.get(pid, {}).get(field)}
                 dump.write(json.dumps(rec, ensure_ascii=False) + "\n")
         rows.append((field, p_found, t_found, both, agree, overlap if field in LISTS else lenient))
+    year_only = sum(
+        1
+        for pid, _u, _h in records
+        if not pith.get(pid, {}).get("date")
+        and str(traf.get(pid, {}).get("date") or "").endswith("-01-01")
+    )
     print(f"{n} pages ({', '.join(args.sets)}); pith {pith_secs:.1f} s, "
           f"trafilatura {traf_secs:.1f} s\n")
-    print("| field | pith finds | trafilatura finds | both | agree where both | lenient: overlap (lists), site name (title) |")
+    print("| field | pith finds | trafilatura finds | both find | agree (strict) | agree (lenient) |")
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
     for field, p, t, b, a, o in rows:
         pct = f"{100 * a / b:.1f}%" if b else "-"
-        ov = f"{100 * o / b:.1f}%" if b and (field in LISTS or field == "title") else ""
+        ov = f"{100 * o / b:.1f}%" if b and field in LISTS | {"title", "author", "date"} else ""
         print(f"| {field} | {p} | {t} | {b} | {a} ({pct}) | {ov} |")
+    print(f"\ntrafilatura dates of the form YYYY-01-01 on pages where pith gives none "
+          f"(htmldate's guess from a bare year, such as a copyright line): {year_only}")
 
 
 if __name__ == "__main__":

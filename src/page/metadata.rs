@@ -56,6 +56,11 @@ pub const TITLE_SEPARATORS: &[&str] = &[
 /// short, and cutting a long part would lose half a headline.
 pub const SITENAME_MAX_CHARS: usize = 60;
 
+/// A title part that contains the site name is the site name when it is at most this many
+/// characters longer (`WSJ Tech` for `WSJ`), not a headline that mentions the site (`The
+/// Guardian view on Hong Kong`).
+pub const SITENAME_EXTRA_CHARS: usize = 10;
+
 /// `<meta name|property>` naming the author (trafilatura's list, lower case).
 pub const AUTHOR_META: &[&str] = &[
     "author",
@@ -803,7 +808,9 @@ fn author(f: &Found) -> Option<String> {
         v.dedup();
         return Some(v.join("; "));
     }
-    f.byline.clone()
+    f.byline
+        .clone()
+        .or_else(|| (!f.ld.org_authors.is_empty()).then(|| f.ld.org_authors.join("; ")))
 }
 
 fn date(f: &Found) -> (Option<String>, bool) {
@@ -961,6 +968,9 @@ struct Ld {
     headline: Option<String>,
     published: Option<String>,
     authors: Vec<String>,
+    /// Authors typed `Organization` (a news agency, the site): ranked after the meta names
+    /// and the byline, which usually name the person.
+    org_authors: Vec<String>,
     publisher: Option<String>,
     website: Option<String>,
     description: Option<String>,
@@ -1044,9 +1054,10 @@ fn ld_walk(root: &Value, ld: &mut Ld, budget: &mut Budget) {
                             .or_else(|| article.then(|| ld_str(o.get("dateCreated"))).flatten());
                     }
                     if ld.authors.is_empty()
+                        && ld.org_authors.is_empty()
                         && let Some(a) = o.get("author").or_else(|| o.get("creator"))
                     {
-                        ld_names(a, &mut ld.authors);
+                        ld_authors(a, ld);
                     }
                     if ld.publisher.is_none()
                         && let Some(p) = o.get("publisher")
@@ -1099,6 +1110,25 @@ fn ld_url(v: &Value) -> Option<String> {
             .or_else(|| o.get("contentUrl"))
             .and_then(ld_url),
         _ => None,
+    }
+}
+
+/// The names of an `author` value into `ld.authors`, or `ld.org_authors` for organizations.
+fn ld_authors(v: &Value, ld: &mut Ld) {
+    let items: Vec<&Value> = match v {
+        Value::Array(a) => a.iter().take(LIST_MAX).collect(),
+        v => vec![v],
+    };
+    for item in items {
+        let org = matches!(item, Value::Object(o) if ld_types(o).iter().any(|t| t == "organization" || t == "newsmediaorganization"));
+        ld_names(
+            item,
+            if org {
+                &mut ld.org_authors
+            } else {
+                &mut ld.authors
+            },
+        );
     }
 }
 
