@@ -146,6 +146,18 @@ pub const DATE_OTHER: &[&str] = &[
     "datepublished",
 ];
 
+/// Meta names of the date a page was last modified: its date when it states no publication
+/// date (then ranked with the guesses, below a date in the page's URL).
+pub const DATE_MODIFIED: &[&str] = &[
+    "article:modified_time",
+    "og:updated_time",
+    "article:modified",
+    "datemodified",
+    "dcterms.modified",
+    "last-modified",
+    "http-equiv:last-modified",
+];
+
 /// Class, id or itemprop words of elements that hold the page's date as text
 /// (`<span class="article-publish-date">November 19, 2019</span>`), as htmldate looks for them.
 pub const DATE_CLASSES: &[&str] = &[
@@ -477,17 +489,22 @@ fn collect(doc: &Document) -> Found {
                     continue;
                 }
                 for key in ["property", "name", "itemprop", "http-equiv"] {
-                    if let Some(k) = doc.attr(id, key) {
-                        let mut k = k.trim().to_ascii_lowercase();
-                        if key == "itemprop" {
-                            // Kept under its own prefix too: `itemprop=description` is the
-                            // page's only after the meta and JSON-LD descriptions.
-                            f.meta.push((format!("itemprop:{k}"), content.clone()));
+                    let Some(k) = doc.attr(id, key) else {
+                        continue;
+                    };
+                    let k = k.trim().to_ascii_lowercase();
+                    match key {
+                        // One key per item property (`itemprop="datePublished dateCreated"`),
+                        // also under its own prefix: `itemprop=description` is the page's only
+                        // after the meta and JSON-LD descriptions.
+                        "itemprop" => {
+                            for p in k.split_ascii_whitespace() {
+                                f.meta.push((format!("itemprop:{p}"), content.clone()));
+                                f.meta.push((p.to_string(), content.clone()));
+                            }
                         }
-                        if key == "http-equiv" {
-                            k = format!("http-equiv:{k}");
-                        }
-                        f.meta.push((k, content.clone()));
+                        "http-equiv" => f.meta.push((format!("http-equiv:{k}"), content.clone())),
+                        _ => f.meta.push((k, content.clone())),
                     }
                 }
             }
@@ -745,7 +762,10 @@ fn title(f: &Found, sitename: Option<&str>) -> Option<String> {
     let is_site = |p: &str| {
         let p = norm(p);
         site.as_ref().is_some_and(|s| {
-            !p.is_empty() && (p == *s || (s.contains(&p) && p.len() >= 3) || p.contains(s.as_str()))
+            !p.is_empty()
+                && (p == *s
+                    || (s.contains(&p) && p.len() >= 3)
+                    || (p.contains(s.as_str()) && p.len() <= s.len() + SITENAME_EXTRA_CHARS))
         })
     };
     let only_site = |t: &str| site.as_deref() == Some(norm(t).as_str());
@@ -831,7 +851,14 @@ fn date(f: &Found) -> (Option<String>, bool) {
     match declared {
         Some(d) => (Some(d), false),
         None => {
-            let guess = f.date_elem.clone().or_else(|| f.text_date.clone());
+            let guess =
+                f.ld.modified
+                    .iter()
+                    .map(String::as_str)
+                    .chain(f.meta(DATE_MODIFIED))
+                    .find_map(iso_date)
+                    .or_else(|| f.date_elem.clone())
+                    .or_else(|| f.text_date.clone());
             let guessed = guess.is_some();
             (guess, guessed)
         }
@@ -967,6 +994,7 @@ fn iso639_1(code: &str) -> Option<&'static str> {
 struct Ld {
     headline: Option<String>,
     published: Option<String>,
+    modified: Option<String>,
     authors: Vec<String>,
     /// Authors typed `Organization` (a news agency, the site): ranked after the meta names
     /// and the byline, which usually name the person.
@@ -1001,11 +1029,12 @@ fn ld_script(raw: &str, ld: &mut Ld, budget: &mut Budget) {
             }
         }
     }
-    if s.is_empty()
-        || s.len() > LD_MAX_SCRIPT
-        || budget.scripts >= LD_MAX_SCRIPTS
-        || budget.bytes + s.len() > LD_MAX_TOTAL
-    {
+    if s.is_empty() || s.len() > LD_MAX_SCRIPT || budget.scripts >= LD_MAX_SCRIPTS {
+        return;
+    }
+    if budget.bytes + s.len() > LD_MAX_TOTAL {
+        // The page's JSON-LD budget is spent: no later script is read either.
+        budget.bytes = LD_MAX_TOTAL;
         return;
     }
     budget.scripts += 1;
@@ -1052,6 +1081,9 @@ fn ld_walk(root: &Value, ld: &mut Ld, budget: &mut Budget) {
                     if ld.published.is_none() {
                         ld.published = ld_str(o.get("datePublished"))
                             .or_else(|| article.then(|| ld_str(o.get("dateCreated"))).flatten());
+                    }
+                    if ld.modified.is_none() {
+                        ld.modified = ld_str(o.get("dateModified"));
                     }
                     if ld.authors.is_empty()
                         && ld.org_authors.is_empty()
@@ -1479,4 +1511,309 @@ fn dedup(v: Vec<String>) -> Vec<String> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::html::{Arena, Document};
+
+    /// The metadata of `html`, with `text` as the extracted text.
+    fn meta_of(html: &str, text: &str) -> Metadata {
+        let arena = Arena::new();
+        let doc = Document::parse(html, &arena);
+        read(&doc, text)
+    }
+
+    fn meta(html: &str) -> Metadata {
+        meta_of(html, "")
+    }
+
+    fn ld(json: &str) -> String {
+        format!("<html><head><script type=\"application/ld+json\">{json}</script></head></html>")
+    }
+
+    #[test]
+    fn title_loses_the_site_name_at_its_separator() {
+        let m = meta(
+            "<title>Stadia Review: So Many Ways to Play - WSJ</title>\
+             <meta property=og:site_name content=WSJ>",
+        );
+        assert_eq!(
+            m.title.as_deref(),
+            Some("Stadia Review: So Many Ways to Play")
+        );
+        assert_eq!(m.sitename.as_deref(), Some("WSJ"));
+        for (t, want) in [
+            ("The Verge | A phone review", "A phone review"),
+            ("A phone review — The Verge", "A phone review"),
+            ("A phone review · Tech · The Verge", "A phone review · Tech"),
+            ("The Verge: A phone review", "A phone review"),
+        ] {
+            let m = meta(&format!(
+                "<title>{t}</title><meta property=og:site_name content='The Verge'>"
+            ));
+            assert_eq!(m.title.as_deref(), Some(want), "{t}");
+        }
+        // A headline that mentions the site keeps it.
+        let m = meta(
+            "<title>The Guardian view on Hong Kong: a city on the brink | The Guardian</title>\
+             <meta property=og:site_name content='The Guardian'>",
+        );
+        assert_eq!(
+            m.title.as_deref(),
+            Some("The Guardian view on Hong Kong: a city on the brink")
+        );
+    }
+
+    #[test]
+    fn og_title_first_and_a_title_that_is_only_the_site_name_gives_way() {
+        let m = meta(
+            "<title>Story of the day | Daily</title><meta property=og:title content='Story of the day'>",
+        );
+        assert_eq!(m.title.as_deref(), Some("Story of the day"));
+        let m = meta(&format!(
+            "<title>Example News</title><meta property=og:site_name content='Example News'>{}",
+            ld(r#"{"@type":"NewsArticle","headline":"Bridge opens"}"#)
+        ));
+        assert_eq!(m.title.as_deref(), Some("Bridge opens"));
+    }
+
+    #[test]
+    fn an_svg_title_never_wins() {
+        let m = meta(
+            "<html><head><meta property=og:title content='The real title'></head><body>\
+             <a href=/><svg><title>Logo</title></svg></a><h1>Heading</h1></body></html>",
+        );
+        assert_eq!(m.title.as_deref(), Some("The real title"));
+        let m = meta("<body><a href=/><svg><title>Logo</title></svg></a><h1>Heading</h1></body>");
+        assert_eq!(m.title.as_deref(), Some("Heading"));
+    }
+
+    #[test]
+    fn author_from_json_ld_meta_and_byline() {
+        let m = meta(&ld(
+            r#"{"@type":"Article","author":[{"@type":"Person","name":"Ann Lee"},{"@type":"Person","name":"Bo Chen"}]}"#,
+        ));
+        assert_eq!(m.author.as_deref(), Some("Ann Lee; Bo Chen"));
+        let m = meta("<meta name=author content='Jane Doe'>");
+        assert_eq!(m.author.as_deref(), Some("Jane Doe"));
+        let m = meta(
+            "<body><div class=comments><span class=author>Troll</span></div>\
+             <p class=byline>By Sam Roe Published 10:02 AM EST Nov 19, 2019</p></body>",
+        );
+        assert_eq!(m.author.as_deref(), Some("Sam Roe"));
+        // An organization as the JSON-LD author ranks below a person's byline.
+        let m = meta(&format!(
+            "{}<body><a rel=author href=/x>Pat Kim</a></body>",
+            ld(r#"{"@type":"NewsArticle","author":{"@type":"Organization","name":"Reuters"}}"#)
+        ));
+        assert_eq!(m.author.as_deref(), Some("Pat Kim"));
+    }
+
+    #[test]
+    fn date_sources_in_their_order() {
+        // JSON-LD first.
+        let m = meta(&format!(
+            "<meta property=article:published_time content=2020-01-02>{}",
+            ld(r#"{"@type":"NewsArticle","datePublished":"2020-06-16T02:31:00+08:00"}"#)
+        ));
+        assert_eq!(m.date.as_deref(), Some("2020-06-16T02:31:00+08:00"));
+        // `property` and `itemprop` on one element: found under either.
+        let m =
+            meta("<meta property=article:published itemprop=datePublished content='2020-06-16'>");
+        assert_eq!(m.date.as_deref(), Some("2020-06-16"));
+        let m = meta("<meta name=foo itemprop=datePublished content='2021-03-04T05:06Z'>");
+        assert_eq!(m.date.as_deref(), Some("2021-03-04T05:06Z"));
+        let m = meta("<meta name=DC.date.issued content=2019-11-19><time datetime=2018-01-01>");
+        assert_eq!(m.date.as_deref(), Some("2019-11-19"));
+        let m = meta(
+            "<body><time datetime=2018-01-02>x</time><time pubdate datetime=2018-03-04>y</time>",
+        );
+        assert_eq!(m.date.as_deref(), Some("2018-03-04"));
+        assert!(!m.date_guessed);
+        let m = meta("<link rel=canonical href='https://x.org/2020/06/16/story/'>");
+        assert_eq!(m.date.as_deref(), Some("2020-06-16"));
+        // Guesses: a date-named element, then a short text.
+        let m = meta("<body><span class=article-publish-date>November 19, 2019, 9:02 AM</span>");
+        assert_eq!(
+            (m.date.as_deref(), m.date_guessed),
+            (Some("2019-11-19"), true)
+        );
+        let m = meta("<body><p>Posted on 16. März 2020</p>");
+        assert_eq!(m.date.as_deref(), Some("2020-03-16"));
+    }
+
+    #[test]
+    fn dates_are_normalized_to_iso() {
+        for (raw, want) in [
+            ("2020年06月16日 02:31", Some("2020-06-16T02:31")),
+            ("2020-06-16", Some("2020-06-16")),
+            (
+                "2020-06-16T02:31:05.123+0200",
+                Some("2020-06-16T02:31:05+02:00"),
+            ),
+            ("2020-06-16 02:31:05Z", Some("2020-06-16T02:31:05Z")),
+            ("2020/6/16", Some("2020-06-16")),
+            ("20200616", Some("2020-06-16")),
+            ("16.06.2020", Some("2020-06-16")),
+            ("06/16/2020", Some("2020-06-16")),
+            ("05/06/2020", None),
+            ("June 16, 2020", Some("2020-06-16")),
+            ("Tue, 16 Jun 2020 02:31:00 GMT", Some("2020-06-16")),
+            ("16 juin 2020", Some("2020-06-16")),
+            ("2020-02-30", None),
+            ("1850-01-01", None),
+            ("mayor 12 said 2020", None),
+            ("", None),
+        ] {
+            assert_eq!(iso_date(raw).as_deref(), want, "{raw}");
+        }
+        assert_eq!(
+            url_date("https://a.com/2020/06/16/x").as_deref(),
+            Some("2020-06-16")
+        );
+        assert_eq!(
+            url_date("https://a.com/news/20200616/x").as_deref(),
+            Some("2020-06-16")
+        );
+        assert_eq!(url_date("https://a.com/x?d=2020/06/16"), None);
+        assert_eq!(url_date("https://a.com/id/1234567890"), None);
+    }
+
+    #[test]
+    fn sitename_description_image_categories_tags() {
+        let m = meta(
+            "<meta name=description content='Short summary.'>\
+             <meta property=og:image content=https://a.com/i.jpg>\
+             <meta name=twitter:site content=@ExampleNews>\
+             <meta property=article:section content=Tech>\
+             <meta property=article:tag content=Phones><meta property=article:tag content=phones>\
+             <meta name=keywords content='review, Android'>\
+             <body><a rel='category tag' href=/c/ai>AI</a><a rel=tag href=/t/x>Gadgets</a></body>",
+        );
+        assert_eq!(m.sitename.as_deref(), Some("ExampleNews"));
+        assert_eq!(m.description.as_deref(), Some("Short summary."));
+        assert_eq!(m.image.as_deref(), Some("https://a.com/i.jpg"));
+        assert_eq!(m.categories, ["Tech", "AI"]);
+        assert_eq!(m.tags, ["Phones", "review", "Android", "Gadgets"]);
+        let m = meta(&ld(
+            r#"{"@graph":[{"@type":"WebSite","name":"Site"},{"@type":"BlogPosting","description":"D","image":{"url":"/i.png"},"articleSection":["A","B"],"keywords":"x, y"}]}"#,
+        ));
+        assert_eq!(m.sitename.as_deref(), Some("Site"));
+        assert_eq!(m.description.as_deref(), Some("D"));
+        assert_eq!(m.image.as_deref(), Some("/i.png"));
+        assert_eq!(m.categories, ["A", "B"]);
+        assert_eq!(m.tags, ["x", "y"]);
+        let m = meta("<title>Page | example.org</title>");
+        assert_eq!(m.sitename.as_deref(), Some("example.org"));
+        assert_eq!(m.title.as_deref(), Some("Page"));
+    }
+
+    #[test]
+    fn lang_declared_or_detected() {
+        let m = meta_of("<html lang=de-AT><title>x</title>", "the English text");
+        assert_eq!(
+            (m.lang.as_deref(), m.lang_source),
+            (Some("de-AT"), Some(DECLARED))
+        );
+        let m = meta("<meta http-equiv=Content-Language content='fr, en'>");
+        assert_eq!(
+            (m.lang.as_deref(), m.lang_source),
+            (Some("fr"), Some(DECLARED))
+        );
+        let text = "Der Gemeinderat hat am Dienstag nach einer vierstündigen Debatte den Bau der \
+            neuen Brücke beschlossen, und die Arbeiten sollen im Mai beginnen, sagte die \
+            Bürgermeisterin der Stadt am Abend.";
+        let m = meta_of("<p>x", text);
+        assert_eq!(
+            (m.lang.as_deref(), m.lang_source),
+            (Some("de"), Some(DETECTED))
+        );
+        // Too little text: no answer rather than a wrong one.
+        let m = meta_of("<p>x", "OK");
+        assert_eq!((m.lang, m.lang_source), (None, None));
+    }
+
+    #[test]
+    fn hostile_json_ld_is_bounded() {
+        // Broken JSON, comment-wrapped JSON, a non-object: nothing, or what parses.
+        let m = meta(&ld(r#"{"@type":"Article","headline":"Half"#));
+        assert_eq!(m.title, None);
+        let m = meta(&ld(r#"<!-- {"@type":"Article","headline":"Wrapped"} -->"#));
+        assert_eq!(m.title.as_deref(), Some("Wrapped"));
+        let m = meta(&ld("42"));
+        assert_eq!(m, Metadata::default());
+        // Deeper than serde_json's recursion limit: refused, no stack overflow.
+        let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        assert_eq!(meta(&ld(&deep)).date, None);
+        let deep_ok = format!(
+            "{}{{\"@type\":\"Article\",\"datePublished\":\"2020-01-02\"}}{}",
+            "[".repeat(100),
+            "]".repeat(100)
+        );
+        assert_eq!(meta(&ld(&deep_ok)).date.as_deref(), Some("2020-01-02"));
+        // Larger than the per-script cap: not read.
+        let pad = "x".repeat(LD_MAX_SCRIPT);
+        let huge = format!(r#"{{"@type":"Article","datePublished":"2020-01-02","pad":"{pad}"}}"#);
+        assert_eq!(meta(&ld(&huge)).date, None);
+        // Items past the visit cap are not looked at.
+        let many = format!(
+            "[{}{{\"@type\":\"Article\",\"datePublished\":\"2020-01-02\"}}]",
+            "{},".repeat(LD_MAX_NODES)
+        );
+        assert_eq!(meta(&ld(&many)).date, None);
+        // Scripts past the count cap are not read; those before it are.
+        let one = r#"<script type="application/ld+json">{"x":1}</script>"#;
+        let last = r#"<script type="application/ld+json">{"@type":"Article","datePublished":"2020-01-02"}</script>"#;
+        let page = format!("{}{last}", one.repeat(LD_MAX_SCRIPTS));
+        assert_eq!(meta(&page).date, None);
+        let page = format!("{}{last}", one.repeat(LD_MAX_SCRIPTS - 1));
+        assert_eq!(meta(&page).date.as_deref(), Some("2020-01-02"));
+        // The total cap: many scripts just under the per-script cap.
+        let big = format!(
+            r#"<script type="application/ld+json">{{"pad":"{}"}}</script>"#,
+            "x".repeat(LD_MAX_SCRIPT - 100)
+        );
+        let page = format!("{}{last}", big.repeat(LD_MAX_TOTAL / LD_MAX_SCRIPT));
+        assert_eq!(meta(&page).date.as_deref(), Some("2020-01-02"));
+        let page = format!("{}{last}", big.repeat(LD_MAX_TOTAL / LD_MAX_SCRIPT + 1));
+        assert_eq!(meta(&page).date, None);
+    }
+
+    /// Real pages of `../shared/data` (skipped when it is absent): values read off the pages.
+    #[test]
+    fn shared_scrapinghub_pages_have_their_author_and_date() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../shared/data/scrapinghub/html");
+        if !dir.is_dir() {
+            eprintln!("skipping: {} not found", dir.display());
+            return;
+        }
+        for (id, title, author, date) in [
+            (
+                "042bb7b5fedab6eac7db576522b89b93904c237d344bcbe14a6a5ab7f7335856",
+                "Google Stadia, Microsoft xCloud, Apple Arcade: So Many Ways to Play…and Pay",
+                "Sarah E. Needleman",
+                "2019-11-19",
+            ),
+            (
+                "04a6711caa7c687592777718866e781e976e0fe684faebe8b3cedcef8cd0ea34",
+                "Opinion | Republicans Are Following Trump to Nowhere",
+                "Jamelle Bouie",
+                "2019-11-19",
+            ),
+        ] {
+            let bytes = std::fs::read(dir.join(format!("{id}.html"))).expect("page");
+            let opts = crate::page::Options {
+                metadata: true,
+                ..Default::default()
+            };
+            let e = crate::page::extract(&bytes, None, &opts).expect("extracted");
+            assert_eq!(e.title.as_deref(), Some(title), "{id}");
+            assert_eq!(e.author.as_deref(), Some(author), "{id}");
+            assert_eq!(e.date.as_deref().map(|d| &d[..10]), Some(date), "{id}");
+            assert_eq!(e.lang_source, Some(DECLARED), "{id}");
+        }
+    }
 }
