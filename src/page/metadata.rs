@@ -21,8 +21,9 @@
 //!   URL through [`url_date`]). Values are parsed by [`iso_date`] (ISO, `2020/06/16`,
 //!   `2020年06月16日 02:31`, `June 16, 2020`, `16.06.2020`, RFC 2822...).
 //! - `sitename`: `og:site_name`, JSON-LD publisher or `WebSite` name, publisher meta names
-//!   ([`SITENAME_META`]), `twitter:site` (without its `@`), then a part of the `<title>` that is
-//!   a domain name.
+//!   ([`SITENAME_META`]), `twitter:site` (without its `@`), a part of the `<title>` that is
+//!   a domain name, then the host of the page's URL (`og:url`, canonical link; the caller's
+//!   URL through [`host_name`]).
 //! - `description`: `og:description`, `<meta name=description>`, `twitter:description`, Dublin
 //!   Core, JSON-LD `description`.
 //! - `image`: `og:image` (`:secure_url`, `:url`), `twitter:image`, JSON-LD `image`,
@@ -91,8 +92,32 @@ pub const AUTHOR_CLASSES: &[&str] = &[
     "username",
 ];
 
+/// Words that lead a byline's name in, dropped (ASCII case-insensitively, followed by `:` or a
+/// space), longest first.
+pub const BYLINE_LEADS: &[&str] = &[
+    "written by",
+    "posted by",
+    "reviewed by",
+    "words by",
+    "text by",
+    "story by",
+    "author",
+    "autor",
+    "auteur",
+    "text",
+    "by",
+    "von",
+    "par",
+    "por",
+];
+
 /// Words that end the name in a byline's text (what follows is its date or role).
 pub const BYLINE_STOPS: &[&str] = &[
+    " last ",
+    " is a ",
+    " in ",
+    " (",
+    "@",
     " published",
     " updated",
     " posted",
@@ -392,6 +417,16 @@ pub fn read(doc: &Document, text: &str) -> Metadata {
     }
 }
 
+/// The host of an absolute URL as a site name, without `www.` (`https://www.example.org/a`
+/// → `example.org`): the site name of last resort, as trafilatura gives it.
+pub fn host_name(url: &str) -> Option<String> {
+    let rest = &url[url.find("://")? + 3..];
+    let host = rest.split(['/', '?', '#']).next()?;
+    let host = host.rsplit('@').next()?.split(':').next()?;
+    let host = host.strip_prefix("www.").unwrap_or(host);
+    (host.contains('.') && !host.starts_with('.')).then(|| host.to_ascii_lowercase())
+}
+
 /// The date in a URL's path (`/2020/06/16/`, `/2020-06-16-`, `/20200616/`), ISO.
 pub fn url_date(url: &str) -> Option<String> {
     let path = url.split(['?', '#']).next()?;
@@ -570,7 +605,7 @@ fn collect(doc: &Document) -> Found {
             }
         }
         if f.byline.is_none() && byline_candidate(doc, id) {
-            let t = byline_name(&doc.text_of(id));
+            let t = byline_name(&spaced_text(doc, id));
             if AUTHOR_CHARS.contains(&t.chars().count()) {
                 f.byline = Some(t);
             }
@@ -719,38 +754,75 @@ fn in_comments(doc: &Document, id: NodeId) -> bool {
     })
 }
 
-/// The name in a byline's text: `By Jane Doe Published 10:02 AM EST Nov 19, 2019` →
-/// `Jane Doe` (cut at [`BYLINE_STOPS`] and at the first digit).
+/// The name in a byline's text: `Written by: Jane Doe Published 10:02 AM EST Nov 19, 2019`
+/// → `Jane Doe` (its lead-in word dropped, cut at [`BYLINE_STOPS`], at a month name after the
+/// first word and at the first digit).
 fn byline_name(t: &str) -> String {
     let t = strip_by(t);
-    let lower = t.to_lowercase();
+    let lower = t.to_ascii_lowercase();
     let mut end = t.find(|c: char| c.is_ascii_digit()).unwrap_or(t.len());
     for stop in BYLINE_STOPS {
         if let Some(i) = lower.find(stop)
             && i < end
-            && t.is_char_boundary(i)
         {
             end = i;
         }
     }
-    t[..end]
+    // A month name after the first word starts the date (`Carrie Arnold November 3`).
+    let mut pos = 0;
+    for (k, word) in t.split(' ').enumerate() {
+        if k > 0
+            && pos < end
+            && word.len() >= 3
+            && MONTHS.iter().any(|(m, _)| word.eq_ignore_ascii_case(m))
+        {
+            end = pos;
+            break;
+        }
+        pos += word.len() + 1;
+    }
+    let name = t[..end.min(t.len())]
         .trim_end_matches(|c: char| {
-            c.is_whitespace() || matches!(c, ',' | '|' | '-' | '·' | '—' | ':')
+            c.is_whitespace() || matches!(c, ',' | '|' | '-' | '·' | '—' | ':' | '(')
         })
-        .to_string()
+        .to_string();
+    if BYLINE_LEADS.iter().any(|l| name.eq_ignore_ascii_case(l)) {
+        return String::new();
+    }
+    name
 }
 
-/// `By Jane Doe` → `Jane Doe`.
+/// `By Jane Doe`, `Written by: Jane Doe` → `Jane Doe` ([`BYLINE_LEADS`]).
 fn strip_by(t: &str) -> String {
-    let t = t.trim();
-    for p in [
-        "By ", "by ", "BY ", "Von ", "von ", "Par ", "par ", "Por ", "por ",
-    ] {
-        if let Some(r) = t.strip_prefix(p) {
-            return r.trim().to_string();
+    let mut t = t.trim();
+    for lead in BYLINE_LEADS {
+        let Some(head) = t.get(..lead.len()) else {
+            continue;
+        };
+        let next = t[lead.len()..].chars().next();
+        if head.eq_ignore_ascii_case(lead) && next.is_some_and(|c| c == ':' || c.is_whitespace()) {
+            t = t[lead.len()..].trim_start_matches(|c: char| c == ':' || c.is_whitespace());
+            break;
         }
     }
     t.to_string()
+}
+
+/// The visible text of an element's subtree with a space between its text nodes
+/// (`<span>By</span><a>Jane</a>` is `By Jane`, not `ByJane`), white space collapsed.
+fn spaced_text(doc: &Document, id: NodeId) -> String {
+    let mut raw = String::new();
+    for i in doc.tree.subtree(id) {
+        let n = &doc.tree.nodes[i];
+        if n.kind == Kind::Text && n.context() & crate::html::tree::context::HIDDEN == 0 {
+            raw.push_str(doc.raw_text(i as NodeId));
+            raw.push(' ');
+            if raw.len() > 4 * AUTHOR_CHARS.end {
+                break;
+            }
+        }
+    }
+    clean(&raw)
 }
 
 fn sitename(f: &Found) -> Option<String> {
@@ -774,6 +846,11 @@ fn sitename(f: &Found) -> Option<String> {
                 .into_iter()
                 .find(|p| p.contains('.') && !p.contains(' '))
                 .map(str::to_string)
+        })
+        .or_else(|| {
+            f.meta(&["og:url"])
+                .or(f.canonical.as_deref())
+                .and_then(host_name)
         })
         .filter(|s| !s.is_empty())
 }
@@ -863,7 +940,9 @@ fn author(f: &Found) -> Option<String> {
     let names: Vec<&str> = f
         .meta_all(AUTHOR_META)
         .chain(f.meta_all(&["itemprop:author"]))
-        .filter(|a| !a.starts_with("http") && !a.starts_with('@'))
+        .filter(|a| {
+            !a.starts_with("http") && !a.starts_with('@') && a.chars().any(char::is_alphabetic)
+        })
         .collect();
     if !names.is_empty() {
         let mut v: Vec<String> = names.iter().map(|n| strip_by(n)).collect();

@@ -7,10 +7,11 @@
 //! `markdown` with `--format json-markdown`), `bytes_in`, `algo`, then the pass-through fields
 //! of a JSON lines input, and `error` (a string) when the record failed. The metadata fields
 //! and their sources: [`crate::page::metadata`]; the record's URL adds a date in its path and
-//! its `Content-Language` a declared language when the page gives neither.
+//! its host as the site name, its `Content-Language` a declared language, when the page gives
+//! none.
 //!
-//! `date` is only ever a date the page states (`article:published_time`, JSON-LD
-//! `datePublished`, `<time datetime>`...); the capture date of a WARC record is `warc_date`, so a
+//! `date` is only ever a date the page or its URL gives (JSON-LD `datePublished`,
+//! `article:published_time`, `<time datetime>`, `/2020/06/16/`...); the capture date of a WARC record is `warc_date`, so a
 //! consumer never takes a crawl date for a publication date. Pass-through fields never replace
 //! pith's own. A record that could not be read (a fault) gives `id`, `source`, `record`,
 //! `offset`, `member_offset` (gzip inputs) and `error`.
@@ -39,7 +40,12 @@ pub fn page(rec: &Record, bytes_in: usize, e: Extracted, format: crate::output::
     o.insert("url".into(), json!(rec.url));
     o.insert("title".into(), json!(e.title));
     o.insert("author".into(), json!(e.author));
-    o.insert("sitename".into(), json!(e.sitename));
+    let sitename = e.sitename.or_else(|| {
+        rec.url
+            .as_deref()
+            .and_then(crate::page::metadata::host_name)
+    });
+    o.insert("sitename".into(), json!(sitename));
     o.insert("lang".into(), json!(lang));
     o.insert("lang_source".into(), json!(lang_source));
     o.insert("date".into(), json!(date));
