@@ -5,21 +5,24 @@
 //!
 //! Sources, in the order they are tried (the first that gives a value wins):
 //!
-//! - `title`: the `<title>` of the document (never one inside an `<svg>`), cleaned of the
-//!   site name: a first or last part, cut at a [`TITLE_SEPARATORS`] separator, that is the
-//!   site name (`og:site_name`, JSON-LD publisher, `application-name`), or that the rest is
-//!   `og:title` / the JSON-LD `headline`. When the `<title>` is missing or only the site name:
-//!   `og:title`, JSON-LD `headline`, `twitter:title`, the only `<h1>`.
-//! - `author`: JSON-LD `author` (names joined with `; `), `<meta>` author names
+//! - `title`: `og:title`, else the `<title>` of the document (never one inside an `<svg>`),
+//!   each cleaned of the site name: a first or last part, cut at a [`TITLE_SEPARATORS`]
+//!   separator, that is the site name (`og:site_name`, JSON-LD publisher, `application-name`,
+//!   ... see `sitename`). When both are missing or only the site name: JSON-LD `headline`,
+//!   `twitter:title`, the only `<h1>`.
+//! - `author`: JSON-LD `author` of a person (names joined with `; `), `<meta>` author names
 //!   ([`AUTHOR_META`]), then the text of a byline element (`rel=author`, `itemprop=author`,
-//!   a class or id naming the author: [`AUTHOR_CLASSES`]).
+//!   a class or id naming the author: [`AUTHOR_CLASSES`]) cleaned ([`BYLINE_LEADS`],
+//!   [`BYLINE_STOPS`]), then a JSON-LD author that is an organization.
 //! - `date` (ISO 8601: `YYYY-MM-DD`, or the full date-time when the source gives a time):
 //!   JSON-LD `datePublished`, Open Graph / `article:published_time` ([`DATE_OG`]),
 //!   `<meta itemprop=datePublished>`, Dublin Core ([`DATE_DC`]), other common meta names
 //!   ([`DATE_OTHER`]), `<time datetime>` (one marked `pubdate` or `itemprop=datePublished`
-//!   first), then a date in the path of the page's URL (`og:url`, canonical link; the caller's
-//!   URL through [`url_date`]). Values are parsed by [`iso_date`] (ISO, `2020/06/16`,
-//!   `2020年06月16日 02:31`, `June 16, 2020`, `16.06.2020`, RFC 2822...).
+//!   first), a date in the path of the page's URL (`og:url`, canonical link; the caller's
+//!   URL through [`url_date`]); then guesses ([`Metadata::date_guessed`]): the modified date
+//!   ([`DATE_MODIFIED`], JSON-LD `dateModified`), an element whose class names a date
+//!   ([`DATE_CLASSES`]), the first short text holding one. Values are parsed by [`iso_date`]
+//!   (ISO, `2020/06/16`, `2020年06月16日 02:31`, `June 16, 2020`, `16.06.2020`, RFC 2822...).
 //! - `sitename`: `og:site_name`, JSON-LD publisher or `WebSite` name, publisher meta names
 //!   ([`SITENAME_META`]), `twitter:site` (without its `@`), a part of the `<title>` that is
 //!   a domain name, then the host of the page's URL (`og:url`, canonical link; the caller's
