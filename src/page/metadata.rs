@@ -186,6 +186,24 @@ pub const DATE_MODIFIED: &[&str] = &[
     "http-equiv:last-modified",
 ];
 
+/// Keys of the publication date in script-rendered pages' JSON state (Next.js, Nuxt, Gatsby,
+/// WordPress' REST output), read as the last guess ([`script_date`]).
+pub const SCRIPT_DATE_KEYS: &[&str] = &[
+    "\"datePublished",
+    "\"publishedAt",
+    "\"published_at",
+    "\"publish_date",
+    "\"publishDate",
+    "\"pubDate",
+    "\"dateCreated",
+    "\"createdAt",
+    "\"created_at",
+];
+
+/// Occurrences of each key looked at: a page of thousands of records (a feed) has the page's
+/// own date first, if at all.
+pub const SCRIPT_DATE_TRIES: usize = 20;
+
 /// Class, id or itemprop words of elements that hold the page's date as text
 /// (`<span class="article-publish-date">November 19, 2019</span>`), as htmldate looks for them.
 pub const DATE_CLASSES: &[&str] = &[
@@ -364,7 +382,11 @@ pub fn read(doc: &Document, text: &str) -> Metadata {
     let sitename = sitename(&f);
     let title = title(&f, sitename.as_deref());
     let author = author(&f);
-    let (date, date_guessed) = date(&f);
+    let (mut date, mut date_guessed) = date(&f);
+    if date.is_none() {
+        date = script_date(doc.src);
+        date_guessed = date.is_some();
+    }
     let description = f
         .meta(&[
             "og:description",
@@ -634,6 +656,45 @@ fn contains_ignore_case(hay: &str, needle: &str) -> bool {
             .as_bytes()
             .windows(needle.len())
             .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+}
+
+/// The first publication date under a [`SCRIPT_DATE_KEYS`] key in the page's scripts (the
+/// JSON state of script-rendered pages: `"publishedAt":"2020-06-16T02:31:00Z"`, also with the
+/// quotes escaped inside a JS string). The last of the guesses: a page that states its date
+/// nowhere else.
+fn script_date(src: &str) -> Option<String> {
+    let b = src.as_bytes();
+    let mut best: Option<(usize, String)> = None;
+    for key in SCRIPT_DATE_KEYS {
+        for (n, at) in memchr::memmem::find_iter(b, key.as_bytes()).enumerate() {
+            if n >= SCRIPT_DATE_TRIES || best.as_ref().is_some_and(|(p, _)| *p < at) {
+                break;
+            }
+            let rest = &src.as_bytes()[at + key.len()..];
+            // `":"`, `\":\"`, `": "`: skip quotes, backslashes, colons and spaces.
+            let skip = rest
+                .iter()
+                .take(8)
+                .take_while(|c| matches!(c, b'"' | b'\\' | b':' | b' ' | b'\''))
+                .count();
+            if !rest[..skip].contains(&b':') {
+                continue;
+            }
+            let value = &rest[skip..];
+            let end = value
+                .iter()
+                .take(40)
+                .position(|c| matches!(c, b'"' | b'\\' | b'\'' | b',' | b'}'))
+                .unwrap_or(0);
+            if let Ok(v) = std::str::from_utf8(&value[..end])
+                && let Some(d) = iso_date(v)
+            {
+                best = Some((at, d));
+                break;
+            }
+        }
+    }
+    best.map(|(_, d)| d)
 }
 
 /// Whether `s` has a run of four digits (a year) or a CJK date: the cheap test before a
@@ -1766,6 +1827,17 @@ mod tests {
         );
         let m = meta("<body><p>Posted on 16. März 2020</p>");
         assert_eq!(m.date.as_deref(), Some("2020-03-16"));
+        // The last guess: a date key in a script's JSON state, quotes escaped or not.
+        let m =
+            meta(r#"<script>window.s = "{\"publishedAt\":\"2021-05-06T07:08:09Z\"}";</script>"#);
+        assert_eq!(
+            (m.date.as_deref(), m.date_guessed),
+            (Some("2021-05-06T07:08:09Z"), true)
+        );
+        let m = meta(
+            r#"<script>x = {"created_at": "2019-02-03", "publish_date": "2020-01-02"}</script>"#,
+        );
+        assert_eq!(m.date.as_deref(), Some("2019-02-03"));
     }
 
     #[test]
@@ -1861,6 +1933,9 @@ mod tests {
 
     #[test]
     fn hostile_json_ld_is_bounded() {
+        // The date JSON-LD declares (not the script-key guess, which reads any script's text
+        // without parsing it: bounded by its own caps).
+        let declared_date = |html: &str| Some(meta(html)).filter(|m| !m.date_guessed)?.date;
         // Broken JSON, comment-wrapped JSON, a non-object: nothing, or what parses.
         let m = meta(&ld(r#"{"@type":"Article","headline":"Half"#));
         assert_eq!(m.title, None);
@@ -1870,39 +1945,39 @@ mod tests {
         assert_eq!(m, Metadata::default());
         // Deeper than serde_json's recursion limit: refused, no stack overflow.
         let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
-        assert_eq!(meta(&ld(&deep)).date, None);
+        assert_eq!(declared_date(&ld(&deep)), None);
         let deep_ok = format!(
             "{}{{\"@type\":\"Article\",\"datePublished\":\"2020-01-02\"}}{}",
             "[".repeat(100),
             "]".repeat(100)
         );
-        assert_eq!(meta(&ld(&deep_ok)).date.as_deref(), Some("2020-01-02"));
+        assert_eq!(declared_date(&ld(&deep_ok)).as_deref(), Some("2020-01-02"));
         // Larger than the per-script cap: not read.
         let pad = "x".repeat(LD_MAX_SCRIPT);
         let huge = format!(r#"{{"@type":"Article","datePublished":"2020-01-02","pad":"{pad}"}}"#);
-        assert_eq!(meta(&ld(&huge)).date, None);
+        assert_eq!(declared_date(&ld(&huge)), None);
         // Items past the visit cap are not looked at.
         let many = format!(
             "[{}{{\"@type\":\"Article\",\"datePublished\":\"2020-01-02\"}}]",
             "{},".repeat(LD_MAX_NODES)
         );
-        assert_eq!(meta(&ld(&many)).date, None);
+        assert_eq!(declared_date(&ld(&many)), None);
         // Scripts past the count cap are not read; those before it are.
         let one = r#"<script type="application/ld+json">{"x":1}</script>"#;
         let last = r#"<script type="application/ld+json">{"@type":"Article","datePublished":"2020-01-02"}</script>"#;
         let page = format!("{}{last}", one.repeat(LD_MAX_SCRIPTS));
-        assert_eq!(meta(&page).date, None);
+        assert_eq!(declared_date(&page), None);
         let page = format!("{}{last}", one.repeat(LD_MAX_SCRIPTS - 1));
-        assert_eq!(meta(&page).date.as_deref(), Some("2020-01-02"));
+        assert_eq!(declared_date(&page).as_deref(), Some("2020-01-02"));
         // The total cap: many scripts just under the per-script cap.
         let big = format!(
             r#"<script type="application/ld+json">{{"pad":"{}"}}</script>"#,
             "x".repeat(LD_MAX_SCRIPT - 100)
         );
         let page = format!("{}{last}", big.repeat(LD_MAX_TOTAL / LD_MAX_SCRIPT));
-        assert_eq!(meta(&page).date.as_deref(), Some("2020-01-02"));
+        assert_eq!(declared_date(&page).as_deref(), Some("2020-01-02"));
         let page = format!("{}{last}", big.repeat(LD_MAX_TOTAL / LD_MAX_SCRIPT + 1));
-        assert_eq!(meta(&page).date, None);
+        assert_eq!(declared_date(&page), None);
     }
 
     /// Real pages of `../shared/data` (skipped when it is absent): values read off the pages.
