@@ -585,13 +585,12 @@ fn collect(doc: &Document) -> Found {
                     _ => {}
                 }
             }
-            Tag::Script => {
+            Tag::Script
                 if doc
                     .attr(id, "type")
-                    .is_some_and(|t| t.to_ascii_lowercase().contains("ld+json"))
-                {
-                    ld_script(doc.raw_text(id), &mut f.ld, &mut ld_budget);
-                }
+                    .is_some_and(|t| contains_ignore_case(t, "ld+json")) =>
+            {
+                ld_script(doc.raw_text(id), &mut f.ld, &mut ld_budget);
             }
             Tag::Time if f.time_pub.is_none() => {
                 if let Some(dt) = doc
@@ -618,15 +617,14 @@ fn collect(doc: &Document) -> Found {
             }
             _ => {}
         }
-        if n.tag == Tag::A {
-            if let Some(rel) = doc.attr(id, "rel") {
-                let rel = rel.to_ascii_lowercase();
-                let words: Vec<&str> = rel.split_ascii_whitespace().collect();
-                if words.contains(&"category") {
-                    push_text(&mut f.rel_category, doc.text_of(id));
-                } else if words.contains(&"tag") {
-                    push_text(&mut f.rel_tag, doc.text_of(id));
-                }
+        if n.tag == Tag::A
+            && let Some(rel) = doc.attr(id, "rel")
+        {
+            let mut words = rel.split_ascii_whitespace();
+            if words.clone().any(|w| w.eq_ignore_ascii_case("category")) {
+                push_text(&mut f.rel_category, doc.text_of(id));
+            } else if words.any(|w| w.eq_ignore_ascii_case("tag")) {
+                push_text(&mut f.rel_tag, doc.text_of(id));
             }
         }
         if f.byline.is_none() && byline_candidate(doc, id) {
@@ -1401,7 +1399,7 @@ fn ymd(y: u32, m: u32, d: u32) -> Option<String> {
     let days = match m {
         1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
         4 | 6 | 9 | 11 => 30,
-        2 if y % 4 == 0 && (y % 100 != 0 || y % 400 == 0) => 29,
+        2 if y.is_multiple_of(4) && (!y.is_multiple_of(100) || y.is_multiple_of(400)) => 29,
         2 => 28,
         _ => return None,
     };
