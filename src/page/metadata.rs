@@ -133,6 +133,18 @@ pub const BYLINE_STOPS: &[&str] = &[
     " pm ",
 ];
 
+/// News agencies that bylines name after the reporter (`Tom Davies Associated Press`): dropped
+/// from the end of an author value that has a name before them.
+pub const AGENCIES: &[&str] = &[
+    "Associated Press",
+    "AP",
+    "Reuters",
+    "AFP",
+    "dpa",
+    "Bloomberg",
+    "AP Auto Writer",
+];
+
 /// Byline text outside these lengths (characters) is not a name: too short is an initial or
 /// a stray letter, longer is a sentence or a whole block (trafilatura's limits, 2 < len < 120).
 pub const AUTHOR_CHARS: std::ops::Range<usize> = 3..120;
@@ -381,7 +393,7 @@ pub fn read(doc: &Document, text: &str) -> Metadata {
     let f = collect(doc);
     let sitename = sitename(&f);
     let title = title(&f, sitename.as_deref());
-    let author = author(&f);
+    let author = author(&f).map(|a| without_publisher(a, sitename.as_deref()));
     let (mut date, mut date_guessed) = date(&f);
     if date.is_none() {
         date = script_date(doc.src);
@@ -1007,13 +1019,43 @@ fn author(f: &Found) -> Option<String> {
         })
         .collect();
     if !names.is_empty() {
-        let mut v: Vec<String> = names.iter().map(|n| strip_by(n)).collect();
-        v.dedup();
+        let mut v: Vec<String> = Vec::new();
+        for n in names {
+            let n = strip_by(n);
+            if !v.contains(&n) {
+                v.push(n);
+            }
+        }
         return Some(v.join("; "));
     }
     f.byline
         .clone()
         .or_else(|| (!f.ld.org_authors.is_empty()).then(|| f.ld.org_authors.join("; ")))
+}
+
+/// An author value without the publisher written after the names (`Elliot Brownstein, Florida
+/// Today` with the site name `Florida Today`, `Tom Davies Associated Press`): the site name or
+/// one of [`AGENCIES`], when a name stays before it.
+fn without_publisher(author: String, sitename: Option<&str>) -> String {
+    let mut a = author.as_str();
+    for org in sitename.into_iter().chain(AGENCIES.iter().copied()) {
+        if a.len() <= org.len() {
+            continue;
+        }
+        let cut = a.len() - org.len();
+        if a.is_char_boundary(cut)
+            && a[cut..].eq_ignore_ascii_case(org)
+            && a[..cut].ends_with(|c: char| c.is_whitespace() || matches!(c, ',' | '|' | '-' | '/'))
+        {
+            let rest = a[..cut].trim_end_matches(|c: char| {
+                c.is_whitespace() || matches!(c, ',' | '|' | '-' | '/' | ';')
+            });
+            if rest.len() < cut && rest.chars().any(char::is_alphabetic) {
+                a = rest;
+            }
+        }
+    }
+    a.to_string()
 }
 
 fn date(f: &Found) -> (Option<String>, bool) {
@@ -1792,6 +1834,18 @@ mod tests {
             ld(r#"{"@type":"NewsArticle","author":{"@type":"Organization","name":"Reuters"}}"#)
         ));
         assert_eq!(m.author.as_deref(), Some("Pat Kim"));
+        // The publisher after the names goes: the site name, a news agency.
+        let m = meta(
+            "<meta property=og:site_name content='Florida Today'>\
+             <meta name=author content='Elliot Brownstein, Florida Today'>",
+        );
+        assert_eq!(m.author.as_deref(), Some("Elliot Brownstein"));
+        let m = meta("<meta name=author content='Tom Davies Associated Press'>");
+        assert_eq!(m.author.as_deref(), Some("Tom Davies"));
+        let m = meta("<meta name=author content='Tom Knap'>");
+        assert_eq!(m.author.as_deref(), Some("Tom Knap"));
+        let m = meta("<meta name=author content='Reuters'>");
+        assert_eq!(m.author.as_deref(), Some("Reuters"));
     }
 
     #[test]
