@@ -262,6 +262,7 @@ fn config_from(args: Args) -> Result<Run, String> {
                 format: format.body,
                 links: args.links,
             },
+            metadata: format.json,
         },
         json: format.json,
         input,

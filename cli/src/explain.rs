@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use argh::{ArgsInfo, FromArgs};
 use pith::explain::explain_with_gold;
-use pith::extract::{self, AnyAlgo, auto, danag};
+use pith::extract::{self, AnyAlgo, danag};
 use pith::page::Options;
 
 /// Writes an HTML report of why a page came out as it did: DANAg's profile, every text block

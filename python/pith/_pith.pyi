@@ -89,8 +89,9 @@ def read_warc(
     url: Optional[str] = None,
 ) -> WarcReader:
     """One dict per record that `pith --format json FILE` prints (the JSON lines themselves
-    with raw=True): id, url, title, lang, date, warc_date, text (or markdown), bytes_in, algo,
-    and error when the record failed. With templates, each record's URL (url= for a plain
+    with raw=True): id, url, title, author, sitename, lang, lang_source, date, warc_date,
+    description, image, categories, tags, text (or markdown), bytes_in, algo, and error when
+    the record failed (the metadata fields: docs/metadata.md). With templates, each record's URL (url= for a plain
     HTML page) picks its site's template and algo says what ran ("fastce+auto",
     "fastce+auto:HOST#i" when the host has several templates, or the fallback)."""
 

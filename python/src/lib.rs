@@ -96,6 +96,8 @@ fn options(
         },
         output: pith_core::output::Options { format, links },
         charset,
+        // Text and Markdown need no metadata; `read_warc`'s JSON lines turn it on.
+        metadata: false,
     })
 }
 

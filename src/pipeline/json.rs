@@ -1,12 +1,17 @@
 //! JSON lines: one object per input record, on one line, always valid UTF-8 (serde_json
 //! escapes every control character, so a page's newlines never break a line).
 //!
-//! Fields, in this order: `id`, `url`, `title`, `lang`, `date`, `warc_date` (each `null` when
-//! unknown), `text` (or `markdown` with `--format json-markdown`), `bytes_in`, `algo`, then
-//! the pass-through fields of a JSON lines input, and `error` (a string) when the record failed.
+//! Fields, in this order: `id`, `url`, `title`, `author`, `sitename`, `lang`, `lang_source`
+//! (`"declared"` or `"detected"`), `date` (ISO 8601), `warc_date`, `description`, `image`
+//! (each `null` when unknown), `categories`, `tags` (arrays, empty when unknown), `text` (or
+//! `markdown` with `--format json-markdown`), `bytes_in`, `algo`, then the pass-through fields
+//! of a JSON lines input, and `error` (a string) when the record failed. The metadata fields
+//! and their sources: [`crate::page::metadata`]; the record's URL adds a date in its path and
+//! its host as the site name, its `Content-Language` a declared language, when the page gives
+//! none.
 //!
-//! `date` is only ever a date the page states (`article:published_time`, JSON-LD
-//! `datePublished`, `<time datetime>`...); the capture date of a WARC record is `warc_date`, so a
+//! `date` is only ever a date the page or its URL gives (JSON-LD `datePublished`,
+//! `article:published_time`, `<time datetime>`, `/2020/06/16/`...); the capture date of a WARC record is `warc_date`, so a
 //! consumer never takes a crawl date for a publication date. Pass-through fields never replace
 //! pith's own. A record that could not be read (a fault) gives `id`, `source`, `record`,
 //! `offset`, `member_offset` (gzip inputs) and `error`.
@@ -20,14 +25,35 @@ use crate::page::Extracted;
 /// may be gone: [`crate::page::extract_buffer`]). The text moves into the object rather
 /// than being copied: on a page of 100 MB the copy was another 0.7x the page in memory.
 pub fn page(rec: &Record, bytes_in: usize, e: Extracted, format: crate::output::Format) -> String {
-    let lang = e.lang.or_else(|| rec.content_language.clone());
+    // A transport Content-Language is a declaration, worth more than a detected language.
+    let (lang, lang_source) = match (&rec.content_language, e.lang_source) {
+        (Some(cl), None | Some(crate::page::metadata::DETECTED)) => {
+            (Some(cl.clone()), Some(crate::page::metadata::DECLARED))
+        }
+        _ => (e.lang, e.lang_source),
+    };
+    let date = e
+        .date
+        .or_else(|| rec.url.as_deref().and_then(crate::page::metadata::url_date));
     let mut o = Map::new();
     o.insert("id".into(), json!(rec.id));
     o.insert("url".into(), json!(rec.url));
     o.insert("title".into(), json!(e.title));
+    o.insert("author".into(), json!(e.author));
+    let sitename = e.sitename.or_else(|| {
+        rec.url
+            .as_deref()
+            .and_then(crate::page::metadata::host_name)
+    });
+    o.insert("sitename".into(), json!(sitename));
     o.insert("lang".into(), json!(lang));
-    o.insert("date".into(), json!(e.date));
+    o.insert("lang_source".into(), json!(lang_source));
+    o.insert("date".into(), json!(date));
     o.insert("warc_date".into(), json!(rec.warc_date));
+    o.insert("description".into(), json!(e.description));
+    o.insert("image".into(), json!(e.image));
+    o.insert("categories".into(), json!(e.categories));
+    o.insert("tags".into(), json!(e.tags));
     let body = if format == crate::output::Format::Markdown {
         "markdown"
     } else {

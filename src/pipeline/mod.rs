@@ -163,6 +163,16 @@ pub type Events<'e> = &'e (dyn Fn(Event<'_>) + Sync);
 /// Runs the filter over `config.files`, writing documents to `out` in input order and every
 /// other report to `events`; returns the counts. Only a closed `out` stops it early.
 pub fn run(config: &Config, out: &mut (dyn Write + Send), events: Events<'_>) -> Summary {
+    // JSON output carries the page's metadata; text output never pays for it.
+    let with_metadata;
+    let config = if config.json && !config.options.metadata {
+        let mut c = config.clone();
+        c.options.metadata = true;
+        with_metadata = c;
+        &with_metadata
+    } else {
+        config
+    };
     // The first input is opened here, so that one HTML page runs on this thread with no pool.
     let mut counts = Counts::default();
     let first = config
@@ -483,9 +493,12 @@ pub struct JsonLines {
 }
 
 impl JsonLines {
-    /// Reads `input` (from [`Input::open`] or [`Input::from_reader`]) with `options`; the body
-    /// is Markdown when `options.output.format` says so, as with `--format json-markdown`.
-    pub fn new(mut input: Input, options: Options) -> JsonLines {
+    /// Reads `input` (from [`Input::open`] or [`Input::from_reader`]) with `options` (and
+    /// [`Options::metadata`] on); the body is Markdown when `options.output.format` says so,
+    /// as with `--format json-markdown`.
+    pub fn new(mut input: Input, mut options: Options) -> JsonLines {
+        // JSON lines carry the page's metadata, as `run` gives them with `--format json`.
+        options.metadata = true;
         let pool = Pool::default();
         match &mut input {
             Input::Warc(r) => r.pool = pool.clone(),

@@ -13,6 +13,8 @@ use crate::extract::{self, Algo, auto, blocks, fastce};
 use crate::html::Document;
 use crate::output;
 
+pub mod metadata;
+
 /// Everything that changes what an extraction returns, one part per stage.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
@@ -22,17 +24,42 @@ pub struct Options {
     pub charset: Option<Charset>,
     /// How the selection is rendered into [`Extracted::text`].
     pub output: output::Options,
+    /// Read the page's metadata ([`metadata::read`]): the cleaned title, author, ISO date,
+    /// site name, description, image, categories, tags and the declared or detected
+    /// language. Off, only the raw `<title>`, `<html lang>` and the stated date are read, at
+    /// no cost; the pipeline turns it on for JSON output.
+    pub metadata: bool,
 }
 
 /// What one page gives.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Extracted {
-    /// The page title (`<title>`), when it has one.
+    /// The page title (`<title>`), when it has one; with [`Options::metadata`], cleaned of the
+    /// site name ([`metadata`]).
     pub title: Option<String>,
-    /// Language from `<html lang>`.
+    /// Language from `<html lang>`; with [`Options::metadata`], also from the other
+    /// declarations, else detected from the text (see [`Extracted::lang_source`]).
     pub lang: Option<String>,
-    /// Publication date the page states (`article:published_time`, `<time datetime>`...).
+    /// Publication date the page states (`article:published_time`, `<time datetime>`...), as
+    /// written; with [`Options::metadata`], ISO 8601 from the sources of [`metadata`].
     pub date: Option<String>,
+    /// `date` is a guess from a date-named element or a short text (see
+    /// [`metadata::Metadata::date_guessed`]).
+    pub date_guessed: bool,
+    /// The author(s) (only with [`Options::metadata`], as the fields below).
+    pub author: Option<String>,
+    /// The site's name.
+    pub sitename: Option<String>,
+    /// The page's own summary (`og:description`, `<meta name=description>`...).
+    pub description: Option<String>,
+    /// The page's lead image, its URL as written.
+    pub image: Option<String>,
+    /// Sections or categories.
+    pub categories: Vec<String>,
+    /// Tags and keywords.
+    pub tags: Vec<String>,
+    /// Where `lang` came from: [`metadata::DECLARED`] or [`metadata::DETECTED`].
+    pub lang_source: Option<&'static str>,
     /// The main content, rendered in the requested format. Valid UTF-8, no markup in text mode.
     pub text: String,
     /// Which algorithm produced `text` (with site templates, which template:
@@ -197,6 +224,25 @@ fn from_text(
             ),
         };
         let text = output::render(&doc, &selection, &opts.output);
+        if opts.metadata {
+            let m = metadata::read(&doc, &text);
+            return Extracted {
+                title: m.title,
+                lang: m.lang,
+                date: m.date,
+                date_guessed: m.date_guessed,
+                author: m.author,
+                sitename: m.sitename,
+                description: m.description,
+                image: m.image,
+                categories: m.categories,
+                tags: m.tags,
+                lang_source: m.lang_source,
+                text,
+                algo,
+                encoding,
+            };
+        }
         Extracted {
             title: doc.title().map(output::nfc),
             lang: doc.lang(),
@@ -204,6 +250,7 @@ fn from_text(
             text,
             algo,
             encoding,
+            ..Extracted::default()
         }
     }))
 }

@@ -1,0 +1,2068 @@
+//! Page metadata for JSON output: title, author, date, site name, description, image,
+//! categories, tags and language, each from the page's own declarations first and from
+//! heuristics last. Computed only when [`super::Options::metadata`] asks for it (`--format
+//! json`, the Python module's JSON), so the plain-text path never pays for it.
+//!
+//! Sources, in the order they are tried (the first that gives a value wins):
+//!
+//! - `title`: `og:title`, else the `<title>` of the document (never one inside an `<svg>`),
+//!   each cleaned of the site name: a first or last part, cut at a [`TITLE_SEPARATORS`]
+//!   separator, that is the site name (`og:site_name`, JSON-LD publisher, `application-name`,
+//!   ... see `sitename`). When both are missing or only the site name: JSON-LD `headline`,
+//!   `twitter:title`, the only `<h1>`.
+//! - `author`: JSON-LD `author` of a person (names joined with `; `), `<meta>` author names
+//!   ([`AUTHOR_META`]), then the text of a byline element (`rel=author`, `itemprop=author`,
+//!   a class or id naming the author: [`AUTHOR_CLASSES`]) cleaned ([`BYLINE_LEADS`],
+//!   [`BYLINE_STOPS`]), then a JSON-LD author that is an organization.
+//! - `date` (ISO 8601: `YYYY-MM-DD`, or the full date-time when the source gives a time):
+//!   JSON-LD `datePublished`, Open Graph / `article:published_time` ([`DATE_OG`]),
+//!   `<meta itemprop=datePublished>`, Dublin Core ([`DATE_DC`]), other common meta names
+//!   ([`DATE_OTHER`]), `<time datetime>` (one marked `pubdate` or `itemprop=datePublished`
+//!   first), a date in the path of the page's URL (`og:url`, canonical link; the caller's
+//!   URL through [`url_date`]); then guesses ([`Metadata::date_guessed`]): the modified date
+//!   ([`DATE_MODIFIED`], JSON-LD `dateModified`), an element whose class names a date
+//!   ([`DATE_CLASSES`]), the first short text holding one. Values are parsed by [`iso_date`]
+//!   (ISO, `2020/06/16`, `2020年06月16日 02:31`, `June 16, 2020`, `16.06.2020`, RFC 2822...).
+//! - `sitename`: `og:site_name`, JSON-LD publisher or `WebSite` name, publisher meta names
+//!   ([`SITENAME_META`]), `twitter:site` (without its `@`), a part of the `<title>` that is
+//!   a domain name, then the host of the page's URL (`og:url`, canonical link; the caller's
+//!   URL through [`host_name`]).
+//! - `description`: `og:description`, `<meta name=description>`, `twitter:description`, Dublin
+//!   Core, JSON-LD `description`.
+//! - `image`: `og:image` (`:secure_url`, `:url`), `twitter:image`, JSON-LD `image`,
+//!   `<link rel=image_src>`.
+//! - `categories`: `article:section`, JSON-LD `articleSection`, links with `rel=category`.
+//! - `tags`: `article:tag`, keyword meta names ([`TAG_META`]), JSON-LD `keywords`, links with
+//!   `rel=tag`.
+//! - `lang`: declared by `<html lang>` (or `xml:lang`), `<meta http-equiv=content-language>`,
+//!   `<meta name=language>`, `og:locale` (`lang_source: "declared"`), else detected from the
+//!   extracted text by whatlang (`"detected"`, only when whatlang calls it reliable).
+//!
+//! JSON-LD is parsed with serde_json, never matched with patterns; a hostile page's JSON-LD
+//! is bounded: [`LD_MAX_SCRIPT`] bytes per script, [`LD_MAX_TOTAL`] in all, [`LD_MAX_SCRIPTS`]
+//! scripts, nesting at serde_json's recursion limit (128), [`LD_MAX_NODES`] values visited.
+
+use serde_json::Value;
+
+use crate::html::{Document, Kind, NodeId, Tag, entities};
+
+// ---- Thresholds and word lists, each with its reason. ----
+
+/// Separators between a title and the site name in `<title>`: the ones news sites, blogs and
+/// CMS templates use (`Story - WSJ`, `Site | Page`, `Page — Site`, `Page · Site`, `Site: Page`).
+/// Each needs the spaces around it except `:` (written `Site: Page`), so a hyphenated word or a
+/// time (`10:30`) is never cut.
+pub const TITLE_SEPARATORS: &[&str] = &[
+    " | ", " - ", " – ", " — ", " · ", " • ", " :: ", " » ", " « ", " / ", ": ",
+];
+
+/// A title part longer than this (characters) is never taken for a site name: site names are
+/// short, and cutting a long part would lose half a headline.
+pub const SITENAME_MAX_CHARS: usize = 60;
+
+/// A title part that contains the site name is the site name when it is at most this many
+/// characters longer (`WSJ Tech` for `WSJ`), not a headline that mentions the site (`The
+/// Guardian view on Hong Kong`).
+pub const SITENAME_EXTRA_CHARS: usize = 10;
+
+/// `<meta name|property>` naming the author (trafilatura's list, lower case).
+pub const AUTHOR_META: &[&str] = &[
+    "author",
+    "article:author",
+    "authors",
+    "byl",
+    "citation_author",
+    "creator",
+    "dc.creator",
+    "dc:creator",
+    "dcterms.creator",
+    "parsely-author",
+    "sailthru.author",
+    "og:author",
+    "og:article:author",
+    "shareaholic:article_author_name",
+];
+
+/// Class or id words of byline elements (`<span class="author-name">`), as trafilatura's
+/// author XPaths and the common CMS templates spell them.
+pub const AUTHOR_CLASSES: &[&str] = &[
+    "author",
+    "byline",
+    "byl",
+    "posted-by",
+    "submitted-by",
+    "journalist-name",
+    "username",
+];
+
+/// Words that lead a byline's name in, dropped (ASCII case-insensitively, followed by `:` or a
+/// space), longest first.
+pub const BYLINE_LEADS: &[&str] = &[
+    "written by",
+    "posted by",
+    "reviewed by",
+    "words by",
+    "text by",
+    "story by",
+    "author",
+    "autor",
+    "auteur",
+    "text",
+    "by",
+    "von",
+    "par",
+    "por",
+];
+
+/// Words that end the name in a byline's text (what follows is its date or role).
+pub const BYLINE_STOPS: &[&str] = &[
+    " last ",
+    " is a ",
+    " in ",
+    " (",
+    "@",
+    " published",
+    " updated",
+    " posted",
+    " on ",
+    " | ",
+    " - ",
+    " — ",
+    "\n",
+    " am ",
+    " pm ",
+];
+
+/// News agencies that bylines name after the reporter (`Tom Davies Associated Press`): dropped
+/// from the end of an author value that has a name before them.
+pub const AGENCIES: &[&str] = &[
+    "Associated Press",
+    "AP",
+    "Reuters",
+    "AFP",
+    "dpa",
+    "Bloomberg",
+    "AP Auto Writer",
+];
+
+/// Byline text outside these lengths (characters) is not a name: too short is an initial or
+/// a stray letter, longer is a sentence or a whole block (trafilatura's limits, 2 < len < 120).
+pub const AUTHOR_CHARS: std::ops::Range<usize> = 3..120;
+
+/// Open Graph and `article:*` properties of the publication date.
+pub const DATE_OG: &[&str] = &[
+    "article:published_time",
+    "article:published",
+    "og:published_time",
+    "og:article:published_time",
+    "article.published",
+];
+
+/// Dublin Core names of the publication date.
+pub const DATE_DC: &[&str] = &[
+    "dc.date",
+    "dc.date.issued",
+    "dc.date.created",
+    "dcterms.date",
+    "dcterms.issued",
+    "dcterms.created",
+    "dc:date",
+];
+
+/// Other meta names publishers use for the publication date.
+pub const DATE_OTHER: &[&str] = &[
+    "date",
+    "pubdate",
+    "publishdate",
+    "publish-date",
+    "publish_date",
+    "publication_date",
+    "citation_publication_date",
+    "citation_date",
+    "sailthru.date",
+    "parsely-pub-date",
+    "article_date_original",
+    "original-publish-date",
+    "datepublished",
+];
+
+/// Meta names of the date a page was last modified: its date when it states no publication
+/// date (then ranked with the guesses, below a date in the page's URL).
+pub const DATE_MODIFIED: &[&str] = &[
+    "article:modified_time",
+    "og:updated_time",
+    "article:modified",
+    "datemodified",
+    "dcterms.modified",
+    "last-modified",
+    "http-equiv:last-modified",
+];
+
+/// Keys of the publication date in script-rendered pages' JSON state (Next.js, Nuxt, Gatsby,
+/// WordPress' REST output), read as the last guess ([`script_date`]).
+pub const SCRIPT_DATE_KEYS: &[&str] = &[
+    "\"datePublished",
+    "\"publishedAt",
+    "\"published_at",
+    "\"publish_date",
+    "\"publishDate",
+    "\"pubDate",
+    "\"dateCreated",
+    "\"createdAt",
+    "\"created_at",
+];
+
+/// Occurrences of each key looked at: a page of thousands of records (a feed) has the page's
+/// own date first, if at all.
+pub const SCRIPT_DATE_TRIES: usize = 20;
+
+/// Class, id or itemprop words of elements that hold the page's date as text
+/// (`<span class="article-publish-date">November 19, 2019</span>`), as htmldate looks for them.
+pub const DATE_CLASSES: &[&str] = &[
+    "date",
+    "publish",
+    "posted",
+    "dateline",
+    "timestamp",
+    "byline",
+    "entry-meta",
+    "post-meta",
+];
+
+/// Texts longer than this (bytes) are not read for a date: a date line is short, and a
+/// paragraph that mentions a date is not the page's.
+pub const DATE_TEXT_MAX_BYTES: usize = 120;
+
+/// Years accepted in a date: before the web or far ahead is a misread number (htmldate's
+/// lower bound is 1995; 1990 leaves room for archived pages about their own date).
+pub const YEARS: std::ops::RangeInclusive<u32> = 1990..=2100;
+
+/// Meta names of the publisher, for `sitename` (trafilatura's list less `twitter:site`, which
+/// comes after them).
+pub const SITENAME_META: &[&str] = &[
+    "application-name",
+    "publisher",
+    "dc.publisher",
+    "dcterms.publisher",
+    "sailthru.publisher",
+    "article:publisher",
+];
+
+/// Meta names holding keywords, for `tags`.
+pub const TAG_META: &[&str] = &[
+    "keywords",
+    "news_keywords",
+    "parsely-tags",
+    "citation_keywords",
+    "dcterms.subject",
+    "tags",
+];
+
+/// Bytes of one JSON-LD script read at most: real ones are a few KB; a larger one is data
+/// dumped into the page, not the page's description.
+pub const LD_MAX_SCRIPT: usize = 256 << 10;
+/// Bytes of JSON-LD read per page in all.
+pub const LD_MAX_TOTAL: usize = 1 << 20;
+/// JSON-LD scripts read per page at most.
+pub const LD_MAX_SCRIPTS: usize = 32;
+/// JSON values visited per page at most (a flat array of millions of items is within the
+/// size caps but not worth walking).
+pub const LD_MAX_NODES: usize = 20_000;
+
+/// Bytes of the extracted text given to language detection: whatlang was a quarter of
+/// `--format json`'s time on CleanEval's pages (mostly undeclared) with 4 KB; its answer on the
+/// first 1 KB (150-200 words) is as reliable, and the cost stays constant on long pages.
+pub const DETECT_MAX_BYTES: usize = 1024;
+
+/// Characters kept of a description (a page that puts its whole article there).
+pub const DESCRIPTION_MAX_CHARS: usize = 1000;
+
+/// Categories and tags kept at most (keyword stuffing).
+pub const LIST_MAX: usize = 50;
+
+/// JSON-LD types whose fields describe the page itself (schema.org's CreativeWork kinds pages
+/// use); others (`BreadcrumbList`, `ImageObject`, `Organization`...) give only the site name.
+const LD_ARTICLE_TYPES: &[&str] = &[
+    "article",
+    "newsarticle",
+    "blogposting",
+    "reportagenewsarticle",
+    "analysisnewsarticle",
+    "opinionnewsarticle",
+    "scholarlyarticle",
+    "techarticle",
+    "report",
+    "webpage",
+    "itempage",
+    "aboutpage",
+    "faqpage",
+    "qapage",
+    "collectionpage",
+    "creativework",
+    "liveblogposting",
+    "socialmediaposting",
+    "discussionforumposting",
+    "recipe",
+    "review",
+    "podcastepisode",
+    "videoobject",
+    "event",
+    "product",
+    "howto",
+];
+
+/// Where the language came from.
+pub const DECLARED: &str = "declared";
+/// The language was detected from the text.
+pub const DETECTED: &str = "detected";
+
+/// A page's metadata; every field `None` or empty when the page does not give it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Metadata {
+    /// The title, cleaned of the site name.
+    pub title: Option<String>,
+    /// The author(s), `; `-separated.
+    pub author: Option<String>,
+    /// The publication date, ISO 8601.
+    pub date: Option<String>,
+    /// `date` came from a heuristic (a date-named element, a short text), not from a
+    /// declaration or the URL: a URL known outside the page ([`url_date`]) ranks above it.
+    pub date_guessed: bool,
+    /// The site's name.
+    pub sitename: Option<String>,
+    /// The page's own summary.
+    pub description: Option<String>,
+    /// The page's lead image (URL as written).
+    pub image: Option<String>,
+    /// Sections or categories.
+    pub categories: Vec<String>,
+    /// Tags and keywords.
+    pub tags: Vec<String>,
+    /// The language (BCP 47 as declared, ISO 639-1 when detected).
+    pub lang: Option<String>,
+    /// [`DECLARED`] or [`DETECTED`].
+    pub lang_source: Option<&'static str>,
+}
+
+/// What the `<meta>` and `<link>` elements and the document say, collected in one pass.
+#[derive(Default)]
+struct Found {
+    html_title: Option<String>,
+    h1: Option<String>,
+    h1_count: usize,
+    html_lang: Option<String>,
+    /// `(key, content)` of each `<meta>`, key lower-cased; one entry per key attribute
+    /// (`property`, `name`, `itemprop`, `http-equiv`), so that
+    /// `<meta property="article:published" itemprop="datePublished">` is found under both.
+    meta: Vec<(String, String)>,
+    time_pub: Option<String>,
+    time_any: Option<String>,
+    /// The first date in an element whose class, id or itemprop names a date.
+    date_elem: Option<String>,
+    /// The first date in a short visible text.
+    text_date: Option<String>,
+    canonical: Option<String>,
+    image_src: Option<String>,
+    byline: Option<String>,
+    rel_category: Vec<String>,
+    rel_tag: Vec<String>,
+    ld: Ld,
+}
+
+impl Found {
+    fn meta(&self, keys: &[&str]) -> Option<&str> {
+        keys.iter().find_map(|k| {
+            self.meta
+                .iter()
+                .find(|(m, _)| m == k)
+                .map(|(_, v)| v.as_str())
+        })
+    }
+
+    fn meta_all<'s>(&'s self, keys: &'s [&str]) -> impl Iterator<Item = &'s str> + 's {
+        self.meta
+            .iter()
+            .filter(|(m, _)| keys.contains(&m.as_str()))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Reads the metadata of a parsed page; `text` is its extracted text (for language detection
+/// when none is declared).
+pub fn read(doc: &Document, text: &str) -> Metadata {
+    let f = collect(doc);
+    let sitename = sitename(&f);
+    let title = title(&f, sitename.as_deref());
+    let author = author(&f).map(|a| without_publisher(a, sitename.as_deref()));
+    let (mut date, mut date_guessed) = date(&f);
+    if date.is_none() {
+        date = script_date(doc.src);
+        date_guessed = date.is_some();
+    }
+    let description = f
+        .meta(&[
+            "og:description",
+            "description",
+            "twitter:description",
+            "dc.description",
+            "dcterms.description",
+        ])
+        .map(str::to_string)
+        .or_else(|| f.ld.description.clone())
+        .or_else(|| f.meta(&["itemprop:description"]).map(str::to_string))
+        .map(|d| truncate_chars(d, DESCRIPTION_MAX_CHARS));
+    let image = f
+        .meta(&[
+            "og:image",
+            "og:image:secure_url",
+            "og:image:url",
+            "twitter:image",
+            "twitter:image:src",
+        ])
+        .map(str::to_string)
+        .or_else(|| f.ld.image.clone())
+        .or_else(|| f.meta(&["itemprop:image"]).map(str::to_string))
+        .or_else(|| f.image_src.clone());
+    let mut categories: Vec<String> = f.meta_all(&["article:section"]).map(String::from).collect();
+    categories.extend(f.ld.sections.iter().cloned());
+    categories.extend(f.rel_category.iter().cloned());
+    let mut tags: Vec<String> = f.meta_all(&["article:tag"]).map(String::from).collect();
+    for k in f.meta_all(TAG_META) {
+        tags.extend(k.split([',', ';']).map(str::to_string));
+    }
+    tags.extend(f.ld.keywords.iter().cloned());
+    tags.extend(f.rel_tag.iter().cloned());
+    let (lang, lang_source) = match declared_lang(&f) {
+        Some(l) => (Some(l), Some(DECLARED)),
+        None => match detect_lang(text) {
+            Some(l) => (Some(l.to_string()), Some(DETECTED)),
+            None => (None, None),
+        },
+    };
+    Metadata {
+        title,
+        author,
+        date,
+        date_guessed,
+        sitename,
+        description,
+        image,
+        categories: dedup(categories),
+        tags: dedup(tags),
+        lang,
+        lang_source,
+    }
+}
+
+/// The host of an absolute URL as a site name, without `www.` (`https://www.example.org/a`
+/// → `example.org`): the site name of last resort, as trafilatura gives it.
+pub fn host_name(url: &str) -> Option<String> {
+    let rest = &url[url.find("://")? + 3..];
+    let host = rest.split(['/', '?', '#']).next()?;
+    let host = host.rsplit('@').next()?.split(':').next()?;
+    let host = host.strip_prefix("www.").unwrap_or(host);
+    (host.contains('.') && !host.starts_with('.')).then(|| host.to_ascii_lowercase())
+}
+
+/// The date in a URL's path (`/2020/06/16/`, `/2020-06-16-`, `/20200616/`), ISO.
+pub fn url_date(url: &str) -> Option<String> {
+    let path = url.split(['?', '#']).next()?;
+    let path = match path.find("://") {
+        Some(i) => &path[i + 3..],
+        None => path,
+    };
+    let path = &path[path.find('/')?..];
+    let b = path.as_bytes();
+    let num = |s: usize, n: usize| -> Option<u32> {
+        let d = b.get(s..s + n)?;
+        d.iter()
+            .all(u8::is_ascii_digit)
+            .then(|| d.iter().fold(0, |a, c| a * 10 + u32::from(c - b'0')))
+    };
+    let sep = |i: usize| b.get(i).is_some_and(|c| matches!(c, b'/' | b'-' | b'_'));
+    let end = |i: usize| b.get(i).is_none_or(|c| !c.is_ascii_digit());
+    for i in 0..b.len() {
+        if b[i] != b'/' || (i > 0 && b[i - 1].is_ascii_digit()) {
+            continue;
+        }
+        let s = i + 1;
+        if let (Some(y), true, Some(m), true, Some(d)) = (
+            num(s, 4),
+            sep(s + 4),
+            num(s + 5, 2),
+            sep(s + 7),
+            num(s + 8, 2),
+        ) && end(s + 10)
+            && let Some(date) = ymd(y, m, d)
+        {
+            return Some(date);
+        }
+        if let (Some(y), Some(m), Some(d)) = (num(s, 4), num(s + 4, 2), num(s + 6, 2))
+            && end(s + 8)
+            && let Some(date) = ymd(y, m, d)
+        {
+            return Some(date);
+        }
+    }
+    None
+}
+
+fn collect(doc: &Document) -> Found {
+    let mut f = Found::default();
+    let mut ld_budget = Budget::default();
+    for (i, n) in doc.tree.nodes.iter().enumerate() {
+        let id = i as NodeId;
+        if n.kind == Kind::Text {
+            if f.text_date.is_none()
+                && n.context() & crate::html::tree::context::HIDDEN == 0
+                && (n.end - n.start) as usize <= DATE_TEXT_MAX_BYTES
+            {
+                let raw = doc.raw_text(id);
+                if has_year_digits(raw) {
+                    f.text_date = iso_date_in(&clean(raw));
+                }
+            }
+            continue;
+        }
+        if n.kind != Kind::Element {
+            continue;
+        }
+        if f.date_elem.is_none() && holds_text(n.tag, doc, id) && names_a_date(doc, id) {
+            f.date_elem = doc
+                .attr(id, "datetime")
+                .or_else(|| doc.attr(id, "content"))
+                .or_else(|| doc.attr(id, "title"))
+                .and_then(iso_date)
+                .or_else(|| {
+                    let t = doc.text_of(id);
+                    (t.len() <= DATE_TEXT_MAX_BYTES)
+                        .then(|| iso_date_in(&t))
+                        .flatten()
+                });
+        }
+        match n.tag {
+            Tag::Html if f.html_lang.is_none() => {
+                f.html_lang = doc
+                    .attr(id, "lang")
+                    .or_else(|| doc.attr(id, "xml:lang"))
+                    .map(clean)
+                    .filter(|l| !l.is_empty());
+            }
+            Tag::Title if f.html_title.is_none() && !in_svg(doc, id) => {
+                let t = clean(doc.raw_text(id));
+                if !t.is_empty() {
+                    f.html_title = Some(t);
+                }
+            }
+            Tag::Meta => {
+                let Some(content) = doc.attr(id, "content").map(clean) else {
+                    continue;
+                };
+                if content.is_empty() {
+                    continue;
+                }
+                for key in ["property", "name", "itemprop", "http-equiv"] {
+                    let Some(k) = doc.attr(id, key) else {
+                        continue;
+                    };
+                    let k = k.trim().to_ascii_lowercase();
+                    match key {
+                        // One key per item property (`itemprop="datePublished dateCreated"`),
+                        // also under its own prefix: `itemprop=description` is the page's only
+                        // after the meta and JSON-LD descriptions.
+                        "itemprop" => {
+                            for p in k.split_ascii_whitespace() {
+                                f.meta.push((format!("itemprop:{p}"), content.clone()));
+                                f.meta.push((p.to_string(), content.clone()));
+                            }
+                        }
+                        "http-equiv" => f.meta.push((format!("http-equiv:{k}"), content.clone())),
+                        _ => f.meta.push((k, content.clone())),
+                    }
+                }
+            }
+            Tag::Link => {
+                let rel = doc.attr(id, "rel").unwrap_or("").to_ascii_lowercase();
+                let href = doc
+                    .attr(id, "href")
+                    .map(str::trim)
+                    .filter(|h| !h.is_empty());
+                match (rel.as_str(), href) {
+                    ("canonical", Some(h)) if f.canonical.is_none() => {
+                        f.canonical = Some(h.to_string())
+                    }
+                    ("image_src", Some(h)) if f.image_src.is_none() => {
+                        f.image_src = Some(h.to_string())
+                    }
+                    _ => {}
+                }
+            }
+            Tag::Script
+                if doc
+                    .attr(id, "type")
+                    .is_some_and(|t| contains_ignore_case(t, "ld+json")) =>
+            {
+                ld_script(doc.raw_text(id), &mut f.ld, &mut ld_budget);
+            }
+            Tag::Time if f.time_pub.is_none() => {
+                if let Some(dt) = doc
+                    .attr(id, "datetime")
+                    .map(str::trim)
+                    .filter(|v| !v.is_empty())
+                {
+                    let marked = doc.attr(id, "pubdate").is_some()
+                        || doc
+                            .attr(id, "itemprop")
+                            .is_some_and(|p| p.eq_ignore_ascii_case("datepublished"));
+                    if marked {
+                        f.time_pub = Some(dt.to_string());
+                    } else if f.time_any.is_none() {
+                        f.time_any = Some(dt.to_string());
+                    }
+                }
+            }
+            Tag::H1 => {
+                f.h1_count += 1;
+                if f.h1.is_none() {
+                    f.h1 = Some(doc.text_of(id)).filter(|t| !t.is_empty());
+                }
+            }
+            _ => {}
+        }
+        if n.tag == Tag::A
+            && let Some(rel) = doc.attr(id, "rel")
+        {
+            let mut words = rel.split_ascii_whitespace();
+            if words.clone().any(|w| w.eq_ignore_ascii_case("category")) {
+                push_text(&mut f.rel_category, doc.text_of(id));
+            } else if words.any(|w| w.eq_ignore_ascii_case("tag")) {
+                push_text(&mut f.rel_tag, doc.text_of(id));
+            }
+        }
+        if f.byline.is_none() && byline_candidate(doc, id) {
+            let t = byline_name(&spaced_text(doc, id));
+            if AUTHOR_CHARS.contains(&t.chars().count()) {
+                f.byline = Some(t);
+            }
+        }
+    }
+    f
+}
+
+/// Whether an element's class, id or itemprop names a date ([`DATE_CLASSES`]).
+fn names_a_date(doc: &Document, id: NodeId) -> bool {
+    doc.attributes(id).any(|(k, v)| {
+        (k.eq_ignore_ascii_case("class")
+            || k.eq_ignore_ascii_case("id")
+            || k.eq_ignore_ascii_case("itemprop"))
+            && DATE_CLASSES.iter().any(|c| contains_ignore_case(v, c))
+    })
+}
+
+/// `hay` contains `needle` (ASCII lower case), ASCII case-insensitively, without allocating.
+fn contains_ignore_case(hay: &str, needle: &str) -> bool {
+    hay.len() >= needle.len()
+        && hay
+            .as_bytes()
+            .windows(needle.len())
+            .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+}
+
+/// The first publication date under a [`SCRIPT_DATE_KEYS`] key in the page's scripts (the
+/// JSON state of script-rendered pages: `"publishedAt":"2020-06-16T02:31:00Z"`, also with the
+/// quotes escaped inside a JS string). The last of the guesses: a page that states its date
+/// nowhere else.
+fn script_date(src: &str) -> Option<String> {
+    let b = src.as_bytes();
+    let mut best: Option<(usize, String)> = None;
+    for key in SCRIPT_DATE_KEYS {
+        for (n, at) in memchr::memmem::find_iter(b, key.as_bytes()).enumerate() {
+            if n >= SCRIPT_DATE_TRIES || best.as_ref().is_some_and(|(p, _)| *p < at) {
+                break;
+            }
+            let rest = &src.as_bytes()[at + key.len()..];
+            // `":"`, `\":\"`, `": "`: skip quotes, backslashes, colons and spaces.
+            let skip = rest
+                .iter()
+                .take(8)
+                .take_while(|c| matches!(c, b'"' | b'\\' | b':' | b' ' | b'\''))
+                .count();
+            if !rest[..skip].contains(&b':') {
+                continue;
+            }
+            let value = &rest[skip..];
+            let end = value
+                .iter()
+                .take(40)
+                .position(|c| matches!(c, b'"' | b'\\' | b'\'' | b',' | b'}'))
+                .unwrap_or(0);
+            if let Ok(v) = std::str::from_utf8(&value[..end])
+                && let Some(d) = iso_date(v)
+            {
+                best = Some((at, d));
+                break;
+            }
+        }
+    }
+    best.map(|(_, d)| d)
+}
+
+/// Whether `s` has a run of four digits (a year) or a CJK date: the cheap test before a
+/// text is parsed.
+fn has_year_digits(s: &str) -> bool {
+    let mut run = 0;
+    for b in s.bytes() {
+        run = if b.is_ascii_digit() { run + 1 } else { 0 };
+        if run == 4 {
+            return true;
+        }
+    }
+    false
+}
+
+/// A date at the start of `t` or after a word such as `Published` or `Updated`: [`iso_date`]
+/// on `t` and then on each suffix starting at a digit or a letter after a space, at most a
+/// few tries.
+fn iso_date_in(t: &str) -> Option<String> {
+    if let Some(d) = iso_date(t) {
+        return Some(d);
+    }
+    t.char_indices()
+        .filter(|&(i, c)| {
+            i > 0 && c.is_ascii_digit() && !t[..i].ends_with(|p: char| p.is_ascii_digit())
+        })
+        .take(6)
+        .find_map(|(i, _)| iso_date(&t[i..]))
+}
+
+fn push_text(v: &mut Vec<String>, t: String) {
+    if !t.is_empty() && v.len() < LIST_MAX {
+        v.push(t);
+    }
+}
+
+/// Whether `id` is inside an `<svg>` (whose `<title>` names a picture, not the page).
+fn in_svg(doc: &Document, id: NodeId) -> bool {
+    doc.tree
+        .ancestors(id)
+        .any(|a| doc.tree.node(a).tag == Tag::Svg)
+}
+
+/// An element whose text is a byline: `rel=author`, `itemprop` naming the author, or a class
+/// or id with one of [`AUTHOR_CLASSES`]; never inside comments.
+fn byline_candidate(doc: &Document, id: NodeId) -> bool {
+    let name = doc.name(id);
+    if !matches!(
+        name,
+        "a" | "address" | "div" | "p" | "span" | "strong" | "h3" | "h4" | "author" | "li"
+    ) {
+        return false;
+    }
+    let hit = name == "author"
+        || doc.attributes(id).any(|(k, v)| {
+            if k.eq_ignore_ascii_case("rel") {
+                v.eq_ignore_ascii_case("author")
+            } else if k.eq_ignore_ascii_case("itemprop") {
+                contains_ignore_case(v, "author")
+            } else if k.eq_ignore_ascii_case("class") || k.eq_ignore_ascii_case("id") {
+                v.split_ascii_whitespace()
+                    .any(|w| AUTHOR_CLASSES.iter().any(|a| class_word_is(w, a)))
+            } else {
+                false
+            }
+        });
+    hit && !in_comments(doc, id)
+}
+
+/// A class word that is `a` or starts or ends with it as a part (`author-name`,
+/// `post__author`), ASCII case-insensitively.
+fn class_word_is(w: &str, a: &str) -> bool {
+    let (wb, ab) = (w.as_bytes(), a.as_bytes());
+    if wb.len() < ab.len() {
+        return false;
+    }
+    if wb.len() == ab.len() {
+        return wb.eq_ignore_ascii_case(ab);
+    }
+    let part = |c: u8| matches!(c, b'-' | b'_');
+    (wb[..ab.len()].eq_ignore_ascii_case(ab) && part(wb[ab.len()]))
+        || (wb[wb.len() - ab.len()..].eq_ignore_ascii_case(ab) && part(wb[wb.len() - ab.len() - 1]))
+}
+
+/// Elements whose text can be a date or a byline (not the page's structure: html, body,
+/// tables, lists, forms, media).
+fn holds_text(tag: Tag, doc: &Document, id: NodeId) -> bool {
+    matches!(
+        tag,
+        Tag::Span
+            | Tag::Div
+            | Tag::P
+            | Tag::Time
+            | Tag::A
+            | Tag::Li
+            | Tag::Em
+            | Tag::Strong
+            | Tag::Small
+            | Tag::Abbr
+            | Tag::B
+            | Tag::I
+            | Tag::Address
+            | Tag::H2
+            | Tag::H3
+            | Tag::H4
+            | Tag::H5
+            | Tag::H6
+            | Tag::Header
+            | Tag::Footer
+    ) || (tag == Tag::Other && doc.name(id).eq_ignore_ascii_case("author"))
+}
+
+fn in_comments(doc: &Document, id: NodeId) -> bool {
+    doc.tree.ancestors(id).any(|a| {
+        ["class", "id"].iter().any(|k| {
+            doc.attr(a, k).is_some_and(|v| {
+                let v = v.to_ascii_lowercase();
+                v.contains("comment") || v.contains("sidebar")
+            })
+        })
+    })
+}
+
+/// The name in a byline's text: `Written by: Jane Doe Published 10:02 AM EST Nov 19, 2019`
+/// → `Jane Doe` (its lead-in word dropped, cut at [`BYLINE_STOPS`], at a month name after the
+/// first word and at the first digit).
+fn byline_name(t: &str) -> String {
+    let t = strip_by(t);
+    let lower = t.to_ascii_lowercase();
+    let mut end = t.find(|c: char| c.is_ascii_digit()).unwrap_or(t.len());
+    for stop in BYLINE_STOPS {
+        if let Some(i) = lower.find(stop)
+            && i < end
+        {
+            end = i;
+        }
+    }
+    // A month name after the first word starts the date (`Carrie Arnold November 3`).
+    let mut pos = 0;
+    for (k, word) in t.split(' ').enumerate() {
+        if k > 0
+            && pos < end
+            && word.len() >= 3
+            && MONTHS.iter().any(|(m, _)| word.eq_ignore_ascii_case(m))
+        {
+            end = pos;
+            break;
+        }
+        pos += word.len() + 1;
+    }
+    let name = t[..end.min(t.len())]
+        .trim_end_matches(|c: char| {
+            c.is_whitespace() || matches!(c, ',' | '|' | '-' | '·' | '—' | ':' | '(')
+        })
+        .to_string();
+    if BYLINE_LEADS.iter().any(|l| name.eq_ignore_ascii_case(l)) {
+        return String::new();
+    }
+    name
+}
+
+/// `By Jane Doe`, `Written by: Jane Doe` → `Jane Doe` ([`BYLINE_LEADS`]).
+fn strip_by(t: &str) -> String {
+    let mut t = t.trim();
+    for lead in BYLINE_LEADS {
+        let Some(head) = t.get(..lead.len()) else {
+            continue;
+        };
+        let next = t[lead.len()..].chars().next();
+        if head.eq_ignore_ascii_case(lead) && next.is_some_and(|c| c == ':' || c.is_whitespace()) {
+            t = t[lead.len()..].trim_start_matches(|c: char| c == ':' || c.is_whitespace());
+            break;
+        }
+    }
+    t.to_string()
+}
+
+/// The visible text of an element's subtree with a space between its text nodes
+/// (`<span>By</span><a>Jane</a>` is `By Jane`, not `ByJane`), white space collapsed.
+fn spaced_text(doc: &Document, id: NodeId) -> String {
+    let mut raw = String::new();
+    for i in doc.tree.subtree(id) {
+        let n = &doc.tree.nodes[i];
+        if n.kind == Kind::Text && n.context() & crate::html::tree::context::HIDDEN == 0 {
+            raw.push_str(doc.raw_text(i as NodeId));
+            raw.push(' ');
+            if raw.len() > 4 * AUTHOR_CHARS.end {
+                break;
+            }
+        }
+    }
+    clean(&raw)
+}
+
+fn sitename(f: &Found) -> Option<String> {
+    f.meta(&["og:site_name"])
+        .map(str::to_string)
+        .or_else(|| f.ld.publisher.clone())
+        .or_else(|| f.ld.website.clone())
+        .or_else(|| {
+            f.meta(SITENAME_META)
+                .filter(|s| !s.starts_with("http"))
+                .map(str::to_string)
+        })
+        .or_else(|| {
+            f.meta(&["twitter:site"])
+                .map(|s| s.trim_start_matches('@').to_string())
+        })
+        .or_else(|| {
+            let t = f.html_title.as_deref()?;
+            let (first, last) = split_title(t)?;
+            [last, first]
+                .into_iter()
+                .find(|p| p.contains('.') && !p.contains(' '))
+                .map(str::to_string)
+        })
+        .or_else(|| {
+            f.meta(&["og:url"])
+                .or(f.canonical.as_deref())
+                .and_then(host_name)
+        })
+        .filter(|s| !s.is_empty())
+}
+
+/// The first and last parts of a title cut at its first and last separator.
+fn split_title(t: &str) -> Option<(&str, &str)> {
+    let first = TITLE_SEPARATORS
+        .iter()
+        .filter_map(|s| t.find(s).map(|i| (i, s.len())))
+        .min()?;
+    let last = TITLE_SEPARATORS
+        .iter()
+        .filter_map(|s| t.rfind(s).map(|i| (i, s.len())))
+        .max()?;
+    Some((&t[..first.0], &t[last.0 + last.1..]))
+}
+
+fn norm(s: &str) -> String {
+    s.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+fn title(f: &Found, sitename: Option<&str>) -> Option<String> {
+    let og = f.meta(&["og:title"]);
+    let site = sitename.map(norm);
+    let is_site = |p: &str| {
+        let p = norm(p);
+        site.as_ref().is_some_and(|s| {
+            !p.is_empty()
+                && (p == *s
+                    || (s.contains(&p) && p.len() >= 3)
+                    || (p.contains(s.as_str()) && p.len() <= s.len() + SITENAME_EXTRA_CHARS))
+        })
+    };
+    let only_site = |t: &str| site.as_deref() == Some(norm(t).as_str());
+    // Site name as the last or first part (repeatedly: `Story | Section | Site`).
+    let strip = |mut t: &str| -> Option<String> {
+        for _ in 0..3 {
+            let Some((first, last)) = split_title(t) else {
+                break;
+            };
+            if last.chars().count() <= SITENAME_MAX_CHARS && is_site(last) {
+                t = strip_separator_end(t[..t.len() - last.len()].trim_end());
+            } else if first.chars().count() <= SITENAME_MAX_CHARS && is_site(first) {
+                t = strip_separator_start(t[first.len()..].trim_start());
+            } else {
+                break;
+            }
+        }
+        (!t.is_empty() && !only_site(t)).then(|| t.to_string())
+    };
+    // The publisher's own headline first (`og:title`: written without the site name, or
+    // cleaned of it), then `<title>` cleaned.
+    og.and_then(strip)
+        .or_else(|| f.html_title.as_deref().and_then(strip))
+        .or_else(|| f.ld.headline.clone())
+        .or_else(|| f.meta(&["twitter:title"]).and_then(strip))
+        .or_else(|| (f.h1_count == 1).then(|| f.h1.clone()).flatten())
+        .or_else(|| f.html_title.clone())
+        .or_else(|| f.h1.clone())
+}
+
+fn strip_separator_end(t: &str) -> &str {
+    for s in TITLE_SEPARATORS {
+        if let Some(r) = t.strip_suffix(s.trim_end()) {
+            return r.trim_end();
+        }
+    }
+    t
+}
+
+fn strip_separator_start(t: &str) -> &str {
+    for s in TITLE_SEPARATORS {
+        if let Some(r) = t.strip_prefix(s.trim_start()) {
+            return r.trim_start();
+        }
+    }
+    t
+}
+
+fn author(f: &Found) -> Option<String> {
+    if !f.ld.authors.is_empty() {
+        return Some(f.ld.authors.join("; "));
+    }
+    let names: Vec<&str> = f
+        .meta_all(AUTHOR_META)
+        .chain(f.meta_all(&["itemprop:author"]))
+        .filter(|a| {
+            !a.starts_with("http") && !a.starts_with('@') && a.chars().any(char::is_alphabetic)
+        })
+        .collect();
+    if !names.is_empty() {
+        let mut v: Vec<String> = Vec::new();
+        for n in names {
+            let n = strip_by(n);
+            if !v.contains(&n) {
+                v.push(n);
+            }
+        }
+        return Some(v.join("; "));
+    }
+    f.byline
+        .clone()
+        .or_else(|| (!f.ld.org_authors.is_empty()).then(|| f.ld.org_authors.join("; ")))
+}
+
+/// An author value without the publisher written after the names (`Elliot Brownstein, Florida
+/// Today` with the site name `Florida Today`, `Tom Davies Associated Press`): the site name or
+/// one of [`AGENCIES`], when a name stays before it.
+fn without_publisher(author: String, sitename: Option<&str>) -> String {
+    let mut a = author.as_str();
+    for org in sitename.into_iter().chain(AGENCIES.iter().copied()) {
+        if a.len() <= org.len() {
+            continue;
+        }
+        let cut = a.len() - org.len();
+        if a.is_char_boundary(cut)
+            && a[cut..].eq_ignore_ascii_case(org)
+            && a[..cut].ends_with(|c: char| c.is_whitespace() || matches!(c, ',' | '|' | '-' | '/'))
+        {
+            let rest = a[..cut].trim_end_matches(|c: char| {
+                c.is_whitespace() || matches!(c, ',' | '|' | '-' | '/' | ';')
+            });
+            if rest.len() < cut && rest.chars().any(char::is_alphabetic) {
+                a = rest;
+            }
+        }
+    }
+    a.to_string()
+}
+
+fn date(f: &Found) -> (Option<String>, bool) {
+    let metas = [DATE_OG, &["datepublished"], DATE_DC, DATE_OTHER];
+    let declared =
+        f.ld.published
+            .iter()
+            .map(String::as_str)
+            .chain(metas.iter().filter_map(|keys| f.meta(keys)))
+            .chain(f.time_pub.as_deref())
+            .chain(f.time_any.as_deref())
+            .find_map(iso_date)
+            .or_else(|| {
+                f.meta(&["og:url"])
+                    .or(f.canonical.as_deref())
+                    .and_then(url_date)
+            });
+    match declared {
+        Some(d) => (Some(d), false),
+        None => {
+            let guess =
+                f.ld.modified
+                    .iter()
+                    .map(String::as_str)
+                    .chain(f.meta(DATE_MODIFIED))
+                    .find_map(iso_date)
+                    .or_else(|| f.date_elem.clone())
+                    .or_else(|| f.text_date.clone());
+            let guessed = guess.is_some();
+            (guess, guessed)
+        }
+    }
+}
+
+fn declared_lang(f: &Found) -> Option<String> {
+    f.html_lang
+        .clone()
+        .or_else(|| {
+            f.meta(&[
+                "http-equiv:content-language",
+                "language",
+                "dc.language",
+                "content-language",
+            ])
+            .map(|l| l.split(',').next().unwrap_or(l).trim().to_string())
+        })
+        .or_else(|| f.meta(&["og:locale"]).map(|l| l.replace('_', "-")))
+        .filter(|l| !l.is_empty() && l.len() <= 35)
+}
+
+/// The language of `text` by whatlang, as an ISO 639-1 code where there is one (639-3
+/// otherwise), when whatlang calls its answer reliable.
+pub fn detect_lang(text: &str) -> Option<&'static str> {
+    let mut end = text.len().min(DETECT_MAX_BYTES);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let info = whatlang::detect(&text[..end])?;
+    if !info.is_reliable() {
+        return None;
+    }
+    let code = info.lang().code();
+    Some(iso639_1(code).unwrap_or(code))
+}
+
+/// ISO 639-3 → 639-1 for the languages whatlang knows that have a two-letter code.
+fn iso639_1(code: &str) -> Option<&'static str> {
+    const MAP: &[(&str, &str)] = &[
+        ("afr", "af"),
+        ("aka", "ak"),
+        ("amh", "am"),
+        ("ara", "ar"),
+        ("arb", "ar"),
+        ("aze", "az"),
+        ("bel", "be"),
+        ("ben", "bn"),
+        ("bul", "bg"),
+        ("cat", "ca"),
+        ("ces", "cs"),
+        ("cmn", "zh"),
+        ("dan", "da"),
+        ("deu", "de"),
+        ("ell", "el"),
+        ("eng", "en"),
+        ("epo", "eo"),
+        ("est", "et"),
+        ("fin", "fi"),
+        ("fra", "fr"),
+        ("guj", "gu"),
+        ("heb", "he"),
+        ("hin", "hi"),
+        ("hrv", "hr"),
+        ("hun", "hu"),
+        ("hye", "hy"),
+        ("ind", "id"),
+        ("ita", "it"),
+        ("jav", "jv"),
+        ("jpn", "ja"),
+        ("kan", "kn"),
+        ("kat", "ka"),
+        ("khm", "km"),
+        ("kor", "ko"),
+        ("lat", "la"),
+        ("lav", "lv"),
+        ("lit", "lt"),
+        ("mal", "ml"),
+        ("mar", "mr"),
+        ("mkd", "mk"),
+        ("mya", "my"),
+        ("nep", "ne"),
+        ("nld", "nl"),
+        ("nob", "nb"),
+        ("ori", "or"),
+        ("pan", "pa"),
+        ("pes", "fa"),
+        ("pol", "pl"),
+        ("por", "pt"),
+        ("ron", "ro"),
+        ("rus", "ru"),
+        ("sin", "si"),
+        ("slk", "sk"),
+        ("slv", "sl"),
+        ("sna", "sn"),
+        ("spa", "es"),
+        ("sqi", "sq"),
+        ("srp", "sr"),
+        ("swe", "sv"),
+        ("tam", "ta"),
+        ("tel", "te"),
+        ("tgl", "tl"),
+        ("tha", "th"),
+        ("tuk", "tk"),
+        ("tur", "tr"),
+        ("ukr", "uk"),
+        ("urd", "ur"),
+        ("uzb", "uz"),
+        ("vie", "vi"),
+        ("yid", "yi"),
+        ("zul", "zu"),
+        ("bos", "bs"),
+        ("cym", "cy"),
+        ("gle", "ga"),
+        ("eus", "eu"),
+        ("glg", "gl"),
+        ("isl", "is"),
+        ("kaz", "kk"),
+        ("mon", "mn"),
+        ("msa", "ms"),
+        ("zsm", "ms"),
+        ("som", "so"),
+        ("swa", "sw"),
+        ("tgk", "tg"),
+        ("yor", "yo"),
+    ];
+    MAP.iter().find(|(k, _)| *k == code).map(|(_, v)| *v)
+}
+
+// ---- JSON-LD ----
+
+#[derive(Default)]
+struct Ld {
+    headline: Option<String>,
+    published: Option<String>,
+    modified: Option<String>,
+    authors: Vec<String>,
+    /// Authors typed `Organization` (a news agency, the site): ranked after the meta names
+    /// and the byline, which usually name the person.
+    org_authors: Vec<String>,
+    publisher: Option<String>,
+    website: Option<String>,
+    description: Option<String>,
+    image: Option<String>,
+    sections: Vec<String>,
+    keywords: Vec<String>,
+}
+
+#[derive(Default)]
+struct Budget {
+    scripts: usize,
+    bytes: usize,
+    nodes: usize,
+}
+
+/// Reads one JSON-LD script into `ld`, within `budget`.
+fn ld_script(raw: &str, ld: &mut Ld, budget: &mut Budget) {
+    let mut s = raw.trim();
+    for (open, close) in [
+        ("<!--", "-->"),
+        ("//<![CDATA[", "//]]>"),
+        ("<![CDATA[", "]]>"),
+    ] {
+        if let Some(r) = s.strip_prefix(open) {
+            s = r.trim_start();
+            if let Some(r) = s.strip_suffix(close) {
+                s = r.trim_end();
+            }
+        }
+    }
+    if s.is_empty() || s.len() > LD_MAX_SCRIPT || budget.scripts >= LD_MAX_SCRIPTS {
+        return;
+    }
+    if budget.bytes + s.len() > LD_MAX_TOTAL {
+        // The page's JSON-LD budget is spent: no later script is read either.
+        budget.bytes = LD_MAX_TOTAL;
+        return;
+    }
+    budget.scripts += 1;
+    budget.bytes += s.len();
+    // serde_json stops at 128 levels of nesting (its recursion limit, on by default).
+    let Ok(value) = serde_json::from_str::<Value>(s) else {
+        return;
+    };
+    ld_walk(&value, ld, budget);
+}
+
+fn ld_types(o: &serde_json::Map<String, Value>) -> Vec<String> {
+    match o.get("@type") {
+        Some(Value::String(t)) => vec![t.to_ascii_lowercase()],
+        Some(Value::Array(a)) => a
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_ascii_lowercase)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn ld_walk(root: &Value, ld: &mut Ld, budget: &mut Budget) {
+    let mut stack = vec![root];
+    while let Some(v) = stack.pop() {
+        if budget.nodes >= LD_MAX_NODES {
+            return;
+        }
+        budget.nodes += 1;
+        match v {
+            Value::Array(a) => stack.extend(a.iter().rev()),
+            Value::Object(o) => {
+                let types = ld_types(o);
+                let article = types.iter().any(|t| LD_ARTICLE_TYPES.contains(&t.as_str()));
+                let page_like = article || types.is_empty();
+                if types.iter().any(|t| t == "website") && ld.website.is_none() {
+                    ld.website = ld_str(o.get("name"));
+                }
+                if page_like {
+                    if ld.headline.is_none() && article {
+                        ld.headline = ld_str(o.get("headline"));
+                    }
+                    if ld.published.is_none() {
+                        ld.published = ld_str(o.get("datePublished"))
+                            .or_else(|| article.then(|| ld_str(o.get("dateCreated"))).flatten());
+                    }
+                    if ld.modified.is_none() {
+                        ld.modified = ld_str(o.get("dateModified"));
+                    }
+                    if ld.authors.is_empty()
+                        && ld.org_authors.is_empty()
+                        && let Some(a) = o.get("author").or_else(|| o.get("creator"))
+                    {
+                        ld_authors(a, ld);
+                    }
+                    if ld.publisher.is_none()
+                        && let Some(p) = o.get("publisher")
+                    {
+                        let mut v = Vec::new();
+                        ld_names(p, &mut v);
+                        ld.publisher = v.into_iter().next();
+                    }
+                    if ld.description.is_none() && article {
+                        ld.description = ld_str(o.get("description"));
+                    }
+                    if ld.image.is_none() && article {
+                        ld.image = o.get("image").and_then(ld_url);
+                    }
+                    if ld.sections.is_empty() && article {
+                        ld_list(o.get("articleSection"), &mut ld.sections);
+                    }
+                    if ld.keywords.is_empty() && article {
+                        ld_list(o.get("keywords"), &mut ld.keywords);
+                    }
+                }
+                // Descend into containers (@graph, mainEntity...), not into the fields read.
+                for (k, child) in o.iter().rev() {
+                    if matches!(child, Value::Array(_) | Value::Object(_))
+                        && !matches!(k.as_str(), "author" | "creator" | "publisher" | "image")
+                    {
+                        stack.push(child);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn ld_str(v: Option<&Value>) -> Option<String> {
+    match v? {
+        Value::String(s) => Some(clean(s)).filter(|s| !s.is_empty()),
+        Value::Array(a) => a.iter().find_map(|x| ld_str(Some(x))),
+        _ => None,
+    }
+}
+
+fn ld_url(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.trim().to_string()).filter(|s| !s.is_empty()),
+        Value::Array(a) => a.iter().take(LIST_MAX).find_map(ld_url),
+        Value::Object(o) => o
+            .get("url")
+            .or_else(|| o.get("contentUrl"))
+            .and_then(ld_url),
+        _ => None,
+    }
+}
+
+/// The names of an `author` value into `ld.authors`, or `ld.org_authors` for organizations.
+fn ld_authors(v: &Value, ld: &mut Ld) {
+    let items: Vec<&Value> = match v {
+        Value::Array(a) => a.iter().take(LIST_MAX).collect(),
+        v => vec![v],
+    };
+    for item in items {
+        let org = matches!(item, Value::Object(o) if ld_types(o).iter().any(|t| t == "organization" || t == "newsmediaorganization"));
+        ld_names(
+            item,
+            if org {
+                &mut ld.org_authors
+            } else {
+                &mut ld.authors
+            },
+        );
+    }
+}
+
+/// Names of a person/organization value: a string, `{name}`, or an array of them.
+fn ld_names(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::String(s) => {
+            let s = strip_by(&clean(s));
+            if !s.is_empty() && !s.starts_with("http") && !out.contains(&s) {
+                out.push(s);
+            }
+        }
+        Value::Object(o) => {
+            if let Some(n) = o.get("name")
+                && !matches!(n, Value::Array(_) | Value::Object(_))
+            {
+                ld_names(n, out);
+            }
+        }
+        Value::Array(a) => {
+            for x in a.iter().take(LIST_MAX) {
+                if !matches!(x, Value::Array(_)) {
+                    ld_names(x, out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn ld_list(v: Option<&Value>, out: &mut Vec<String>) {
+    match v {
+        Some(Value::String(s)) => out.extend(
+            s.split(',')
+                .map(clean)
+                .filter(|s| !s.is_empty())
+                .take(LIST_MAX),
+        ),
+        Some(Value::Array(a)) => out.extend(
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(clean)
+                .filter(|s| !s.is_empty())
+                .take(LIST_MAX),
+        ),
+        _ => {}
+    }
+}
+
+// ---- Dates ----
+
+fn ymd(y: u32, m: u32, d: u32) -> Option<String> {
+    let days = match m {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if y.is_multiple_of(4) && (!y.is_multiple_of(100) || y.is_multiple_of(400)) => 29,
+        2 => 28,
+        _ => return None,
+    };
+    (YEARS.contains(&y) && (1..=days).contains(&d)).then(|| format!("{y:04}-{m:02}-{d:02}"))
+}
+
+/// Month names and abbreviations, lower case: English, German, French, Spanish, Italian,
+/// Portuguese and Dutch (the languages of most pages in the evaluation sets that write dates
+/// in words). A word must be one of these exactly, so `mayor` or `summary` is never a month.
+pub const MONTHS: &[(&str, u32)] = &[
+    ("jan", 1),
+    ("january", 1),
+    ("januar", 1),
+    ("janvier", 1),
+    ("enero", 1),
+    ("gennaio", 1),
+    ("janeiro", 1),
+    ("januari", 1),
+    ("feb", 2),
+    ("february", 2),
+    ("februar", 2),
+    ("février", 2),
+    ("fevrier", 2),
+    ("febrero", 2),
+    ("febbraio", 2),
+    ("fevereiro", 2),
+    ("februari", 2),
+    ("mar", 3),
+    ("march", 3),
+    ("märz", 3),
+    ("maerz", 3),
+    ("mars", 3),
+    ("marzo", 3),
+    ("março", 3),
+    ("maart", 3),
+    ("apr", 4),
+    ("april", 4),
+    ("avril", 4),
+    ("abril", 4),
+    ("aprile", 4),
+    ("may", 5),
+    ("mai", 5),
+    ("mayo", 5),
+    ("maggio", 5),
+    ("maio", 5),
+    ("mei", 5),
+    ("jun", 6),
+    ("june", 6),
+    ("juni", 6),
+    ("juin", 6),
+    ("junio", 6),
+    ("giugno", 6),
+    ("junho", 6),
+    ("jul", 7),
+    ("july", 7),
+    ("juli", 7),
+    ("juillet", 7),
+    ("julio", 7),
+    ("luglio", 7),
+    ("julho", 7),
+    ("aug", 8),
+    ("august", 8),
+    ("août", 8),
+    ("aout", 8),
+    ("agosto", 8),
+    ("augustus", 8),
+    ("sep", 9),
+    ("sept", 9),
+    ("september", 9),
+    ("septembre", 9),
+    ("septiembre", 9),
+    ("settembre", 9),
+    ("setembro", 9),
+    ("oct", 10),
+    ("october", 10),
+    ("oktober", 10),
+    ("octobre", 10),
+    ("octubre", 10),
+    ("ottobre", 10),
+    ("outubro", 10),
+    ("nov", 11),
+    ("november", 11),
+    ("novembre", 11),
+    ("noviembre", 11),
+    ("novembro", 11),
+    ("dec", 12),
+    ("december", 12),
+    ("dezember", 12),
+    ("décembre", 12),
+    ("decembre", 12),
+    ("diciembre", 12),
+    ("dicembre", 12),
+    ("dezembro", 12),
+];
+
+/// A date as ISO 8601: `YYYY-MM-DD`, or `YYYY-MM-DDThh:mm[:ss][offset]` when the value gives
+/// a time. Reads ISO forms, `YYYY/MM/DD`, `YYYY.MM.DD`, `YYYYMMDD`, CJK `2020年06月16日 02:31`,
+/// `DD.MM.YYYY`, `16 June 2020`, `June 16, 2020` and RFC 2822; `None` for anything else.
+pub fn iso_date(s: &str) -> Option<String> {
+    let s = s.trim();
+    let n = numbers(s);
+    let gap = |a: &Num, b: &Num| &s[a.end..b.start];
+    // Year first: ISO, YYYY/MM/DD, YYYY.MM.DD, CJK.
+    if let [y, m, d, rest @ ..] = n.as_slice()
+        && y.len == 4
+        && y.start == 0
+        && (1..=2).contains(&m.len)
+        && (1..=2).contains(&d.len)
+        && [gap(y, m), gap(m, d)].iter().all(|g| is_date_sep(g))
+        && let Some(date) = ymd(y.v, m.v, d.v)
+    {
+        return Some(with_time(s, date, d, rest));
+    }
+    if let [one, ..] = n.as_slice()
+        && one.len == 8
+        && one.start == 0
+    {
+        return ymd(one.v / 10000, one.v / 100 % 100, one.v % 100);
+    }
+    // Day first: 16.06.2020 (European); 06/16/2020 only when one reading is impossible.
+    if let [d, m, y, rest @ ..] = n.as_slice()
+        && (1..=2).contains(&d.len)
+        && (1..=2).contains(&m.len)
+        && y.len == 4
+    {
+        if gap(d, m) == "." && gap(m, y) == "." {
+            return ymd(y.v, m.v, d.v).map(|date| with_time(s, date, y, rest));
+        }
+        if gap(d, m) == "/" && gap(m, y) == "/" {
+            return match (ymd(y.v, m.v, d.v), ymd(y.v, d.v, m.v)) {
+                (Some(a), None) | (None, Some(a)) => Some(a),
+                _ => None,
+            };
+        }
+    }
+    month_name_date(s)
+}
+
+/// `16 June 2020`, `June 16, 2020`, `Tue, 16 Jun 2020 02:31:00 GMT`, `16. März 2020`: a month
+/// name ([`MONTHS`]) with a day number right before or after it and a year within the next
+/// few words.
+fn month_name_date(s: &str) -> Option<String> {
+    let tokens: Vec<&str> = s
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|t| !t.is_empty())
+        .take(40)
+        .collect();
+    let day = |t: &str| {
+        (t.len() <= 2 && t.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| t.parse::<u32>().ok())
+            .flatten()
+            .filter(|d| (1..=31).contains(d))
+    };
+    let year = |t: &str| {
+        (t.len() == 4 && t.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| t.parse::<u32>().ok())
+            .flatten()
+    };
+    for (i, t) in tokens.iter().enumerate() {
+        let lower = t.to_lowercase();
+        let Some(&(_, m)) = MONTHS.iter().find(|(name, _)| *name == lower) else {
+            continue;
+        };
+        // Day before the month (16 June 2020), then after it (June 16, 2020).
+        let before = i.checked_sub(1).and_then(|j| day(tokens[j]));
+        let after = tokens.get(i + 1).and_then(|t| day(t));
+        let (d, from) = match (before, after) {
+            (Some(d), _) => (d, i + 1),
+            (None, Some(d)) => (d, i + 2),
+            _ => continue,
+        };
+        if let Some(y) = tokens.iter().skip(from).take(2).find_map(|t| year(t)) {
+            return ymd(y, m, d);
+        }
+    }
+    None
+}
+
+fn is_date_sep(g: &str) -> bool {
+    matches!(g, "-" | "/" | "." | "年" | "月" | "_" | ". ")
+}
+
+/// A run of ASCII digits: its value, length and byte span.
+struct Num {
+    v: u32,
+    len: usize,
+    start: usize,
+    end: usize,
+}
+
+/// The first runs of ASCII digits in `s` (at most 8).
+fn numbers(s: &str) -> Vec<Num> {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() && out.len() < 8 {
+        if b[i].is_ascii_digit() {
+            let start = i;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            let len = i - start;
+            let v = if len <= 9 {
+                s[start..i].parse().unwrap_or(0)
+            } else {
+                0
+            };
+            out.push(Num {
+                v,
+                len,
+                start,
+                end: i,
+            });
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// `date` with the time that follows its last number `last` in `s` (`T02:31:00Z`,
+/// `日 02:31`), when there is a valid one.
+fn with_time(s: &str, date: String, last: &Num, rest: &[Num]) -> String {
+    let [h, mi, more @ ..] = rest else {
+        return date;
+    };
+    let lead = &s[last.end..h.start];
+    if !matches!(lead, "T" | "t" | " " | "日 " | "日" | ", " | " at ")
+        || !(1..=2).contains(&h.len)
+        || mi.len != 2
+        || &s[h.end..mi.start] != ":"
+        || h.v > 23
+        || mi.v > 59
+    {
+        return date;
+    }
+    let mut out = format!("{date}T{:02}:{:02}", h.v, mi.v);
+    let mut end = mi.end;
+    if let Some(sec) = more.first()
+        && sec.len == 2
+        && &s[mi.end..sec.start] == ":"
+        && sec.v <= 59
+    {
+        out.push_str(&format!(":{:02}", sec.v));
+        end = sec.end;
+    }
+    // Fractions of a second are dropped; then an offset: Z, +02:00, -0500.
+    let mut tail = &s[end..];
+    if let Some(t) = tail.strip_prefix('.') {
+        tail = t.trim_start_matches(|c: char| c.is_ascii_digit());
+    }
+    let tail = tail.trim_start();
+    if tail.starts_with(['Z', 'z']) {
+        out.push('Z');
+    } else if let Some(sign) = tail.chars().next().filter(|c| matches!(c, '+' | '-')) {
+        let digits: String = tail[1..]
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == ':')
+            .filter(char::is_ascii_digit)
+            .collect();
+        if digits.len() == 4 {
+            out.push_str(&format!("{sign}{}:{}", &digits[..2], &digits[2..]));
+        }
+    }
+    out
+}
+
+// ---- Text ----
+
+fn clean(raw: &str) -> String {
+    let mut decoded = String::with_capacity(raw.len());
+    entities::decode_into(raw, &mut decoded);
+    let out = decoded.split_whitespace().collect::<Vec<_>>().join(" ");
+    crate::output::nfc(out)
+}
+
+fn truncate_chars(s: String, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((i, _)) => s[..i].to_string(),
+        None => s,
+    }
+}
+
+/// Keeps the first of each value (case-insensitively), at most [`LIST_MAX`].
+fn dedup(v: Vec<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for s in v {
+        let s = s.trim().to_string();
+        if !s.is_empty() && !out.iter().any(|o| o.eq_ignore_ascii_case(&s)) && out.len() < LIST_MAX
+        {
+            out.push(s);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::html::{Arena, Document};
+
+    /// The metadata of `html`, with `text` as the extracted text.
+    fn meta_of(html: &str, text: &str) -> Metadata {
+        let arena = Arena::new();
+        let doc = Document::parse(html, &arena);
+        read(&doc, text)
+    }
+
+    fn meta(html: &str) -> Metadata {
+        meta_of(html, "")
+    }
+
+    fn ld(json: &str) -> String {
+        format!("<html><head><script type=\"application/ld+json\">{json}</script></head></html>")
+    }
+
+    #[test]
+    fn title_loses_the_site_name_at_its_separator() {
+        let m = meta(
+            "<title>Stadia Review: So Many Ways to Play - WSJ</title>\
+             <meta property=og:site_name content=WSJ>",
+        );
+        assert_eq!(
+            m.title.as_deref(),
+            Some("Stadia Review: So Many Ways to Play")
+        );
+        assert_eq!(m.sitename.as_deref(), Some("WSJ"));
+        for (t, want) in [
+            ("The Verge | A phone review", "A phone review"),
+            ("A phone review — The Verge", "A phone review"),
+            ("A phone review · Tech · The Verge", "A phone review · Tech"),
+            ("The Verge: A phone review", "A phone review"),
+        ] {
+            let m = meta(&format!(
+                "<title>{t}</title><meta property=og:site_name content='The Verge'>"
+            ));
+            assert_eq!(m.title.as_deref(), Some(want), "{t}");
+        }
+        // A headline that mentions the site keeps it.
+        let m = meta(
+            "<title>The Guardian view on Hong Kong: a city on the brink | The Guardian</title>\
+             <meta property=og:site_name content='The Guardian'>",
+        );
+        assert_eq!(
+            m.title.as_deref(),
+            Some("The Guardian view on Hong Kong: a city on the brink")
+        );
+    }
+
+    #[test]
+    fn og_title_first_and_a_title_that_is_only_the_site_name_gives_way() {
+        let m = meta(
+            "<title>Story of the day | Daily</title><meta property=og:title content='Story of the day'>",
+        );
+        assert_eq!(m.title.as_deref(), Some("Story of the day"));
+        let m = meta(&format!(
+            "<title>Example News</title><meta property=og:site_name content='Example News'>{}",
+            ld(r#"{"@type":"NewsArticle","headline":"Bridge opens"}"#)
+        ));
+        assert_eq!(m.title.as_deref(), Some("Bridge opens"));
+    }
+
+    #[test]
+    fn an_svg_title_never_wins() {
+        let m = meta(
+            "<html><head><meta property=og:title content='The real title'></head><body>\
+             <a href=/><svg><title>Logo</title></svg></a><h1>Heading</h1></body></html>",
+        );
+        assert_eq!(m.title.as_deref(), Some("The real title"));
+        let m = meta("<body><a href=/><svg><title>Logo</title></svg></a><h1>Heading</h1></body>");
+        assert_eq!(m.title.as_deref(), Some("Heading"));
+    }
+
+    #[test]
+    fn author_from_json_ld_meta_and_byline() {
+        let m = meta(&ld(
+            r#"{"@type":"Article","author":[{"@type":"Person","name":"Ann Lee"},{"@type":"Person","name":"Bo Chen"}]}"#,
+        ));
+        assert_eq!(m.author.as_deref(), Some("Ann Lee; Bo Chen"));
+        let m = meta("<meta name=author content='Jane Doe'>");
+        assert_eq!(m.author.as_deref(), Some("Jane Doe"));
+        let m = meta(
+            "<body><div class=comments><span class=author>Troll</span></div>\
+             <p class=byline>By Sam Roe Published 10:02 AM EST Nov 19, 2019</p></body>",
+        );
+        assert_eq!(m.author.as_deref(), Some("Sam Roe"));
+        // An organization as the JSON-LD author ranks below a person's byline.
+        let m = meta(&format!(
+            "{}<body><a rel=author href=/x>Pat Kim</a></body>",
+            ld(r#"{"@type":"NewsArticle","author":{"@type":"Organization","name":"Reuters"}}"#)
+        ));
+        assert_eq!(m.author.as_deref(), Some("Pat Kim"));
+        // The publisher after the names goes: the site name, a news agency.
+        let m = meta(
+            "<meta property=og:site_name content='Florida Today'>\
+             <meta name=author content='Elliot Brownstein, Florida Today'>",
+        );
+        assert_eq!(m.author.as_deref(), Some("Elliot Brownstein"));
+        let m = meta("<meta name=author content='Tom Davies Associated Press'>");
+        assert_eq!(m.author.as_deref(), Some("Tom Davies"));
+        let m = meta("<meta name=author content='Tom Knap'>");
+        assert_eq!(m.author.as_deref(), Some("Tom Knap"));
+        let m = meta("<meta name=author content='Reuters'>");
+        assert_eq!(m.author.as_deref(), Some("Reuters"));
+    }
+
+    #[test]
+    fn date_sources_in_their_order() {
+        // JSON-LD first.
+        let m = meta(&format!(
+            "<meta property=article:published_time content=2020-01-02>{}",
+            ld(r#"{"@type":"NewsArticle","datePublished":"2020-06-16T02:31:00+08:00"}"#)
+        ));
+        assert_eq!(m.date.as_deref(), Some("2020-06-16T02:31:00+08:00"));
+        // `property` and `itemprop` on one element: found under either.
+        let m =
+            meta("<meta property=article:published itemprop=datePublished content='2020-06-16'>");
+        assert_eq!(m.date.as_deref(), Some("2020-06-16"));
+        let m = meta("<meta name=foo itemprop=datePublished content='2021-03-04T05:06Z'>");
+        assert_eq!(m.date.as_deref(), Some("2021-03-04T05:06Z"));
+        let m = meta("<meta name=DC.date.issued content=2019-11-19><time datetime=2018-01-01>");
+        assert_eq!(m.date.as_deref(), Some("2019-11-19"));
+        let m = meta(
+            "<body><time datetime=2018-01-02>x</time><time pubdate datetime=2018-03-04>y</time>",
+        );
+        assert_eq!(m.date.as_deref(), Some("2018-03-04"));
+        assert!(!m.date_guessed);
+        let m = meta("<link rel=canonical href='https://x.org/2020/06/16/story/'>");
+        assert_eq!(m.date.as_deref(), Some("2020-06-16"));
+        // Guesses: a date-named element, then a short text.
+        let m = meta("<body><span class=article-publish-date>November 19, 2019, 9:02 AM</span>");
+        assert_eq!(
+            (m.date.as_deref(), m.date_guessed),
+            (Some("2019-11-19"), true)
+        );
+        let m = meta("<body><p>Posted on 16. März 2020</p>");
+        assert_eq!(m.date.as_deref(), Some("2020-03-16"));
+        // The last guess: a date key in a script's JSON state, quotes escaped or not.
+        let m =
+            meta(r#"<script>window.s = "{\"publishedAt\":\"2021-05-06T07:08:09Z\"}";</script>"#);
+        assert_eq!(
+            (m.date.as_deref(), m.date_guessed),
+            (Some("2021-05-06T07:08:09Z"), true)
+        );
+        let m = meta(
+            r#"<script>x = {"created_at": "2019-02-03", "publish_date": "2020-01-02"}</script>"#,
+        );
+        assert_eq!(m.date.as_deref(), Some("2019-02-03"));
+    }
+
+    #[test]
+    fn dates_are_normalized_to_iso() {
+        for (raw, want) in [
+            ("2020年06月16日 02:31", Some("2020-06-16T02:31")),
+            ("2020-06-16", Some("2020-06-16")),
+            (
+                "2020-06-16T02:31:05.123+0200",
+                Some("2020-06-16T02:31:05+02:00"),
+            ),
+            ("2020-06-16 02:31:05Z", Some("2020-06-16T02:31:05Z")),
+            ("2020/6/16", Some("2020-06-16")),
+            ("20200616", Some("2020-06-16")),
+            ("16.06.2020", Some("2020-06-16")),
+            ("06/16/2020", Some("2020-06-16")),
+            ("05/06/2020", None),
+            ("June 16, 2020", Some("2020-06-16")),
+            ("Tue, 16 Jun 2020 02:31:00 GMT", Some("2020-06-16")),
+            ("16 juin 2020", Some("2020-06-16")),
+            ("2020-02-30", None),
+            ("1850-01-01", None),
+            ("mayor 12 said 2020", None),
+            ("", None),
+        ] {
+            assert_eq!(iso_date(raw).as_deref(), want, "{raw}");
+        }
+        assert_eq!(
+            url_date("https://a.com/2020/06/16/x").as_deref(),
+            Some("2020-06-16")
+        );
+        assert_eq!(
+            url_date("https://a.com/news/20200616/x").as_deref(),
+            Some("2020-06-16")
+        );
+        assert_eq!(url_date("https://a.com/x?d=2020/06/16"), None);
+        assert_eq!(url_date("https://a.com/id/1234567890"), None);
+    }
+
+    #[test]
+    fn sitename_description_image_categories_tags() {
+        let m = meta(
+            "<meta name=description content='Short summary.'>\
+             <meta property=og:image content=https://a.com/i.jpg>\
+             <meta name=twitter:site content=@ExampleNews>\
+             <meta property=article:section content=Tech>\
+             <meta property=article:tag content=Phones><meta property=article:tag content=phones>\
+             <meta name=keywords content='review, Android'>\
+             <body><a rel='category tag' href=/c/ai>AI</a><a rel=tag href=/t/x>Gadgets</a></body>",
+        );
+        assert_eq!(m.sitename.as_deref(), Some("ExampleNews"));
+        assert_eq!(m.description.as_deref(), Some("Short summary."));
+        assert_eq!(m.image.as_deref(), Some("https://a.com/i.jpg"));
+        assert_eq!(m.categories, ["Tech", "AI"]);
+        assert_eq!(m.tags, ["Phones", "review", "Android", "Gadgets"]);
+        let m = meta(&ld(
+            r#"{"@graph":[{"@type":"WebSite","name":"Site"},{"@type":"BlogPosting","description":"D","image":{"url":"/i.png"},"articleSection":["A","B"],"keywords":"x, y"}]}"#,
+        ));
+        assert_eq!(m.sitename.as_deref(), Some("Site"));
+        assert_eq!(m.description.as_deref(), Some("D"));
+        assert_eq!(m.image.as_deref(), Some("/i.png"));
+        assert_eq!(m.categories, ["A", "B"]);
+        assert_eq!(m.tags, ["x", "y"]);
+        let m = meta("<title>Page | example.org</title>");
+        assert_eq!(m.sitename.as_deref(), Some("example.org"));
+        assert_eq!(m.title.as_deref(), Some("Page"));
+    }
+
+    #[test]
+    fn lang_declared_or_detected() {
+        let m = meta_of("<html lang=de-AT><title>x</title>", "the English text");
+        assert_eq!(
+            (m.lang.as_deref(), m.lang_source),
+            (Some("de-AT"), Some(DECLARED))
+        );
+        let m = meta("<meta http-equiv=Content-Language content='fr, en'>");
+        assert_eq!(
+            (m.lang.as_deref(), m.lang_source),
+            (Some("fr"), Some(DECLARED))
+        );
+        let text = "Der Gemeinderat hat am Dienstag nach einer vierstündigen Debatte den Bau der \
+            neuen Brücke beschlossen, und die Arbeiten sollen im Mai beginnen, sagte die \
+            Bürgermeisterin der Stadt am Abend.";
+        let m = meta_of("<p>x", text);
+        assert_eq!(
+            (m.lang.as_deref(), m.lang_source),
+            (Some("de"), Some(DETECTED))
+        );
+        // Too little text: no answer rather than a wrong one.
+        let m = meta_of("<p>x", "OK");
+        assert_eq!((m.lang, m.lang_source), (None, None));
+    }
+
+    #[test]
+    fn hostile_json_ld_is_bounded() {
+        // The date JSON-LD declares (not the script-key guess, which reads any script's text
+        // without parsing it: bounded by its own caps).
+        let declared_date = |html: &str| Some(meta(html)).filter(|m| !m.date_guessed)?.date;
+        // Broken JSON, comment-wrapped JSON, a non-object: nothing, or what parses.
+        let m = meta(&ld(r#"{"@type":"Article","headline":"Half"#));
+        assert_eq!(m.title, None);
+        let m = meta(&ld(r#"<!-- {"@type":"Article","headline":"Wrapped"} -->"#));
+        assert_eq!(m.title.as_deref(), Some("Wrapped"));
+        let m = meta(&ld("42"));
+        assert_eq!(m, Metadata::default());
+        // Deeper than serde_json's recursion limit: refused, no stack overflow.
+        let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        assert_eq!(declared_date(&ld(&deep)), None);
+        let deep_ok = format!(
+            "{}{{\"@type\":\"Article\",\"datePublished\":\"2020-01-02\"}}{}",
+            "[".repeat(100),
+            "]".repeat(100)
+        );
+        assert_eq!(declared_date(&ld(&deep_ok)).as_deref(), Some("2020-01-02"));
+        // Larger than the per-script cap: not read.
+        let pad = "x".repeat(LD_MAX_SCRIPT);
+        let huge = format!(r#"{{"@type":"Article","datePublished":"2020-01-02","pad":"{pad}"}}"#);
+        assert_eq!(declared_date(&ld(&huge)), None);
+        // Items past the visit cap are not looked at.
+        let many = format!(
+            "[{}{{\"@type\":\"Article\",\"datePublished\":\"2020-01-02\"}}]",
+            "{},".repeat(LD_MAX_NODES)
+        );
+        assert_eq!(declared_date(&ld(&many)), None);
+        // Scripts past the count cap are not read; those before it are.
+        let one = r#"<script type="application/ld+json">{"x":1}</script>"#;
+        let last = r#"<script type="application/ld+json">{"@type":"Article","datePublished":"2020-01-02"}</script>"#;
+        let page = format!("{}{last}", one.repeat(LD_MAX_SCRIPTS));
+        assert_eq!(declared_date(&page), None);
+        let page = format!("{}{last}", one.repeat(LD_MAX_SCRIPTS - 1));
+        assert_eq!(declared_date(&page).as_deref(), Some("2020-01-02"));
+        // The total cap: many scripts just under the per-script cap.
+        let big = format!(
+            r#"<script type="application/ld+json">{{"pad":"{}"}}</script>"#,
+            "x".repeat(LD_MAX_SCRIPT - 100)
+        );
+        let page = format!("{}{last}", big.repeat(LD_MAX_TOTAL / LD_MAX_SCRIPT));
+        assert_eq!(declared_date(&page).as_deref(), Some("2020-01-02"));
+        let page = format!("{}{last}", big.repeat(LD_MAX_TOTAL / LD_MAX_SCRIPT + 1));
+        assert_eq!(declared_date(&page), None);
+    }
+
+    /// Real pages of `../shared/data` (ignored when it is absent, failing then with
+    /// `PITH_REQUIRE_SHARED=1`: build.rs): values read off the pages.
+    #[test]
+    #[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
+    fn shared_scrapinghub_pages_have_their_author_and_date() {
+        let dir = std::path::Path::new(env!("PITH_TEST_SHARED_DIR")).join("data/scrapinghub/html");
+        assert!(dir.is_dir(), "{} is missing", dir.display());
+        for (id, title, author, date) in [
+            (
+                "042bb7b5fedab6eac7db576522b89b93904c237d344bcbe14a6a5ab7f7335856",
+                "Google Stadia, Microsoft xCloud, Apple Arcade: So Many Ways to Play…and Pay",
+                "Sarah E. Needleman",
+                "2019-11-19",
+            ),
+            (
+                "04a6711caa7c687592777718866e781e976e0fe684faebe8b3cedcef8cd0ea34",
+                "Opinion | Republicans Are Following Trump to Nowhere",
+                "Jamelle Bouie",
+                "2019-11-19",
+            ),
+        ] {
+            let bytes = std::fs::read(dir.join(format!("{id}.html"))).expect("page");
+            let opts = crate::page::Options {
+                metadata: true,
+                ..Default::default()
+            };
+            let e = crate::page::extract(&bytes, None, &opts).expect("extracted");
+            assert_eq!(e.title.as_deref(), Some(title), "{id}");
+            assert_eq!(e.author.as_deref(), Some(author), "{id}");
+            assert_eq!(e.date.as_deref().map(|d| &d[..10]), Some(date), "{id}");
+            assert_eq!(e.lang_source, Some(DECLARED), "{id}");
+        }
+    }
+}
