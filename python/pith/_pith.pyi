@@ -8,6 +8,8 @@ __version__: str
 
 Algo = Literal["auto", "danag", "danag-lines"]
 Format = Literal["text", "markdown", "md"]
+# extract() and extract_many() also take the CLI's JSON formats: a dict per page.
+JsonFormat = Literal["json", "jsonl", "json-markdown"]
 Favor = Optional[Literal["precision", "recall"]]
 
 class PithError(ValueError):
@@ -22,6 +24,7 @@ class Templates:
     @property
     def dir(self) -> pathlib.Path: ...
 
+@overload
 def extract(
     html: Union[bytes, bytearray, str],
     url: Optional[str] = None,
@@ -36,6 +39,23 @@ def extract(
 ) -> str:
     """The main content of one page, exactly as `pith FILE` prints it ("" when none); with
     templates and url, as `pith --templates STORE --url URL FILE`."""
+
+@overload
+def extract(
+    html: Union[bytes, bytearray, str],
+    url: Optional[str] = None,
+    algo: Algo = "auto",
+    format: JsonFormat = ...,
+    comments: bool = False,
+    templates: Optional[Templates] = None,
+    *,
+    links: bool = False,
+    favor: Favor = None,
+    charset: Optional[str] = None,
+) -> Dict[str, Any]:
+    """The page as `pith --format json --url URL -` writes it, as a dict: url, title, author,
+    date, sitename, description, image, categories, tags, lang, lang_source, text (markdown
+    with "json-markdown"), bytes_in, algo."""
 
 @overload
 def extract_many(
@@ -67,6 +87,21 @@ def extract_many(
     errors: Literal["none"],
     urls: Optional[Sequence[Optional[str]]] = None,
 ) -> List[Optional[str]]: ...
+@overload
+def extract_many(
+    pages: Iterable[Union[bytes, bytearray, str]],
+    threads: int = 0,
+    algo: Algo = "auto",
+    format: JsonFormat = ...,
+    comments: bool = False,
+    templates: Optional[Templates] = None,
+    *,
+    links: bool = False,
+    favor: Favor = None,
+    charset: Optional[str] = None,
+    errors: Literal["raise", "none"] = "raise",
+    urls: Optional[Sequence[Optional[str]]] = None,
+) -> List[Optional[Dict[str, Any]]]: ...
 
 class WarcReader(Iterator[Any]):
     """The records of one input, as `pith --format json` prints them."""

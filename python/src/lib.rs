@@ -21,7 +21,7 @@ use mimalloc::MiMalloc;
 use pith_core::extract::auto::Mode;
 use pith_core::input::{Framing, Input};
 use pith_core::output::Format;
-use pith_core::pipeline::JsonLines;
+use pith_core::pipeline::{JsonLines, OutputFormat};
 use pith_core::site::{Family, Store};
 use pith_core::{Algo, Options};
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
@@ -40,7 +40,7 @@ pyo3::create_exception!(
 );
 
 /// The command line's default `--max-record-bytes`.
-const DEFAULT_MAX_RECORD_BYTES: usize = 64 << 20;
+const DEFAULT_MAX_RECORD_BYTES: usize = pith_core::input::DEFAULT_MAX_RECORD;
 
 /// A page as Python gives it: bytes are decoded as the CLI decodes a file; a str is already
 /// text, so it is read as UTF-8 whatever its `<meta charset>` says.
@@ -62,7 +62,7 @@ impl Page {
 /// The options shared by every entry point, as the CLI's flags set them.
 fn options(
     algo: &str,
-    format: &str,
+    format: Format,
     comments: bool,
     links: bool,
     favor: Option<&str>,
@@ -72,7 +72,6 @@ fn options(
     // One page at a time: the site algorithms (ce, tmpl-dom, tmpl-text) need a site's pages
     // together and are the CLI's, so they are unknown here.
     let algo: Algo = algo.parse().map_err(err)?;
-    let format: Format = format.parse().map_err(err)?;
     let mode = match favor {
         None => Mode::Balanced,
         Some("precision") => Mode::Precision,
@@ -144,12 +143,60 @@ fn extract_one(
         .map_err(|e| e.to_string())
 }
 
+/// One page as `pith --format json` writes it (`--url URL` when given; the id is `-`, as for
+/// standard input): the JSON line, metadata included. A page that cannot be read gives its
+/// line with `error`, as the CLI's does.
+fn json_one(
+    page: &[u8],
+    forced_utf8: bool,
+    opts: &Options,
+    url: Option<&str>,
+    store: Option<Arc<Store>>,
+) -> Result<String, String> {
+    let mut opts = opts.clone();
+    if forced_utf8 && opts.charset.is_none() {
+        opts.charset = "utf-8".parse().ok();
+    }
+    let page = page.to_vec();
+    let url = url.map(str::to_string);
+    guarded(move || {
+        let reader = Box::new(std::io::Cursor::new(page));
+        let (input, _) =
+            Input::from_reader(reader, "-", Framing::Html, DEFAULT_MAX_RECORD_BYTES, false)
+                .map_err(|e| e.to_string())?;
+        let mut lines = JsonLines::new(input, opts).templates(store).url(url);
+        lines.next().ok_or_else(|| "no record".to_string())
+    })?
+}
+
+/// A JSON line as a Python dict; a record that failed raises `PithError` with its message.
+fn json_dict(py: Python<'_>, line: &str) -> PyResult<Py<PyAny>> {
+    let dict = py.import("json")?.call_method1("loads", (line,))?;
+    if let Ok(Some(error)) = dict
+        .get_item("error")
+        .and_then(|e| e.extract::<Option<String>>())
+    {
+        return Err(PithError::new_err(error));
+    }
+    Ok(dict.unbind())
+}
+
+/// `format=` as the CLI's `--format`: the body's format, and whether the page comes back as
+/// its JSON object (a dict) instead of the body alone.
+fn shape(format: &str) -> PyResult<OutputFormat> {
+    format
+        .parse()
+        .map_err(|e: pith_core::names::UnknownName| PyValueError::new_err(e.to_string()))
+}
+
 /// The main content of one page, as `pith FILE` prints it.
 ///
 /// html: the page, as bytes (decoded as the CLI decodes a file: BOM, charset, <meta>, detection)
 /// or str (read as the text it is). url: the page's URL (its host picks the site template;
 /// the CLI's --url). algo: "auto", "danag" or "danag-lines". format: "text" (one paragraph per
-/// line) or "markdown". comments: keep user comments. links: keep link targets in Markdown.
+/// line), "markdown", or "json" / "json-markdown": a dict with every field of `pith --format
+/// json` (url, title, author, date, sitename, lang, text...). comments: keep user comments.
+/// links: keep link targets in Markdown.
 /// favor: None, "precision" or "recall" (the CLI's --precision / --recall). charset: force an
 /// encoding. templates: a Templates store (the CLI's --templates): when it has a template for
 /// url's host, FastCE runs with it, falling back to algo when the page does not match it.
@@ -170,16 +217,25 @@ fn extract(
     links: bool,
     favor: Option<&str>,
     charset: Option<String>,
-) -> PyResult<String> {
-    let opts = options(algo, format, comments, links, favor, charset)?;
+) -> PyResult<Py<PyAny>> {
+    let shape = shape(format)?;
+    let opts = options(algo, shape.body, comments, links, favor, charset)?;
     let store = templates.map(|t| t.store.clone());
     let is_str = matches!(html, Page::Str(_));
     let bytes = html.bytes();
-    py.detach(|| {
-        let template = template_for(store.as_deref(), url)?;
-        extract_one(bytes, is_str, &opts, template.as_deref())
-    })
-    .map_err(PithError::new_err)
+    if shape.json {
+        let line = py
+            .detach(|| json_one(bytes, is_str, &opts, url, store))
+            .map_err(PithError::new_err)?;
+        return json_dict(py, &line);
+    }
+    let text = py
+        .detach(|| {
+            let template = template_for(store.as_deref(), url)?;
+            extract_one(bytes, is_str, &opts, template.as_deref())
+        })
+        .map_err(PithError::new_err)?;
+    Ok(text.into_pyobject(py)?.into_any().unbind())
 }
 
 /// The main content of many pages, extracted on `threads` Rust threads (0: one per core) with
@@ -206,7 +262,8 @@ fn extract_many(
     errors: &str,
     urls: Option<Vec<Option<String>>>,
 ) -> PyResult<Py<PyList>> {
-    let opts = options(algo, format, comments, links, favor, charset)?;
+    let shape = shape(format)?;
+    let opts = options(algo, shape.body, comments, links, favor, charset)?;
     let raise = match errors {
         "raise" => true,
         "none" => false,
@@ -237,8 +294,9 @@ fn extract_many(
     let many = Many {
         pages: &held,
         urls: urls.as_deref(),
-        store: store.as_deref(),
+        store: store.as_ref(),
         opts: &opts,
+        json: shape.json,
     };
     let threads = if threads == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -251,8 +309,15 @@ fn extract_many(
         return Err(PithError::new_err(format!("page {i}: {msg}")));
     }
     let list = PyList::empty(py);
-    for r in results {
+    for (i, r) in results.into_iter().enumerate() {
         match r {
+            Ok(out) if shape.json => match json_dict(py, &out) {
+                Ok(dict) => list.append(dict)?,
+                Err(e) if raise => {
+                    return Err(PithError::new_err(format!("page {i}: {}", e.value(py))));
+                }
+                Err(_) => list.append(py.None())?,
+            },
             Ok(text) => list.append(text)?,
             Err(_) => list.append(py.None())?,
         }
@@ -264,15 +329,21 @@ fn extract_many(
 struct Many<'a> {
     pages: &'a [Page],
     urls: Option<&'a [Option<String>]>,
-    store: Option<&'a Store>,
+    store: Option<&'a Arc<Store>>,
     opts: &'a Options,
+    /// Each page as its JSON line (`format="json"`) instead of the body.
+    json: bool,
 }
 
 impl Many<'_> {
     /// Page `i`, with its site's template when it has a URL and the store has one.
     fn one(&self, i: usize, p: &Page) -> Result<String, String> {
         let url = self.urls.and_then(|u| u.get(i)).and_then(|u| u.as_deref());
-        let template = template_for(self.store, url)?;
+        let is_str = matches!(p, Page::Str(_));
+        if self.json {
+            return json_one(p.bytes(), is_str, self.opts, url, self.store.cloned());
+        }
+        let template = template_for(self.store.map(|s| &**s), url)?;
         extract_one(
             p.bytes(),
             matches!(p, Page::Str(_)),
@@ -460,7 +531,9 @@ fn read_warc(
     max_record_bytes: usize,
     url: Option<String>,
 ) -> PyResult<WarcReader> {
-    let opts = options(algo, format, comments, links, favor, charset)?;
+    // Records always come as their JSON objects; format= picks the body's ("json-markdown"
+    // is "markdown" here).
+    let opts = options(algo, shape(format)?.body, comments, links, favor, charset)?;
     let store = templates.map(|t| t.store.clone());
     let opened = if let Ok(path) = source.extract::<PathBuf>() {
         let name = path.to_string_lossy().into_owned();

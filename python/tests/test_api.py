@@ -116,3 +116,47 @@ def test_random_bytes_give_text_or_pith_error():
             assert isinstance(pith.extract(page), str)
         except pith.PithError:
             pass
+
+
+def test_json_is_the_clis_object_as_a_dict(pith_bin, tmp_path):
+    import json
+    import subprocess
+
+    page = ARTICLE.replace(
+        b"<head>",
+        b'<head><meta property="og:site_name" content="The Gazette">'
+        b'<meta name="author" content="Ann Smith">'
+        b'<meta property="article:published_time" content="2024-05-02T09:30:00Z">',
+    )
+    url = "https://gazette.example/2024/05/02/bridge"
+    got = pith.extract(page, url=url, format="json")
+    assert isinstance(got, dict)
+    f = tmp_path / "page.html"
+    f.write_bytes(page)
+    cli = subprocess.run(
+        [pith_bin, "--format", "json", "--url", url, "-"],
+        input=page,
+        capture_output=True,
+        check=True,
+    )
+    assert got == json.loads(cli.stdout)
+    assert got["url"] == url and got["author"] == "Ann Smith"
+    assert got["date"].startswith("2024-05-02") and got["sitename"] == "The Gazette"
+    assert got["text"] == pith.extract(page)
+    md = pith.extract(page, format="json-markdown")
+    assert md["markdown"] == pith.extract(page, format="markdown")
+    many = pith.extract_many([page, ARTICLE], format="json", urls=[url, None])
+    assert many[0] == got and many[1]["url"] is None
+    with pytest.raises(pith.PithError, match="^page 1: empty input$"):
+        pith.extract_many([page, b" "], format="json")
+    assert pith.extract_many([page, b" "], format="json", errors="none")[1] is None
+    with pytest.raises(pith.PithError, match="^empty input$"):
+        pith.extract(b"", format="json")
+
+
+def test_site_algorithms_are_not_one_page_algorithms():
+    # ce, tmpl-dom and tmpl-text need a site's pages together (the CLI's `pith site`): one page
+    # alone is an error, not the whole page back.
+    for algo in ["ce", "tmpl-dom", "tmpl-text"]:
+        with pytest.raises(ValueError, match=f"unknown algorithm `{algo}`"):
+            pith.extract(ARTICLE, algo=algo)
