@@ -59,12 +59,13 @@ def main():
             out += ["| system | bow F1 | P | R | lcs F1 | empty | pages/s |", "|---|---|---|---|---|---|---|"]
         for sys_name, r in sorted(rows.items(), key=lambda kv: -f1(kv[1])):
             b = f"**{f1(r):.3f}**" if f1(r) == best else f"{f1(r):.3f}"
-            pps = r.get("pages_per_s", 0)
+            pps = r.get("pages_per_s")
+            pps = f"{pps:.1f}" if pps else "-"
             if snippet:
                 s = r["snippet"]
-                out.append(f"| {sys_name} | {b} | {s['precision']:.3f} | {s['recall']:.3f} | {s['accuracy']:.3f} | {r.get('empty', 0)} | {pps:.1f} |")
+                out.append(f"| {sys_name} | {b} | {s['precision']:.3f} | {s['recall']:.3f} | {s['accuracy']:.3f} | {r.get('empty', 0)} | {pps} |")
             elif "bow" in r:
-                out.append(f"| {sys_name} | {b} | {r['bow']['precision']['mean']:.3f} | {r['bow']['recall']['mean']:.3f} | {r['lcs']['f1']['mean']:.3f} | {r.get('empty', 0)} | {pps:.1f} |")
+                out.append(f"| {sys_name} | {b} | {r['bow']['precision']['mean']:.3f} | {r['bow']['recall']['mean']:.3f} | {r['lcs']['f1']['mean']:.3f} | {r.get('empty', 0)} | {pps} |")
         out.append("")
         mine = {k: f1(v) for k, v in rows.items() if k.startswith("pith ")}
         peer = max((f1(v), k) for k, v in rows.items() if not k.startswith("pith "))

@@ -83,6 +83,11 @@ struct Args {
     #[argh(switch)]
     strict: bool,
 
+    /// a directory given as FILE is read with its subdirectories (without it, only the files
+    /// directly in it); files are read in sorted order either way
+    #[argh(switch, short = 'r')]
+    recursive: bool,
+
     /// URL of a page read from a plain HTML file or stdin (`curl -s URL | pith --url URL`):
     /// goes into the `url` field of JSON output; WARC and JSON lines records carry their own
     #[argh(option, arg_name = "URL")]
@@ -206,6 +211,46 @@ pub struct Run {
     pub strict: bool,
 }
 
+/// The inputs with every directory replaced by the regular files in it, sorted by name (with
+/// `recursive`, those of its subdirectories too, depth first in name order; hidden entries and
+/// links to directories are passed over, so a link cannot make a loop). A directory that
+/// cannot be read is the message naming it.
+fn expand_dirs(files: Vec<String>, recursive: bool) -> Result<Vec<String>, String> {
+    let mut out = Vec::with_capacity(files.len());
+    for f in files {
+        let path = std::path::Path::new(&f);
+        if f == "-" || !path.is_dir() {
+            out.push(f);
+            continue;
+        }
+        // Depth first with an explicit stack: no recursion however deep the tree.
+        let mut stack = vec![path.to_path_buf()];
+        while let Some(dir) = stack.pop() {
+            let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            let mut names: Vec<std::fs::DirEntry> = entries.filter_map(Result::ok).collect();
+            names.sort_by_key(|e| e.file_name());
+            let mut subdirs = Vec::new();
+            for e in names {
+                if e.file_name().to_string_lossy().starts_with('.') {
+                    continue;
+                }
+                let Ok(kind) = e.file_type() else { continue };
+                let p = e.path();
+                if kind.is_dir() {
+                    if recursive {
+                        subdirs.push(p);
+                    }
+                } else if p.is_file() {
+                    out.push(p.to_string_lossy().into_owned());
+                }
+            }
+            // Files of this directory first, then its subdirectories in name order.
+            stack.extend(subdirs.into_iter().rev());
+        }
+    }
+    Ok(out)
+}
+
 /// `--precision` / `--recall` as `auto`'s mode, or the message every command gives when both
 /// are set.
 pub fn mode_arg(precision: bool, recall: bool) -> Result<auto::Mode, String> {
@@ -275,7 +320,7 @@ fn config_from(args: Args) -> Result<Run, String> {
         } else {
             let mut files = args.files;
             crate::cmdline::dash_for_stdin(&mut files);
-            files
+            expand_dirs(files, args.recursive)?
         },
     };
     Ok(Run {

@@ -627,3 +627,41 @@ fn a_url_instead_of_a_page_is_refused_with_a_curl_hint() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("this paragraph of the page"));
 }
+
+/// A directory reads its files in name order; `-r` adds its subdirectories' (depth first, in
+/// name order); hidden files stay out.
+#[test]
+fn a_directory_reads_its_files_and_r_its_subdirectories() {
+    let dir = std::env::temp_dir().join(format!("pith-dir-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("a/b")).expect("dirs");
+    let page = std::fs::read(ARTICLE).expect("sample page");
+    for f in ["z.html", "m.html", "a/1.html", "a/b/0.html", ".hidden.html"] {
+        std::fs::write(dir.join(f), &page).expect("write");
+    }
+    let ids = |args: &[&str]| -> Vec<String> {
+        let o = pith(args, b"");
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+            .lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).expect("json");
+                let id = v["id"].as_str().expect("id").to_string();
+                id.rsplit("pith-dir-")
+                    .next()
+                    .unwrap_or_default()
+                    .to_string()
+            })
+            .collect()
+    };
+    let d = dir.to_str().expect("path");
+    let pid = std::process::id();
+    let want =
+        |names: &[&str]| -> Vec<String> { names.iter().map(|n| format!("{pid}/{n}")).collect() };
+    assert_eq!(ids(&["--format", "json", d]), want(&["m.html", "z.html"]));
+    assert_eq!(
+        ids(&["--format", "json", "-r", d]),
+        want(&["m.html", "z.html", "a/1.html", "a/b/0.html"])
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -272,7 +272,11 @@ fn score_page(ds: &Dataset, sys: &System, id: &str) -> PageScore {
             Err(_) => (String::new(), false),
         },
     };
-    let seconds = started.elapsed().as_secs_f64();
+    // Reading another tool's saved output says nothing of that tool's speed: no time for it.
+    let seconds = match sys {
+        System::Pith(_) => started.elapsed().as_secs_f64(),
+        System::Pred(_) => 0.0,
+    };
     let pred_tokens = metrics::tokens(&output);
     let (bow, lcs) = match &gold.text {
         Some(g) => {
@@ -406,7 +410,9 @@ pub fn to_json(ds: &Dataset, reports: &[Report]) -> String {
         }
         o.insert("empty".into(), json!(r.empty));
         o.insert("errors".into(), json!(r.errors));
-        o.insert("pages_per_s".into(), json!(r.pages_per_s));
+        // `null` for saved predictions, whose speed was not measured here.
+        let pps = (r.pages_per_s > 0.0).then_some(r.pages_per_s);
+        o.insert("pages_per_s".into(), json!(pps));
         results.insert(r.name.clone(), Value::Object(o));
     }
     let v = json!({"dataset": ds.name, "pages": ds.ids.len(), "results": results});
@@ -438,7 +444,11 @@ pub fn to_table(ds: &Dataset, reports: &[Report]) -> String {
                     (
                         r.empty.to_string(),
                         r.errors.to_string(),
-                        format!("{:.1}", r.pages_per_s),
+                        if r.pages_per_s > 0.0 {
+                            format!("{:.1}", r.pages_per_s)
+                        } else {
+                            "-".to_string()
+                        },
                     )
                 } else {
                     (String::new(), String::new(), String::new())
