@@ -101,7 +101,50 @@ fn extend(o: &mut Map<String, Value>, rec: &Record) {
 }
 
 fn line(o: Map<String, Value>) -> String {
-    let mut s = Value::Object(o).to_string();
+    let mut s = escape_line_breaks(Value::Object(o).to_string());
     s.push('\n');
     s
+}
+
+/// JSON allows U+2028, U+2029 and U+0085 raw inside strings (serde_json writes them so), but
+/// line-splitting readers take them for line ends (Python's `str.splitlines`, JavaScript
+/// before ES2019), so one record would become several: they are written `\uXXXX`. In a JSON
+/// text they can only stand inside strings, so the replacement is safe anywhere in the line.
+/// Their UTF-8 forms all start with 0xC2 or 0xE2; a line without those bytes is returned as is.
+fn escape_line_breaks(s: String) -> String {
+    if memchr::memchr2(0xC2, 0xE2, s.as_bytes()).is_none()
+        || !s.contains(['\u{2028}', '\u{2029}', '\u{85}'])
+    {
+        return s;
+    }
+    let mut out = String::with_capacity(s.len() + 16);
+    for c in s.chars() {
+        match c {
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            '\u{85}' => out.push_str("\\u0085"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_separators_are_escaped_and_the_line_stays_one_line() {
+        let mut o = Map::new();
+        o.insert("text".into(), json!("a\u{2028}b\u{2029}c\u{85}d é"));
+        let l = line(o);
+        assert_eq!(l, "{\"text\":\"a\\u2028b\\u2029c\\u0085d é\"}\n");
+        assert_eq!(l.lines().count(), 1);
+        let back: Value = serde_json::from_str(&l).expect("valid JSON");
+        assert_eq!(back["text"], "a\u{2028}b\u{2029}c\u{85}d é");
+        // Nothing to escape: the same string, not a copy.
+        let plain = String::from("{\"text\":\"déjà vu\"}");
+        let ptr = plain.as_ptr();
+        assert_eq!(escape_line_breaks(plain).as_ptr(), ptr);
+    }
 }
