@@ -665,3 +665,43 @@ fn a_directory_reads_its_files_and_r_its_subdirectories() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--links` resolves link targets against `--url` (or the WARC record's URL), or against the
+/// page's `<base href>` resolved against it; without a URL they stay as written.
+#[test]
+fn links_resolve_against_the_page_url_and_its_base() {
+    let page = |base: &str| {
+        format!(
+            "<html><head>{base}</head><body><article><p>The council approved the new \
+             <a href=\"/flood-map\">flood map</a> and the <a href=\"plans/bridge.pdf\">bridge \
+             plans</a> on Tuesday, after a debate of four hours, and building starts in May, \
+             says the <a href=\"https://other.example/x\">paper</a>.</p></article></body></html>"
+        )
+    };
+    let run = |html: &str, url: Option<&str>| {
+        let mut args = vec!["--format", "markdown", "--links"];
+        if let Some(u) = url {
+            args.extend(["--url", u]);
+        }
+        let o = pith(&args, html.as_bytes());
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let md = run(&page(""), Some("https://news.example/city/2024/story.html"));
+    assert!(md.contains("[flood map](https://news.example/flood-map)"), "{md}");
+    assert!(
+        md.contains("[bridge plans](https://news.example/city/2024/plans/bridge.pdf)"),
+        "{md}"
+    );
+    assert!(md.contains("[paper](https://other.example/x)"), "{md}");
+    let md = run(
+        &page("<base href=\"/archive/\">"),
+        Some("https://news.example/city/story.html"),
+    );
+    assert!(
+        md.contains("[bridge plans](https://news.example/archive/plans/bridge.pdf)"),
+        "{md}"
+    );
+    let md = run(&page(""), None);
+    assert!(md.contains("[flood map](/flood-map)"), "{md}");
+}

@@ -319,16 +319,30 @@ fn learning_writes_one_template_per_layout_and_detection_picks_the_right_one() {
         let html = page(layout, &mut rng);
         let got = f.pick(|| block_layout(&html));
         assert_eq!(got, Some(want), "layout {layout}");
-        let e = pith::page::extract_with(html.as_bytes(), None, &Default::default(), Some(&f))
-            .expect("extracts");
+        let e = pith::page::extract_with(
+            html.as_bytes(),
+            &pith::page::Context {
+                family: Some(&f),
+                ..Default::default()
+            },
+            &Default::default(),
+        )
+        .expect("extracts");
         assert_eq!(e.algo, format!("fastce+auto:mixed.example#{want}"));
         assert!(e.text.contains("STORY"), "{}", e.text);
     }
     // A page of a layout never learned: the nearest template shares too little of its
     // layout, auto runs.
     let html = page(2, &mut rng);
-    let e = pith::page::extract_with(html.as_bytes(), None, &Default::default(), Some(&f))
-        .expect("extracts");
+    let e = pith::page::extract_with(
+        html.as_bytes(),
+        &pith::page::Context {
+            family: Some(&f),
+            ..Default::default()
+        },
+        &Default::default(),
+    )
+    .expect("extracts");
     assert_eq!(e.algo, "auto");
     assert!(e.text.contains("STORY"));
     // A page with no path at all: no template.

@@ -63,7 +63,7 @@ fn ratio(page: &[u8], algo: Algo) -> f64 {
     };
     let text = std::thread::scope(|s| {
         s.spawn(|| {
-            let (got, _record) = pith::page::extract_buffer(record, 0, None, &opts, None);
+            let (got, _record) = pith::page::extract_buffer(record, 0, &Default::default(), &opts);
             got.map(|e| e.text)
         })
         .join()

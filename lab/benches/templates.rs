@@ -92,7 +92,14 @@ fn main() {
         let t = Instant::now();
         let mut fb = 0;
         for (page, tpl) in &work {
-            let r = pith::page::extract_with(page, None, &opts, Some(tpl));
+            let r = pith::page::extract_with(
+                page,
+                &pith::page::Context {
+                    family: Some(tpl),
+                    ..Default::default()
+                },
+                &opts,
+            );
             fb += usize::from(r.map(|e| !e.algo.starts_with("fastce")).unwrap_or(true));
         }
         fast.push(t.elapsed());
@@ -102,7 +109,14 @@ fn main() {
         let t = Instant::now();
         let mut fb = 0;
         for ((page, _), f) in work.iter().zip(&families) {
-            let r = pith::page::extract_with(page, None, &opts, Some(f));
+            let r = pith::page::extract_with(
+                page,
+                &pith::page::Context {
+                    family: Some(f),
+                    ..Default::default()
+                },
+                &opts,
+            );
             fb += usize::from(r.map(|e| !e.algo.starts_with("fastce")).unwrap_or(true));
         }
         fam.push(t.elapsed());

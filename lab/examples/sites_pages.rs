@@ -45,7 +45,14 @@ fn main() {
                 let others = learn::leave_out(&sums, i);
                 let t =
                     pith::site::Family::single(learn::learn(&others, "site", Default::default()));
-                let got = pith::page::extract_with(page, None, &opts, Some(&t));
+                let got = pith::page::extract_with(
+                    page,
+                    &pith::page::Context {
+                        family: Some(&t),
+                        ..Default::default()
+                    },
+                    &opts,
+                );
                 let (algo, text) = got
                     .map(|e| (e.algo, e.text))
                     .unwrap_or(("error".into(), String::new()));
@@ -56,9 +63,16 @@ fn main() {
                     Default::default(),
                     pith::site::cluster::DEFAULT_SIGNATURE,
                 );
-                let (fam_algo, fam_text) = pith::page::extract_with(page, None, &opts, Some(&fam))
-                    .map(|e| (e.algo, e.text))
-                    .unwrap_or(("error".into(), String::new()));
+                let (fam_algo, fam_text) = pith::page::extract_with(
+                    page,
+                    &pith::page::Context {
+                        family: Some(&fam),
+                        ..Default::default()
+                    },
+                    &opts,
+                )
+                .map(|e| (e.algo, e.text))
+                .unwrap_or(("error".into(), String::new()));
                 let fam_bow = metrics::bow(&metrics::tokens(&fam_text), &gold).f1;
                 let auto = pith::extract(page, None, &opts)
                     .map(|e| e.text)

@@ -67,7 +67,14 @@ fn main() {
         let t = std::time::Instant::now();
         for (i, (page, tpl)) in work.iter().enumerate() {
             let t = templates.then_some(tpl);
-            let r = pith::page::extract_with(page, None, &opts, t);
+            let r = pith::page::extract_with(
+                page,
+                &pith::page::Context {
+                    family: t,
+                    ..Default::default()
+                },
+                &opts,
+            );
             if hashes && pass == 0 {
                 use std::hash::{Hash, Hasher};
                 let mut h = std::hash::DefaultHasher::new();

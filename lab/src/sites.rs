@@ -206,7 +206,16 @@ struct FastRun {
 }
 
 fn fastce_page(html: &[u8], f: &Family, opts: &Options) -> FastRun {
-    let (r, time) = timed(|| pith::page::extract_with(html, None, opts, Some(f)));
+    let (r, time) = timed(|| {
+        pith::page::extract_with(
+            html,
+            &pith::page::Context {
+                family: Some(f),
+                ..Default::default()
+            },
+            opts,
+        )
+    });
     let (text, fell_back) = match r {
         Ok(e) => (e.text, !e.algo.starts_with("fastce")),
         Err(_) => (String::new(), true),

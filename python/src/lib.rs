@@ -127,6 +127,7 @@ fn extract_one(
     forced_utf8: bool,
     opts: &Options,
     template: Option<&Family>,
+    url: Option<&str>,
 ) -> Result<String, String> {
     let utf8;
     let opts = if forced_utf8 && opts.charset.is_none() {
@@ -138,7 +139,12 @@ fn extract_one(
     } else {
         opts
     };
-    guarded(|| pith_core::page::extract_with(page, None, opts, template))?
+    let cx = pith_core::page::Context {
+        family: template,
+        url,
+        ..Default::default()
+    };
+    guarded(|| pith_core::page::extract_with(page, &cx, opts))?
         .map(|e| e.text)
         .map_err(|e| e.to_string())
 }
@@ -232,7 +238,7 @@ fn extract(
     let text = py
         .detach(|| {
             let template = template_for(store.as_deref(), url)?;
-            extract_one(bytes, is_str, &opts, template.as_deref())
+            extract_one(bytes, is_str, &opts, template.as_deref(), url)
         })
         .map_err(PithError::new_err)?;
     Ok(text.into_pyobject(py)?.into_any().unbind())
@@ -344,12 +350,7 @@ impl Many<'_> {
             return json_one(p.bytes(), is_str, self.opts, url, self.store.cloned());
         }
         let template = template_for(self.store.map(|s| &**s), url)?;
-        extract_one(
-            p.bytes(),
-            matches!(p, Page::Str(_)),
-            self.opts,
-            template.as_deref(),
-        )
+        extract_one(p.bytes(), is_str, self.opts, template.as_deref(), url)
     }
 }
 

@@ -33,8 +33,18 @@ struct BlockInfo {
     quote: u8,
 }
 
-/// Renders the selection as Markdown; `links` keeps link targets.
-pub fn render(doc: &Document<'_>, sel: &Selection, links: bool) -> String {
+/// A link's target as Markdown writes it: resolved against `base` when there is one (an
+/// absolute target stays itself), else as written, spaces escaped.
+fn link_target(href: &str, base: Option<&url::Url>) -> String {
+    let href = href.trim();
+    match base.and_then(|b| b.join(href).ok()) {
+        Some(u) => u.to_string(),
+        None => href.replace(' ', "%20"),
+    }
+}
+
+/// Renders the selection as Markdown; `links` keeps link targets, resolved against `base`.
+pub fn render(doc: &Document<'_>, sel: &Selection, links: bool, base: Option<&url::Url>) -> String {
     let nodes = &doc.tree.nodes;
     let n = nodes.len();
     // Per node: its block, list depth / kind, quote depth, table (for header rows).
@@ -157,7 +167,7 @@ pub fn render(doc: &Document<'_>, sel: &Selection, links: bool) -> String {
                     Tag::Code if node.context() & context::PRE == 0 => Some(("`", "`".into())),
                     Tag::A if links => doc
                         .attr(tok.node, "href")
-                        .map(|h| ("[", format!("]({})", h.trim().replace(' ', "%20")))),
+                        .map(|h| ("[", format!("]({})", link_target(h, base)))),
                     _ => None,
                 };
                 if let Some((open, close)) = marker {

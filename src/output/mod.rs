@@ -48,12 +48,46 @@ pub struct Options {
     pub links: bool,
 }
 
-/// Renders the selected nodes of `doc`, composed to NFC (see [`nfc`]).
+/// Renders the selected nodes of `doc`, composed to NFC (see [`nfc`]); links keep their
+/// targets as written.
 pub fn render(doc: &Document<'_>, selection: &Selection, opts: &Options) -> String {
+    render_at(doc, selection, opts, None)
+}
+
+/// [`render`] for a page at `page_url`: Markdown link targets (with `links`) are resolved
+/// against the page's `<base href>` (itself resolved against `page_url`), else against
+/// `page_url`, as a browser resolves them; a target that does not resolve stays as written.
+pub fn render_at(
+    doc: &Document<'_>,
+    selection: &Selection,
+    opts: &Options,
+    page_url: Option<&str>,
+) -> String {
     nfc(match opts.format {
         Format::Text => text::render(doc, selection),
-        Format::Markdown => markdown::render(doc, selection, opts.links),
+        Format::Markdown => {
+            let base = if opts.links {
+                base_url(doc, page_url)
+            } else {
+                None
+            };
+            markdown::render(doc, selection, opts.links, base.as_ref())
+        }
     })
+}
+
+/// The URL a page's links are relative to: its first `<base href>`, resolved against the
+/// page's own URL when that is known, else the page's URL.
+fn base_url(doc: &Document<'_>, page_url: Option<&str>) -> Option<url::Url> {
+    let page = page_url.and_then(|u| url::Url::parse(u.trim()).ok());
+    let href = (0..doc.tree.nodes.len() as crate::html::NodeId)
+        .find(|&i| doc.tree.node(i).tag == crate::html::Tag::Base && doc.attr(i, "href").is_some())
+        .and_then(|i| doc.attr(i, "href"));
+    let from_base = href.and_then(|h| match &page {
+        Some(p) => p.join(h.trim()).ok(),
+        None => url::Url::parse(h.trim()).ok(),
+    });
+    from_base.or(page)
 }
 
 /// Composes combining diacritical marks (U+0300-U+036F) with their letters (Unicode NFC), as

@@ -100,22 +100,36 @@ pub fn extract(
     transport_charset: Option<&str>,
     opts: &Options,
 ) -> Result<Extracted, Error> {
-    extract_with(bytes, transport_charset, opts, None)
+    let cx = Context {
+        charset: transport_charset,
+        ..Context::default()
+    };
+    extract_with(bytes, &cx, opts)
 }
 
-/// [`extract`] with the site templates of the page's host, if it has some: the template whose
+/// What is known of a page besides its bytes: from its WARC record, the command line, or the
+/// caller.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Context<'a> {
+    /// The charset of its HTTP `Content-Type` (a WARC record's); [`Options::charset`] overrides
+    /// it, the page's `<meta>` does not.
+    pub charset: Option<&'a str>,
+    /// Its URL: Markdown links (`links`) are resolved against it, or against the page's
+    /// `<base href>` resolved against it.
+    pub url: Option<&'a str>,
+    /// The site templates of its host, if it has some.
+    pub family: Option<&'a Family>,
+}
+
+/// [`extract`] with what else is known of the page ([`Context`]): its transport charset, its
+/// URL, and the site templates of its host, if it has some: the template whose
 /// known block paths are nearest the page's ([`Family::pick`]) runs FastCE,
 /// combined with `auto` ([`fastce::with_blocks`]); the page falls back to `opts.extract.algo` when no
 /// template shares a block path with it or the page does not match the one picked.
 /// [`Extracted::algo`] says which ran.
-pub fn extract_with(
-    bytes: &[u8],
-    transport_charset: Option<&str>,
-    opts: &Options,
-    family: Option<&Family>,
-) -> Result<Extracted, Error> {
-    let decoded = decode_page(bytes, opts.charset.as_ref(), transport_charset)?;
-    from_text(&decoded.text, decoded.encoding.name(), opts, family)
+pub fn extract_with(bytes: &[u8], cx: &Context<'_>, opts: &Options) -> Result<Extracted, Error> {
+    let decoded = decode_page(bytes, opts.charset.as_ref(), cx.charset)?;
+    from_text(&decoded.text, decoded.encoding.name(), opts, cx)
 }
 
 /// A page's bytes checked ([`readable`]) and decoded to UTF-8 text as [`extract`] does:
@@ -142,28 +156,23 @@ pub fn decode_page<'b>(
 pub fn extract_buffer(
     page: Vec<u8>,
     start: usize,
-    transport_charset: Option<&str>,
+    cx: &Context<'_>,
     opts: &Options,
-    family: Option<&Family>,
 ) -> (Result<Extracted, Error>, Option<Vec<u8>>) {
     let bytes = page.get(start..).unwrap_or_default();
     if let Err(e) = readable(bytes) {
         return (Err(e), Some(page));
     }
-    let decoded = decode::decode(
-        bytes,
-        opts.charset.as_ref().map(Charset::label),
-        transport_charset,
-    );
+    let decoded = decode::decode(bytes, opts.charset.as_ref().map(Charset::label), cx.charset);
     let encoding = decoded.encoding.name();
     match decoded.text {
         std::borrow::Cow::Borrowed(text) => {
-            let got = from_text(text, encoding, opts, family);
+            let got = from_text(text, encoding, opts, cx);
             (got, Some(page))
         }
         std::borrow::Cow::Owned(text) => {
             drop(page);
-            (from_text(&text, encoding, opts, family), None)
+            (from_text(&text, encoding, opts, cx), None)
         }
     }
 }
@@ -185,7 +194,7 @@ fn from_text(
     text: &str,
     encoding: &'static str,
     opts: &Options,
-    family: Option<&Family>,
+    cx: &Context<'_>,
 ) -> Result<Extracted, Error> {
     if text.len() >= u32::MAX as usize {
         return Err(Error::TooLarge);
@@ -196,7 +205,7 @@ fn from_text(
         // The picked template's selection trimmed by `auto`'s ([`fastce::with_template`]); a
         // page that does not match it falls back to `opts.extract.algo`, reusing `auto`'s selection
         // when that was already made and is the fallback.
-        let fast = family.and_then(|f| {
+        let fast = cx.family.and_then(|f| {
             let pb = blocks::blocks(&doc.tree);
             let i = f.pick(|| blocks::layout(&pb))?;
             let member = f.members.get(i)?;
@@ -223,7 +232,7 @@ fn from_text(
                 opts.extract.algo.name().into(),
             ),
         };
-        let text = output::render(&doc, &selection, &opts.output);
+        let text = output::render_at(&doc, &selection, &opts.output, cx.url);
         if opts.metadata {
             let m = metadata::read(&doc, &text);
             return Extracted {
@@ -300,7 +309,7 @@ mod tests {
 
         // UTF-8 already: read in place, the buffer comes back as it was.
         let utf8 = with_head(PAGE.as_bytes());
-        let (got, back) = extract_buffer(utf8.clone(), head.len(), None, &opts, None);
+        let (got, back) = extract_buffer(utf8.clone(), head.len(), &Context::default(), &opts);
         assert_eq!(back.as_deref(), Some(utf8.as_slice()));
         let want = extract(PAGE.as_bytes(), None, &opts).expect("page");
         assert!(want.text.starts_with("Grüße aus Köln"), "{}", want.text);
@@ -314,7 +323,11 @@ mod tests {
             (utf16, None, "UTF-16LE"),
             (latin1, Some("iso-8859-1"), "windows-1252"),
         ] {
-            let (got, back) = extract_buffer(with_head(&body), head.len(), charset, &opts, None);
+            let cx = Context {
+                charset,
+                ..Context::default()
+            };
+            let (got, back) = extract_buffer(with_head(&body), head.len(), &cx, &opts);
             assert!(back.is_none(), "{encoding}");
             assert_eq!(got, extract(&body, charset, &opts), "{encoding}");
             let got = got.expect("page");
@@ -323,7 +336,7 @@ mod tests {
 
         // A page that cannot be read keeps its buffer too.
         let blank = with_head(b"  \n ");
-        let (got, back) = extract_buffer(blank.clone(), head.len(), None, &opts, None);
+        let (got, back) = extract_buffer(blank.clone(), head.len(), &Context::default(), &opts);
         assert_eq!((got, back), (Err(Error::Empty), Some(blank)));
     }
 }

@@ -220,13 +220,12 @@ fn extract_record(
         (None, m) => m,
     };
     let opts = &config.options;
-    let (got, html) = crate::page::extract_buffer(
-        html,
-        rec.html_start,
-        rec.charset.as_deref(),
-        opts,
-        template.as_deref(),
-    );
+    let cx = crate::page::Context {
+        charset: rec.charset.as_deref(),
+        url: rec.url.as_deref(),
+        family: template.as_deref(),
+    };
+    let (got, html) = crate::page::extract_buffer(html, rec.html_start, &cx, opts);
     if let Some(html) = html {
         pool.put(html);
     }
