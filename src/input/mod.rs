@@ -248,14 +248,31 @@ pub trait Source: BufRead {
         let _ = resume_out;
         false
     }
+    /// gzip input: while on, reads end where the current member ends (its CRC32 and ISIZE
+    /// checked), so that a record that starts its own member is read within it.
+    fn stop_at_member_end(&mut self, on: bool) {
+        let _ = on;
+    }
+    /// True when reads stopped at the end of a member (see [`Source::stop_at_member_end`]).
+    fn at_member_end(&self) -> bool {
+        false
+    }
 }
 
 impl Source for Stream {
     fn member(&self) -> Option<(u64, u64)> {
         match self {
             Stream::Plain(_) => None,
-            Stream::Gzip(m) => Some(m.member()),
+            Stream::Gzip(m) => m.member(),
         }
+    }
+    fn stop_at_member_end(&mut self, on: bool) {
+        if let Stream::Gzip(m) = self {
+            m.stop_at_member_end(on);
+        }
+    }
+    fn at_member_end(&self) -> bool {
+        matches!(self, Stream::Gzip(m) if m.at_member_end())
     }
     fn skip_member(&mut self, resume_out: u64) -> bool {
         match self {

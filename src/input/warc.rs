@@ -15,15 +15,121 @@ use std::io::{self, BufRead, Read};
 use super::{Fault, Item, Record, Source, http};
 
 /// Skipped blocks at least this long are dropped with their gzip member instead of inflated
-/// (smaller ones are mostly buffered already, and inflating them keeps offsets exact).
-const RAW_SKIP_MIN: u64 = 64 << 10;
+/// (smaller ones are mostly buffered already, and inflating them keeps offsets exact). The
+/// split reader ([`super::split`]) checks skipped members under this size, as this reader does.
+pub(crate) const RAW_SKIP_MIN: u64 = 64 << 10;
 
 /// Header lines longer than this, or more of them than this, are not a WARC header.
 const MAX_HEADER_BYTES: usize = 64 << 10;
 
+/// How many `WARC/` version lines inside a block are tried as a record start when its
+/// Content-Length proved wrong: enough for real lies, few enough that a block of such lines
+/// stays linear.
+const RESCUE_CANDIDATES: usize = 8;
+
+/// Bytes pushed back in front of the stream: a record found inside a block whose length was
+/// wrong, or after junk on its version line, is read again from there.
+struct Pushback<R> {
+    inner: R,
+    back: Vec<u8>,
+    at: usize,
+    /// The gzip member of the pushed-back bytes, as `inner` said when they were read.
+    member: Option<(u64, u64)>,
+}
+
+impl<R: Source> Pushback<R> {
+    fn pending(&self) -> bool {
+        self.at < self.back.len()
+    }
+
+    /// Puts `bytes` back in front of what is left to read.
+    fn push(&mut self, mut bytes: Vec<u8>) {
+        if !self.pending() {
+            self.member = self.inner.member();
+            self.back = bytes;
+        } else {
+            bytes.extend_from_slice(&self.back[self.at..]);
+            self.back = bytes;
+        }
+        self.at = 0;
+    }
+
+    /// At least `n` bytes from here when the input has them, without consuming any (the bytes
+    /// come into the pushback buffer).
+    fn peek(&mut self, n: usize) -> io::Result<&[u8]> {
+        if !self.pending() {
+            self.member = self.inner.member();
+            self.back.clear();
+            self.at = 0;
+        } else if self.at > 0 {
+            self.back.drain(..self.at);
+            self.at = 0;
+        }
+        while self.back.len() < n {
+            let b = self.inner.fill_buf()?;
+            if b.is_empty() {
+                break;
+            }
+            let k = b.len().min(n - self.back.len());
+            self.back.extend_from_slice(&b[..k]);
+            self.inner.consume(k);
+        }
+        Ok(&self.back)
+    }
+}
+
+impl<R: Source> Read for Pushback<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let avail = self.fill_buf()?;
+        let n = avail.len().min(buf.len());
+        buf[..n].copy_from_slice(&avail[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl<R: Source> BufRead for Pushback<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.pending() {
+            return Ok(&self.back[self.at..]);
+        }
+        self.inner.fill_buf()
+    }
+    fn consume(&mut self, n: usize) {
+        if self.pending() {
+            self.at = (self.at + n).min(self.back.len());
+            if !self.pending() {
+                self.back.clear();
+                self.at = 0;
+            }
+        } else {
+            self.inner.consume(n);
+        }
+    }
+}
+
+impl<R: Source> Source for Pushback<R> {
+    fn member(&self) -> Option<(u64, u64)> {
+        if self.pending() {
+            self.member
+        } else {
+            self.inner.member()
+        }
+    }
+    fn skip_member(&mut self, resume_out: u64) -> bool {
+        !self.pending() && self.inner.skip_member(resume_out)
+    }
+    fn stop_at_member_end(&mut self, on: bool) {
+        self.inner.stop_at_member_end(on);
+    }
+    fn at_member_end(&self) -> bool {
+        !self.pending() && self.inner.at_member_end()
+    }
+}
+
 /// Reads WARC records from a (decompressed) stream.
 pub struct Reader<R: Source> {
-    r: R,
+    r: Pushback<R>,
     source: std::sync::Arc<str>,
     /// Bytes consumed so far (offsets in messages are into the decompressed stream).
     offset: u64,
@@ -32,6 +138,12 @@ pub struct Reader<R: Source> {
     done: bool,
     /// Resynchronise before reading the next header.
     lost: bool,
+    /// Resynchronising after a fault already reported: headers that do not parse on the way
+    /// are passed over silently (one damage, one message).
+    resyncing: bool,
+    /// A read error met after a record was complete (in the next gzip member), reported
+    /// before the next record.
+    deferred: Option<io::Error>,
     /// gzip input where every record so far started its own member (WARC 1.1 Annex D.2): the
     /// rest of a record can be skipped by skipping its member.
     per_record: bool,
@@ -40,43 +152,91 @@ pub struct Reader<R: Source> {
     member: Option<(u64, bool)>,
     /// Where block buffers come from.
     pub pool: super::Pool,
-    /// Records found inside the block of a record whose Content-Length was too large, read
-    /// before going on with the stream.
-    rescue: Option<Box<Reader<io::Cursor<Vec<u8>>>>>,
 }
 
 impl Source for io::Cursor<Vec<u8>> {}
 
-/// How many `WARC/` lines inside a block are tried as a record start when its Content-Length
-/// proved too large: enough for real lies, few enough that a block of such lines stays linear.
-const RESCUE_CANDIDATES: usize = 8;
+/// True when `line` is a WARC version line: `WARC/`, digits, `.`, digits, then the line end
+/// (or the end of what is there).
+fn version_line(line: &[u8]) -> bool {
+    let Some(rest) = line.strip_prefix(b"WARC/") else {
+        return false;
+    };
+    let major = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    let Some(rest) = rest.get(major..).filter(|_| major > 0 && major < 4) else {
+        return false;
+    };
+    let Some(rest) = rest.strip_prefix(b".") else {
+        return false;
+    };
+    let minor = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    if minor == 0 || minor > 3 {
+        return false;
+    }
+    matches!(
+        rest.get(minor..),
+        Some([] | [b'\n', ..] | [b'\r'] | [b'\r', b'\n', ..])
+    )
+}
 
-/// Where the first record header inside `block` starts, if one does (a line `WARC/...` with
-/// fields and a Content-Length, within `MAX_HEADER_BYTES`).
-fn embedded_record(block: &[u8]) -> Option<usize> {
-    memchr::memmem::find_iter(block, b"\nWARC/")
+/// Where a WARC version line starts inside `bytes` (not at its first byte), if one does.
+fn version_inside(bytes: &[u8]) -> Option<usize> {
+    memchr::memmem::find_iter(bytes, b"WARC/")
+        .filter(|&i| i > 0)
         .take(RESCUE_CANDIDATES)
-        .map(|i| i + 1)
+        .find(|&i| version_line(&bytes[i..]))
+}
+
+/// Where the first record inside `block` starts, if one does: a version line (at a line start
+/// or not: a record cut mid-line runs straight into the next) followed by fields with a
+/// Content-Length, or by fields up to the end of the block (the header goes on after it).
+fn embedded_record(block: &[u8]) -> Option<usize> {
+    memchr::memmem::find_iter(block, b"WARC/")
+        .filter(|&i| i > 0)
+        .filter(|&i| version_line(&block[i..]))
+        .take(RESCUE_CANDIDATES)
         .find(|&at| {
             let head = &block[at..block.len().min(at + MAX_HEADER_BYTES)];
-            Headers::parse(head).is_some_and(|(h, _)| h.content_length.is_some())
+            match Headers::parse(head) {
+                Some((h, _)) => h.content_length.is_some(),
+                None => {
+                    at + MAX_HEADER_BYTES >= block.len()
+                        && memchr::memmem::find(head, b"\n\r\n").is_none()
+                        && memchr::memmem::find(head, b"\n\n").is_none()
+                }
+            }
         })
+}
+
+/// What follows a block.
+enum End {
+    /// The end of the record: two line ends, or white space then the next record, a new gzip
+    /// member or the end of input.
+    Record,
+    /// Something else: the Content-Length does not end the record.
+    Junk,
 }
 
 impl<R: Source> Reader<R> {
     pub fn new(r: R, source: std::sync::Arc<str>, max_record_bytes: usize) -> Self {
         Reader {
-            r,
+            r: Pushback {
+                inner: r,
+                back: Vec::new(),
+                at: 0,
+                member: None,
+            },
             source,
             offset: 0,
             index: 0,
             max_record_bytes,
             done: false,
             lost: false,
+            resyncing: false,
+            deferred: None,
             per_record: true,
             member: None,
             pool: super::Pool::default(),
-            rescue: None,
         }
     }
 
@@ -98,20 +258,10 @@ impl<R: Source> Reader<R> {
         })
     }
 
-    /// Skips `len` bytes of block (and, when its member goes, the CRLF CRLF after it); returns
-    /// how many were there (fewer when the input ends first).
-    fn skip_block(&mut self, len: u64) -> io::Result<u64> {
-        let own_member = self.member.is_some_and(|m| m.1);
-        if own_member && self.per_record && len >= RAW_SKIP_MIN {
-            // The decompressed length of what is skipped is taken from the header, so later
-            // offsets stay right as long as the record was whole.
-            let resume = self.offset + len + 4;
-            if self.r.skip_member(resume) {
-                self.offset = resume;
-                return Ok(len);
-            }
-        }
-        self.discard(len)
+    /// Puts `bytes` (just read) back in front of the stream.
+    fn push_back(&mut self, bytes: Vec<u8>) {
+        self.offset -= bytes.len() as u64;
+        self.r.push(bytes);
     }
 
     /// Reads one line (with its `\n`) into `line`, at most `MAX_HEADER_BYTES`.
@@ -124,7 +274,18 @@ impl<R: Source> Reader<R> {
         Ok(n)
     }
 
-    /// Skips to the next line that starts with `WARC/`, leaving it unread.
+    fn consume(&mut self, n: usize) {
+        self.r.consume(n);
+        self.offset += n as u64;
+    }
+
+    /// True when the bytes buffered now are the first of a gzip member.
+    fn at_member_start(&self) -> bool {
+        self.r.member().is_some_and(|(out, _)| out == self.offset)
+    }
+
+    /// Skips to the next `WARC/` version line at a line start (or at the start of a gzip
+    /// member), leaving it unread; false at the end of input.
     fn resync(&mut self) -> io::Result<bool> {
         let mut at_line_start = true;
         loop {
@@ -141,80 +302,103 @@ impl<R: Source> Reader<R> {
             // A new gzip member starts a line: records get their own member, and junk that
             // ends without a newline (a member inflating to zeros past its record) must not
             // hide the record in the next one.
-            if self.r.member().is_some_and(|(out, _)| out == self.offset) {
+            if self.at_member_start() {
                 at_line_start = true;
             }
-            // Buffered already: this second call reads nothing.
+            if at_line_start {
+                let head = self.r.peek(16)?;
+                if head.starts_with(b"WARC/") && version_line(head) {
+                    return Ok(true);
+                }
+                if head.is_empty() {
+                    return Ok(false);
+                }
+            }
             let buf = self.r.fill_buf()?;
-            if at_line_start && buf.len() >= 5 && buf.starts_with(b"WARC/") {
-                return Ok(true);
-            }
-            if at_line_start && buf.len() < 5 && b"WARC/".starts_with(buf) {
-                // Too few bytes buffered to decide; consume one to make progress.
-                self.r.consume(1);
-                self.offset += 1;
-                at_line_start = false;
-                continue;
-            }
-            match memchr::memchr(b'\n', buf) {
+            let n = buf.len();
+            match memchr::memmem::find(buf, b"\nWARC/") {
                 Some(i) => {
-                    self.r.consume(i + 1);
-                    self.offset += i as u64 + 1;
+                    self.consume(i + 1);
                     at_line_start = true;
                 }
                 None => {
-                    let n = buf.len();
-                    self.r.consume(n);
-                    self.offset += n as u64;
-                    at_line_start = false;
+                    // Keep a line start near the end: its `WARC/` may go on in the next read.
+                    let tail = n.saturating_sub(5);
+                    match memchr::memrchr(b'\n', &buf[tail..]) {
+                        Some(i) => {
+                            self.consume(tail + i + 1);
+                            at_line_start = true;
+                        }
+                        None => {
+                            self.consume(n);
+                            at_line_start = false;
+                        }
+                    }
                 }
             }
         }
-    }
-
-    fn discard(&mut self, n: u64) -> io::Result<u64> {
-        let got = io::copy(&mut (&mut self.r).take(n), &mut io::sink())?;
-        self.offset += got;
-        Ok(got)
     }
 
     /// The next record, skip or fault; `None` at the end.
     pub fn next_item(&mut self) -> Option<Item> {
-        if let Some(r) = self.rescue.as_mut() {
-            if let Some(item) = r.next_item() {
-                return Some(item);
-            }
-            self.index = r.index;
-            self.rescue = None;
-        }
         if self.done {
             return None;
         }
-        match self.read_record() {
+        if let Some(e) = self.deferred.take() {
+            return Some(self.read_error(e));
+        }
+        let item = self.read_record();
+        self.r.stop_at_member_end(false);
+        match item {
             Ok(Some(item)) => Some(item),
             Ok(None) => {
                 self.done = true;
                 None
             }
-            Err(e) => {
-                self.lost = true;
-                // The member the failure is in (not the last record's).
-                if let Some((_, raw)) = self.r.member() {
-                    self.member = Some((raw, false));
+            Err(e) => Some(self.read_error(e)),
+        }
+    }
+
+    /// The fault for a read error outside any record that could be named.
+    fn read_error(&mut self, e: io::Error) -> Item {
+        self.lost = true;
+        self.resyncing = true;
+        // The member the failure is in (not the last record's).
+        if let Some((_, raw)) = self.r.member() {
+            self.member = Some((raw, false));
+        }
+        let at = self.offset;
+        self.fault(at, None, format!("read error: {e}"))
+    }
+
+    /// A fault for the record being read; when `lost`, the reader looks for the next record
+    /// and says nothing more until it has found one.
+    fn damaged(&mut self, start: u64, id: Option<String>, message: String, lost: bool) -> Item {
+        if lost {
+            self.lost = true;
+            self.resyncing = true;
+        }
+        self.fault(start, id, message)
+    }
+
+    fn read_record(&mut self) -> io::Result<Option<Item>> {
+        loop {
+            if self.lost {
+                self.lost = false;
+                if !self.resync()? {
+                    return Ok(None);
                 }
-                let at = self.offset;
-                Some(self.fault(at, None, format!("read error: {e}")))
+            }
+            match self.read_one()? {
+                // A header passed over while resynchronising: look further.
+                None if self.lost => continue,
+                other => return Ok(other),
             }
         }
     }
 
-    fn read_record(&mut self) -> io::Result<Option<Item>> {
-        if self.lost {
-            self.lost = false;
-            if !self.resync()? {
-                return Ok(None);
-            }
-        }
+    /// One record; `None` at the end, or (with `lost` set) a header passed over silently.
+    fn read_one(&mut self) -> io::Result<Option<Item>> {
         let mut line = Vec::new();
         // Skip blank lines between records.
         loop {
@@ -232,34 +416,78 @@ impl<R: Source> Reader<R> {
             self.per_record = false;
         }
         if !line.starts_with(b"WARC/") {
-            self.lost = true;
+            // Junk before a record on its version line: report the junk, read the record.
+            if let Some(at) = version_inside(&line) {
+                let rest = line.split_off(at);
+                self.push_back(rest);
+                if self.resyncing {
+                    self.index -= 1;
+                    self.lost = true;
+                    return Ok(None);
+                }
+                return Ok(Some(self.fault(
+                    start,
+                    None,
+                    format!("{at} bytes that are not a WARC record before the next record"),
+                )));
+            }
+            if self.resyncing {
+                self.index -= 1;
+                self.lost = true;
+                return Ok(None);
+            }
             let shown = String::from_utf8_lossy(&line[..line.len().min(40)])
                 .trim()
                 .to_string();
-            return Ok(Some(self.fault(
+            return Ok(Some(self.damaged(
                 start,
                 None,
                 format!("not a WARC record header: {shown:?}"),
+                true,
             )));
+        }
+        let own = self.member.is_some_and(|m| m.1);
+        if own {
+            // The record is read within its member, whose CRC32 and ISIZE are checked
+            // before the record is used.
+            self.r.stop_at_member_end(true);
         }
         let mut h = Headers::default();
         let mut header_bytes = 0;
         loop {
             let n = self.line(&mut line)?;
             if n == 0 {
-                return Ok(Some(self.fault(
+                let lost = !self.r.at_member_end();
+                return Ok(Some(self.damaged(
                     start,
                     h.id.clone(),
                     "record cut short in its header".into(),
+                    lost,
                 )));
             }
             header_bytes += n;
             if header_bytes > MAX_HEADER_BYTES {
-                self.lost = true;
-                return Ok(Some(self.fault(
+                return Ok(Some(self.damaged(
                     start,
                     h.id.clone(),
                     "WARC header too long".into(),
+                    true,
+                )));
+            }
+            // A record starting inside this header: this one was cut there.
+            let inside = if line.starts_with(b"WARC/") && version_line(&line) {
+                Some(0)
+            } else {
+                version_inside(&line)
+            };
+            if let Some(at) = inside {
+                let rest = line.split_off(at);
+                self.push_back(rest);
+                return Ok(Some(self.damaged(
+                    start,
+                    h.id.clone(),
+                    "record cut short in its header (the next record starts there)".into(),
+                    false,
                 )));
             }
             let l = line.trim_ascii_end();
@@ -269,92 +497,183 @@ impl<R: Source> Reader<R> {
             h.add(l);
         }
         let Some(len) = h.content_length else {
-            self.lost = true;
-            return Ok(Some(self.fault(
+            return Ok(Some(self.damaged(
                 start,
                 h.id.clone(),
                 "WARC header without Content-Length".into(),
+                true,
             )));
         };
+        self.resyncing = false;
         let wanted = matches!(h.kind.as_str(), "response" | "resource");
-        if !wanted {
-            self.skip_block(len)?;
-            return Ok(Some(Item::Skip(skip_reason(&h.kind))));
-        }
-        if len > self.max_record_bytes as u64 {
-            let got = self.skip_block(len)?;
-            let msg = format!(
-                "record of {len} bytes over --max-record-bytes {}",
-                self.max_record_bytes
-            );
-            if got < len {
-                return Ok(Some(self.fault(
-                    start,
-                    h.id.clone(),
-                    "record cut short".into(),
-                )));
+        let over = len > self.max_record_bytes as u64;
+        if own && self.per_record && (over || (!wanted && len >= RAW_SKIP_MIN)) {
+            // The record's own member is dropped without inflating the rest (a gzip bomb
+            // stops here). The decompressed length of what is skipped is taken from the
+            // header, as the split reader does.
+            let resume = self.offset + len + 4;
+            if self.r.skip_member(resume) {
+                self.offset = resume;
+                return Ok(Some(if wanted {
+                    self.over_limit(start, &h, len)
+                } else {
+                    Item::Skip(skip_reason(&h.kind))
+                }));
             }
-            return Ok(Some(self.fault(start, h.id.clone(), msg)));
+        }
+        if over {
+            // Too long to hold, or a lie: either way, the next record is found by looking
+            // for it (a record inside this one's block would be read as one).
+            self.lost = true;
+            self.resyncing = true;
+            return Ok(Some(if wanted {
+                self.over_limit(start, &h, len)
+            } else {
+                Item::Skip(skip_reason(&h.kind))
+            }));
         }
         let mut block = self.pool.get();
         block.reserve(len as usize);
-        let got = match (&mut self.r).take(len).read_to_end(&mut block) {
-            Ok(n) => n,
-            Err(e) => {
-                self.offset += block.len() as u64;
-                self.lost = true;
-                return Ok(Some(self.fault(
-                    start,
-                    h.id.clone(),
-                    format!("record cut short: {e}"),
-                )));
+        if let Err(e) = self.read_block(len, &mut block) {
+            self.pool.put(block);
+            return Ok(Some(self.damaged(
+                start,
+                h.id.clone(),
+                format!("record cut short: {e}"),
+                true,
+            )));
+        }
+        let got = block.len() as u64;
+        let end = if got < len {
+            None
+        } else {
+            match self.record_end(own) {
+                Ok(end) => Some(end),
+                Err(e) => {
+                    self.pool.put(block);
+                    return Ok(Some(self.damaged(
+                        start,
+                        h.id.clone(),
+                        format!("record cut short: {e}"),
+                        true,
+                    )));
+                }
             }
         };
-        self.offset += got as u64;
-        // A Content-Length too large shows as a block the input ends inside, or (plain input)
-        // one not followed by the CRLF that ends a record. If such a block holds a record
-        // header, the records from there on are read out of it instead of lost with it.
-        let cut_short = (got as u64) < len;
-        if (cut_short || !self.record_end_follows())
-            && let Some(at) = embedded_record(&block)
-        {
-            let block_start = self.offset - got as u64;
+        if matches!(end, Some(End::Record)) {
+            if !wanted {
+                self.pool.put(block);
+                return Ok(Some(Item::Skip(skip_reason(&h.kind))));
+            }
+            return Ok(Some(self.to_item(h, block, start)));
+        }
+        // The Content-Length is wrong: too large (the input or the record's member ends
+        // inside the block, or the block holds the next record) or too small (the block is
+        // followed by more than a record end). A record inside the block is read from there.
+        let block_start = self.offset - got;
+        if let Some(at) = embedded_record(&block) {
             let rest = block.split_off(at);
             self.pool.put(block);
-            let mut r = Reader::new(
-                io::Cursor::new(rest),
-                self.source.clone(),
-                self.max_record_bytes,
-            );
-            r.resume(self.index, block_start + at as u64);
-            r.pool = self.pool.clone();
-            self.rescue = Some(Box::new(r));
+            self.push_back(rest);
             let msg = format!(
                 "Content-Length {len} runs past the next record (at byte {})",
                 block_start + at as u64
             );
-            return Ok(Some(self.fault(start, h.id.clone(), msg)));
+            return Ok(Some(self.damaged(start, h.id.clone(), msg, false)));
         }
-        if cut_short {
-            return Ok(Some(self.fault(
-                start,
-                h.id.clone(),
-                format!("record cut short ({got} of {len} bytes)"),
-            )));
-        }
-        Ok(Some(self.to_item(h, block, start)))
+        self.pool.put(block);
+        let msg = match end {
+            None if self.r.at_member_end() => {
+                format!("record cut short: its gzip member ends after {got} of {len} bytes")
+            }
+            None => format!("record cut short ({got} of {len} bytes)"),
+            _ => format!("Content-Length {len} does not end the record"),
+        };
+        // Cut short at a member end, the next record is next: no search.
+        let lost = !(end.is_none() && (self.r.at_member_end() || self.at_member_start()));
+        Ok(Some(self.damaged(start, h.id.clone(), msg, lost)))
     }
 
-    /// After a block: whether what follows can end a record (CR, LF or the end of input).
-    /// Only asked of plain input: peeking into gzip members could take the one error a
-    /// corrupt member gives, which must reach the reader that reports it.
-    fn record_end_follows(&mut self) -> bool {
-        if self.r.member().is_some() {
-            return true;
+    fn over_limit(&self, start: u64, h: &Headers, len: u64) -> Item {
+        let msg = format!(
+            "record of {len} bytes over --max-record-bytes {}",
+            self.max_record_bytes
+        );
+        self.fault(start, h.id.clone(), msg)
+    }
+
+    /// Reads up to `len` bytes of block into `block`: fewer when the input ends, when the
+    /// record's own gzip member ends and the next member starts a record, or when a gzip
+    /// member that starts with `WARC/` comes (no block runs into the next record's member).
+    fn read_block(&mut self, len: u64, block: &mut Vec<u8>) -> io::Result<()> {
+        let mut left = len;
+        while left > 0 {
+            let empty = self.r.fill_buf()?.is_empty();
+            if empty {
+                if !self.r.at_member_end() {
+                    return Ok(());
+                }
+                // The record's own member ended inside the block: the record goes on in the
+                // next member only when that member does not start a record.
+                self.r.stop_at_member_end(false);
+                let next = self.r.fill_buf()?;
+                if next.is_empty() || b"WARC/".starts_with(&next[..next.len().min(5)]) {
+                    self.r.stop_at_member_end(true);
+                    return Ok(());
+                }
+                continue;
+            }
+            if self.at_member_start() && self.r.fill_buf()?.starts_with(b"WARC/") {
+                return Ok(());
+            }
+            let buf = self.r.fill_buf()?;
+            let n = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
+            block.extend_from_slice(&buf[..n]);
+            self.consume(n);
+            left -= n as u64;
         }
-        match self.r.fill_buf() {
-            Ok(buf) => buf.first().is_none_or(|&b| b == b'\r' || b == b'\n'),
-            Err(_) => true,
+        Ok(())
+    }
+
+    /// What follows a complete block. White space after it is consumed (the CRLF CRLF that
+    /// ends a record). A record in its own gzip member ends with the member, whose trailer is
+    /// checked here: a CRC32 or ISIZE that does not match is the error.
+    fn record_end(&mut self, own: bool) -> io::Result<End> {
+        let mut newlines = 0;
+        loop {
+            let buf = match self.r.fill_buf() {
+                Ok(b) => b,
+                Err(e) if own => return Err(e),
+                Err(e) => {
+                    // In the next gzip member: its record's error, not this one's.
+                    self.deferred = Some(e);
+                    return Ok(End::Record);
+                }
+            };
+            let ws = buf.iter().take_while(|b| b.is_ascii_whitespace()).count();
+            let empty = buf.is_empty();
+            let nl = bytecount::count(&buf[..ws], b'\n');
+            if empty || (!own && self.at_member_start()) {
+                return Ok(End::Record);
+            }
+            if ws > 0 {
+                newlines += nl;
+                self.consume(ws);
+                continue;
+            }
+            // CRLF CRLF ends a record (WARC 1.1 section 4); what comes after it is the next
+            // record's business (junk there is reported as junk).
+            if newlines >= 2 {
+                return Ok(End::Record);
+            }
+            let head = self.r.peek(5)?;
+            return Ok(
+                if b"WARC/".starts_with(head) || head.starts_with(b"WARC/") {
+                    End::Record
+                } else {
+                    End::Junk
+                },
+            );
         }
     }
 
