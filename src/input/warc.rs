@@ -117,7 +117,13 @@ impl<R: Source> Source for Pushback<R> {
         }
     }
     fn skip_member(&mut self, resume_out: u64) -> bool {
-        !self.pending() && self.inner.skip_member(resume_out)
+        // Bytes looked at ahead are of the member being skipped.
+        if self.inner.skip_member(resume_out) {
+            self.back.clear();
+            self.at = 0;
+            return true;
+        }
+        false
     }
     fn stop_at_member_end(&mut self, on: bool) {
         self.inner.stop_at_member_end(on);
@@ -507,17 +513,26 @@ impl<R: Source> Reader<R> {
         self.resyncing = false;
         let wanted = matches!(h.kind.as_str(), "response" | "resource");
         let over = len > self.max_record_bytes as u64;
-        if own && self.per_record && (over || (!wanted && len >= RAW_SKIP_MIN)) {
+        let mut skip = (!wanted).then(|| skip_reason(&h.kind));
+        if own && self.per_record && !over && h.kind == "response" && len >= RAW_SKIP_MIN {
+            // A large response that is not a page is dropped with its member, decided from
+            // the same first bytes of the member as the split reader decides.
+            let header_len = (self.offset - start) as usize;
+            let n = (super::split::HEAD as usize)
+                .saturating_sub(header_len)
+                .min(len as usize);
+            skip = response_skip(self.r.peek(n)?);
+        }
+        if own && self.per_record && (over || (skip.is_some() && len >= RAW_SKIP_MIN)) {
             // The record's own member is dropped without inflating the rest (a gzip bomb
             // stops here). The decompressed length of what is skipped is taken from the
             // header, as the split reader does.
             let resume = self.offset + len + 4;
             if self.r.skip_member(resume) {
                 self.offset = resume;
-                return Ok(Some(if wanted {
-                    self.over_limit(start, &h, len)
-                } else {
-                    Item::Skip(skip_reason(&h.kind))
+                return Ok(Some(match skip {
+                    Some(reason) => Item::Skip(reason),
+                    None => self.over_limit(start, &h, len),
                 }));
             }
         }
@@ -773,6 +788,21 @@ pub(crate) fn record_item(
         }
     }
     Item::Page(Box::new(rec))
+}
+
+/// Why a response is skipped, decided from the start of its block (`block_head`) when the
+/// whole HTTP head is there or the block is not HTTP; `None` when it is a page or it cannot be
+/// told yet. The split reader and this one decide the same from the same bytes.
+pub(crate) fn response_skip(block_head: &[u8]) -> Option<&'static str> {
+    let find = |p: &[u8]| memchr::memmem::find(block_head, p);
+    let head_end = find(b"\n\r\n").or_else(|| find(b"\n\n"));
+    if head_end.is_some() || !block_head.starts_with(b"HTTP/") {
+        match http::parse(block_head) {
+            None => return Some("response without HTTP"),
+            Some(resp) => return resp.skip_reason(),
+        }
+    }
+    None
 }
 
 pub(crate) fn skip_reason(kind: &str) -> &'static str {
