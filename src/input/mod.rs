@@ -6,6 +6,8 @@
 //! fault with the record's number, offset and id. Nothing is read whole: WARC and JSON lines
 //! stream record by record, and no record grows past `--max-record-bytes`.
 
+#[doc(hidden)]
+pub mod damage;
 pub mod gzip;
 pub mod http;
 pub mod jsonl;

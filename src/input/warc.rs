@@ -27,6 +27,9 @@ const MAX_HEADER_BYTES: usize = 64 << 10;
 /// stays linear.
 const RESCUE_CANDIDATES: usize = 8;
 
+/// Bytes looked at for a whole header after a version line found inside a line.
+const MID_LINE_PEEK: usize = 8 << 10;
+
 /// Bytes pushed back in front of the stream: a record found inside a block whose length was
 /// wrong, or after junk on its version line, is read again from there.
 struct Pushback<R> {
@@ -291,9 +294,11 @@ impl<R: Source> Reader<R> {
     }
 
     /// Skips to the next `WARC/` version line at a line start (or at the start of a gzip
-    /// member), leaving it unread; false at the end of input.
+    /// member), or to one inside a line that is followed by a whole header with a
+    /// Content-Length (a few such tries per search), leaving it unread; false at the end.
     fn resync(&mut self) -> io::Result<bool> {
         let mut at_line_start = true;
+        let mut tries = 0;
         loop {
             match self.r.fill_buf() {
                 Ok([]) => return Ok(false),
@@ -311,35 +316,43 @@ impl<R: Source> Reader<R> {
             if self.at_member_start() {
                 at_line_start = true;
             }
-            if at_line_start {
-                let head = self.r.peek(16)?;
-                if head.starts_with(b"WARC/") && version_line(head) {
-                    return Ok(true);
-                }
-                if head.is_empty() {
-                    return Ok(false);
-                }
+            if at_line_start && version_line(self.r.peek(16)?) {
+                return Ok(true);
             }
             let buf = self.r.fill_buf()?;
             let n = buf.len();
-            match memchr::memmem::find(buf, b"\nWARC/") {
-                Some(i) => {
-                    self.consume(i + 1);
-                    at_line_start = true;
+            if n < 5 {
+                // Too few bytes to see a version line: look further, or end.
+                if self.r.peek(16)?.len() < 5 {
+                    let n = self.r.fill_buf()?.len();
+                    self.consume(n);
                 }
-                None => {
-                    // Keep a line start near the end: its `WARC/` may go on in the next read.
-                    let tail = n.saturating_sub(5);
-                    match memchr::memrchr(b'\n', &buf[tail..]) {
-                        Some(i) => {
-                            self.consume(tail + i + 1);
-                            at_line_start = true;
-                        }
-                        None => {
-                            self.consume(n);
-                            at_line_start = false;
+                at_line_start = false;
+                continue;
+            }
+            match memchr::memmem::find(buf, b"WARC/") {
+                Some(0) => {
+                    // At a line start it was not a version line; inside one, try it whole.
+                    if !at_line_start && tries < RESCUE_CANDIDATES {
+                        tries += 1;
+                        let head = self.r.peek(MID_LINE_PEEK)?;
+                        if version_line(head)
+                            && Headers::parse(head).is_some_and(|(h, _)| h.content_length.is_some())
+                        {
+                            return Ok(true);
                         }
                     }
+                    self.consume(1);
+                    at_line_start = false;
+                }
+                Some(i) => {
+                    at_line_start = buf[i - 1] == b'\n';
+                    self.consume(i);
+                }
+                None => {
+                    // Keep the last four bytes: a `WARC/` may go on in the next read.
+                    at_line_start = buf[n - 5] == b'\n';
+                    self.consume(n - 4);
                 }
             }
         }
@@ -559,10 +572,11 @@ impl<R: Source> Reader<R> {
             )));
         }
         let got = block.len() as u64;
+        let mut ws = Vec::new();
         let end = if got < len {
             None
         } else {
-            match self.record_end(own) {
+            match self.record_end(own, &mut ws) {
                 Ok(end) => Some(end),
                 Err(e) => {
                     self.pool.put(block);
@@ -585,6 +599,10 @@ impl<R: Source> Reader<R> {
         // The Content-Length is wrong: too large (the input or the record's member ends
         // inside the block, or the block holds the next record) or too small (the block is
         // followed by more than a record end). A record inside the block is read from there.
+        if !ws.is_empty() {
+            // White space taken for a record end is read again with what follows the block.
+            self.push_back(ws);
+        }
         let block_start = self.offset - got;
         if let Some(at) = embedded_record(&block) {
             let rest = block.split_off(at);
@@ -596,7 +614,6 @@ impl<R: Source> Reader<R> {
             );
             return Ok(Some(self.damaged(start, h.id.clone(), msg, false)));
         }
-        self.pool.put(block);
         let msg = match end {
             None if self.r.at_member_end() => {
                 format!("record cut short: its gzip member ends after {got} of {len} bytes")
@@ -606,6 +623,13 @@ impl<R: Source> Reader<R> {
         };
         // Cut short at a member end, the next record is next: no search.
         let lost = !(end.is_none() && (self.r.at_member_end() || self.at_member_start()));
+        if lost && !block.is_empty() {
+            // The search for the next record starts inside the block: its end may hold the
+            // start of the next record's version line.
+            self.push_back(block);
+        } else {
+            self.pool.put(block);
+        }
         Ok(Some(self.damaged(start, h.id.clone(), msg, lost)))
     }
 
@@ -653,7 +677,7 @@ impl<R: Source> Reader<R> {
     /// What follows a complete block. White space after it is consumed (the CRLF CRLF that
     /// ends a record). A record in its own gzip member ends with the member, whose trailer is
     /// checked here: a CRC32 or ISIZE that does not match is the error.
-    fn record_end(&mut self, own: bool) -> io::Result<End> {
+    fn record_end(&mut self, own: bool, ws_seen: &mut Vec<u8>) -> io::Result<End> {
         let mut newlines = 0;
         loop {
             let buf = match self.r.fill_buf() {
@@ -668,17 +692,19 @@ impl<R: Source> Reader<R> {
             let ws = buf.iter().take_while(|b| b.is_ascii_whitespace()).count();
             let empty = buf.is_empty();
             let nl = bytecount::count(&buf[..ws], b'\n');
+            let white = buf[..ws].to_vec();
             if empty || (!own && self.at_member_start()) {
                 return Ok(End::Record);
             }
             if ws > 0 {
                 newlines += nl;
+                ws_seen.extend_from_slice(&white);
                 self.consume(ws);
                 continue;
             }
             // CRLF CRLF ends a record (WARC 1.1 section 4); what comes after it is the next
             // record's business (junk there is reported as junk).
-            if newlines >= 2 {
+            if newlines >= 2 || ws_seen.len() > MAX_HEADER_BYTES {
                 return Ok(End::Record);
             }
             let head = self.r.peek(5)?;
