@@ -34,6 +34,9 @@ const MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
 /// Reserved FLG bits (5 to 7): "must be zero" (RFC 1952 section 2.3.1).
 const FLG_RESERVED: u8 = 0xe0;
 
+/// Raw bytes of a member kept to search again from its start when it proves corrupt.
+const TAP_MAX: usize = 4 << 20;
+
 /// Raw bytes looked at to decide whether a member header inside raw bytes starts a record.
 const PEEK: usize = 4 << 10;
 
@@ -50,6 +53,11 @@ struct Raw<R> {
     pos: u64,
     ahead: Vec<u8>,
     at: usize,
+    /// The raw bytes of the member being inflated, kept (up to [`TAP_MAX`]) so that when it
+    /// proves corrupt the search for the next member starts right after its header, not
+    /// where the decoder stopped reading (it may have read into the next member).
+    tap: Vec<u8>,
+    tapping: bool,
 }
 
 impl<R: BufRead> Raw<R> {
@@ -59,7 +67,42 @@ impl<R: BufRead> Raw<R> {
             pos,
             ahead: Vec::new(),
             at: 0,
+            tap: Vec::new(),
+            tapping: false,
         }
+    }
+
+    fn start_tap(&mut self) {
+        self.tap.clear();
+        self.tapping = true;
+    }
+
+    fn stop_tap(&mut self) {
+        self.tap.clear();
+        self.tapping = false;
+    }
+
+    fn record(&mut self, bytes: &[u8]) {
+        if self.tap.len() + bytes.len() > TAP_MAX {
+            self.stop_tap();
+        } else {
+            self.tap.extend_from_slice(bytes);
+        }
+    }
+
+    /// After a corrupt member that started at file offset `start`: goes back to the byte
+    /// after its first, when its bytes were kept.
+    fn rewind(&mut self, start: u64) {
+        if !self.tapping || self.tap.len() < 2 || self.pos != start + self.tap.len() as u64 {
+            self.stop_tap();
+            return;
+        }
+        let mut back = self.tap.split_off(1);
+        back.extend_from_slice(&self.ahead[self.at..]);
+        self.ahead = back;
+        self.at = 0;
+        self.pos = start + 1;
+        self.stop_tap();
     }
 
     /// At least `n` bytes from the current position when the input has them (fewer at its
@@ -92,6 +135,9 @@ impl<R: BufRead> Read for Raw<R> {
         } else {
             self.inner.read(buf)?
         };
+        if self.tapping {
+            self.record(&buf[..n]);
+        }
         self.pos += n as u64;
         Ok(n)
     }
@@ -107,6 +153,11 @@ impl<R: BufRead> BufRead for Raw<R> {
     fn consume(&mut self, n: usize) {
         if self.at < self.ahead.len() {
             let n = n.min(self.ahead.len() - self.at);
+            if self.tapping {
+                let from = self.at;
+                let bytes = self.ahead[from..from + n].to_vec();
+                self.record(&bytes);
+            }
             self.at += n;
             if self.at == self.ahead.len() {
                 self.ahead.clear();
@@ -114,6 +165,17 @@ impl<R: BufRead> BufRead for Raw<R> {
             }
             self.pos += n as u64;
             return;
+        }
+        if self.tapping {
+            if let Ok(b) = self.inner.fill_buf() {
+                let b = &b[..n.min(b.len())];
+                if self.tap.len() + b.len() > TAP_MAX {
+                    self.tap.clear();
+                    self.tapping = false;
+                } else {
+                    self.tap.extend_from_slice(b);
+                }
+            }
         }
         self.inner.consume(n);
         self.pos += n as u64;
@@ -332,11 +394,14 @@ impl<R: BufRead> Members<R> {
                     self.member_raw = r.pos;
                     self.members += 1;
                     self.fresh = true;
+                    r.start_tap();
                     self.state = State::In(Box::new(GzDecoder::new(r)));
                 }
                 State::In(mut d) => match d.read(&mut self.buf) {
                     Ok(0) => {
-                        self.state = State::Between(d.into_inner());
+                        let mut r = d.into_inner();
+                        r.stop_tap();
+                        self.state = State::Between(r);
                         if self.stop && !self.fresh {
                             self.stopped = true;
                             return Ok(());
@@ -361,6 +426,7 @@ impl<R: BufRead> Members<R> {
                     }
                     Err(e) => {
                         let mut r = d.into_inner();
+                        r.rewind(self.member_raw);
                         if r.pos == self.member_raw {
                             // Nothing consumed: step over this header so it is not tried again.
                             let step = r.fill_buf()?.len().min(1);

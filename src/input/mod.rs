@@ -259,6 +259,12 @@ pub trait Source: BufRead {
     fn at_member_end(&self) -> bool {
         false
     }
+    /// Uncompressed input at a gzip member (decompressed offset `offset`, also the file
+    /// offset): reads gzip members from here on; false when it cannot.
+    fn gzip_from_here(&mut self, offset: u64) -> bool {
+        let _ = offset;
+        false
+    }
 }
 
 impl Source for Stream {
@@ -275,6 +281,19 @@ impl Source for Stream {
     }
     fn at_member_end(&self) -> bool {
         matches!(self, Stream::Gzip(m) if m.at_member_end())
+    }
+    fn gzip_from_here(&mut self, offset: u64) -> bool {
+        if !matches!(self, Stream::Plain(_)) {
+            return false;
+        }
+        let empty: Box<dyn Read + Send> = Box::new(io::empty());
+        let old = std::mem::replace(self, Stream::Plain(BufReader::with_capacity(0, empty)));
+        if let Stream::Plain(r) = old {
+            let mut m = gzip::Members::starting_at(r, offset, offset);
+            m.expect_records(b"WARC/");
+            *self = Stream::Gzip(Box::new(m));
+        }
+        true
     }
     fn skip_member(&mut self, resume_out: u64) -> bool {
         match self {
@@ -393,12 +412,22 @@ impl Input {
                 return Ok((Input::Split(s), Framing::Warc));
             }
         }
-        let mut r = if raw.fill_buf()?.starts_with(&[0x1f, 0x8b]) {
+        // The first bytes of a gzip input as inflated (a member corrupt further on still
+        // shows them): a WARC whose first member is damaged is still a WARC.
+        let mut gz_first = Vec::new();
+        let gzip = raw.fill_buf()?.starts_with(&[0x1f, 0x8b]);
+        if gzip {
+            let _ = flate2::bufread::GzDecoder::new(raw.fill_buf()?)
+                .take(5)
+                .read_to_end(&mut gz_first);
+        }
+        let mut r = if gzip {
             Stream::Gzip(Box::new(gzip::Members::new(raw)))
         } else {
             Stream::Plain(raw)
         };
         let framing = match framing {
+            Framing::Auto if gz_first == b"WARC/" => Framing::Warc,
             Framing::Auto => {
                 let head = r.fill_buf()?;
                 let first = head

@@ -199,6 +199,9 @@ impl Splitter {
             self.max,
         );
         r.resume(self.index, self.out_pos);
+        if self.index > 0 {
+            r.assume_per_record();
+        }
         r.pool = self.pool.clone();
         self.fallback = Some(r);
     }

@@ -156,6 +156,12 @@ pub struct Reader<R: Source> {
     /// gzip input where every record so far started its own member (WARC 1.1 Annex D.2): the
     /// rest of a record can be skipped by skipping its member.
     per_record: bool,
+    /// A record after the first started its own member: the layout is one member per
+    /// record, not one member for the whole file whose first record starts it, so dropping
+    /// the rest of a member drops one record only.
+    confirmed: bool,
+    /// A record header was read.
+    started: bool,
     /// Where the record being read starts: its gzip member's file offset, and whether the
     /// record is that member's first byte.
     member: Option<(u64, bool)>,
@@ -244,6 +250,8 @@ impl<R: Source> Reader<R> {
             resyncing: false,
             deferred: None,
             per_record: true,
+            confirmed: false,
+            started: false,
             member: None,
             pool: super::Pool::default(),
         }
@@ -254,6 +262,13 @@ impl<R: Source> Reader<R> {
     pub fn resume(&mut self, index: u64, offset: u64) {
         self.index = index;
         self.offset = offset;
+    }
+
+    /// Takes the layout as one gzip member per record from the start (the split reader has
+    /// seen it so far).
+    pub fn assume_per_record(&mut self) {
+        self.confirmed = true;
+        self.started = true;
     }
 
     fn fault(&self, offset: u64, id: Option<String>, message: String) -> Item {
@@ -366,15 +381,23 @@ impl<R: Source> Reader<R> {
         if let Some(e) = self.deferred.take() {
             return Some(self.read_error(e));
         }
-        let item = self.read_record();
-        self.r.stop_at_member_end(false);
-        match item {
-            Ok(Some(item)) => Some(item),
-            Ok(None) => {
-                self.done = true;
-                None
-            }
-            Err(e) => Some(self.read_error(e)),
+        loop {
+            let item = self.read_record();
+            self.r.stop_at_member_end(false);
+            return match item {
+                Ok(Some(item)) => Some(item),
+                Ok(None) => {
+                    self.done = true;
+                    None
+                }
+                // A corrupt gzip member met while looking for the next record after a fault
+                // already reported: the same damage, no second message.
+                Err(e) if self.resyncing && e.kind() == io::ErrorKind::InvalidData => {
+                    self.lost = true;
+                    continue;
+                }
+                Err(e) => Some(self.read_error(e)),
+            };
         }
     }
 
@@ -418,6 +441,13 @@ impl<R: Source> Reader<R> {
 
     /// One record; `None` at the end, or (with `lost` set) a header passed over silently.
     fn read_one(&mut self) -> io::Result<Option<Item>> {
+        if self.r.member().is_none() && !self.r.pending() {
+            // Uncompressed input that goes on in gzip members (`cat a.warc b.warc.gz`).
+            let head = self.r.fill_buf()?;
+            if head.starts_with(&[0x1f, 0x8b, 0x08]) {
+                self.r.inner.gzip_from_here(self.offset);
+            }
+        }
         let mut line = Vec::new();
         // Skip blank lines between records.
         loop {
@@ -466,6 +496,8 @@ impl<R: Source> Reader<R> {
             )));
         }
         let own = self.member.is_some_and(|m| m.1);
+        self.confirmed |= own && self.started;
+        self.started = true;
         if own {
             // The record is read within its member, whose CRC32 and ISIZE are checked
             // before the record is used.
@@ -527,7 +559,8 @@ impl<R: Source> Reader<R> {
         let wanted = matches!(h.kind.as_str(), "response" | "resource");
         let over = len > self.max_record_bytes as u64;
         let mut skip = (!wanted).then(|| skip_reason(&h.kind));
-        if own && self.per_record && !over && h.kind == "response" && len >= RAW_SKIP_MIN {
+        let by_member = own && self.per_record && self.confirmed;
+        if by_member && !over && h.kind == "response" && len >= RAW_SKIP_MIN {
             // A large response that is not a page is dropped with its member, decided from
             // the same first bytes of the member as the split reader decides.
             let header_len = (self.offset - start) as usize;
@@ -536,7 +569,7 @@ impl<R: Source> Reader<R> {
                 .min(len as usize);
             skip = response_skip(self.r.peek(n)?);
         }
-        if own && self.per_record && (over || (skip.is_some() && len >= RAW_SKIP_MIN)) {
+        if by_member && (over || (skip.is_some() && len >= RAW_SKIP_MIN)) {
             // The record's own member is dropped without inflating the rest (a gzip bomb
             // stops here). The decompressed length of what is skipped is taken from the
             // header, as the split reader does.
