@@ -8,7 +8,7 @@ use pith::input::damage::{Case, Damage, Layout, check};
 #[test]
 fn seeded_damages_keep_the_invariant() {
     let mut failures = Vec::new();
-    for seed in 0..600u64 {
+    for seed in 0..5000u64 {
         let case = Case::from_seed(seed);
         if let Err(e) = check(&case) {
             failures.push(format!("seed {seed} {case:?}: {}", &e[..e.len().min(3000)]));

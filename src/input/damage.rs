@@ -177,7 +177,8 @@ fn damage_bytes(bytes: &[u8], damage: Damage, pos: u64, arg: u64) -> Vec<u8> {
     let p = (pos % n as u64) as usize;
     let mut v = bytes.to_vec();
     match damage {
-        Damage::Truncate => v.truncate(p),
+        // At least one byte stays: a record cut to nothing is a record that was never there.
+        Damage::Truncate => v.truncate(p.max(1)),
         Damage::Flip => {
             if let Some(b) = v.get_mut(p) {
                 *b ^= (arg % 255 + 1) as u8;

@@ -426,22 +426,34 @@ impl Input {
         } else {
             Stream::Plain(raw)
         };
+        let mut first_error = None;
         let framing = match framing {
             Framing::Auto if gz_first == b"WARC/" => Framing::Warc,
-            Framing::Auto => {
-                let head = r.fill_buf()?;
-                let first = head
-                    .iter()
-                    .position(|b| !b.is_ascii_whitespace())
-                    .map(|i| head[i]);
-                if head.starts_with(b"WARC/") {
+            Framing::Auto => match r.fill_buf() {
+                // gzip whose first member is corrupt: read as WARC, which reports it and
+                // goes on with the next member.
+                Err(e) if gzip && e.kind() == io::ErrorKind::InvalidData => {
+                    first_error = Some(e);
                     Framing::Warc
-                } else if first == Some(b'{') {
-                    Framing::Jsonl
-                } else {
-                    Framing::Html
                 }
-            }
+                Err(e) => return Err(e),
+                Ok(head) => {
+                    let first = head
+                        .iter()
+                        .position(|b| !b.is_ascii_whitespace())
+                        .map(|i| head[i]);
+                    if head.starts_with(b"WARC/") {
+                        Framing::Warc
+                    } else if first == Some(b'{') {
+                        Framing::Jsonl
+                    } else if warc::record_after_junk(head) {
+                        // Junk before the first record: the reader reports it.
+                        Framing::Warc
+                    } else {
+                        Framing::Html
+                    }
+                }
+            },
             f => f,
         };
         let source: Arc<str> = Arc::from(name);
@@ -451,7 +463,11 @@ impl Input {
                     // WARC 1.1 section 4: every record starts with its version line.
                     m.expect_records(b"WARC/");
                 }
-                Input::Warc(warc::Reader::new(r, source, max_record_bytes))
+                let mut reader = warc::Reader::new(r, source, max_record_bytes);
+                if let Some(e) = first_error {
+                    reader.defer(e);
+                }
+                Input::Warc(reader)
             }
             Framing::Jsonl => Input::Jsonl(jsonl::Reader::new(r, source, max_record_bytes)),
             _ => {

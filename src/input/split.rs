@@ -225,15 +225,21 @@ impl Splitter {
             let mut head = Vec::new();
             let all = &self.data[s..];
             let mut d = GzDecoder::new(all);
-            let whole = match (&mut d).take(n).read_to_end(&mut head) {
+            let read = (&mut d).take(n).read_to_end(&mut head);
+            let whole = match read {
                 Ok(got) if (got as u64) < n => Some(all.len() - d.into_inner().len()),
                 _ => None,
             };
-            (head, whole)
+            (head, whole, read.is_err())
         };
-        let (mut head, mut whole) = inflate_head(HEAD);
+        let (mut head, mut whole, mut corrupt) = inflate_head(HEAD);
         if head.len() as u64 == HEAD && Headers::parse(&head).is_none() {
-            (head, whole) = inflate_head(HEAD_MAX);
+            (head, whole, corrupt) = inflate_head(HEAD_MAX);
+        }
+        if corrupt {
+            // A member corrupt within its head: the sequential reader reads it, so that what
+            // is reported does not depend on how much of it each reader inflated.
+            return Err(());
         }
         let (headers, header_len, expected, action) = if head.is_empty() {
             (Headers::default(), 0, 0u64, Action::Skip(""))

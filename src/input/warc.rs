@@ -223,6 +223,27 @@ fn embedded_record(block: &[u8]) -> Option<usize> {
         })
 }
 
+/// True when `head`, the start of an input that does not start with a WARC record, holds one
+/// after some junk: a version line and a whole header with a WARC-Type and a Content-Length
+/// within the first 64 KiB, and no HTML document start before it (an HTML page that quotes a
+/// WARC header stays a page).
+pub(crate) fn record_after_junk(head: &[u8]) -> bool {
+    let head = &head[..head.len().min(MAX_HEADER_BYTES)];
+    let Some(at) = memchr::memmem::find_iter(head, b"WARC/")
+        .take(RESCUE_CANDIDATES)
+        .find(|&i| {
+            version_line(&head[i..])
+                && Headers::parse(&head[i..])
+                    .is_some_and(|(h, _)| h.content_length.is_some() && !h.kind.is_empty())
+        })
+    else {
+        return false;
+    };
+    let before = head[..at].to_ascii_lowercase();
+    let finder = |p: &[u8]| memchr::memmem::find(&before, p).is_some();
+    !finder(b"<html") && !finder(b"<!doctype")
+}
+
 /// What follows a block.
 enum End {
     /// The end of the record: two line ends, or white space then the next record, a new gzip
@@ -255,6 +276,12 @@ impl<R: Source> Reader<R> {
             member: None,
             pool: super::Pool::default(),
         }
+    }
+
+    /// An error met before the first record (by the caller, looking at the input's start):
+    /// reported first.
+    pub(crate) fn defer(&mut self, e: io::Error) {
+        self.deferred = Some(e);
     }
 
     /// Goes on from another reader: the next record is number `index + 1`, at decompressed
@@ -403,6 +430,10 @@ impl<R: Source> Reader<R> {
 
     /// The fault for a read error outside any record that could be named.
     fn read_error(&mut self, e: io::Error) -> Item {
+        if e.kind() == io::ErrorKind::InvalidData {
+            // A corrupt gzip member where a record starts: that record is lost.
+            self.index += 1;
+        }
         self.lost = true;
         self.resyncing = true;
         // The member the failure is in (not the last record's).
@@ -464,7 +495,9 @@ impl<R: Source> Reader<R> {
         if self.member.is_some_and(|m| !m.1) {
             self.per_record = false;
         }
-        if !line.starts_with(b"WARC/") {
+        // A version line with another one inside it: a record cut right after its version.
+        let cut_version = line.starts_with(b"WARC/") && version_inside(&line).is_some();
+        if !line.starts_with(b"WARC/") || cut_version {
             // Junk before a record on its version line: report the junk, read the record.
             if let Some(at) = version_inside(&line) {
                 let rest = line.split_off(at);
@@ -506,7 +539,13 @@ impl<R: Source> Reader<R> {
         let mut h = Headers::default();
         let mut header_bytes = 0;
         loop {
-            let n = self.line(&mut line)?;
+            let n = match self.line(&mut line) {
+                Ok(n) => n,
+                Err(e) => {
+                    let msg = format!("record cut short: {e}");
+                    return Ok(Some(self.damaged(start, h.id.clone(), msg, true)));
+                }
+            };
             if n == 0 {
                 let lost = !self.r.at_member_end();
                 return Ok(Some(self.damaged(
