@@ -369,7 +369,9 @@ pub fn check(case: &Case) -> Result<(), String> {
         let seq = read(&file, false);
         let split = read(&file, true);
         if seq != split {
-            return Err(format!("clean file: -j 1 and -j N differ\n{seq:#?}\n{split:#?}"));
+            return Err(format!(
+                "clean file: -j 1 and -j N differ\n{seq:#?}\n{split:#?}"
+            ));
         }
         if let Some(e) = seq.iter().find(|l| parse(l).1) {
             return Err(format!("clean file gives an error: {e}"));
@@ -399,12 +401,20 @@ pub fn check(case: &Case) -> Result<(), String> {
     invariant(&clean, &seq, &hit).map_err(|e| format!("-j 1: {e}\n{seq:#?}"))?;
     // A damaged page is lost silently only where no check can see the damage: a changed,
     // added or removed byte of an uncompressed record (its type or HTTP status, say).
-    let silent_ok = !case.compressed
-        && matches!(case.damage, Damage::Flip | Damage::Insert | Damage::Delete);
+    let silent_ok =
+        !case.compressed && matches!(case.damage, Damage::Flip | Damage::Insert | Damage::Delete);
     let errors = seq.iter().filter(|l| parse(l).1).count();
     let page = k % 3 != 1 && case.damage != Damage::Splice;
-    if page && !hit.is_empty() && !silent_ok && errors == 0 && !seq.iter().any(|l| parse(l).0.as_ref() == hit.first()) {
-        return Err(format!("damaged page {:?} lost without an error\n{seq:#?}", hit.first()));
+    if page
+        && !hit.is_empty()
+        && !silent_ok
+        && errors == 0
+        && !seq.iter().any(|l| parse(l).0.as_ref() == hit.first())
+    {
+        return Err(format!(
+            "damaged page {:?} lost without an error\n{seq:#?}",
+            hit.first()
+        ));
     }
     if seq != split {
         return Err(format!("-j 1 and -j N differ\n{seq:#?}\n{split:#?}"));

@@ -256,6 +256,21 @@ fn seek_header<R: BufRead>(r: &mut Raw<R>) -> io::Result<bool> {
     }
 }
 
+/// True when a gzip member that inflates to a WARC record starts in the first 64 KiB of
+/// `raw` after its first byte (at most 64 candidates tried): a gzip WARC whose first member is
+/// damaged beyond recognition.
+pub fn warc_member_within(raw: &[u8]) -> bool {
+    let raw = &raw[..raw.len().min(64 << 10)];
+    memchr::memmem::find_iter(raw, &MAGIC)
+        .filter(|&p| p > 0 && plausible_header(&raw[p..]))
+        .take(64)
+        .any(|p| {
+            let mut first = Vec::new();
+            let _ = GzDecoder::new(&raw[p..]).take(5).read_to_end(&mut first);
+            first == b"WARC/"
+        })
+}
+
 /// True when `out`, the first bytes of a member, start like `expect` (as far as they go).
 fn starts_like(out: &[u8], expect: &[u8]) -> bool {
     let n = out.len().min(expect.len());

@@ -414,12 +414,18 @@ impl Input {
         }
         // The first bytes of a gzip input as inflated (a member corrupt further on still
         // shows them): a WARC whose first member is damaged is still a WARC.
-        let mut gz_first = Vec::new();
+        // The first members are inflated together, so that a first record cut to a few
+        // bytes does not hide the records after it.
+        let mut gz_head = Vec::new();
         let gzip = raw.fill_buf()?.starts_with(&[0x1f, 0x8b]);
+        let mut gz_warc = false;
         if gzip {
-            let _ = flate2::bufread::GzDecoder::new(raw.fill_buf()?)
-                .take(5)
-                .read_to_end(&mut gz_first);
+            let _ = flate2::bufread::MultiGzDecoder::new(raw.fill_buf()?)
+                .take(64 << 10)
+                .read_to_end(&mut gz_head);
+            gz_warc = gz_head.starts_with(b"WARC/")
+                || warc::record_after_junk(&gz_head)
+                || (gz_head.len() < 5 && gzip::warc_member_within(raw.fill_buf()?));
         }
         let mut r = if gzip {
             Stream::Gzip(Box::new(gzip::Members::new(raw)))
@@ -428,7 +434,7 @@ impl Input {
         };
         let mut first_error = None;
         let framing = match framing {
-            Framing::Auto if gz_first == b"WARC/" => Framing::Warc,
+            Framing::Auto if gz_warc => Framing::Warc,
             Framing::Auto => match r.fill_buf() {
                 // gzip whose first member is corrupt: read as WARC, which reports it and
                 // goes on with the next member.

@@ -225,8 +225,8 @@ fn embedded_record(block: &[u8]) -> Option<usize> {
 
 /// True when `head`, the start of an input that does not start with a WARC record, holds one
 /// after some junk: a version line and a whole header with a WARC-Type and a Content-Length
-/// within the first 64 KiB, and no HTML document start before it (an HTML page that quotes a
-/// WARC header stays a page).
+/// within the first 64 KiB, and the input does not start as markup does (an HTML page that
+/// quotes a WARC header stays a page).
 pub(crate) fn record_after_junk(head: &[u8]) -> bool {
     let head = &head[..head.len().min(MAX_HEADER_BYTES)];
     let Some(at) = memchr::memmem::find_iter(head, b"WARC/")
@@ -239,9 +239,11 @@ pub(crate) fn record_after_junk(head: &[u8]) -> bool {
     else {
         return false;
     };
-    let before = head[..at].to_ascii_lowercase();
-    let finder = |p: &[u8]| memchr::memmem::find(&before, p).is_some();
-    !finder(b"<html") && !finder(b"<!doctype")
+    // A markup document (a page that quotes a WARC header) starts with `<`.
+    let before = head[..at]
+        .strip_prefix(b"\xef\xbb\xbf")
+        .unwrap_or(&head[..at]);
+    before.trim_ascii_start().first() != Some(&b'<')
 }
 
 /// What follows a block.
@@ -249,6 +251,9 @@ enum End {
     /// The end of the record: two line ends, or white space then the next record, a new gzip
     /// member or the end of input.
     Record,
+    /// Two line ends, then something else: the end of the record, unless the block holds
+    /// the start of another record (then the length was too large).
+    Loose,
     /// Something else: the Content-Length does not end the record.
     Junk,
 }
@@ -661,6 +666,10 @@ impl<R: Source> Reader<R> {
                 }
             }
         };
+        let end = match end {
+            Some(End::Loose) if embedded_record(&block).is_none() => Some(End::Record),
+            other => other,
+        };
         if matches!(end, Some(End::Record)) {
             if !wanted {
                 self.pool.put(block);
@@ -777,7 +786,11 @@ impl<R: Source> Reader<R> {
             // CRLF CRLF ends a record (WARC 1.1 section 4); what comes after it is the next
             // record's business (junk there is reported as junk).
             if newlines >= 2 || ws_seen.len() > MAX_HEADER_BYTES {
-                return Ok(End::Record);
+                // (Not `peek`: bytes it takes would hide a gzip member from `read_one`.)
+                if self.r.fill_buf()?.starts_with(b"WARC/") {
+                    return Ok(End::Record);
+                }
+                return Ok(End::Loose);
             }
             let head = self.r.peek(5)?;
             return Ok(
