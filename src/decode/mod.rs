@@ -271,27 +271,31 @@ fn attr_value_after<'t>(tag: &'t [u8], key: &[u8]) -> Option<&'t [u8]> {
     (len > 0).then(|| &rest[..len])
 }
 
-/// True when `bytes` are clearly not an HTML page: a known binary signature, or a first KiB
-/// that is more than a tenth NUL bytes without a UTF-16 byte order mark. Stray NULs or junk
-/// before a page are not enough: a crawl holds pages behind garbage, and dropping their
-/// article would be a silent loss.
+/// True when `bytes` are clearly not an HTML page: a binary signature that no text starts
+/// with, a signature made of letters (`BM`, `GIF8`, `ID3`...) followed by control bytes in the
+/// first 64 bytes (a BMP or MP3 header has them; "BMW unveils..." has none), or a first KiB
+/// of which more than a tenth is NUL bytes or more than a twentieth other control bytes (random
+/// or compressed data: about a tenth of its bytes are C0 controls), without a UTF-16 byte order
+/// mark. Stray NULs or junk before a page are not enough: a crawl holds pages behind garbage,
+/// and dropping their article would be a silent loss.
 pub fn looks_binary(bytes: &[u8]) -> bool {
     const MAGIC: &[&[u8]] = &[
         b"%PDF-",
         b"\x89PNG",
         b"\xff\xd8\xff",
-        b"GIF8",
         b"PK\x03\x04",
         b"\x1f\x8b",
-        b"RIFF",
         b"\x00\x00\x01\x00",
-        b"BM",
-        b"OggS",
-        b"fLaC",
-        b"ID3",
         b"\x7fELF",
     ];
+    const LETTERS: &[&[u8]] = &[b"GIF8", b"RIFF", b"BM", b"OggS", b"fLaC", b"ID3"];
+    // C0 controls that text does not hold (tab, line ends, form feed and the escape of
+    // ISO-2022 encodings are text).
+    let control = |b: &u8| *b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | b'\x0c' | b'\x1b');
     if MAGIC.iter().any(|m| bytes.starts_with(m)) {
+        return true;
+    }
+    if LETTERS.iter().any(|m| bytes.starts_with(m)) && bytes.iter().take(64).any(control) {
         return true;
     }
     if Encoding::for_bom(bytes).is_some() {
@@ -299,6 +303,7 @@ pub fn looks_binary(bytes: &[u8]) -> bool {
     }
     let head = &bytes[..bytes.len().min(1024)];
     bytecount::count(head, 0) * 10 > head.len()
+        || head.iter().filter(|b| control(b)).count() * 20 > head.len()
 }
 
 #[cfg(test)]
@@ -453,6 +458,31 @@ mod tests {
             assert_eq!(d.encoding, enc, "{text}");
             assert!(d.text.contains(text), "{}", d.text);
         }
+    }
+
+    #[test]
+    fn letter_signatures_need_control_bytes_and_random_bytes_are_binary() {
+        assert!(!looks_binary(
+            b"BMW unveils a new electric car, the company said on Monday."
+        ));
+        assert!(!looks_binary(
+            b"ID3 tags and GIF89a images are described below."
+        ));
+        assert!(looks_binary(
+            b"BM\x36\x00\x0c\x00\x00\x00\x00\x00\x36\x00\x00\x00"
+        ));
+        assert!(looks_binary(b"ID3\x04\x00\x00\x00\x00\x00\x23TSSE"));
+        // Random bytes: about a tenth are C0 controls, NULs rare.
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let random: Vec<u8> = (0..4096)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x >> 24) as u8
+            })
+            .collect();
+        assert!(looks_binary(&random));
     }
 
     #[test]

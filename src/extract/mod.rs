@@ -275,7 +275,7 @@ fn from_text(
         };
         let text = output::render(&doc, &selection, opts.format, opts.links);
         Extracted {
-            title: doc.title().map(output::nfc),
+            title: doc.title().map(|t| output::no_controls(output::nfc(t))),
             lang: doc.lang(),
             date: doc.date(),
             text,

@@ -522,7 +522,7 @@ impl Family {
             file: file.to_path_buf(),
             msg,
         };
-        let f = std::fs::File::open(file).map_err(|e| err(e.to_string()))?;
+        let f = open_regular(file).map_err(|e| err(e.to_string()))?;
         let mut bytes = Vec::new();
         f.take(MAX_FILE + 1)
             .read_to_end(&mut bytes)
@@ -561,6 +561,28 @@ impl Family {
             "templates": members,
         })
     }
+}
+
+/// Opens `file` for reading when it is a regular file, never blocking: a FIFO (or a device or
+/// socket) in its place is refused with a message rather than waited on (issue 21). The file
+/// is opened non-blocking and checked by its handle, so a FIFO swapped in after a check on its
+/// name does not block either.
+pub fn open_regular(file: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let f = options.open(file)?;
+    if !f.metadata()?.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file (a FIFO, device or socket), not read",
+        ));
+    }
+    Ok(f)
 }
 
 fn truncate(s: &str, max: usize) -> &str {
