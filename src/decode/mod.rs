@@ -302,8 +302,24 @@ pub fn looks_binary(bytes: &[u8]) -> bool {
         return false;
     }
     let head = &bytes[..bytes.len().min(1024)];
-    bytecount::count(head, 0) * 10 > head.len()
-        || head.iter().filter(|b| control(b)).count() * 20 > head.len()
+    if bytecount::count(head, 0) * 10 > head.len() {
+        return true;
+    }
+    // Control bytes alone are not enough when markup follows: junk in front of a page keeps
+    // the page (the scan for it runs only on such inputs).
+    head.iter().filter(|b| control(b)).count() * 20 > head.len() && !has_markup(bytes)
+}
+
+/// True when `bytes` hold an HTML landmark (`<html`, `<body`, `<p>`, `</p>`, `<div`, any case).
+fn has_markup(bytes: &[u8]) -> bool {
+    const TAGS: [&[u8]; 5] = [b"<html", b"<body", b"<p>", b"</p>", b"<div"];
+    memchr::memchr_iter(b'<', bytes).any(|i| {
+        TAGS.iter().any(|t| {
+            bytes
+                .get(i..i + t.len())
+                .is_some_and(|w| w.eq_ignore_ascii_case(t))
+        })
+    })
 }
 
 #[cfg(test)]
