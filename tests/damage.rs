@@ -380,3 +380,156 @@ fn d10_no_control_characters_out_random_bytes_refused_junk_before_the_first_reco
     let (got, errors, _) = outcome("r10b.warc", &warc);
     assert_eq!((got, errors.len()), (ids(&["a", "b"]), 1), "{errors:?}");
 }
+
+// The real samples of `../shared/data/warc_samples` (skipped when absent), each record of a
+// few of them damaged in turn: every other record comes out as from the clean file.
+
+/// Where each record of a clean uncompressed WARC is, with its id; `None` when the file does
+/// not parse as plain WARC records one after another.
+fn plain_records(bytes: &[u8]) -> Option<Vec<(usize, usize, String)>> {
+    let mut out = Vec::new();
+    let mut pos = 0;
+    while pos < bytes.len() {
+        if !bytes[pos..].starts_with(b"WARC/") {
+            return None;
+        }
+        let head_end = find(&bytes[pos..], b"\r\n\r\n")? + 4;
+        let head = String::from_utf8_lossy(&bytes[pos..pos + head_end]).into_owned();
+        let field = |name: &str| {
+            head.lines()
+                .find(|l| l.to_ascii_lowercase().starts_with(name))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, v)| v.trim().to_string())
+        };
+        let len: usize = field("content-length")?.parse().ok()?;
+        let id = field("warc-record-id").unwrap_or_default();
+        let end = (pos + head_end + len).min(bytes.len());
+        out.push((pos, end, id));
+        pos = end;
+        while pos < bytes.len() && bytes[pos].is_ascii_whitespace() {
+            pos += 1;
+        }
+    }
+    Some(out)
+}
+
+/// Where each gzip member of a clean per-record gzip WARC is, with the id of its record;
+/// `None` when a member holds no record start.
+fn member_records(bytes: &[u8]) -> Option<Vec<(usize, usize, String)>> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    let mut pos = 0;
+    while pos < bytes.len() {
+        let mut d = flate2::bufread::GzDecoder::new(&bytes[pos..]);
+        let mut data = Vec::new();
+        d.read_to_end(&mut data).ok()?;
+        let used = bytes.len() - pos - d.into_inner().len();
+        if !data.is_empty() {
+            if !data.starts_with(b"WARC/") {
+                return None;
+            }
+            let head_end = find(&data, b"\r\n\r\n").unwrap_or(data.len());
+            let head = String::from_utf8_lossy(&data[..head_end]).into_owned();
+            let id = head
+                .lines()
+                .find(|l| l.to_ascii_lowercase().starts_with("warc-record-id"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, v)| v.trim().to_string())
+                .unwrap_or_default();
+            out.push((pos, pos + used, id));
+        }
+        pos += used.max(1);
+    }
+    Some(out)
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+#[test]
+fn samples_damaged_records_lose_only_themselves() {
+    use pith::input::damage::{invariant, read};
+    let Some(dir) = streams_util::samples() else {
+        return;
+    };
+    let mut files: Vec<_> = std::fs::read_dir(dir.join("files"))
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    files.sort();
+    let mut tried = 0;
+    let mut failures = Vec::new();
+    for path in files {
+        let Ok(bytes) = std::fs::read(&path) else {
+            continue;
+        };
+        if bytes.len() > 3 << 20 {
+            continue;
+        }
+        let gzip = bytes.starts_with(&[0x1f, 0x8b]);
+        let records = if gzip {
+            member_records(&bytes)
+        } else {
+            plain_records(&bytes)
+        };
+        let Some(records) = records.filter(|r| r.len() >= 3) else {
+            continue;
+        };
+        let clean = read(&bytes, false);
+        if clean.iter().any(|l| l.contains("\"error\"")) || read(&bytes, true) != clean {
+            continue;
+        }
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        for t in 0..4u64 {
+            let seed = t.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ bytes.len() as u64;
+            let k = (seed as usize / 7) % records.len();
+            let (s, e, ref id) = records[k];
+            let len = (e - s).max(1);
+            let p = s + 1 + (seed as usize >> 5) % len.saturating_sub(1).max(1);
+            let mut v = bytes.clone();
+            let damage = ["truncate", "flip", "insert", "delete"][(t % 4) as usize];
+            match damage {
+                "truncate" => {
+                    v.drain(p.min(e)..e);
+                }
+                "flip" => v[p.min(e - 1)] ^= 0x5a,
+                "insert" => {
+                    v.splice(p..p, b"\x00junk\r\n".iter().copied());
+                }
+                _ => {
+                    v.drain(p..(p + 7).min(e));
+                }
+            }
+            tried += 1;
+            let seq = read(&v, false);
+            let hit = vec![id.clone()];
+            if let Err(err) = invariant(&clean, &seq, &hit) {
+                failures.push(format!("{name} record {k} {id} {damage} at {p}: {err}"));
+            } else if read(&v, true) != seq {
+                let split = read(&v, true);
+                let only = |a: &[String], b: &[String]| -> Vec<String> {
+                    a.iter()
+                        .filter(|l| !b.contains(l))
+                        .map(|l| l.chars().take(300).collect())
+                        .collect()
+                };
+                failures.push(format!(
+                    "{name} record {k} {id} {damage} at {p}: -j 1 and -j N differ\n  -j 1 only: {:?}\n  -j N only: {:?}",
+                    only(&seq, &split),
+                    only(&split, &seq)
+                ));
+            }
+        }
+    }
+    println!("{tried} damaged copies of the samples");
+    assert!(tried >= 40, "{tried}");
+    assert!(
+        failures.is_empty(),
+        "{} of {tried}:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

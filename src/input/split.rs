@@ -66,18 +66,14 @@ impl Member {
         let read = GzDecoder::new(&self.raw[..])
             .take(want as u64 + 1)
             .read_to_end(&mut out);
-        if let Err(e) = read {
+        let end_ok = out
+            .get(self.header_len + self.len..)
+            .is_some_and(|end| end.iter().all(u8::is_ascii_whitespace));
+        if read.is_err() || out.len() != want || !end_ok {
+            // Damaged: the sequential reader reads the member, so that the same damage gives
+            // the same message whichever reader met it.
             pool.put(out);
-            let msg = format!("record cut short: {}: {e}", gzip::CORRUPT);
-            return self.place.fault(self.headers.id, msg);
-        }
-        if out.len() != want {
-            let msg = format!(
-                "gzip member holds {} bytes, its record says {want}",
-                out.len()
-            );
-            pool.put(out);
-            return self.place.fault(self.headers.id, msg);
+            return self.reread(pool);
         }
         if let Some(reason) = self.skip {
             pool.put(out);
@@ -92,6 +88,31 @@ impl Member {
             self.max,
             pool,
         )
+    }
+}
+
+impl Member {
+    /// The item the sequential reader gives for this member, read on its own from where it
+    /// is in the input.
+    fn reread(self, pool: &Pool) -> Item {
+        let place = self.place;
+        let out = place.offset;
+        let raw_at = place.member_offset.unwrap_or(0);
+        let bytes: Box<dyn Read + Send> = Box::new(Cursor::new(self.raw));
+        let mut members = gzip::Members::starting_at(BufReader::new(bytes), raw_at, out);
+        members.expect_records(b"WARC/");
+        let mut r = warc::Reader::new(
+            Stream::Gzip(Box::new(members)),
+            place.source.clone(),
+            self.max,
+        );
+        r.resume(place.index.saturating_sub(1), out);
+        if place.index > 1 {
+            r.assume_per_record();
+        }
+        r.pool = pool.clone();
+        r.next_item()
+            .unwrap_or_else(|| place.fault(self.headers.id, "record cut short".into()))
     }
 }
 
