@@ -533,3 +533,33 @@ fn samples_damaged_records_lose_only_themselves() {
         failures.join("\n")
     );
 }
+
+/// The fuzz target's input decoding (`Case::from_bytes`) on fixed byte strings, so that CI runs
+/// what `fuzz/fuzz_targets/damage.rs` runs without cargo-fuzz.
+#[test]
+fn fuzz_target_cases_keep_the_invariant() {
+    let mut x = 0x0123_4567_89ab_cdefu64;
+    let mut failures = Vec::new();
+    for _ in 0..300 {
+        let data: Vec<u8> = (0..24)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x >> 32) as u8
+            })
+            .collect();
+        let case = Case::from_bytes(&data);
+        if let Err(e) = check(&case) {
+            failures.push(format!("{data:?} {case:?}: {}", &e[..e.len().min(2000)]));
+        }
+    }
+    // Short inputs (the fuzzer starts from nothing).
+    for n in 0..24 {
+        let case = Case::from_bytes(&vec![0xa5; n]);
+        if let Err(e) = check(&case) {
+            failures.push(format!("{n} bytes {case:?}: {}", &e[..e.len().min(2000)]));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

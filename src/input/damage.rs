@@ -108,6 +108,39 @@ impl Case {
     }
 }
 
+impl Case {
+    /// The case fuzzer bytes name: the first bytes choose the layout, the damage and the
+    /// record; the next eight bytes say where, the eight after how (missing bytes are zero).
+    pub fn from_bytes(data: &[u8]) -> Case {
+        let byte = |i: usize| data.get(i).copied().unwrap_or(0);
+        let word = |from: usize| {
+            let mut w = [0u8; 8];
+            for (i, b) in w.iter_mut().enumerate() {
+                *b = byte(from + i);
+            }
+            u64::from_le_bytes(w)
+        };
+        let layout = [Layout::Plain, Layout::PerRecord, Layout::Whole][byte(0) as usize % 3];
+        Case {
+            layout,
+            damage: [
+                Damage::Truncate,
+                Damage::Flip,
+                Damage::Insert,
+                Damage::Delete,
+                Damage::Lie,
+                Damage::Swap,
+                Damage::Splice,
+            ][byte(1) as usize % 7],
+            compressed: layout == Layout::PerRecord && byte(2) & 1 == 1,
+            target: byte(3) as usize,
+            records: 2 + byte(4) as usize % 7,
+            pos: word(5),
+            arg: word(13),
+        }
+    }
+}
+
 /// Record `i` of a set named `set`: requests between HTML responses of different sizes and
 /// texts (so no two records have the same length).
 pub fn record(set: &str, i: usize) -> Vec<u8> {
