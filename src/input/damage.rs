@@ -99,7 +99,7 @@ impl Case {
         Case {
             layout,
             damage,
-            compressed: layout == Layout::PerRecord && r.next() % 2 == 0,
+            compressed: layout == Layout::PerRecord && r.next().is_multiple_of(2),
             target: r.next() as usize,
             pos: r.next(),
             arg: r.next(),

@@ -166,15 +166,15 @@ impl<R: BufRead> BufRead for Raw<R> {
             self.pos += n as u64;
             return;
         }
-        if self.tapping {
-            if let Ok(b) = self.inner.fill_buf() {
-                let b = &b[..n.min(b.len())];
-                if self.tap.len() + b.len() > TAP_MAX {
-                    self.tap.clear();
-                    self.tapping = false;
-                } else {
-                    self.tap.extend_from_slice(b);
-                }
+        if self.tapping
+            && let Ok(b) = self.inner.fill_buf()
+        {
+            let b = &b[..n.min(b.len())];
+            if self.tap.len() + b.len() > TAP_MAX {
+                self.tap.clear();
+                self.tapping = false;
+            } else {
+                self.tap.extend_from_slice(b);
             }
         }
         self.inner.consume(n);

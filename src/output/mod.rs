@@ -67,7 +67,8 @@ mod tests {
         assert_eq!(no_controls("a\0b\tc\r\nd\x0ce\x1b".into()), "ab\tc\nde");
         let owned = "clean\ttext\n".to_string();
         let ptr = owned.as_ptr();
-        assert_eq!(no_controls(owned).as_ptr(), ptr);
+        let out = no_controls(owned);
+        assert_eq!(out.as_ptr(), ptr);
     }
 
     #[test]
