@@ -8,8 +8,9 @@
 //!    content="...charset=...">`), or an XML declaration's `encoding`.
 //! 5. chardetng on a bounded prefix.
 //!
-//! Declarations lie: pages that declare a single-byte legacy encoding (iso-8859-1,
-//! windows-1252...) but are valid UTF-8 with non-ASCII bytes are read as UTF-8. Such bytes are
+//! Declarations lie: pages that declare a legacy encoding (iso-8859-1, windows-1252, and the
+//! multi-byte shift_jis, gbk, euc-kr...) but are valid UTF-8 with non-ASCII bytes are read as
+//! UTF-8. Such bytes are
 //! next to impossible in real legacy text (a UTF-8 multi-byte sequence spells mojibake like
 //! `Ã©` in windows-1252), while mislabelled UTF-8 pages are common (see the charset notes in
 //! `shared/data/README.md`: four wcxb_dev pages declare iso-8859-1 but are UTF-8).
@@ -130,7 +131,10 @@ pub fn decode<'a>(bytes: &'a [u8], forced: Option<&str>, transport: Option<&str>
         // A page cannot be UTF-16 without a BOM once it is parsed as ASCII-compatible bytes
         // (WHATWG: a UTF-16 meta declaration means UTF-8).
         Some(e) if e == UTF_16LE || e == UTF_16BE => UTF_8,
-        Some(e) if e.is_single_byte() && utf8_ok && !bytes.is_ascii() => UTF_8,
+        // A page labelled with a legacy encoding, single-byte or not (shift_jis, gbk,
+        // euc-kr...), that is valid UTF-8 with non-ASCII bytes is UTF-8: legacy multi-byte
+        // text of any length is next to never valid UTF-8 (issue 21, D10).
+        Some(e) if utf8_ok && !bytes.is_ascii() => UTF_8,
         Some(e) => e,
         None if utf8_ok => UTF_8,
         None => {
@@ -432,6 +436,21 @@ mod tests {
         let d = decode(page, None, None);
         assert_eq!(d.encoding, UTF_8);
         assert!(matches!(d.text, Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn lying_multi_byte_labels_on_utf8_and_real_shift_jis() {
+        for label in ["shift_jis", "gbk", "euc-kr", "euc-jp", "big5"] {
+            let page = format!("<meta charset={label}><p>日本語のテキストと café</p>");
+            let d = decode(page.as_bytes(), None, None);
+            assert_eq!(d.encoding, UTF_8, "{label}");
+            assert!(d.text.contains("日本語"), "{label}");
+        }
+        // Real Shift_JIS stays Shift_JIS.
+        let (bytes, _, _) =
+            encoding_rs::SHIFT_JIS.encode("<meta charset=shift_jis><p>日本語のテキスト</p>");
+        let d = decode(&bytes, None, None);
+        assert!(d.text.contains("日本語"), "{}", d.text);
     }
 
     #[test]
