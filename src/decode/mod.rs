@@ -134,7 +134,7 @@ pub fn decode<'a>(bytes: &'a [u8], forced: Option<&str>, transport: Option<&str>
         // A page labelled with a legacy encoding, single-byte or not (shift_jis, gbk,
         // euc-kr...), that is valid UTF-8 with non-ASCII bytes is UTF-8: legacy multi-byte
         // text of any length is next to never valid UTF-8 (issue 21, D10).
-        Some(e) if utf8_ok && !bytes.is_ascii() => UTF_8,
+        Some(_) if utf8_ok && !bytes.is_ascii() => UTF_8,
         Some(e) => e,
         None if utf8_ok => UTF_8,
         None => {
