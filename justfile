@@ -66,7 +66,7 @@ bench-python:
     target/bench-venv/bin/pip install -q --force-reinstall --no-deps target/wheels/pith-*.whl
     target/bench-venv/bin/python python/bench/bench.py --pith-bin target/release/pith
 
-# Run one fuzz target for SECONDS (targets: parse, extract, differential, warc, jsonl,
+# Run one fuzz target for SECONDS (targets: parse, extract, differential, warc, jsonl, damage,
 # charset, template) on the stable toolchain with AddressSanitizer; needs `cargo install cargo-fuzz`
 # once. Builds the seed corpus from ../shared/data first if there is none. Crashes land in
 # fuzz/artifacts/TARGET/; each becomes a regression test under tests/ before its fix.

@@ -688,7 +688,10 @@ fn links_resolve_against_the_page_url_and_its_base() {
         stdout(&o)
     };
     let md = run(&page(""), Some("https://news.example/city/2024/story.html"));
-    assert!(md.contains("[flood map](https://news.example/flood-map)"), "{md}");
+    assert!(
+        md.contains("[flood map](https://news.example/flood-map)"),
+        "{md}"
+    );
     assert!(
         md.contains("[bridge plans](https://news.example/city/2024/plans/bridge.pdf)"),
         "{md}"

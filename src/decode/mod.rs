@@ -8,8 +8,9 @@
 //!    content="...charset=...">`), or an XML declaration's `encoding`.
 //! 5. chardetng on a bounded prefix.
 //!
-//! Declarations lie: pages that declare a single-byte legacy encoding (iso-8859-1,
-//! windows-1252...) but are valid UTF-8 with non-ASCII bytes are read as UTF-8. Such bytes are
+//! Declarations lie: pages that declare a legacy encoding (iso-8859-1, windows-1252, and the
+//! multi-byte shift_jis, gbk, euc-kr...) but are valid UTF-8 with non-ASCII bytes are read as
+//! UTF-8. Such bytes are
 //! next to impossible in real legacy text (a UTF-8 multi-byte sequence spells mojibake like
 //! `Ã©` in windows-1252), while mislabelled UTF-8 pages are common (see the charset notes in
 //! `shared/data/README.md`: four wcxb_dev pages declare iso-8859-1 but are UTF-8).
@@ -154,7 +155,10 @@ pub fn decode<'a>(bytes: &'a [u8], forced: Option<&str>, transport: Option<&str>
         // A page cannot be UTF-16 without a BOM once it is parsed as ASCII-compatible bytes
         // (WHATWG: a UTF-16 meta declaration means UTF-8).
         Some(e) if e == UTF_16LE || e == UTF_16BE => UTF_8,
-        Some(e) if e.is_single_byte() && utf8_ok && !bytes.is_ascii() => UTF_8,
+        // A page labelled with a legacy encoding, single-byte or not (shift_jis, gbk,
+        // euc-kr...), that is valid UTF-8 with non-ASCII bytes is UTF-8: legacy multi-byte
+        // text of any length is next to never valid UTF-8 (issue 21, D10).
+        Some(_) if utf8_ok && !bytes.is_ascii() => UTF_8,
         Some(e) => e,
         None if utf8_ok => UTF_8,
         None => {
@@ -295,34 +299,55 @@ fn attr_value_after<'t>(tag: &'t [u8], key: &[u8]) -> Option<&'t [u8]> {
     (len > 0).then(|| &rest[..len])
 }
 
-/// True when `bytes` are clearly not an HTML page: a known binary signature, or a first KiB
-/// that is more than a tenth NUL bytes without a UTF-16 byte order mark. Stray NULs or junk
-/// before a page are not enough: a crawl holds pages behind garbage, and dropping their
-/// article would be a silent loss.
+/// True when `bytes` are clearly not an HTML page: a binary signature that no text starts
+/// with, a signature made of letters (`BM`, `GIF8`, `ID3`...) followed by control bytes in the
+/// first 64 bytes (a BMP or MP3 header has them; "BMW unveils..." has none), or a first KiB
+/// of which more than a tenth is NUL bytes or more than a twentieth other control bytes (random
+/// or compressed data: about a tenth of its bytes are C0 controls), without a UTF-16 byte order
+/// mark. Stray NULs or junk before a page are not enough: a crawl holds pages behind garbage,
+/// and dropping their article would be a silent loss.
 pub fn looks_binary(bytes: &[u8]) -> bool {
     const MAGIC: &[&[u8]] = &[
         b"%PDF-",
         b"\x89PNG",
         b"\xff\xd8\xff",
-        b"GIF8",
         b"PK\x03\x04",
         b"\x1f\x8b",
-        b"RIFF",
         b"\x00\x00\x01\x00",
-        b"BM",
-        b"OggS",
-        b"fLaC",
-        b"ID3",
         b"\x7fELF",
     ];
+    const LETTERS: &[&[u8]] = &[b"GIF8", b"RIFF", b"BM", b"OggS", b"fLaC", b"ID3"];
+    // C0 controls that text does not hold (tab, line ends, form feed and the escape of
+    // ISO-2022 encodings are text).
+    let control = |b: &u8| *b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | b'\x0c' | b'\x1b');
     if MAGIC.iter().any(|m| bytes.starts_with(m)) {
+        return true;
+    }
+    if LETTERS.iter().any(|m| bytes.starts_with(m)) && bytes.iter().take(64).any(control) {
         return true;
     }
     if Encoding::for_bom(bytes).is_some() {
         return false;
     }
     let head = &bytes[..bytes.len().min(1024)];
-    bytecount::count(head, 0) * 10 > head.len()
+    if bytecount::count(head, 0) * 10 > head.len() {
+        return true;
+    }
+    // Control bytes alone are not enough when markup follows: junk in front of a page keeps
+    // the page (the scan for it runs only on such inputs).
+    head.iter().filter(|b| control(b)).count() * 20 > head.len() && !has_markup(bytes)
+}
+
+/// True when `bytes` hold an HTML landmark (`<html`, `<body`, `<p>`, `</p>`, `<div`, any case).
+fn has_markup(bytes: &[u8]) -> bool {
+    const TAGS: [&[u8]; 5] = [b"<html", b"<body", b"<p>", b"</p>", b"<div"];
+    memchr::memchr_iter(b'<', bytes).any(|i| {
+        TAGS.iter().any(|t| {
+            bytes
+                .get(i..i + t.len())
+                .is_some_and(|w| w.eq_ignore_ascii_case(t))
+        })
+    })
 }
 
 #[cfg(test)]
@@ -438,6 +463,21 @@ mod tests {
     }
 
     #[test]
+    fn lying_multi_byte_labels_on_utf8_and_real_shift_jis() {
+        for label in ["shift_jis", "gbk", "euc-kr", "euc-jp", "big5"] {
+            let page = format!("<meta charset={label}><p>日本語のテキストと café</p>");
+            let d = decode(page.as_bytes(), None, None);
+            assert_eq!(d.encoding, UTF_8, "{label}");
+            assert!(d.text.contains("日本語"), "{label}");
+        }
+        // Real Shift_JIS stays Shift_JIS.
+        let (bytes, _, _) =
+            encoding_rs::SHIFT_JIS.encode("<meta charset=shift_jis><p>日本語のテキスト</p>");
+        let d = decode(&bytes, None, None);
+        assert!(d.text.contains("日本語"), "{}", d.text);
+    }
+
+    #[test]
     fn undeclared_gbk_is_detected() {
         let (bytes, _, _) = encoding_rs::GBK
             .encode("<p>中华人民共和国的首都是北京，这是一个很长的句子，用于检测编码。</p>");
@@ -477,6 +517,31 @@ mod tests {
             assert_eq!(d.encoding, enc, "{text}");
             assert!(d.text.contains(text), "{}", d.text);
         }
+    }
+
+    #[test]
+    fn letter_signatures_need_control_bytes_and_random_bytes_are_binary() {
+        assert!(!looks_binary(
+            b"BMW unveils a new electric car, the company said on Monday."
+        ));
+        assert!(!looks_binary(
+            b"ID3 tags and GIF89a images are described below."
+        ));
+        assert!(looks_binary(
+            b"BM\x36\x00\x0c\x00\x00\x00\x00\x00\x36\x00\x00\x00"
+        ));
+        assert!(looks_binary(b"ID3\x04\x00\x00\x00\x00\x00\x23TSSE"));
+        // Random bytes: about a tenth are C0 controls, NULs rare.
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let random: Vec<u8> = (0..4096)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x >> 24) as u8
+            })
+            .collect();
+        assert!(looks_binary(&random));
     }
 
     #[test]

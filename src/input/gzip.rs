@@ -34,21 +34,110 @@ const MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
 /// Reserved FLG bits (5 to 7): "must be zero" (RFC 1952 section 2.3.1).
 const FLG_RESERVED: u8 = 0xe0;
 
+/// Raw bytes of a member kept to search again from its start when it proves corrupt.
+const TAP_MAX: usize = 4 << 20;
+
+/// Raw bytes looked at to decide whether a member header inside raw bytes starts a record.
+const PEEK: usize = 4 << 10;
+
 /// Decompressed bytes held at a time. Every fill holds bytes of one member only, so the
 /// member of any byte handed out is known. Small, because a read that meets corrupt data
 /// fails with nothing to show for the bytes it did inflate (flate2 returns only the error):
 /// at most this much good data before a fault is lost.
 const OUT_BUF: usize = 32 << 10;
 
-/// Counts the raw bytes consumed from the inner reader: member offsets in the file.
+/// Counts the raw bytes consumed from the inner reader: member offsets in the file. Bytes
+/// looked at ahead ([`Raw::peek`]) wait in `ahead` and are handed out first.
 struct Raw<R> {
     inner: R,
     pos: u64,
+    ahead: Vec<u8>,
+    at: usize,
+    /// The raw bytes of the member being inflated, kept (up to [`TAP_MAX`]) so that when it
+    /// proves corrupt the search for the next member starts right after its header, not
+    /// where the decoder stopped reading (it may have read into the next member).
+    tap: Vec<u8>,
+    tapping: bool,
+}
+
+impl<R: BufRead> Raw<R> {
+    fn new(inner: R, pos: u64) -> Self {
+        Raw {
+            inner,
+            pos,
+            ahead: Vec::new(),
+            at: 0,
+            tap: Vec::new(),
+            tapping: false,
+        }
+    }
+
+    fn start_tap(&mut self) {
+        self.tap.clear();
+        self.tapping = true;
+    }
+
+    fn stop_tap(&mut self) {
+        self.tap.clear();
+        self.tapping = false;
+    }
+
+    fn record(&mut self, bytes: &[u8]) {
+        if self.tap.len() + bytes.len() > TAP_MAX {
+            self.stop_tap();
+        } else {
+            self.tap.extend_from_slice(bytes);
+        }
+    }
+
+    /// After a corrupt member that started at file offset `start`: goes back to the byte
+    /// after its first, when its bytes were kept.
+    fn rewind(&mut self, start: u64) {
+        if !self.tapping || self.tap.len() < 2 || self.pos != start + self.tap.len() as u64 {
+            self.stop_tap();
+            return;
+        }
+        let mut back = self.tap.split_off(1);
+        back.extend_from_slice(&self.ahead[self.at..]);
+        self.ahead = back;
+        self.at = 0;
+        self.pos = start + 1;
+        self.stop_tap();
+    }
+
+    /// At least `n` bytes from the current position when the input has them (fewer at its
+    /// end), without consuming any.
+    fn peek(&mut self, n: usize) -> io::Result<&[u8]> {
+        if self.at > 0 {
+            self.ahead.drain(..self.at);
+            self.at = 0;
+        }
+        while self.ahead.len() < n {
+            let b = self.inner.fill_buf()?;
+            if b.is_empty() {
+                break;
+            }
+            let k = b.len().min(n - self.ahead.len());
+            self.ahead.extend_from_slice(&b[..k]);
+            self.inner.consume(k);
+        }
+        Ok(&self.ahead)
+    }
 }
 
 impl<R: BufRead> Read for Raw<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
+        let n = if self.at < self.ahead.len() {
+            let n = buf.len().min(self.ahead.len() - self.at);
+            buf[..n].copy_from_slice(&self.ahead[self.at..self.at + n]);
+            self.at += n;
+            n
+        } else {
+            self.inner.read(buf)?
+        };
+        if self.tapping {
+            self.record(&buf[..n]);
+        }
         self.pos += n as u64;
         Ok(n)
     }
@@ -56,9 +145,38 @@ impl<R: BufRead> Read for Raw<R> {
 
 impl<R: BufRead> BufRead for Raw<R> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.at < self.ahead.len() {
+            return Ok(&self.ahead[self.at..]);
+        }
         self.inner.fill_buf()
     }
     fn consume(&mut self, n: usize) {
+        if self.at < self.ahead.len() {
+            let n = n.min(self.ahead.len() - self.at);
+            if self.tapping {
+                let from = self.at;
+                let bytes = self.ahead[from..from + n].to_vec();
+                self.record(&bytes);
+            }
+            self.at += n;
+            if self.at == self.ahead.len() {
+                self.ahead.clear();
+                self.at = 0;
+            }
+            self.pos += n as u64;
+            return;
+        }
+        if self.tapping
+            && let Ok(b) = self.inner.fill_buf()
+        {
+            let b = &b[..n.min(b.len())];
+            if self.tap.len() + b.len() > TAP_MAX {
+                self.tap.clear();
+                self.tapping = false;
+            } else {
+                self.tap.extend_from_slice(b);
+            }
+        }
         self.inner.consume(n);
         self.pos += n as u64;
     }
@@ -90,6 +208,14 @@ pub struct Members<R: BufRead> {
     /// After a failure or a skip: the next member must start with `expect`.
     hunting: bool,
     expect: &'static [u8],
+    /// The bytes now buffered are not in a gzip member: raw bytes between members (junk, or
+    /// uncompressed records after compressed ones), handed on as they are when `expect` is
+    /// set so that the reader above reports or reads them.
+    plain: bool,
+    /// Stop at the end of the member being read ([`Members::stop_at_member_end`])...
+    stop: bool,
+    /// ...and the member has ended there (its trailer checked).
+    stopped: bool,
     /// Members started so far (empty ones included).
     pub members: u64,
     /// Bytes inflated so far, skipped members' bytes included (for tests and statistics).
@@ -130,6 +256,21 @@ fn seek_header<R: BufRead>(r: &mut Raw<R>) -> io::Result<bool> {
     }
 }
 
+/// True when a gzip member that inflates to a WARC record starts in the first 64 KiB of
+/// `raw` after its first byte (at most 64 candidates tried): a gzip WARC whose first member is
+/// damaged beyond recognition.
+pub fn warc_member_within(raw: &[u8]) -> bool {
+    let raw = &raw[..raw.len().min(64 << 10)];
+    memchr::memmem::find_iter(raw, &MAGIC)
+        .filter(|&p| p > 0 && plausible_header(&raw[p..]))
+        .take(64)
+        .any(|p| {
+            let mut first = Vec::new();
+            let _ = GzDecoder::new(&raw[p..]).take(5).read_to_end(&mut first);
+            first == b"WARC/"
+        })
+}
+
 /// True when `out`, the first bytes of a member, start like `expect` (as far as they go).
 fn starts_like(out: &[u8], expect: &[u8]) -> bool {
     let n = out.len().min(expect.len());
@@ -145,7 +286,7 @@ impl<R: BufRead> Members<R> {
     /// offset `out` (when another reader has read the input up to there).
     pub fn starting_at(inner: R, raw: u64, out: u64) -> Self {
         Members {
-            state: State::Between(Raw { inner, pos: raw }),
+            state: State::Between(Raw::new(inner, raw)),
             buf: vec![0; OUT_BUF],
             pos: 0,
             filled: 0,
@@ -155,6 +296,9 @@ impl<R: BufRead> Members<R> {
             fresh: false,
             hunting: false,
             expect: b"",
+            plain: false,
+            stop: false,
+            stopped: false,
             members: 0,
             inflated: 0,
         }
@@ -166,9 +310,39 @@ impl<R: BufRead> Members<R> {
         self.expect = prefix;
     }
 
-    /// Where the member of the bytes now buffered starts: (decompressed offset, file offset).
-    pub fn member(&self) -> (u64, u64) {
-        (self.member_out, self.member_raw)
+    /// Where the member of the bytes now buffered starts: (decompressed offset, file offset);
+    /// `None` for raw bytes between members (see `plain`).
+    pub fn member(&self) -> Option<(u64, u64)> {
+        (!self.plain).then_some((self.member_out, self.member_raw))
+    }
+
+    /// While on, the stream ends (reads give nothing) when the member being read ends, its
+    /// CRC32 and ISIZE checked: a record that starts its own member is read to the end of that
+    /// member and no further until the reader says. Turning it off goes on with what follows.
+    pub fn stop_at_member_end(&mut self, on: bool) {
+        self.stop = on;
+        if !on {
+            self.stopped = false;
+        }
+    }
+
+    /// True when reads stopped at the end of a member ([`Members::stop_at_member_end`]).
+    pub fn at_member_end(&self) -> bool {
+        self.stopped
+    }
+
+    /// True when the raw bytes at `r` are a gzip member that decodes to nothing or to bytes
+    /// that start like `expect`: a member boundary inside raw bytes handed on as they are.
+    fn member_starts_here(r: &mut Raw<R>, expect: &[u8]) -> io::Result<bool> {
+        let head = r.peek(PEEK)?;
+        let mut first = Vec::new();
+        let got = GzDecoder::new(head)
+            .take(expect.len() as u64)
+            .read_to_end(&mut first);
+        Ok(match got {
+            Ok(_) => first.is_empty() || starts_like(&first, expect),
+            Err(_) => !first.is_empty() && starts_like(&first, expect),
+        })
     }
 
     /// Drops the rest of the current member, decompressed or not, and goes on at the next
@@ -192,17 +366,62 @@ impl<R: BufRead> Members<R> {
             match std::mem::replace(&mut self.state, State::Empty) {
                 State::Empty => return Ok(()),
                 State::Between(mut r) => {
-                    if !seek_header(&mut r)? {
+                    if !self.hunting && !self.expect.is_empty() {
+                        // Between members of a WARC: a member header that follows its member
+                        // directly is taken as it is; raw bytes go up as they are, to the next
+                        // header that starts a record (junk is reported by the reader above,
+                        // uncompressed records are read).
+                        let buf = r.fill_buf()?;
+                        if buf.is_empty() {
+                            self.state = State::Between(r);
+                            return Ok(());
+                        }
+                        let at_header = plausible_header(buf)
+                            && (!self.plain || Self::member_starts_here(&mut r, self.expect)?);
+                        if !at_header {
+                            let raw_pos = r.pos;
+                            let buf = r.fill_buf()?;
+                            let mut end = buf.len().min(OUT_BUF);
+                            let mut from = 1;
+                            while let Some(i) = memchr::memchr(MAGIC[0], &buf[from..end]) {
+                                if plausible_header(&buf[from + i..]) {
+                                    end = from + i;
+                                    break;
+                                }
+                                from += i + 1;
+                            }
+                            if !self.plain {
+                                self.plain = true;
+                                self.member_out = self.out_pos;
+                                self.member_raw = raw_pos;
+                            }
+                            self.buf[..end].copy_from_slice(&buf[..end]);
+                            r.consume(end);
+                            self.filled = end;
+                            self.state = State::Between(r);
+                            return Ok(());
+                        }
+                    } else if !seek_header(&mut r)? {
                         self.state = State::Between(r);
                         return Ok(());
                     }
+                    self.plain = false;
                     self.member_raw = r.pos;
                     self.members += 1;
                     self.fresh = true;
+                    r.start_tap();
                     self.state = State::In(Box::new(GzDecoder::new(r)));
                 }
                 State::In(mut d) => match d.read(&mut self.buf) {
-                    Ok(0) => self.state = State::Between(d.into_inner()),
+                    Ok(0) => {
+                        let mut r = d.into_inner();
+                        r.stop_tap();
+                        self.state = State::Between(r);
+                        if self.stop && !self.fresh {
+                            self.stopped = true;
+                            return Ok(());
+                        }
+                    }
                     Ok(n) => {
                         self.inflated += n as u64;
                         if self.fresh && self.hunting && !starts_like(&self.buf[..n], self.expect) {
@@ -222,6 +441,7 @@ impl<R: BufRead> Members<R> {
                     }
                     Err(e) => {
                         let mut r = d.into_inner();
+                        r.rewind(self.member_raw);
                         if r.pos == self.member_raw {
                             // Nothing consumed: step over this header so it is not tried again.
                             let step = r.fill_buf()?.len().min(1);
@@ -246,7 +466,7 @@ impl<R: BufRead> Members<R> {
 
 impl<R: BufRead> BufRead for Members<R> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        if self.pos >= self.filled {
+        if self.pos >= self.filled && !self.stopped {
             self.pos = 0;
             self.filled = 0;
             self.fill()?;
@@ -322,10 +542,10 @@ mod tests {
         let mut m = Members::new(&all[..]);
         let first = m.fill_buf().unwrap().to_vec();
         assert_eq!(first, b"WARC/first");
-        assert_eq!(m.member(), (0, 0));
+        assert_eq!(m.member(), Some((0, 0)));
         m.consume(first.len());
         assert_eq!(m.fill_buf().unwrap(), b"WARC/second");
-        assert_eq!(m.member(), (10, a.len() as u64));
+        assert_eq!(m.member(), Some((10, a.len() as u64)));
     }
 
     #[test]
@@ -354,7 +574,7 @@ mod tests {
         assert!(m.fill_buf().unwrap().starts_with(b"WARC/bomb"));
         m.skip_member(1000);
         assert_eq!(m.fill_buf().unwrap(), b"WARC/next");
-        assert_eq!(m.member().0, 1000);
+        assert_eq!(m.member().map(|m| m.0), Some(1000));
         assert!(m.inflated <= (OUT_BUF + 9) as u64, "{}", m.inflated);
     }
 

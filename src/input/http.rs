@@ -123,7 +123,7 @@ impl Response<'_> {
     /// over the limit).
     pub fn payload(&self, max: usize) -> Result<Option<Vec<u8>>, String> {
         let dechunked = if self.chunked {
-            dechunk(self.body)
+            dechunk_checked(self.body)?
         } else {
             None
         };
@@ -163,6 +163,31 @@ fn bounded(r: impl Read, max: usize) -> Result<Option<Vec<u8>>, String> {
         Err(_) if !out.is_empty() => Ok(Some(out)),
         Err(_) => Ok(None),
     }
+}
+
+/// [`dechunk`], with a body that starts chunked but breaks off (a chunk size line that is not
+/// one where the previous chunk's size says the next begins) an error: passing the raw body on
+/// would put chunk sizes into the text and split characters (issue 21).
+pub fn dechunk_checked(body: &[u8]) -> Result<Option<Vec<u8>>, String> {
+    match dechunk(body) {
+        Some(out) => Ok(Some(out)),
+        None if chunk_size_line(body).is_some() => {
+            Err("chunked body with a wrong chunk size (transfer coding broken)".into())
+        }
+        None => Ok(None),
+    }
+}
+
+/// The size on the chunk size line at the start of `body`, when it starts with one (hex
+/// digits, optional extensions, line end).
+fn chunk_size_line(body: &[u8]) -> Option<usize> {
+    let nl = memchr::memchr(b'\n', &body[..body.len().min(1024)])?;
+    let line = std::str::from_utf8(&body[..nl]).ok()?.trim();
+    let size_hex = line.split(';').next()?.trim();
+    if size_hex.is_empty() || size_hex.len() > 16 {
+        return None;
+    }
+    usize::from_str_radix(size_hex, 16).ok()
 }
 
 /// Undoes chunked transfer coding; `None` when the body is not chunked (already de-chunked).
@@ -232,6 +257,9 @@ mod tests {
             b"Wikipedia"
         );
         assert!(dechunk(b"<html>not chunked").is_none());
+        assert_eq!(dechunk_checked(b"<html>not chunked"), Ok(None));
+        // A chunk size one too small: the next size line is not one.
+        assert!(dechunk_checked(b"3\r\nWiki\r\n5\r\npedia\r\n0\r\n\r\n").is_err());
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! fault with the record's number, offset and id. Nothing is read whole: WARC and JSON lines
 //! stream record by record, and no record grows past `--max-record-bytes`.
 
+#[doc(hidden)]
 pub mod gzip;
 pub mod http;
 pub mod jsonl;
@@ -247,14 +248,50 @@ pub trait Source: BufRead {
         let _ = resume_out;
         false
     }
+    /// gzip input: while on, reads end where the current member ends (its CRC32 and ISIZE
+    /// checked), so that a record that starts its own member is read within it.
+    fn stop_at_member_end(&mut self, on: bool) {
+        let _ = on;
+    }
+    /// True when reads stopped at the end of a member (see [`Source::stop_at_member_end`]).
+    fn at_member_end(&self) -> bool {
+        false
+    }
+    /// Uncompressed input at a gzip member (decompressed offset `offset`, also the file
+    /// offset): reads gzip members from here on; false when it cannot.
+    fn gzip_from_here(&mut self, offset: u64) -> bool {
+        let _ = offset;
+        false
+    }
 }
 
 impl Source for Stream {
     fn member(&self) -> Option<(u64, u64)> {
         match self {
             Stream::Plain(_) => None,
-            Stream::Gzip(m) => Some(m.member()),
+            Stream::Gzip(m) => m.member(),
         }
+    }
+    fn stop_at_member_end(&mut self, on: bool) {
+        if let Stream::Gzip(m) = self {
+            m.stop_at_member_end(on);
+        }
+    }
+    fn at_member_end(&self) -> bool {
+        matches!(self, Stream::Gzip(m) if m.at_member_end())
+    }
+    fn gzip_from_here(&mut self, offset: u64) -> bool {
+        if !matches!(self, Stream::Plain(_)) {
+            return false;
+        }
+        let empty: Box<dyn Read + Send> = Box::new(io::empty());
+        let old = std::mem::replace(self, Stream::Plain(BufReader::with_capacity(0, empty)));
+        if let Stream::Plain(r) = old {
+            let mut m = gzip::Members::starting_at(r, offset, offset);
+            m.expect_records(b"WARC/");
+            *self = Stream::Gzip(Box::new(m));
+        }
+        true
     }
     fn skip_member(&mut self, resume_out: u64) -> bool {
         match self {
@@ -373,26 +410,54 @@ impl Input {
                 return Ok((Input::Split(s), Framing::Warc));
             }
         }
-        let mut r = if raw.fill_buf()?.starts_with(&[0x1f, 0x8b]) {
+        // The first bytes of a gzip input as inflated (a member corrupt further on still
+        // shows them): a WARC whose first member is damaged is still a WARC.
+        // The first members are inflated together, so that a first record cut to a few
+        // bytes does not hide the records after it.
+        let mut gz_head = Vec::new();
+        let gzip = raw.fill_buf()?.starts_with(&[0x1f, 0x8b]);
+        let mut gz_warc = false;
+        if gzip {
+            let _ = flate2::bufread::MultiGzDecoder::new(raw.fill_buf()?)
+                .take(64 << 10)
+                .read_to_end(&mut gz_head);
+            gz_warc = gz_head.starts_with(b"WARC/")
+                || warc::record_after_junk(&gz_head)
+                || (gz_head.len() < 5 && gzip::warc_member_within(raw.fill_buf()?));
+        }
+        let mut r = if gzip {
             Stream::Gzip(Box::new(gzip::Members::new(raw)))
         } else {
             Stream::Plain(raw)
         };
+        let mut first_error = None;
         let framing = match framing {
-            Framing::Auto => {
-                let head = r.fill_buf()?;
-                let first = head
-                    .iter()
-                    .position(|b| !b.is_ascii_whitespace())
-                    .map(|i| head[i]);
-                if head.starts_with(b"WARC/") {
+            Framing::Auto if gz_warc => Framing::Warc,
+            Framing::Auto => match r.fill_buf() {
+                // gzip whose first member is corrupt: read as WARC, which reports it and
+                // goes on with the next member.
+                Err(e) if gzip && e.kind() == io::ErrorKind::InvalidData => {
+                    first_error = Some(e);
                     Framing::Warc
-                } else if first == Some(b'{') {
-                    Framing::Jsonl
-                } else {
-                    Framing::Html
                 }
-            }
+                Err(e) => return Err(e),
+                Ok(head) => {
+                    let first = head
+                        .iter()
+                        .position(|b| !b.is_ascii_whitespace())
+                        .map(|i| head[i]);
+                    if head.starts_with(b"WARC/") {
+                        Framing::Warc
+                    } else if first == Some(b'{') {
+                        Framing::Jsonl
+                    } else if warc::record_after_junk(head) {
+                        // Junk before the first record: the reader reports it.
+                        Framing::Warc
+                    } else {
+                        Framing::Html
+                    }
+                }
+            },
             f => f,
         };
         let source: Arc<str> = Arc::from(name);
@@ -402,7 +467,11 @@ impl Input {
                     // WARC 1.1 section 4: every record starts with its version line.
                     m.expect_records(b"WARC/");
                 }
-                Input::Warc(warc::Reader::new(r, source, max_record_bytes))
+                let mut reader = warc::Reader::new(r, source, max_record_bytes);
+                if let Some(e) = first_error {
+                    reader.defer(e);
+                }
+                Input::Warc(reader)
             }
             Framing::Jsonl => Input::Jsonl(jsonl::Reader::new(r, source, max_record_bytes)),
             _ => {

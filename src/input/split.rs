@@ -27,13 +27,12 @@ use std::sync::Arc;
 use flate2::bufread::GzDecoder;
 
 use super::warc::{self, Headers, Place};
-use super::{BUF, Item, Pool, Stream, gzip, http};
+use super::{BUF, Item, Pool, Stream, gzip};
 
 /// Raw bytes read at a time.
 const READ: u64 = 1 << 20;
-/// Decompressed bytes of a member's start inflated by the reader: a WARC header and most HTTP
-/// heads fit (a response whose HTTP head does not is classified by the worker)...
-const HEAD: u64 = 4 << 10;
+/// Decompressed bytes of a member's start inflated by the reader ([`warc::MEMBER_HEAD`])...
+const HEAD: u64 = warc::MEMBER_HEAD;
 /// ...and when the WARC header does not, this much (the sequential reader's header limit).
 const HEAD_MAX: u64 = 64 << 10;
 /// Raw bytes wanted in hand before inflating a head (a head rarely needs more).
@@ -47,6 +46,9 @@ const MIN_MEMBER: usize = 20;
 #[derive(Debug)]
 pub struct Member {
     place: Place,
+    /// A record skipped by its header, inflated only to check its member (as the sequential
+    /// reader does for skipped records under [`warc::RAW_SKIP_MIN`]): the reason it is skipped.
+    skip: Option<&'static str>,
     headers: Headers,
     header_len: usize,
     len: usize,
@@ -63,18 +65,18 @@ impl Member {
         let read = GzDecoder::new(&self.raw[..])
             .take(want as u64 + 1)
             .read_to_end(&mut out);
-        if let Err(e) = read {
+        let end_ok = out
+            .get(self.header_len + self.len..)
+            .is_some_and(|end| end.iter().all(u8::is_ascii_whitespace));
+        if read.is_err() || out.len() != want || !end_ok {
+            // Damaged: the sequential reader reads the member, so that the same damage gives
+            // the same message whichever reader met it.
             pool.put(out);
-            let msg = format!("record cut short: {}: {e}", gzip::CORRUPT);
-            return self.place.fault(self.headers.id, msg);
+            return self.reread(pool);
         }
-        if out.len() != want {
-            let msg = format!(
-                "gzip member holds {} bytes, its record says {want}",
-                out.len()
-            );
+        if let Some(reason) = self.skip {
             pool.put(out);
-            return self.place.fault(self.headers.id, msg);
+            return Item::Skip(reason);
         }
         out.truncate(self.header_len + self.len);
         warc::record_item(
@@ -85,6 +87,31 @@ impl Member {
             self.max,
             pool,
         )
+    }
+}
+
+impl Member {
+    /// The item the sequential reader gives for this member, read on its own from where it
+    /// is in the input.
+    fn reread(self, pool: &Pool) -> Item {
+        let place = self.place;
+        let out = place.offset;
+        let raw_at = place.member_offset.unwrap_or(0);
+        let bytes: Box<dyn Read + Send> = Box::new(Cursor::new(self.raw));
+        let mut members = gzip::Members::starting_at(BufReader::new(bytes), raw_at, out);
+        members.expect_records(b"WARC/");
+        let mut r = warc::Reader::new(
+            Stream::Gzip(Box::new(members)),
+            place.source.clone(),
+            self.max,
+        );
+        r.resume(place.index.saturating_sub(1), out);
+        if place.index > 1 {
+            r.assume_per_record();
+        }
+        r.pool = pool.clone();
+        r.next_item()
+            .unwrap_or_else(|| place.fault(self.headers.id, "record cut short".into()))
     }
 }
 
@@ -192,6 +219,9 @@ impl Splitter {
             self.max,
         );
         r.resume(self.index, self.out_pos);
+        if self.index > 0 {
+            r.assume_per_record();
+        }
         r.pool = self.pool.clone();
         self.fallback = Some(r);
     }
@@ -209,17 +239,27 @@ impl Splitter {
         if !self.data[s..].starts_with(&[0x1f, 0x8b, 0x08]) {
             return Err(());
         }
-        // A head cut by a corrupt member keeps what was inflated; parsing decides.
+        // A head cut by a corrupt member keeps what was inflated; parsing decides. A member
+        // inflated whole (shorter than the head) says exactly where it ends: its length.
         let inflate_head = |n: u64| {
             let mut head = Vec::new();
-            let _ = GzDecoder::new(&self.data[s..])
-                .take(n)
-                .read_to_end(&mut head);
-            head
+            let all = &self.data[s..];
+            let mut d = GzDecoder::new(all);
+            let read = (&mut d).take(n).read_to_end(&mut head);
+            let whole = match read {
+                Ok(got) if (got as u64) < n => Some(all.len() - d.into_inner().len()),
+                _ => None,
+            };
+            (head, whole, read.is_err())
         };
-        let mut head = inflate_head(HEAD);
+        let (mut head, mut whole, mut corrupt) = inflate_head(HEAD);
         if head.len() as u64 == HEAD && Headers::parse(&head).is_none() {
-            head = inflate_head(HEAD_MAX);
+            (head, whole, corrupt) = inflate_head(HEAD_MAX);
+        }
+        if corrupt {
+            // A member corrupt within its head: the sequential reader reads it, so that what
+            // is reported does not depend on how much of it each reader inflated.
+            return Err(());
         }
         let (headers, header_len, expected, action) = if head.is_empty() {
             (Headers::default(), 0, 0u64, Action::Skip(""))
@@ -233,6 +273,11 @@ impl Splitter {
         let e = self.member_end(expected)?;
         // Re-read: `more` may have moved the bytes left.
         let s = self.start;
+        if whole.is_some_and(|len| len != e - s) {
+            // Bytes after the member that are not a member (a damaged one, junk) whose last
+            // four happen to equal the record's size: the sequential reader reports them.
+            return Err(());
+        }
         self.start = e;
         if head.is_empty() {
             return Ok(Some(None));
@@ -245,17 +290,24 @@ impl Splitter {
             member_offset: Some(self.data_pos + s as u64),
         };
         self.out_pos += expected;
-        Ok(Some(Some(match action {
-            Action::Skip(reason) => Item::Skip(reason),
-            Action::Fault(msg) => place.fault(headers.id, msg),
-            Action::Ship => Item::Member(Box::new(Member {
-                place,
-                len: expected as usize - header_len - 4,
-                headers,
+        let len = expected as usize - header_len - 4;
+        let ship = |skip| {
+            Item::Member(Box::new(Member {
+                place: place.clone(),
+                skip,
+                len,
+                headers: headers.clone(),
                 header_len,
                 raw: self.data[s..e].to_vec(),
                 max: self.max,
-            })),
+            }))
+        };
+        Ok(Some(Some(match action {
+            // Small skipped records are checked as the sequential reader checks them.
+            Action::Skip(reason) if (len as u64) < warc::RAW_SKIP_MIN => ship(Some(reason)),
+            Action::Skip(reason) => Item::Skip(reason),
+            Action::Fault(msg) => place.fault(headers.id, msg),
+            Action::Ship => ship(None),
         })))
     }
 
@@ -271,19 +323,10 @@ impl Splitter {
                 self.max
             ));
         }
-        if h.kind == "response" {
-            // Decide here when the whole HTTP head was inflated; else the worker decides.
-            let head_end = find(block_head, 0, b"\n\r\n").or_else(|| find(block_head, 0, b"\n\n"));
-            if head_end.is_some() || !block_head.starts_with(b"HTTP/") {
-                match http::parse(block_head) {
-                    None => return Action::Skip("response without HTTP"),
-                    Some(resp) => {
-                        if let Some(reason) = resp.skip_reason() {
-                            return Action::Skip(reason);
-                        }
-                    }
-                }
-            }
+        if h.kind == "response"
+            && let Some(reason) = warc::response_skip(block_head)
+        {
+            return Action::Skip(reason);
         }
         Action::Ship
     }

@@ -15,15 +15,136 @@ use std::io::{self, BufRead, Read};
 use super::{Fault, Item, Record, Source, http};
 
 /// Skipped blocks at least this long are dropped with their gzip member instead of inflated
-/// (smaller ones are mostly buffered already, and inflating them keeps offsets exact).
-const RAW_SKIP_MIN: u64 = 64 << 10;
+/// (smaller ones are mostly buffered already, and inflating them keeps offsets exact). The
+/// split reader checks skipped members under this size, as this reader does.
+pub(crate) const RAW_SKIP_MIN: u64 = 64 << 10;
+
+/// Decompressed bytes of a gzip member's start that decide what its record is: a WARC header
+/// and most HTTP heads fit (a response whose HTTP head does not is classified once inflated).
+/// The split reader inflates this much of each member; this reader decides a large response
+/// from the same bytes, so both readers skip the same records.
+pub(crate) const MEMBER_HEAD: u64 = 4 << 10;
 
 /// Header lines longer than this, or more of them than this, are not a WARC header.
 const MAX_HEADER_BYTES: usize = 64 << 10;
 
+/// How many `WARC/` version lines inside a block are tried as a record start when its
+/// Content-Length proved wrong: enough for real lies, few enough that a block of such lines
+/// stays linear.
+const RESCUE_CANDIDATES: usize = 8;
+
+/// Bytes looked at for a whole header after a version line found inside a line.
+const MID_LINE_PEEK: usize = 8 << 10;
+
+/// Bytes pushed back in front of the stream: a record found inside a block whose length was
+/// wrong, or after junk on its version line, is read again from there.
+struct Pushback<R> {
+    inner: R,
+    back: Vec<u8>,
+    at: usize,
+    /// The gzip member of the pushed-back bytes, as `inner` said when they were read.
+    member: Option<(u64, u64)>,
+}
+
+impl<R: Source> Pushback<R> {
+    fn pending(&self) -> bool {
+        self.at < self.back.len()
+    }
+
+    /// Puts `bytes` back in front of what is left to read.
+    fn push(&mut self, mut bytes: Vec<u8>) {
+        if !self.pending() {
+            self.member = self.inner.member();
+            self.back = bytes;
+        } else {
+            bytes.extend_from_slice(&self.back[self.at..]);
+            self.back = bytes;
+        }
+        self.at = 0;
+    }
+
+    /// At least `n` bytes from here when the input has them, without consuming any (the bytes
+    /// come into the pushback buffer).
+    fn peek(&mut self, n: usize) -> io::Result<&[u8]> {
+        if !self.pending() {
+            self.member = self.inner.member();
+            self.back.clear();
+            self.at = 0;
+        } else if self.at > 0 {
+            self.back.drain(..self.at);
+            self.at = 0;
+        }
+        while self.back.len() < n {
+            let b = self.inner.fill_buf()?;
+            if b.is_empty() {
+                break;
+            }
+            let k = b.len().min(n - self.back.len());
+            self.back.extend_from_slice(&b[..k]);
+            self.inner.consume(k);
+        }
+        Ok(&self.back)
+    }
+}
+
+impl<R: Source> Read for Pushback<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let avail = self.fill_buf()?;
+        let n = avail.len().min(buf.len());
+        buf[..n].copy_from_slice(&avail[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl<R: Source> BufRead for Pushback<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.pending() {
+            return Ok(&self.back[self.at..]);
+        }
+        self.inner.fill_buf()
+    }
+    fn consume(&mut self, n: usize) {
+        if self.pending() {
+            self.at = (self.at + n).min(self.back.len());
+            if !self.pending() {
+                self.back.clear();
+                self.at = 0;
+            }
+        } else {
+            self.inner.consume(n);
+        }
+    }
+}
+
+impl<R: Source> Source for Pushback<R> {
+    fn member(&self) -> Option<(u64, u64)> {
+        if self.pending() {
+            self.member
+        } else {
+            self.inner.member()
+        }
+    }
+    fn skip_member(&mut self, resume_out: u64) -> bool {
+        // Bytes looked at ahead are of the member being skipped.
+        if self.inner.skip_member(resume_out) {
+            self.back.clear();
+            self.at = 0;
+            return true;
+        }
+        false
+    }
+    fn stop_at_member_end(&mut self, on: bool) {
+        self.inner.stop_at_member_end(on);
+    }
+    fn at_member_end(&self) -> bool {
+        !self.pending() && self.inner.at_member_end()
+    }
+}
+
 /// Reads WARC records from a (decompressed) stream.
 pub struct Reader<R: Source> {
-    r: R,
+    r: Pushback<R>,
     source: std::sync::Arc<str>,
     /// Bytes consumed so far (offsets in messages are into the decompressed stream).
     offset: u64,
@@ -32,52 +153,146 @@ pub struct Reader<R: Source> {
     done: bool,
     /// Resynchronise before reading the next header.
     lost: bool,
+    /// Resynchronising after a fault already reported: headers that do not parse on the way
+    /// are passed over silently (one damage, one message).
+    resyncing: bool,
+    /// A read error met after a record was complete (in the next gzip member), reported
+    /// before the next record.
+    deferred: Option<io::Error>,
     /// gzip input where every record so far started its own member (WARC 1.1 Annex D.2): the
     /// rest of a record can be skipped by skipping its member.
     per_record: bool,
+    /// A record after the first started its own member: the layout is one member per
+    /// record, not one member for the whole file whose first record starts it, so dropping
+    /// the rest of a member drops one record only.
+    confirmed: bool,
+    /// A record header was read.
+    started: bool,
     /// Where the record being read starts: its gzip member's file offset, and whether the
     /// record is that member's first byte.
     member: Option<(u64, bool)>,
     /// Where block buffers come from.
     pub pool: super::Pool,
-    /// Records found inside the block of a record whose Content-Length was too large, read
-    /// before going on with the stream.
-    rescue: Option<Box<Reader<io::Cursor<Vec<u8>>>>>,
 }
 
 impl Source for io::Cursor<Vec<u8>> {}
 
-/// How many `WARC/` lines inside a block are tried as a record start when its Content-Length
-/// proved too large: enough for real lies, few enough that a block of such lines stays linear.
-const RESCUE_CANDIDATES: usize = 8;
+/// True when `line` is a WARC version line: `WARC/`, digits, `.`, digits, then the line end
+/// (or the end of what is there).
+fn version_line(line: &[u8]) -> bool {
+    let Some(rest) = line.strip_prefix(b"WARC/") else {
+        return false;
+    };
+    let major = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    let Some(rest) = rest.get(major..).filter(|_| major > 0 && major < 4) else {
+        return false;
+    };
+    let Some(rest) = rest.strip_prefix(b".") else {
+        return false;
+    };
+    let minor = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    if minor == 0 || minor > 3 {
+        return false;
+    }
+    matches!(
+        rest.get(minor..),
+        Some([] | [b'\n', ..] | [b'\r'] | [b'\r', b'\n', ..])
+    )
+}
 
-/// Where the first record header inside `block` starts, if one does (a line `WARC/...` with
-/// fields and a Content-Length, within `MAX_HEADER_BYTES`).
-fn embedded_record(block: &[u8]) -> Option<usize> {
-    memchr::memmem::find_iter(block, b"\nWARC/")
+/// Where a WARC version line starts inside `bytes` (not at its first byte), if one does.
+fn version_inside(bytes: &[u8]) -> Option<usize> {
+    memchr::memmem::find_iter(bytes, b"WARC/")
+        .filter(|&i| i > 0)
         .take(RESCUE_CANDIDATES)
-        .map(|i| i + 1)
+        .find(|&i| version_line(&bytes[i..]))
+}
+
+/// Where the first record inside `block` starts, if one does: a version line (at a line start
+/// or not: a record cut mid-line runs straight into the next) followed by fields with a
+/// Content-Length, or by fields up to the end of the block (the header goes on after it).
+fn embedded_record(block: &[u8]) -> Option<usize> {
+    memchr::memmem::find_iter(block, b"WARC/")
+        .filter(|&i| i > 0)
+        .filter(|&i| version_line(&block[i..]))
+        .take(RESCUE_CANDIDATES)
         .find(|&at| {
             let head = &block[at..block.len().min(at + MAX_HEADER_BYTES)];
-            Headers::parse(head).is_some_and(|(h, _)| h.content_length.is_some())
+            match Headers::parse(head) {
+                Some((h, _)) => h.content_length.is_some(),
+                None => {
+                    at + MAX_HEADER_BYTES >= block.len()
+                        && memchr::memmem::find(head, b"\n\r\n").is_none()
+                        && memchr::memmem::find(head, b"\n\n").is_none()
+                }
+            }
         })
+}
+
+/// True when `head`, the start of an input that does not start with a WARC record, holds one
+/// after some junk: a version line and a whole header with a WARC-Type and a Content-Length
+/// within the first 64 KiB, and the input does not start as markup does (an HTML page that
+/// quotes a WARC header stays a page).
+pub(crate) fn record_after_junk(head: &[u8]) -> bool {
+    let head = &head[..head.len().min(MAX_HEADER_BYTES)];
+    let Some(at) = memchr::memmem::find_iter(head, b"WARC/")
+        .take(RESCUE_CANDIDATES)
+        .find(|&i| {
+            version_line(&head[i..])
+                && Headers::parse(&head[i..])
+                    .is_some_and(|(h, _)| h.content_length.is_some() && !h.kind.is_empty())
+        })
+    else {
+        return false;
+    };
+    // A markup document (a page that quotes a WARC header) starts with `<`.
+    let before = head[..at]
+        .strip_prefix(b"\xef\xbb\xbf")
+        .unwrap_or(&head[..at]);
+    before.trim_ascii_start().first() != Some(&b'<')
+}
+
+/// What follows a block.
+enum End {
+    /// The end of the record: two line ends, or white space then the next record, a new gzip
+    /// member or the end of input.
+    Record,
+    /// Two line ends, then something else: the end of the record, unless the block holds
+    /// the start of another record (then the length was too large).
+    Loose,
+    /// Something else: the Content-Length does not end the record.
+    Junk,
 }
 
 impl<R: Source> Reader<R> {
     pub fn new(r: R, source: std::sync::Arc<str>, max_record_bytes: usize) -> Self {
         Reader {
-            r,
+            r: Pushback {
+                inner: r,
+                back: Vec::new(),
+                at: 0,
+                member: None,
+            },
             source,
             offset: 0,
             index: 0,
             max_record_bytes,
             done: false,
             lost: false,
+            resyncing: false,
+            deferred: None,
             per_record: true,
+            confirmed: false,
+            started: false,
             member: None,
             pool: super::Pool::default(),
-            rescue: None,
         }
+    }
+
+    /// An error met before the first record (by the caller, looking at the input's start):
+    /// reported first.
+    pub(crate) fn defer(&mut self, e: io::Error) {
+        self.deferred = Some(e);
     }
 
     /// Goes on from another reader: the next record is number `index + 1`, at decompressed
@@ -85,6 +300,13 @@ impl<R: Source> Reader<R> {
     pub fn resume(&mut self, index: u64, offset: u64) {
         self.index = index;
         self.offset = offset;
+    }
+
+    /// Takes the layout as one gzip member per record from the start (the split reader has
+    /// seen it so far).
+    pub fn assume_per_record(&mut self) {
+        self.confirmed = true;
+        self.started = true;
     }
 
     fn fault(&self, offset: u64, id: Option<String>, message: String) -> Item {
@@ -98,20 +320,10 @@ impl<R: Source> Reader<R> {
         })
     }
 
-    /// Skips `len` bytes of block (and, when its member goes, the CRLF CRLF after it); returns
-    /// how many were there (fewer when the input ends first).
-    fn skip_block(&mut self, len: u64) -> io::Result<u64> {
-        let own_member = self.member.is_some_and(|m| m.1);
-        if own_member && self.per_record && len >= RAW_SKIP_MIN {
-            // The decompressed length of what is skipped is taken from the header, so later
-            // offsets stay right as long as the record was whole.
-            let resume = self.offset + len + 4;
-            if self.r.skip_member(resume) {
-                self.offset = resume;
-                return Ok(len);
-            }
-        }
-        self.discard(len)
+    /// Puts `bytes` (just read) back in front of the stream.
+    fn push_back(&mut self, bytes: Vec<u8>) {
+        self.offset -= bytes.len() as u64;
+        self.r.push(bytes);
     }
 
     /// Reads one line (with its `\n`) into `line`, at most `MAX_HEADER_BYTES`.
@@ -124,9 +336,22 @@ impl<R: Source> Reader<R> {
         Ok(n)
     }
 
-    /// Skips to the next line that starts with `WARC/`, leaving it unread.
+    fn consume(&mut self, n: usize) {
+        self.r.consume(n);
+        self.offset += n as u64;
+    }
+
+    /// True when the bytes buffered now are the first of a gzip member.
+    fn at_member_start(&self) -> bool {
+        self.r.member().is_some_and(|(out, _)| out == self.offset)
+    }
+
+    /// Skips to the next `WARC/` version line at a line start (or at the start of a gzip
+    /// member), or to one inside a line that is followed by a whole header with a
+    /// Content-Length (a few such tries per search), leaving it unread; false at the end.
     fn resync(&mut self) -> io::Result<bool> {
         let mut at_line_start = true;
+        let mut tries = 0;
         loop {
             match self.r.fill_buf() {
                 Ok([]) => return Ok(false),
@@ -141,78 +366,128 @@ impl<R: Source> Reader<R> {
             // A new gzip member starts a line: records get their own member, and junk that
             // ends without a newline (a member inflating to zeros past its record) must not
             // hide the record in the next one.
-            if self.r.member().is_some_and(|(out, _)| out == self.offset) {
+            if self.at_member_start() {
                 at_line_start = true;
             }
-            // Buffered already: this second call reads nothing.
-            let buf = self.r.fill_buf()?;
-            if at_line_start && buf.len() >= 5 && buf.starts_with(b"WARC/") {
+            if at_line_start && version_line(self.r.peek(16)?) {
                 return Ok(true);
             }
-            if at_line_start && buf.len() < 5 && b"WARC/".starts_with(buf) {
-                // Too few bytes buffered to decide; consume one to make progress.
-                self.r.consume(1);
-                self.offset += 1;
+            let buf = self.r.fill_buf()?;
+            let n = buf.len();
+            if n < 5 {
+                // Too few bytes to see a version line: look further, or end.
+                if self.r.peek(16)?.len() < 5 {
+                    let n = self.r.fill_buf()?.len();
+                    self.consume(n);
+                }
                 at_line_start = false;
                 continue;
             }
-            match memchr::memchr(b'\n', buf) {
+            match memchr::memmem::find(buf, b"WARC/") {
+                Some(0) => {
+                    // At a line start it was not a version line; inside one, try it whole.
+                    if !at_line_start && tries < RESCUE_CANDIDATES {
+                        tries += 1;
+                        let head = self.r.peek(MID_LINE_PEEK)?;
+                        if version_line(head)
+                            && Headers::parse(head).is_some_and(|(h, _)| h.content_length.is_some())
+                        {
+                            return Ok(true);
+                        }
+                    }
+                    self.consume(1);
+                    at_line_start = false;
+                }
                 Some(i) => {
-                    self.r.consume(i + 1);
-                    self.offset += i as u64 + 1;
-                    at_line_start = true;
+                    at_line_start = buf[i - 1] == b'\n';
+                    self.consume(i);
                 }
                 None => {
-                    let n = buf.len();
-                    self.r.consume(n);
-                    self.offset += n as u64;
-                    at_line_start = false;
+                    // Keep the last four bytes: a `WARC/` may go on in the next read.
+                    at_line_start = buf[n - 5] == b'\n';
+                    self.consume(n - 4);
                 }
             }
         }
-    }
-
-    fn discard(&mut self, n: u64) -> io::Result<u64> {
-        let got = io::copy(&mut (&mut self.r).take(n), &mut io::sink())?;
-        self.offset += got;
-        Ok(got)
     }
 
     /// The next record, skip or fault; `None` at the end.
     pub fn next_item(&mut self) -> Option<Item> {
-        if let Some(r) = self.rescue.as_mut() {
-            if let Some(item) = r.next_item() {
-                return Some(item);
-            }
-            self.index = r.index;
-            self.rescue = None;
-        }
         if self.done {
             return None;
         }
-        match self.read_record() {
-            Ok(Some(item)) => Some(item),
-            Ok(None) => {
-                self.done = true;
-                None
-            }
-            Err(e) => {
-                self.lost = true;
-                // The member the failure is in (not the last record's).
-                if let Some((_, raw)) = self.r.member() {
-                    self.member = Some((raw, false));
+        if let Some(e) = self.deferred.take() {
+            return Some(self.read_error(e));
+        }
+        loop {
+            let item = self.read_record();
+            self.r.stop_at_member_end(false);
+            return match item {
+                Ok(Some(item)) => Some(item),
+                Ok(None) => {
+                    self.done = true;
+                    None
                 }
-                let at = self.offset;
-                Some(self.fault(at, None, format!("read error: {e}")))
+                // A corrupt gzip member met while looking for the next record after a fault
+                // already reported: the same damage, no second message.
+                Err(e) if self.resyncing && e.kind() == io::ErrorKind::InvalidData => {
+                    self.lost = true;
+                    continue;
+                }
+                Err(e) => Some(self.read_error(e)),
+            };
+        }
+    }
+
+    /// The fault for a read error outside any record that could be named.
+    fn read_error(&mut self, e: io::Error) -> Item {
+        if e.kind() == io::ErrorKind::InvalidData {
+            // A corrupt gzip member where a record starts: that record is lost.
+            self.index += 1;
+        }
+        self.lost = true;
+        self.resyncing = true;
+        // The member the failure is in (not the last record's).
+        if let Some((_, raw)) = self.r.member() {
+            self.member = Some((raw, false));
+        }
+        let at = self.offset;
+        self.fault(at, None, format!("read error: {e}"))
+    }
+
+    /// A fault for the record being read; when `lost`, the reader looks for the next record
+    /// and says nothing more until it has found one.
+    fn damaged(&mut self, start: u64, id: Option<String>, message: String, lost: bool) -> Item {
+        if lost {
+            self.lost = true;
+            self.resyncing = true;
+        }
+        self.fault(start, id, message)
+    }
+
+    fn read_record(&mut self) -> io::Result<Option<Item>> {
+        loop {
+            if self.lost {
+                self.lost = false;
+                if !self.resync()? {
+                    return Ok(None);
+                }
+            }
+            match self.read_one()? {
+                // A header passed over while resynchronising: look further.
+                None if self.lost => continue,
+                other => return Ok(other),
             }
         }
     }
 
-    fn read_record(&mut self) -> io::Result<Option<Item>> {
-        if self.lost {
-            self.lost = false;
-            if !self.resync()? {
-                return Ok(None);
+    /// One record; `None` at the end, or (with `lost` set) a header passed over silently.
+    fn read_one(&mut self) -> io::Result<Option<Item>> {
+        if self.r.member().is_none() && !self.r.pending() {
+            // Uncompressed input that goes on in gzip members (`cat a.warc b.warc.gz`).
+            let head = self.r.fill_buf()?;
+            if head.starts_with(&[0x1f, 0x8b, 0x08]) {
+                self.r.inner.gzip_from_here(self.offset);
             }
         }
         let mut line = Vec::new();
@@ -231,35 +506,89 @@ impl<R: Source> Reader<R> {
         if self.member.is_some_and(|m| !m.1) {
             self.per_record = false;
         }
-        if !line.starts_with(b"WARC/") {
-            self.lost = true;
+        // A version line with another one inside it: a record cut right after its version.
+        let cut_version = line.starts_with(b"WARC/") && version_inside(&line).is_some();
+        if !line.starts_with(b"WARC/") || cut_version {
+            // Junk before a record on its version line: report the junk, read the record.
+            if let Some(at) = version_inside(&line) {
+                let rest = line.split_off(at);
+                self.push_back(rest);
+                if self.resyncing {
+                    self.index -= 1;
+                    self.lost = true;
+                    return Ok(None);
+                }
+                return Ok(Some(self.fault(
+                    start,
+                    None,
+                    format!("{at} bytes that are not a WARC record before the next record"),
+                )));
+            }
+            if self.resyncing {
+                self.index -= 1;
+                self.lost = true;
+                return Ok(None);
+            }
             let shown = String::from_utf8_lossy(&line[..line.len().min(40)])
                 .trim()
                 .to_string();
-            return Ok(Some(self.fault(
+            return Ok(Some(self.damaged(
                 start,
                 None,
                 format!("not a WARC record header: {shown:?}"),
+                true,
             )));
+        }
+        let own = self.member.is_some_and(|m| m.1);
+        self.confirmed |= own && self.started;
+        self.started = true;
+        if own {
+            // The record is read within its member, whose CRC32 and ISIZE are checked
+            // before the record is used.
+            self.r.stop_at_member_end(true);
         }
         let mut h = Headers::default();
         let mut header_bytes = 0;
         loop {
-            let n = self.line(&mut line)?;
+            let n = match self.line(&mut line) {
+                Ok(n) => n,
+                Err(e) => {
+                    let msg = format!("record cut short: {e}");
+                    return Ok(Some(self.damaged(start, h.id.clone(), msg, true)));
+                }
+            };
             if n == 0 {
-                return Ok(Some(self.fault(
+                let lost = !self.r.at_member_end();
+                return Ok(Some(self.damaged(
                     start,
                     h.id.clone(),
                     "record cut short in its header".into(),
+                    lost,
                 )));
             }
             header_bytes += n;
             if header_bytes > MAX_HEADER_BYTES {
-                self.lost = true;
-                return Ok(Some(self.fault(
+                return Ok(Some(self.damaged(
                     start,
                     h.id.clone(),
                     "WARC header too long".into(),
+                    true,
+                )));
+            }
+            // A record starting inside this header: this one was cut there.
+            let inside = if line.starts_with(b"WARC/") && version_line(&line) {
+                Some(0)
+            } else {
+                version_inside(&line)
+            };
+            if let Some(at) = inside {
+                let rest = line.split_off(at);
+                self.push_back(rest);
+                return Ok(Some(self.damaged(
+                    start,
+                    h.id.clone(),
+                    "record cut short in its header (the next record starts there)".into(),
+                    false,
                 )));
             }
             let l = line.trim_ascii_end();
@@ -269,92 +598,214 @@ impl<R: Source> Reader<R> {
             h.add(l);
         }
         let Some(len) = h.content_length else {
-            self.lost = true;
-            return Ok(Some(self.fault(
+            return Ok(Some(self.damaged(
                 start,
                 h.id.clone(),
                 "WARC header without Content-Length".into(),
+                true,
             )));
         };
+        self.resyncing = false;
         let wanted = matches!(h.kind.as_str(), "response" | "resource");
-        if !wanted {
-            self.skip_block(len)?;
-            return Ok(Some(Item::Skip(skip_reason(&h.kind))));
+        let over = len > self.max_record_bytes as u64;
+        let mut skip = (!wanted).then(|| skip_reason(&h.kind));
+        let by_member = own && self.per_record && self.confirmed;
+        if by_member && !over && h.kind == "response" && len >= RAW_SKIP_MIN {
+            // A large response that is not a page is dropped with its member, decided from
+            // the same first bytes of the member as the split reader decides.
+            let header_len = (self.offset - start) as usize;
+            let n = (MEMBER_HEAD as usize)
+                .saturating_sub(header_len)
+                .min(len as usize);
+            skip = response_skip(self.r.peek(n)?);
         }
-        if len > self.max_record_bytes as u64 {
-            let got = self.skip_block(len)?;
-            let msg = format!(
-                "record of {len} bytes over --max-record-bytes {}",
-                self.max_record_bytes
-            );
-            if got < len {
-                return Ok(Some(self.fault(
-                    start,
-                    h.id.clone(),
-                    "record cut short".into(),
-                )));
+        if by_member && (over || (skip.is_some() && len >= RAW_SKIP_MIN)) {
+            // The record's own member is dropped without inflating the rest (a gzip bomb
+            // stops here). The decompressed length of what is skipped is taken from the
+            // header, as the split reader does.
+            let resume = self.offset + len + 4;
+            if self.r.skip_member(resume) {
+                self.offset = resume;
+                return Ok(Some(match skip {
+                    Some(reason) => Item::Skip(reason),
+                    None => self.over_limit(start, &h, len),
+                }));
             }
-            return Ok(Some(self.fault(start, h.id.clone(), msg)));
+        }
+        if over {
+            // Too long to hold, or a lie: either way, the next record is found by looking
+            // for it (a record inside this one's block would be read as one).
+            self.lost = true;
+            self.resyncing = true;
+            return Ok(Some(if wanted {
+                self.over_limit(start, &h, len)
+            } else {
+                Item::Skip(skip_reason(&h.kind))
+            }));
         }
         let mut block = self.pool.get();
         block.reserve(len as usize);
-        let got = match (&mut self.r).take(len).read_to_end(&mut block) {
-            Ok(n) => n,
-            Err(e) => {
-                self.offset += block.len() as u64;
-                self.lost = true;
-                return Ok(Some(self.fault(
-                    start,
-                    h.id.clone(),
-                    format!("record cut short: {e}"),
-                )));
+        if let Err(e) = self.read_block(len, &mut block) {
+            self.pool.put(block);
+            return Ok(Some(self.damaged(
+                start,
+                h.id.clone(),
+                format!("record cut short: {e}"),
+                true,
+            )));
+        }
+        let got = block.len() as u64;
+        let mut ws = Vec::new();
+        let end = if got < len {
+            None
+        } else {
+            match self.record_end(own, &mut ws) {
+                Ok(end) => Some(end),
+                Err(e) => {
+                    self.pool.put(block);
+                    return Ok(Some(self.damaged(
+                        start,
+                        h.id.clone(),
+                        format!("record cut short: {e}"),
+                        true,
+                    )));
+                }
             }
         };
-        self.offset += got as u64;
-        // A Content-Length too large shows as a block the input ends inside, or (plain input)
-        // one not followed by the CRLF that ends a record. If such a block holds a record
-        // header, the records from there on are read out of it instead of lost with it.
-        let cut_short = (got as u64) < len;
-        if (cut_short || !self.record_end_follows())
-            && let Some(at) = embedded_record(&block)
-        {
-            let block_start = self.offset - got as u64;
+        let end = match end {
+            Some(End::Loose) if embedded_record(&block).is_none() => Some(End::Record),
+            other => other,
+        };
+        if matches!(end, Some(End::Record)) {
+            if !wanted {
+                self.pool.put(block);
+                return Ok(Some(Item::Skip(skip_reason(&h.kind))));
+            }
+            return Ok(Some(self.to_item(h, block, start)));
+        }
+        // The Content-Length is wrong: too large (the input or the record's member ends
+        // inside the block, or the block holds the next record) or too small (the block is
+        // followed by more than a record end). A record inside the block is read from there.
+        if !ws.is_empty() {
+            // White space taken for a record end is read again with what follows the block.
+            self.push_back(ws);
+        }
+        let block_start = self.offset - got;
+        if let Some(at) = embedded_record(&block) {
             let rest = block.split_off(at);
             self.pool.put(block);
-            let mut r = Reader::new(
-                io::Cursor::new(rest),
-                self.source.clone(),
-                self.max_record_bytes,
-            );
-            r.resume(self.index, block_start + at as u64);
-            r.pool = self.pool.clone();
-            self.rescue = Some(Box::new(r));
+            self.push_back(rest);
             let msg = format!(
                 "Content-Length {len} runs past the next record (at byte {})",
                 block_start + at as u64
             );
-            return Ok(Some(self.fault(start, h.id.clone(), msg)));
+            return Ok(Some(self.damaged(start, h.id.clone(), msg, false)));
         }
-        if cut_short {
-            return Ok(Some(self.fault(
-                start,
-                h.id.clone(),
-                format!("record cut short ({got} of {len} bytes)"),
-            )));
+        let msg = match end {
+            None if self.r.at_member_end() => {
+                format!("record cut short: its gzip member ends after {got} of {len} bytes")
+            }
+            None => format!("record cut short ({got} of {len} bytes)"),
+            _ => format!("Content-Length {len} does not end the record"),
+        };
+        // Cut short at a member end, the next record is next: no search.
+        let lost = !(end.is_none() && (self.r.at_member_end() || self.at_member_start()));
+        if lost && !block.is_empty() {
+            // The search for the next record starts inside the block: its end may hold the
+            // start of the next record's version line.
+            self.push_back(block);
+        } else {
+            self.pool.put(block);
         }
-        Ok(Some(self.to_item(h, block, start)))
+        Ok(Some(self.damaged(start, h.id.clone(), msg, lost)))
     }
 
-    /// After a block: whether what follows can end a record (CR, LF or the end of input).
-    /// Only asked of plain input: peeking into gzip members could take the one error a
-    /// corrupt member gives, which must reach the reader that reports it.
-    fn record_end_follows(&mut self) -> bool {
-        if self.r.member().is_some() {
-            return true;
+    fn over_limit(&self, start: u64, h: &Headers, len: u64) -> Item {
+        let msg = format!(
+            "record of {len} bytes over --max-record-bytes {}",
+            self.max_record_bytes
+        );
+        self.fault(start, h.id.clone(), msg)
+    }
+
+    /// Reads up to `len` bytes of block into `block`: fewer when the input ends, when the
+    /// record's own gzip member ends and the next member starts a record, or when a gzip
+    /// member that starts with `WARC/` comes (no block runs into the next record's member).
+    fn read_block(&mut self, len: u64, block: &mut Vec<u8>) -> io::Result<()> {
+        let mut left = len;
+        while left > 0 {
+            let empty = self.r.fill_buf()?.is_empty();
+            if empty {
+                if !self.r.at_member_end() {
+                    return Ok(());
+                }
+                // The record's own member ended inside the block: the record goes on in the
+                // next member only when that member does not start a record.
+                self.r.stop_at_member_end(false);
+                let next = self.r.fill_buf()?;
+                if next.is_empty() || b"WARC/".starts_with(&next[..next.len().min(5)]) {
+                    self.r.stop_at_member_end(true);
+                    return Ok(());
+                }
+                continue;
+            }
+            if self.at_member_start() && self.r.fill_buf()?.starts_with(b"WARC/") {
+                return Ok(());
+            }
+            let buf = self.r.fill_buf()?;
+            let n = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
+            block.extend_from_slice(&buf[..n]);
+            self.consume(n);
+            left -= n as u64;
         }
-        match self.r.fill_buf() {
-            Ok(buf) => buf.first().is_none_or(|&b| b == b'\r' || b == b'\n'),
-            Err(_) => true,
+        Ok(())
+    }
+
+    /// What follows a complete block. White space after it is consumed (the CRLF CRLF that
+    /// ends a record). A record in its own gzip member ends with the member, whose trailer is
+    /// checked here: a CRC32 or ISIZE that does not match is the error.
+    fn record_end(&mut self, own: bool, ws_seen: &mut Vec<u8>) -> io::Result<End> {
+        let mut newlines = 0;
+        loop {
+            let buf = match self.r.fill_buf() {
+                Ok(b) => b,
+                Err(e) if own => return Err(e),
+                Err(e) => {
+                    // In the next gzip member: its record's error, not this one's.
+                    self.deferred = Some(e);
+                    return Ok(End::Record);
+                }
+            };
+            let ws = buf.iter().take_while(|b| b.is_ascii_whitespace()).count();
+            let empty = buf.is_empty();
+            let nl = bytecount::count(&buf[..ws], b'\n');
+            let white = buf[..ws].to_vec();
+            if empty || (!own && self.at_member_start()) {
+                return Ok(End::Record);
+            }
+            if ws > 0 {
+                newlines += nl;
+                ws_seen.extend_from_slice(&white);
+                self.consume(ws);
+                continue;
+            }
+            // CRLF CRLF ends a record (WARC 1.1 section 4); what comes after it is the next
+            // record's business (junk there is reported as junk).
+            if newlines >= 2 || ws_seen.len() > MAX_HEADER_BYTES {
+                // (Not `peek`: bytes it takes would hide a gzip member from `read_one`.)
+                if self.r.fill_buf()?.starts_with(b"WARC/") {
+                    return Ok(End::Record);
+                }
+                return Ok(End::Loose);
+            }
+            let head = self.r.peek(5)?;
+            return Ok(
+                if b"WARC/".starts_with(head) || head.starts_with(b"WARC/") {
+                    End::Record
+                } else {
+                    End::Junk
+                },
+            );
         }
     }
 
@@ -454,6 +905,21 @@ pub(crate) fn record_item(
         }
     }
     Item::Page(Box::new(rec))
+}
+
+/// Why a response is skipped, decided from the start of its block (`block_head`) when the
+/// whole HTTP head is there or the block is not HTTP; `None` when it is a page or it cannot be
+/// told yet. The split reader and this one decide the same from the same bytes.
+pub(crate) fn response_skip(block_head: &[u8]) -> Option<&'static str> {
+    let find = |p: &[u8]| memchr::memmem::find(block_head, p);
+    let head_end = find(b"\n\r\n").or_else(|| find(b"\n\n"));
+    if head_end.is_some() || !block_head.starts_with(b"HTTP/") {
+        match http::parse(block_head) {
+            None => return Some("response without HTTP"),
+            Some(resp) => return resp.skip_reason(),
+        }
+    }
+    None
 }
 
 pub(crate) fn skip_reason(kind: &str) -> &'static str {

@@ -63,7 +63,7 @@ pub fn render_at(
     opts: &Options,
     page_url: Option<&str>,
 ) -> String {
-    nfc(match opts.format {
+    no_controls(nfc(match opts.format {
         Format::Text => text::render(doc, selection),
         Format::Markdown => {
             let base = if opts.links {
@@ -73,7 +73,23 @@ pub fn render_at(
             };
             markdown::render(doc, selection, opts.links, base.as_ref())
         }
-    })
+    }))
+}
+
+/// True for the C0 control characters output never holds: all but tab and newline.
+fn is_banned_control(b: u8) -> bool {
+    b < 0x20 && b != b'\t' && b != b'\n'
+}
+
+/// `text` without C0 control characters other than tab and newline (NUL, CR, form feed...):
+/// a page's stray control bytes are not text, and a consumer of text, Markdown or JSON output
+/// must not meet them. Text without any is returned as it is.
+pub fn no_controls(mut text: String) -> String {
+    if text.bytes().any(is_banned_control) {
+        // Only ASCII bytes are removed, so the rest stays valid UTF-8.
+        text.retain(|c| !(c.is_ascii() && is_banned_control(c as u8)));
+    }
+    text
 }
 
 /// The URL a page's links are relative to: its first `<base href>`, resolved against the
@@ -107,6 +123,15 @@ pub fn nfc(text: String) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn control_characters_other_than_tab_and_newline_go() {
+        assert_eq!(no_controls("a\0b\tc\r\nd\x0ce\x1b".into()), "ab\tc\nde");
+        let owned = "clean\ttext\n".to_string();
+        let ptr = owned.as_ptr();
+        let out = no_controls(owned);
+        assert_eq!(out.as_ptr(), ptr);
+    }
 
     #[test]
     fn nfc_composes_combining_marks_and_leaves_other_text_as_is() {

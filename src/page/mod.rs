@@ -79,6 +79,32 @@ pub enum Error {
     Binary,
     /// Larger than the tokenizer can address (4 GiB).
     TooLarge,
+    /// More start tags than the element budget ([`element_budget`]): a page of mostly tags,
+    /// whose tree and statistics would cost many times its size.
+    TooDense {
+        /// Start tags counted in the page.
+        elements: u64,
+        /// The page's budget.
+        budget: u64,
+    },
+}
+
+/// The most elements a page may have: 4 Mi (the default record limit, 64 MiB, over 16), or
+/// one per 16 bytes of a larger page (a raised limit). A page of mostly tags costs 40-70 bytes
+/// of memory an element (node, per-element statistics of `auto`, output), so the budget holds
+/// one page's extraction to about 250 MB however dense its tags, and under 4x a page larger
+/// than 64 MiB (8 M `<br>` took 372 MB for 32 MB before it). Real pages have one element per
+/// 30-60 bytes; the largest page of `../shared/data` has fewer than 0.1 M.
+pub fn element_budget(page_bytes: usize) -> u64 {
+    (4u64 << 20).max(page_bytes as u64 / 16)
+}
+
+/// Start tags in `bytes` (`<` then an ASCII letter): an upper bound on the elements a parse
+/// gives, counted at memchr speed.
+fn start_tags(bytes: &[u8]) -> u64 {
+    memchr::memchr_iter(b'<', bytes)
+        .filter(|&i| bytes.get(i + 1).is_some_and(u8::is_ascii_alphabetic))
+        .count() as u64
 }
 
 impl std::fmt::Display for Error {
@@ -87,6 +113,10 @@ impl std::fmt::Display for Error {
             Error::Empty => f.write_str("empty input"),
             Error::Binary => f.write_str("binary input, not an HTML page"),
             Error::TooLarge => f.write_str("page larger than 4 GiB"),
+            Error::TooDense { elements, budget } => write!(
+                f,
+                "page of {elements} elements over the element budget {budget} (mostly tags)"
+            ),
         }
     }
 }
@@ -186,6 +216,15 @@ pub fn readable(bytes: &[u8]) -> Result<(), Error> {
     if decode::looks_binary(bytes) {
         return Err(Error::Binary);
     }
+    let budget = element_budget(bytes.len());
+    // A page needs more bytes than the budget to hold more tags than it (so an ordinary page
+    // costs nothing here), and that many `<` before its start tags are counted: one SIMD pass.
+    if bytes.len() as u64 > budget && bytecount::count(bytes, b'<') as u64 > budget {
+        let elements = start_tags(bytes);
+        if elements > budget {
+            return Err(Error::TooDense { elements, budget });
+        }
+    }
     Ok(())
 }
 
@@ -236,7 +275,7 @@ fn from_text(
         if opts.metadata {
             let m = metadata::read(&doc, &text);
             return Extracted {
-                title: m.title,
+                title: m.title.map(output::no_controls),
                 lang: m.lang,
                 date: m.date,
                 date_guessed: m.date_guessed,
@@ -253,7 +292,7 @@ fn from_text(
             };
         }
         Extracted {
-            title: doc.title().map(output::nfc),
+            title: doc.title().map(|t| output::no_controls(output::nfc(t))),
             lang: doc.lang(),
             date: doc.date(),
             text,

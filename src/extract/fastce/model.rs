@@ -510,7 +510,7 @@ impl Family {
             file: file.to_path_buf(),
             msg,
         };
-        let f = std::fs::File::open(file).map_err(|e| err(e.to_string()))?;
+        let f = crate::files::open_regular(file).map_err(|e| err(e.to_string()))?;
         let mut bytes = Vec::new();
         f.take(MAX_FILE + 1)
             .read_to_end(&mut bytes)
