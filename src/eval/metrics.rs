@@ -322,7 +322,7 @@ mod tests {
     fn bit_parallel_lcs_equals_dynamic_programming() {
         use crate::extract::sample::xorshift64;
         let mut rng = 0x9e37_79b9_7f4a_7c15u64;
-        let mut seq = |rng: &mut u64| -> Vec<u32> {
+        let seq = |rng: &mut u64| -> Vec<u32> {
             let n = (xorshift64(rng) % 200) as usize;
             (0..n).map(|_| (xorshift64(rng) % 6) as u32).collect()
         };

@@ -12,12 +12,17 @@ use std::io::Read;
 /// The parsed head of an HTTP response.
 #[derive(Debug, Default)]
 pub struct Response<'a> {
+    /// The status code (200...).
     pub status: u16,
     /// Lower-cased media type of the first `Content-Type`, parameters dropped.
     pub media_type: String,
+    /// The `charset` parameter of that `Content-Type`.
     pub charset: Option<String>,
+    /// `Content-Encoding` (gzip, deflate, br...), lower-cased.
     pub content_encoding: Option<String>,
+    /// `Transfer-Encoding: chunked`.
     pub chunked: bool,
+    /// `Content-Language`.
     pub content_language: Option<String>,
     /// The bytes after the blank line.
     pub body: &'a [u8],

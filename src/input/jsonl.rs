@@ -7,6 +7,8 @@ use std::sync::Arc;
 
 use super::{Fault, Item, Record};
 
+/// Reads JSON lines: one object a line, its page in `html` (`url` and `id` optional, the other
+/// fields passed through); a line that is not such an object is a fault, and reading goes on.
 pub struct Reader<R: BufRead> {
     r: R,
     source: Arc<str>,
@@ -16,6 +18,8 @@ pub struct Reader<R: BufRead> {
 }
 
 impl<R: BufRead> Reader<R> {
+    /// A reader of `r`, named `source` in records and faults; lines over `max_record_bytes`
+    /// are faults.
     pub fn new(r: R, source: Arc<str>, max_record_bytes: usize) -> Self {
         Reader {
             r,
@@ -37,6 +41,7 @@ impl<R: BufRead> Reader<R> {
         })
     }
 
+    /// The next page or fault; `None` at the end of the input.
     pub fn next_item(&mut self) -> Option<Item> {
         let mut line = Vec::new();
         loop {

@@ -36,6 +36,7 @@ pub struct Record {
     /// The page bytes are `html[html_start..]` (see [`Record::page`]): a WARC record's HTTP
     /// head stays in front of the body rather than the body being moved.
     pub html: Vec<u8>,
+    /// Where the page starts in [`Record::html`].
     pub html_start: usize,
     /// Charset from the transport (HTTP `Content-Type`).
     pub charset: Option<String>,
@@ -90,12 +91,17 @@ impl Pool {
 /// A record that could not be read.
 #[derive(Debug, Clone)]
 pub struct Fault {
+    /// The input's name (`-` is standard input).
     pub source: Arc<str>,
+    /// The record's number in its input, from 1.
     pub index: u64,
+    /// Byte offset of the record in the input (in the decompressed stream for gzip).
     pub offset: u64,
     /// gzip input: file offset of the gzip member the record starts in.
     pub member_offset: Option<u64>,
+    /// `WARC-Record-ID` or the JSON line's `id`, when the record got that far.
     pub id: Option<String>,
+    /// What is wrong with it.
     pub message: String,
 }
 
@@ -116,11 +122,13 @@ impl std::fmt::Display for Fault {
 /// What an input yields.
 #[derive(Debug)]
 pub enum Item {
+    /// A page, read.
     Page(Box<Record>),
     /// A record still in its gzip member, to be read by [`split::Member::finish`] (on a worker).
     Member(Box<split::Member>),
     /// A record that is not an HTML page, with the reason.
     Skip(&'static str),
+    /// A record that could not be read, with its place.
     Fault(Fault),
 }
 
@@ -129,8 +137,11 @@ pub enum Item {
 pub enum Framing {
     /// Recognize gzip, WARC and JSON lines by their first bytes; else one HTML page.
     Auto,
+    /// The whole input is one HTML page.
     Html,
+    /// WARC records (plain, gzip per record or whole-file gzip).
     Warc,
+    /// One JSON object per line with an `html` field.
     Jsonl,
 }
 
@@ -198,16 +209,21 @@ pub fn for_each_page<S: AsRef<str>>(
 
 /// An opened input.
 pub enum Input {
+    /// One page, given out once.
     Html(Option<Box<Record>>),
+    /// A WARC read record by record (plain, or gzip inflated on the reading thread).
     Warc(warc::Reader<Stream>),
     /// A WARC with one gzip member per record, whose records are inflated by the workers.
     Split(split::Splitter),
+    /// JSON lines.
     Jsonl(jsonl::Reader<Stream>),
 }
 
 /// A raw input, read as it is or through gzip members.
 pub enum Stream {
+    /// The bytes as they come.
     Plain(BufReader<Box<dyn Read + Send>>),
+    /// The concatenated contents of gzip members, each member checked (CRC32, size).
     Gzip(Box<gzip::Members<BufReader<Box<dyn Read + Send>>>>),
 }
 
@@ -309,6 +325,7 @@ impl Source for &[u8] {}
 /// Counts the raw bytes read from an input (for the progress line).
 pub struct Counting<R> {
     inner: R,
+    /// Bytes read so far.
     pub count: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
 

@@ -148,6 +148,7 @@ fn find(hay: &[u8], from: usize, pattern: &[u8]) -> Option<usize> {
 }
 
 impl Splitter {
+    /// A splitter of the gzip WARC `raw`, named `source`; records over `max` bytes are faults.
     pub fn new(raw: Box<dyn Read + Send>, source: Arc<str>, max: usize) -> Self {
         Splitter {
             raw: Some(raw),

@@ -265,6 +265,8 @@ enum End {
 }
 
 impl<R: Source> Reader<R> {
+    /// A reader of the WARC `r`, named `source` in records and faults; records over
+    /// `max_record_bytes` are faults (and reading resynchronizes after them).
     pub fn new(r: R, source: std::sync::Arc<str>, max_record_bytes: usize) -> Self {
         Reader {
             r: Pushback {
