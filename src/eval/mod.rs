@@ -70,7 +70,8 @@ pub struct Dataset {
 }
 
 impl Dataset {
-    /// Opens `dir`: lists `html/*.html`, reads the name from `MANIFEST.json` if present.
+    /// Opens `dir`: lists `html/*.html` (and `*.html.gz`), reads the name from `MANIFEST.json`
+    /// if present.
     pub fn open(dir: &Path) -> Result<Dataset, Error> {
         let html = dir.join("html");
         let entries = std::fs::read_dir(&html).map_err(FileError::at(&html))?;
@@ -78,7 +79,9 @@ impl Dataset {
             .filter_map(|e| e.ok())
             .filter_map(|e| {
                 let name = e.file_name().into_string().ok()?;
-                name.strip_suffix(".html").map(str::to_string)
+                name.strip_suffix(".html")
+                    .or_else(|| name.strip_suffix(".html.gz"))
+                    .map(str::to_string)
             })
             .collect();
         ids.sort();
@@ -98,6 +101,22 @@ impl Dataset {
             dir: dir.to_path_buf(),
             ids,
         })
+    }
+
+    /// The bytes of page `id`: `html/<id>.html`, or `html/<id>.html.gz` inflated (as WCXB
+    /// ships its pages).
+    pub fn page(&self, id: &str) -> std::io::Result<Vec<u8>> {
+        let html = self.dir.join("html");
+        match std::fs::read(html.join(format!("{id}.html"))) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                use std::io::Read;
+                let gz = std::fs::File::open(html.join(format!("{id}.html.gz")))?;
+                let mut out = Vec::new();
+                flate2::read::MultiGzDecoder::new(gz).read_to_end(&mut out)?;
+                Ok(out)
+            }
+            other => other,
+        }
     }
 
     /// The gold of page `id`, with the set's quirks undone.
@@ -259,7 +278,7 @@ fn score_page(ds: &Dataset, sys: &System, id: &str) -> PageScore {
     let gold = ds.gold(id);
     let started = Instant::now();
     let (output, error) = match sys {
-        System::Pith(opts) => match std::fs::read(ds.dir.join("html").join(format!("{id}.html"))) {
+        System::Pith(opts) => match ds.page(id) {
             Ok(bytes) => match crate::page::extract(&bytes, None, opts) {
                 Ok(e) => (e.text, false),
                 Err(_) => (String::new(), true),

@@ -155,7 +155,7 @@ pub fn write(
 /// Writes the explain view of page `id`.
 fn write_view(ds: &Dataset, id: &str, opts: &Options, path: &Path) -> Result<(), Error> {
     let src = ds.dir.join("html").join(format!("{id}.html"));
-    let bytes = std::fs::read(&src).map_err(FileError::at(&src))?;
+    let bytes = ds.page(id).map_err(FileError::at(&src))?;
     let gold = ds.gold(id);
     let ex = super::explain_with_gold(&bytes, id, opts, gold.text.as_deref()).map_err(|error| {
         Error::Page {
