@@ -22,7 +22,21 @@ fn main() {
         if let Ok(files) = std::fs::read_dir(set.path().join("html")) {
             let mut paths: Vec<_> = files.filter_map(|e| e.ok().map(|e| e.path())).collect();
             paths.sort();
-            pages.extend(paths.iter().filter_map(|p| std::fs::read(p).ok()));
+            // WCXB ships its pages gzipped (`<id>.html.gz`): inflated, they are pages like
+            // the rest, not binary records.
+            pages.extend(paths.iter().filter_map(|p| {
+                let bytes = std::fs::read(p).ok()?;
+                if p.extension().is_some_and(|e| e == "gz") {
+                    let mut out = Vec::new();
+                    std::io::Read::read_to_end(
+                        &mut flate2::read::MultiGzDecoder::new(&bytes[..]),
+                        &mut out,
+                    )
+                    .ok()?;
+                    return Some(out);
+                }
+                Some(bytes)
+            }));
         }
     }
     let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-pages.warc.gz");
