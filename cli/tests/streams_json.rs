@@ -120,7 +120,7 @@ fn json_lines_pass_through_never_replaces_pith_fields() {
     assert!(o.status.success(), "{}", stderr(&o));
     let docs = json_lines(&o);
     assert_eq!(docs.len(), 5);
-    assert_eq!(docs[0]["id"], "17");
+    assert_eq!(docs[0]["id"], json!(17)); // its JSON type kept
     assert_eq!(docs[0]["crawl"], json!({"depth": 2}));
     assert!(text(&docs[0]).contains("Story number 1 begins"));
     assert!(docs[1]["error"].as_str().unwrap_or("").contains("html"));
@@ -144,4 +144,38 @@ fn json_lines_pass_through_never_replaces_pith_fields() {
         err.contains("5 records read, 2 extracted, 0 skipped, 3 failed"),
         "{err}"
     );
+}
+
+/// JSON lines: an `id` keeps its JSON type, and every error line, whatever failed (a page that
+/// is empty, a line without `html`), has the same location fields and keeps the line's `url`.
+#[test]
+fn ids_keep_their_type_and_error_lines_have_one_shape() {
+    let page = "<html><body><article><p>The council approved the new bridge on Tuesday, \
+                after a debate of four hours, and building starts in May.</p></article></body></html>";
+    let input = [
+        serde_json::json!({"id": 7, "url": "http://a.example/1", "html": page}),
+        serde_json::json!({"id": "s", "url": "http://a.example/2", "html": ""}),
+        serde_json::json!({"id": 9, "url": "http://a.example/3", "text": "no html"}),
+        serde_json::json!({"id": [1, 2], "html": page}),
+    ]
+    .iter()
+    .map(|v| format!("{v}\n"))
+    .collect::<String>();
+    let o = pith(&["--format", "json", "--input", "jsonl"], input.as_bytes());
+    let lines = json_lines(&o);
+    assert_eq!(lines.len(), 4, "{}", stderr(&o));
+    assert_eq!(lines[0]["id"], serde_json::json!(7));
+    assert!(lines[0]["error"].is_null());
+    assert_eq!(lines[3]["id"], serde_json::json!([1, 2]));
+    for (l, url, record) in [
+        (&lines[1], "http://a.example/2", 2),
+        (&lines[2], "http://a.example/3", 3),
+    ] {
+        assert!(l["error"].is_string(), "{l}");
+        assert_eq!(l["url"], url, "{l}");
+        assert_eq!(l["source"], "-", "{l}");
+        assert_eq!(l["record"], record, "{l}");
+        assert!(l["offset"].as_u64().is_some_and(|o| o > 0), "{l}");
+    }
+    assert_eq!(lines[2]["id"], "9");
 }

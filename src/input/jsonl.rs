@@ -31,12 +31,23 @@ impl<R: BufRead> Reader<R> {
     }
 
     fn fault(&self, offset: u64, id: Option<String>, message: String) -> Item {
+        self.fault_at(offset, id, None, message)
+    }
+
+    fn fault_at(
+        &self,
+        offset: u64,
+        id: Option<String>,
+        url: Option<String>,
+        message: String,
+    ) -> Item {
         Item::Fault(Fault {
             source: self.source.clone(),
             index: self.index,
             offset,
             member_offset: None,
             id,
+            url,
             message,
         })
     }
@@ -95,10 +106,16 @@ impl<R: BufRead> Reader<R> {
             let serde_json::Value::Object(mut obj) = value else {
                 return Some(self.fault(start, None, "JSON line is not an object".into()));
             };
-            let id = obj.remove("id").map(|v| match v {
-                serde_json::Value::String(s) => s,
-                other => other.to_string(),
-            });
+            // An id that is not a string (`"id": 7`) is named by its JSON text in messages and
+            // goes back out as it came (the output takes it from the passed-through fields).
+            let id = match obj.get("id") {
+                Some(serde_json::Value::String(_)) => match obj.remove("id") {
+                    Some(serde_json::Value::String(s)) => Some(s),
+                    _ => None,
+                },
+                Some(other) => Some(other.to_string()),
+                None => None,
+            };
             let url = match obj.remove("url") {
                 Some(serde_json::Value::String(s)) => Some(s),
                 _ => None,
@@ -106,17 +123,19 @@ impl<R: BufRead> Reader<R> {
             let html = match obj.remove("html") {
                 Some(serde_json::Value::String(s)) => s.into_bytes(),
                 _ => {
-                    return Some(self.fault(
+                    return Some(self.fault_at(
                         start,
                         id,
+                        url,
                         "JSON line without an \"html\" string".into(),
                     ));
                 }
             };
             if html.len() > self.max_record_bytes {
-                return Some(self.fault(
+                return Some(self.fault_at(
                     start,
                     id,
+                    url,
                     format!("page over --max-record-bytes {}", self.max_record_bytes),
                 ));
             }

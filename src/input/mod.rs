@@ -101,6 +101,8 @@ pub struct Fault {
     pub member_offset: Option<u64>,
     /// `WARC-Record-ID` or the JSON line's `id`, when the record got that far.
     pub id: Option<String>,
+    /// The JSON line's `url`, when the record got that far.
+    pub url: Option<String>,
     /// What is wrong with it.
     pub message: String,
 }

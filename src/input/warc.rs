@@ -318,6 +318,7 @@ impl<R: Source> Reader<R> {
             offset,
             member_offset: self.member.map(|m| m.0),
             id,
+            url: None,
             message,
         })
     }
@@ -839,6 +840,7 @@ impl Place {
             offset: self.offset,
             member_offset: self.member_offset,
             id,
+            url: None,
             message,
         })
     }

@@ -36,7 +36,7 @@ pub fn page(rec: &Record, bytes_in: usize, e: Extracted, format: crate::output::
         .date
         .or_else(|| rec.url.as_deref().and_then(crate::page::metadata::url_date));
     let mut o = Map::new();
-    o.insert("id".into(), json!(rec.id));
+    o.insert("id".into(), id(rec));
     o.insert("url".into(), json!(rec.url));
     o.insert("title".into(), json!(e.title));
     o.insert("author".into(), json!(e.author));
@@ -69,8 +69,15 @@ pub fn page(rec: &Record, bytes_in: usize, e: Extracted, format: crate::output::
 /// The object for a record that could not be extracted (`bytes_in` as for [`page`]).
 pub fn failed(rec: &Record, bytes_in: usize, algo: &str, error: &str) -> String {
     let mut o = Map::new();
-    o.insert("id".into(), json!(rec.id));
+    o.insert("id".into(), id(rec));
     o.insert("url".into(), json!(rec.url));
+    place(
+        &mut o,
+        &rec.source,
+        rec.index,
+        rec.offset,
+        rec.member_offset,
+    );
     o.insert("bytes_in".into(), json!(bytes_in));
     o.insert("algo".into(), json!(algo));
     extend(&mut o, rec);
@@ -82,14 +89,30 @@ pub fn failed(rec: &Record, bytes_in: usize, algo: &str, error: &str) -> String 
 pub fn fault(f: &Fault) -> String {
     let mut o = Map::new();
     o.insert("id".into(), json!(f.id));
-    o.insert("source".into(), json!(&*f.source));
-    o.insert("record".into(), json!(f.index));
-    o.insert("offset".into(), json!(f.offset));
-    if let Some(m) = f.member_offset {
-        o.insert("member_offset".into(), json!(m));
-    }
+    o.insert("url".into(), json!(f.url));
+    place(&mut o, &f.source, f.index, f.offset, f.member_offset);
     o.insert("error".into(), json!(f.message));
     line(o)
+}
+
+/// Where a record is, the same fields on every error line: `source`, `record`, `offset`, and
+/// `member_offset` for gzip input.
+fn place(o: &mut Map<String, Value>, source: &str, index: u64, offset: u64, member: Option<u64>) {
+    o.insert("source".into(), json!(source));
+    o.insert("record".into(), json!(index));
+    o.insert("offset".into(), json!(offset));
+    if let Some(m) = member {
+        o.insert("member_offset".into(), json!(m));
+    }
+}
+
+/// A record's `id` as it came: a JSON line's `id` keeps its JSON type (`7` stays a number,
+/// passed through with the line's other fields), others are strings.
+fn id(rec: &Record) -> Value {
+    match rec.extra.as_ref().and_then(|e| e.get("id")) {
+        Some(v) => v.clone(),
+        None => json!(rec.id),
+    }
 }
 
 fn extend(o: &mut Map<String, Value>, rec: &Record) {
