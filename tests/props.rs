@@ -110,14 +110,13 @@ fn page_bytes() -> impl Strategy<Value = Vec<u8>> {
 /// The page's visible text ([`Document::visible_text`]): inline tags join words as written,
 /// so output words are looked up in this string. Decomposed (NFD), as output words are before
 /// the lookup: the output composes combining marks (NFC), and a mark the markup set apart
-/// from its letter stays apart in the output but not in this string.
+/// from its letter stays apart in the output but not in this string. Without C0 control
+/// characters other than tab and newline, as output is ([`pith::output::no_controls`]).
 fn input_text(bytes: &[u8]) -> String {
     let decoded = pith::decode::decode(bytes, None, None);
     let arena = bumpalo::Bump::new();
-    Document::parse(&decoded.text, &arena)
-        .visible_text()
-        .nfd()
-        .collect()
+    let visible = Document::parse(&decoded.text, &arena).visible_text();
+    pith::output::no_controls(visible).nfd().collect()
 }
 
 fn opts(algo: Algo, format: Format) -> Options {
