@@ -8,7 +8,12 @@ use pith::input::damage::{Case, Damage, Layout, check};
 #[test]
 fn seeded_damages_keep_the_invariant() {
     let mut failures = Vec::new();
-    for seed in 0..1000u64 {
+    // PITH_DAMAGE_SEEDS=n runs more (5,000 pass).
+    let seeds: u64 = std::env::var("PITH_DAMAGE_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1000);
+    for seed in 0..seeds {
         let case = Case::from_seed(seed);
         if let Err(e) = check(&case) {
             failures.push(format!("seed {seed} {case:?}: {}", &e[..e.len().min(3000)]));
