@@ -20,6 +20,12 @@
 //! bytes start like a record (`WARC/` for WARC inputs, see [`Members::expect_records`]).
 //! Candidates that fail are stepped over silently: three bytes of compressed data can look like
 //! a gzip header, and a record split over several members must not be entered in the middle.
+//! The raw bytes of the member being inflated are kept (up to 4 MiB), so that after a corrupt
+//! member the hunt starts right after its header, not where the decoder stopped reading.
+//!
+//! Outside the hunt, for WARC input, raw bytes between members that are not a member are
+//! handed up as they are (`member()` is `None` for them): the WARC reader reports junk and
+//! reads uncompressed records that follow compressed ones (issue 21).
 
 use std::io::{self, BufRead, Read};
 

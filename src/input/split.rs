@@ -18,8 +18,11 @@
 //! between members, a header that does not parse, a member that does not end where its record
 //! says, a member larger than the record limit), the rest of the input, from the member at
 //! hand on, goes to the sequential reader ([`warc::Reader`] over [`gzip::Members`]), which
-//! handles every fault; the split only ever acts on what it has checked. A worker that finds a
-//! member corrupt reports that one record.
+//! handles every fault; the split only ever acts on what it has checked (a member corrupt within
+//! its head goes there too). A worker that finds a member damaged (CRC32, ISIZE, a record that
+//! does not fill it) has the sequential reader read that member alone, so that `-j 1` and `-j N`
+//! report the same damage the same way (issue 21). Skipped records under
+//! [`warc::RAW_SKIP_MIN`] are inflated by a worker too, to check their member as `-j 1` does.
 
 use std::io::{self, BufReader, Cursor, Read};
 use std::sync::Arc;

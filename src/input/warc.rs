@@ -2,13 +2,19 @@
 //! ClueWeb09 wrote, which use the same named-header layout): a version line, header fields, a
 //! blank line, `Content-Length` bytes of block, then CRLF CRLF (some writers put one CRLF).
 //!
-//! The reader streams: a block is read only when the record is wanted and under the size
-//! limit; others are skipped by discarding their bytes, or, in a file with one gzip member per
-//! record, by dropping the rest of their member without inflating it (so a record over
-//! `--max-record-bytes`, a gzip bomb included, costs no more than its compressed size to skip).
-//! A malformed header, a block cut short or a corrupt gzip member is a [`Fault`]; the reader
-//! then looks for the next line that starts with `WARC/` (WARC 1.1 section 4: a record is a
-//! version line, named fields, CRLF, block, CRLF CRLF) and goes on.
+//! The reader streams: a block is held only up to `--max-record-bytes`; in a file with one gzip
+//! member per record, a record over the limit or a large skipped one is dropped with the rest
+//! of its member without inflating it (a gzip bomb costs no more than its compressed size).
+//!
+//! Damage (`docs/robustness.md`): a `Content-Length` is trusted only when the bytes after
+//! the block end the record (white space with two line ends, or the next `WARC/` version line,
+//! a new gzip member or the end of input). A length that runs past the next record gives one
+//! [`Fault`] and that record is read again from inside the block (a pushback buffer in front of
+//! the stream); a length too small, over the limit, or a header that does not parse gives one
+//! fault and the reader looks for the next version line (at a line start, or inside a line when
+//! a whole header follows), passing silently over whatever else fails on the way. A record that
+//! starts its own gzip member is read within that member, whose CRC32 and ISIZE are checked
+//! before the record is used.
 
 use std::io::{self, BufRead, Read};
 

@@ -152,7 +152,9 @@ pub fn record(set: &str, i: usize) -> Vec<u8> {
         let more = format!(
             "<p>Paragraph {i} of story {set} adds words, commas, and detail, and it goes on.</p>"
         )
-        .repeat(i % 4 + 1);
+        // Every fifth record from the fourth on is large (about 40 KB: past the split
+        // reader's 4 KiB head and the sequential reader's 32 KiB buffer).
+        .repeat(if i % 5 == 3 { 500 } else { i % 4 + 1 });
         let html = format!(
             "<html><head><title>{set} story {i}</title></head><body><nav><a href=/>Home</a></nav>\
              <article><p>Story {set} {i} begins with a sentence long enough to be the article, \
