@@ -108,6 +108,7 @@ class PageBank:
 
     def __init__(self, df, pages):
         self.pages = {}
+        self.gold_n = {k: len(tokens(p["gold"])) for k, p in pages.items()}
         for (s, pid), g in df.groupby(["set", "page"], sort=False):
             info = pages[(s, pid)]
             gold = collections.Counter(tokens(info["gold"]))
@@ -128,6 +129,9 @@ class PageBank:
 
     def scores(self, key, prob, thresholds):
         """(P, R, F1) of the page for each threshold; `prob` indexed like the table."""
+        if key not in self.pages:
+            # No text block at all (pith sees no visible text): the output is empty.
+            return [prf(0, 0, self.gold_n[key]) for _ in thresholds]
         idx, m, gv = self.pages[key]
         p = prob[idx]
         sel = (p[None, :] >= np.asarray(thresholds)[:, None]).astype(np.float64)
@@ -241,9 +245,7 @@ def main():
             model, thr = fit_with_threshold(df, x, bank, tr)
             prob = np.zeros(len(df))
             prob[te] = model.predict(x[te], num_threads=THREADS)
-            keys = df.loc[te, ["set", "page"]].drop_duplicates().itertuples(index=False)
-            for k in keys:
-                k = tuple(k)
+            for k in test_pages[name]:
                 ms = bank.scores(k, prob, [thr])[0]
                 au = score_text(k, pages[k]["auto"])
                 tf = score_text(k, peer_text(k, "trafilatura"))
@@ -253,21 +255,29 @@ def main():
             print(f"{protocol} {name}: threshold {thr:.2f} ({time.time() - t:.0f}s)", file=sys.stderr)
         timings[protocol] = time.time() - t
 
+    # Folds are cut over pages (every page of the set, a page without text blocks included),
+    # then mapped to the table's rows.
+    row_key = (df["set"] + "/" + df["page"]).values
+    test_pages = {}
+
     # Host-grouped 5-fold CV on wcxb_train.
-    wc = df["set"].values == "wcxb_train"
-    wc_idx = np.where(wc)[0]
+    wc_pages = [k for k in pages if k[0] == "wcxb_train"]
+    wc_hosts = [pages[k]["host"] for k in wc_pages]
     folds = []
-    for i, (_tr, te) in enumerate(GroupKFold(n_splits=5).split(wc_idx, groups=df["host"].values[wc_idx])):
-        trm = np.zeros(len(df), dtype=bool)
-        trm[wc_idx[_tr]] = True
-        tem = np.zeros(len(df), dtype=bool)
-        tem[wc_idx[te]] = True
-        assert not set(df["host"].values[trm]) & set(df["host"].values[tem])
-        folds.append((f"fold{i + 1}", trm, tem))
+    for i, (_tr, te) in enumerate(GroupKFold(n_splits=5).split(wc_pages, groups=wc_hosts)):
+        name = f"fold{i + 1}"
+        tr_keys = [f"{wc_pages[j][0]}/{wc_pages[j][1]}" for j in _tr]
+        te_keys = [f"{wc_pages[j][0]}/{wc_pages[j][1]}" for j in te]
+        trm, tem = np.isin(row_key, tr_keys), np.isin(row_key, te_keys)
+        assert not {wc_hosts[j] for j in _tr} & {wc_hosts[j] for j in te}
+        test_pages[name] = [wc_pages[j] for j in te]
+        folds.append((name, trm, tem))
     run("cv5-wcxb_train", folds)
 
     # Leave one set out.
-    sets = sorted(df["set"].unique())
+    sets = sorted({k[0] for k in pages})
+    for s in sets:
+        test_pages[s] = [k for k in pages if k[0] == s]
     run("loso", [(s, df["set"].values != s, df["set"].values == s) for s in sets])
 
     # The model trained on everything, for its size and determinism.
