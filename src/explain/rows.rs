@@ -1,9 +1,9 @@
 //! The page's text blocks as rows of features, for training a block model (issue 22).
 //!
-//! The blocks are exactly the ones the report lists ([`Page::blocks`]: cut where the text
+//! The blocks are exactly the ones the report lists (`Page::blocks`: cut where the text
 //! renderer cuts lines), seen through `auto`'s run on the page ([`auto::extract_traced`], the
 //! same call `pith explain` makes) and DANAg's profile. Each row holds the block's text, its
-//! gold label by the report's rule ([`in_gold`]: at least half of its word pairs are in the
+//! gold label by the report's rule (`in_gold`: at least half of its word pairs are in the
 //! gold; `None` under two words), and the numbers named by [`FEATURES`] in that order. Nothing
 //! here changes what any extractor does: it only reads the trace.
 
