@@ -96,3 +96,18 @@ eval-detectors:
 eval-links:
     cargo build --release --workspace
     ./target/release/pith-lab eval-links ../shared/data/warc_samples/files/*.warc* --markdown eval/LINKS.md
+
+# Issue 22's first question: does a learned block model beat `auto` on pages no rule was
+# written for? Writes the block table of the six text sets (target/blocks/), then trains
+# LightGBM (venv in target/train-venv, versions pinned in lab/train/requirements.txt) under
+# host-grouped 5-fold CV on wcxb_train and leave-one-set-out, scoring the model, `auto` and
+# trafilatura with one scorer; tables in target/train/results.md, then the paired model − auto
+# differences with host-bootstrap intervals (docs/model.md quotes both).
+train-lab:
+    cargo build --release -p pith-lab
+    mkdir -p target/blocks
+    ./target/release/pith-lab blocks ../shared/data/scrapinghub ../shared/data/cleaneval_final ../shared/data/dragnet ../shared/data/l3s_gn1 ../shared/data/wcxb_dev ../shared/data/wcxb_train --pages target/blocks/pages.jsonl > target/blocks/blocks.tsv
+    test -x target/train-venv/bin/python || python3 -m venv target/train-venv
+    target/train-venv/bin/pip install -q -r lab/train/requirements.txt
+    target/train-venv/bin/python lab/train/train.py target/blocks/blocks.tsv target/blocks/pages.jsonl --peers ../shared/peers --out target/train
+    target/train-venv/bin/python lab/train/compare.py target/train/per_page.tsv

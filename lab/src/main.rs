@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use argh::FromArgs;
 use pith::input::Framing;
 use pith::site::links;
-use pith_lab::sites;
+use pith_lab::{blocks, sites};
 
 /// pith's research harnesses.
 ///
@@ -14,10 +14,12 @@ use pith_lab::sites;
 /// msv_big9-style data (DIR/<site>/<year>/{html,gold}); `eval-clusters DIR` scores TEXT-MDL
 /// clustering against sites and site-years; `eval-detectors DIR` scores tmpl-dom and tmpl-text;
 /// `eval-links [WARC...]` scores link-based templates on generated sites and reports what they
-/// find in the crawls given.
+/// find in the crawls given; `blocks SET_DIR... [--pages FILE]` writes the block table (TSV on
+/// stdout) a learned block model trains on.
 #[derive(FromArgs, Debug)]
 struct Args {
-    /// eval-sites DIR | eval-clusters DIR | eval-detectors DIR | eval-links [INPUT...]
+    /// eval-sites DIR | eval-clusters DIR | eval-detectors DIR | eval-links [INPUT...] |
+    /// blocks SET_DIR...
     #[argh(positional)]
     action: String,
 
@@ -37,6 +39,10 @@ struct Args {
     #[argh(option, default = "links::Params::default().t")]
     votes: usize,
 
+    /// blocks: also write one JSON line per page (gold text, auto's output) to this file
+    #[argh(option)]
+    pages: Option<PathBuf>,
+
     /// eval-links: input framing, auto (default), html, warc or jsonl
     #[argh(option, default = "Framing::Auto")]
     input: Framing,
@@ -54,7 +60,8 @@ fn main() -> ExitCode {
         ("eval-sites", Some(dir)) => sites::main(dir, md),
         ("eval-clusters", Some(dir)) => sites::clusters_main(dir, md),
         ("eval-detectors", Some(dir)) => sites::detectors_main(dir, md),
-        ("eval-sites" | "eval-clusters" | "eval-detectors", None) => need_dir(),
+        ("eval-sites" | "eval-clusters" | "eval-detectors" | "blocks", None) => need_dir(),
+        ("blocks", Some(_)) => blocks::main(&a.paths, a.pages.as_deref()),
         ("eval-links", _) => {
             let params = links::Params {
                 n: a.cs_size.max(2),
@@ -65,7 +72,7 @@ fn main() -> ExitCode {
         }
         (other, _) => {
             eprintln!(
-                "pith-lab: unknown action `{other}` (one of: eval-sites, eval-clusters, eval-detectors, eval-links)"
+                "pith-lab: unknown action `{other}` (one of: eval-sites, eval-clusters, eval-detectors, eval-links, blocks)"
             );
             ExitCode::from(2)
         }

@@ -21,6 +21,7 @@
 //! arena (parents before children), never from walking ancestors per node.
 
 pub mod report;
+pub mod rows;
 
 use std::fmt::Write as _;
 

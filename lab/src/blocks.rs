@@ -1,0 +1,261 @@
+//! `pith-lab blocks SET_DIR... [--pages FILE]`: the block table of issue 22.
+//!
+//! One TSV row per text block of every gold page of the sets given (the blocks `pith explain`
+//! lists, see `pith::explain::rows`): the page's set, id, host and page type, the block's
+//! index, its label (1 content, 0 not, -1 unjudged: under two words, or no gold text), the
+//! tags of its element and that element's parent, the features, and last the block's text
+//! (tabs and line breaks as spaces). `--pages FILE` also writes one JSON line per page with
+//! the gold text and `auto`'s real output (`pith::page::extract`, the text `pith` prints), so
+//! the trainer scores the model and `auto` with one scorer.
+//!
+//! Pages are `html/<id>.html` or `html/<id>.html.gz` (wcxb_train), gold `gold/<id>.txt` cleaned
+//! as `pith eval` cleans it. The host comes from the set's `MANIFEST.json` (`urls` for WCXB,
+//! `id_map` for scrapinghub and l3s_gn1), else from cleaneval's `<text id="URL">` wrapper, else
+//! it is the page id (dragnet keeps no URL).
+
+use std::io::{BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use pith::eval::Dataset;
+use pith::explain::rows::{self, ANCESTOR_BUCKETS, FEATURES, OWN_BUCKETS};
+use pith::page::Options;
+use serde_json::Value;
+
+/// The table's header line.
+pub fn header() -> String {
+    let mut cols: Vec<String> = [
+        "set",
+        "page",
+        "host",
+        "type",
+        "block",
+        "label",
+        "tag",
+        "parent_tag",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    cols.extend(FEATURES.iter().map(|s| s.to_string()));
+    cols.extend((0..ANCESTOR_BUCKETS).map(|i| format!("anc{i}")));
+    cols.extend((0..OWN_BUCKETS).map(|i| format!("own{i}")));
+    cols.push("text".into());
+    cols.join("\t")
+}
+
+/// The host of a URL, lower-cased, without `www.` and port.
+pub fn host(url: &str) -> Option<String> {
+    let rest = url.split_once("://").map_or(url, |x| x.1);
+    let h = rest.split(['/', '?', '#']).next()?;
+    let h = h.rsplit_once('@').map_or(h, |x| x.1);
+    let h = h.split(':').next()?.to_ascii_lowercase();
+    let h = h.strip_prefix("www.").unwrap_or(&h).to_string();
+    (!h.is_empty() && h.contains('.')).then_some(h)
+}
+
+/// The page ids of a set: `html/<id>.html` and `html/<id>.html.gz`, sorted.
+fn page_ids(dir: &Path) -> std::io::Result<Vec<(String, PathBuf)>> {
+    let mut ids = Vec::new();
+    for e in std::fs::read_dir(dir.join("html"))? {
+        let e = e?;
+        let name = e.file_name().to_string_lossy().into_owned();
+        let id = name
+            .strip_suffix(".html.gz")
+            .or_else(|| name.strip_suffix(".html"));
+        if let Some(id) = id {
+            ids.push((id.to_string(), e.path()));
+        }
+    }
+    ids.sort();
+    Ok(ids)
+}
+
+fn read_page(path: &Path) -> std::io::Result<Vec<u8>> {
+    let raw = std::fs::read(path)?;
+    if path.extension().is_some_and(|e| e == "gz") {
+        let mut out = Vec::new();
+        flate2::read::GzDecoder::new(&raw[..]).read_to_end(&mut out)?;
+        Ok(out)
+    } else {
+        Ok(raw)
+    }
+}
+
+/// cleaneval's pages open with `<text id="URL" ...>`.
+fn wrapper_url(bytes: &[u8]) -> Option<String> {
+    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(2048)]);
+    let rest = head.trim_start().strip_prefix("<text id=\"")?;
+    Some(rest.split('"').next()?.to_string())
+}
+
+fn clean(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if matches!(c, '\t' | '\n' | '\r') {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
+/// Writes the table to stdout and, with `pages`, the page lines there.
+pub fn main(dirs: &[PathBuf], pages: Option<&Path>) -> ExitCode {
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let mut page_out = match pages.map(std::fs::File::create).transpose() {
+        Ok(f) => f.map(BufWriter::new),
+        Err(e) => {
+            eprintln!("pith-lab blocks: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let _ = writeln!(out, "{}", header());
+    let opts = Options::default();
+    for dir in dirs {
+        let set = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let manifest: Value = std::fs::read(dir.join("MANIFEST.json"))
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or(Value::Null);
+        let ids = match page_ids(dir) {
+            Ok(ids) => ids,
+            Err(e) => {
+                eprintln!("pith-lab blocks: {}: {e}", dir.display());
+                return ExitCode::FAILURE;
+            }
+        };
+        // The gold as `pith eval` reads it (the set's name picks the clean-up).
+        let ds = Dataset {
+            name: manifest
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or(&set)
+                .to_string(),
+            dir: dir.clone(),
+            ids: ids.iter().map(|x| x.0.clone()).collect(),
+        };
+        let (mut n_pages, mut n_blocks) = (0usize, 0usize);
+        for (id, path) in &ids {
+            let gold = ds.gold(id);
+            let Some(gold_text) = gold.text else { continue };
+            let bytes = match read_page(path) {
+                Ok(b) => b,
+                Err(e) => {
+                    eprintln!("pith-lab blocks: {}: {e}", path.display());
+                    continue;
+                }
+            };
+            let url = manifest
+                .get("urls")
+                .and_then(|u| u.get(id))
+                .and_then(Value::as_str)
+                .map(str::to_string)
+                .or_else(|| {
+                    manifest
+                        .get("id_map")
+                        .and_then(|m| m.get(id))
+                        .and_then(|m| m.get("url"))
+                        .and_then(Value::as_str)
+                        .map(str::to_string)
+                })
+                .or_else(|| wrapper_url(&bytes));
+            let host = url
+                .as_deref()
+                .and_then(host)
+                .unwrap_or_else(|| format!("{set}:{id}"));
+            let ptype = manifest
+                .get("types")
+                .and_then(|t| t.get(id))
+                .and_then(Value::as_str)
+                .unwrap_or(&set)
+                .to_string();
+            let auto_text = pith::page::extract(&bytes, None, &opts)
+                .map(|e| e.text)
+                .unwrap_or_default();
+            let page_rows = rows::block_rows(&bytes, &opts, Some(&gold_text)).ok();
+            let blocks = page_rows.map(|p| p.blocks).unwrap_or_default();
+            for (i, b) in blocks.iter().enumerate() {
+                let label = match b.gold {
+                    Some(true) => "1",
+                    Some(false) => "0",
+                    None => "-1",
+                };
+                let _ = write!(
+                    out,
+                    "{set}\t{id}\t{host}\t{ptype}\t{i}\t{label}\t{}\t{}",
+                    if b.tag.is_empty() { "-" } else { b.tag },
+                    if b.parent_tag.is_empty() {
+                        "-"
+                    } else {
+                        b.parent_tag
+                    },
+                );
+                for v in &b.features {
+                    if v.fract() == 0.0 && v.abs() < 1e9 {
+                        let _ = write!(out, "\t{}", *v as i64);
+                    } else {
+                        let _ = write!(out, "\t{v:.5}");
+                    }
+                }
+                let _ = writeln!(out, "\t{}", clean(&b.text));
+            }
+            n_pages += 1;
+            n_blocks += blocks.len();
+            if let Some(po) = page_out.as_mut() {
+                let line = serde_json::json!({
+                    "set": set, "page": id, "host": host, "type": ptype, "url": url,
+                    "blocks": blocks.len(), "gold": gold_text, "auto": auto_text,
+                });
+                let _ = writeln!(po, "{line}");
+            }
+        }
+        eprintln!("{set}: {n_pages} pages, {n_blocks} blocks");
+    }
+    if out.flush().is_err() || page_out.as_mut().is_some_and(|p| p.flush().is_err()) {
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hosts() {
+        assert_eq!(
+            host("https://www.Example.com:8080/a/b?c").as_deref(),
+            Some("example.com")
+        );
+        assert_eq!(
+            host("http://news.bbc.co.uk").as_deref(),
+            Some("news.bbc.co.uk")
+        );
+        assert_eq!(host("0001"), None);
+    }
+
+    #[test]
+    fn header_matches_rows() {
+        let h = header();
+        let cols = h.split('\t').count();
+        assert_eq!(cols, 8 + rows::N_FEATURES + 1);
+        let page = b"<html><body><div class=post><p>One two three, four five.</p>\
+                     <p><a href=x>Home</a> <a href=y>About us</a></p></div></body></html>";
+        let r =
+            rows::block_rows(page, &Options::default(), Some("one two three four five")).unwrap();
+        assert_eq!(r.blocks.len(), 2);
+        assert!(
+            r.blocks
+                .iter()
+                .all(|b| b.features.len() == rows::N_FEATURES)
+        );
+        assert_eq!(r.blocks[0].gold, Some(true));
+        assert_eq!(r.blocks[1].gold, Some(false));
+    }
+}

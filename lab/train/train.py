@@ -1,0 +1,350 @@
+#!/usr/bin/env python3
+"""Cross-validated block model for issue 22: does a learned block model beat `auto`?
+
+Reads the block table of `pith-lab blocks` (TSV) and its page lines (`--pages` JSONL: gold text
+and `auto`'s real output), then:
+
+- host-grouped 5-fold CV on wcxb_train (GroupKFold by host: no host in two folds);
+- leave-one-set-out (LOSO) over the sets in the table (train on all the others);
+
+and for every held-out page selects the blocks with predicted p >= threshold, joins their text,
+and scores bag-of-words F1 against the gold exactly as `pith eval` does (src/eval/metrics.rs,
+shared/peers/README.md): tokens = lower-cased Unicode \\w+ runs, multiset overlap; P averaged
+over pages with output, R over pages with gold, F1 per page (empty output = 0) over all pages.
+`auto` (its real output) and trafilatura (its saved outputs under shared/peers) are scored by
+the same function on the same pages.
+
+The threshold is chosen inside the training part only: an inner host-grouped 2-fold CV over the
+training pages gives out-of-fold block probabilities, and the threshold of the grid that
+maximises their mean page F1 is kept; the model is then refit on the whole training part.
+Nothing is chosen on held-out pages. Deterministic: fixed seeds, `deterministic=True`,
+`force_row_wise`, 2 threads.
+
+Usage: train.py BLOCKS.tsv PAGES.jsonl [--peers DIR] [--out DIR]
+Writes OUT/results.md (tables), OUT/per_page.tsv, OUT/model.txt (trained on every set) and
+prints the tables.
+"""
+
+import argparse
+import collections
+import hashlib
+import json
+import os
+import re
+import sys
+import time
+
+import lightgbm as lgb
+import numpy as np
+import pandas as pd
+from scipy import sparse
+from sklearn.model_selection import GroupKFold
+
+SEED = 22
+THREADS = 2
+GRID = np.round(np.arange(0.10, 0.901, 0.05), 2)
+META = ["set", "page", "host", "type", "block", "label", "tag", "parent_tag", "text"]
+PARAMS = dict(
+    objective="binary",
+    learning_rate=0.15,
+    num_leaves=31,
+    min_data_in_leaf=100,
+    feature_fraction=0.8,
+    bagging_fraction=0.5,
+    bagging_freq=1,
+    lambda_l2=1.0,
+    max_bin=63,
+    max_cat_to_onehot=8,
+    cat_smooth=20,
+    num_threads=THREADS,
+    seed=SEED,
+    bagging_seed=SEED,
+    feature_fraction_seed=SEED,
+    data_random_seed=SEED,
+    deterministic=True,
+    force_row_wise=True,
+    verbose=-1,
+)
+ROUNDS = 100
+WORD = re.compile(r"\w+")
+
+
+def tokens(text):
+    """The scorer's tokens: Python's re.findall(r"\\w+", text.lower())."""
+    return WORD.findall(text.lower())
+
+
+def prf(common, pred, gold):
+    """(P or None, R or None, F1) as src/eval/metrics.rs's prf."""
+    p = common / pred if pred > 0 else None
+    r = common / gold if gold > 0 else None
+    if p is not None and r is not None:
+        f = 2 * p * r / (p + r) if p + r > 0 else 0.0
+    elif p is None and r is None:
+        f = 1.0
+    else:
+        f = 0.0
+    return p, r, f
+
+
+def bow_text(pred_text, gold_counter, gold_n):
+    pc = collections.Counter(tokens(pred_text))
+    common = sum(min(c, gold_counter.get(t, 0)) for t, c in pc.items())
+    return prf(common, sum(pc.values()), gold_n)
+
+
+def summary(scores):
+    """Mean P over pages with output, mean R over pages with gold, mean F1 over all."""
+    ps = [s[0] for s in scores if s[0] is not None]
+    rs = [s[1] for s in scores if s[1] is not None]
+    fs = [s[2] for s in scores]
+    m = lambda v: float(np.mean(v)) if v else 0.0
+    return m(ps), m(rs), m(fs), sum(1 for f in fs if f < 0.5), len(fs)
+
+
+class PageBank:
+    """Per page: a blocks x vocabulary count matrix and the gold counts, so a threshold's
+    selection is scored by one sparse product."""
+
+    def __init__(self, df, pages):
+        self.pages = {}
+        self.gold_n = {k: len(tokens(p["gold"])) for k, p in pages.items()}
+        for (s, pid), g in df.groupby(["set", "page"], sort=False):
+            info = pages[(s, pid)]
+            gold = collections.Counter(tokens(info["gold"]))
+            vocab = {t: i for i, t in enumerate(gold)}
+            rows, cols, vals = [], [], []
+            for r, text in enumerate(g["text"].values):
+                for t, c in collections.Counter(tokens(text)).items():
+                    j = vocab.setdefault(t, len(vocab))
+                    rows.append(r)
+                    cols.append(j)
+                    vals.append(c)
+            m = sparse.csr_matrix(
+                (np.array(vals, dtype=np.float64), (rows, cols)), shape=(len(g), len(vocab))
+            )
+            gv = np.zeros(len(vocab))
+            gv[: len(gold)] = list(gold.values())
+            self.pages[(s, pid)] = (g.index.values, m, gv)
+
+    def scores(self, key, prob, thresholds):
+        """(P, R, F1) of the page for each threshold; `prob` indexed like the table."""
+        if key not in self.pages:
+            # No text block at all (pith sees no visible text): the output is empty.
+            return [prf(0, 0, self.gold_n[key]) for _ in thresholds]
+        idx, m, gv = self.pages[key]
+        p = prob[idx]
+        sel = (p[None, :] >= np.asarray(thresholds)[:, None]).astype(np.float64)
+        counts = np.asarray((sparse.csr_matrix(sel) @ m).todense())
+        common = np.minimum(counts, gv[None, :]).sum(axis=1)
+        pred = counts.sum(axis=1)
+        gold = gv.sum()
+        return [prf(c, n, gold) for c, n in zip(common, pred)]
+
+
+def features(df, cats):
+    x = df.drop(columns=META).astype(np.float32)
+    tags = pd.DataFrame(
+        {c: pd.Categorical(df[c], categories=cats[c]).codes.astype(np.int32) for c in ("tag", "parent_tag")},
+        index=df.index,
+    )
+    return pd.concat([tags, x], axis=1)
+
+
+def fit(x, y, w):
+    ds = lgb.Dataset(x, y, weight=w, categorical_feature=["tag", "parent_tag"], free_raw_data=True)
+    return lgb.train(PARAMS, ds, num_boost_round=ROUNDS)
+
+
+def train_rows(df, mask):
+    """Training rows: judged blocks only (label 0/1), weighted by log(1 + words)."""
+    m = mask & (df["label"].values >= 0)
+    return m
+
+
+def fit_with_threshold(df, x, bank, train_mask):
+    """Fits on `train_mask` rows and picks the threshold by an inner host-grouped 2-fold CV
+    over those pages (out-of-fold probabilities, mean page F1 over the grid)."""
+    tr_idx = np.where(train_mask)[0]
+    groups = df["host"].values[tr_idx]
+    oof = np.zeros(len(df))
+    for inner_tr, _inner_te in GroupKFold(n_splits=2).split(tr_idx, groups=groups):
+        # Fit on the inner training pages, predict the inner held-out pages.
+        itr = np.zeros(len(df), dtype=bool)
+        itr[tr_idx[inner_tr]] = True
+        ite = np.zeros(len(df), dtype=bool)
+        ite[tr_idx[_inner_te]] = True
+        m = train_rows(df, itr)
+        model = fit(x[m], df["label"].values[m], np.log1p(df["words"].values[m]))
+        oof[ite] = model.predict(x[ite], num_threads=THREADS)
+    keys = df.loc[train_mask, ["set", "page"]].drop_duplicates().itertuples(index=False)
+    per_t = np.zeros(len(GRID))
+    n = 0
+    for k in keys:
+        per_t += np.array([s[2] for s in bank.scores(tuple(k), oof, GRID)])
+        n += 1
+    thr = float(GRID[int(np.argmax(per_t))])
+    m = train_rows(df, train_mask)
+    model = fit(x[m], df["label"].values[m], np.log1p(df["words"].values[m]))
+    return model, thr
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("blocks")
+    ap.add_argument("pages")
+    ap.add_argument("--peers", default="../shared/peers")
+    ap.add_argument("--out", default="target/train")
+    ap.add_argument("--drop", action="append", default=[],
+                    help="leave out the features whose name starts with this (an ablation; repeatable)")
+    ap.add_argument("--cv-only", action="store_true",
+                    help="only the wcxb_train CV (no leave-one-set-out, no model on every set)")
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    t0 = time.time()
+    df = pd.read_csv(
+        a.blocks,
+        sep="\t",
+        quoting=3,
+        keep_default_na=False,
+        na_values=[],
+        dtype={"set": str, "page": str, "host": str, "type": str, "tag": str, "parent_tag": str, "text": str},
+        low_memory=False,
+    )
+    pages = {}
+    with open(a.pages) as f:
+        for line in f:
+            p = json.loads(line)
+            pages[(p["set"], p["page"])] = p
+    cats = {c: sorted(df[c].unique()) for c in ("tag", "parent_tag")}
+    x = features(df, cats)
+    dropped = [c for c in x.columns if any(c.startswith(d) for d in a.drop)]
+    x = x.drop(columns=dropped)
+    if dropped:
+        print(f"ablation: without {', '.join(dropped)}", file=sys.stderr)
+    print(f"table: {len(df)} blocks, {len(pages)} pages, {x.shape[1]} features "
+          f"({time.time() - t0:.1f}s to load)", file=sys.stderr)
+    bank = PageBank(df, pages)
+    print(f"token bank built ({time.time() - t0:.1f}s)", file=sys.stderr)
+
+    gold_c = {k: collections.Counter(tokens(p["gold"])) for k, p in pages.items()}
+
+    def score_text(key, text):
+        g = gold_c[key]
+        return bow_text(text, g, sum(g.values()))
+
+    def peer_text(key, tool):
+        path = os.path.join(a.peers, key[0], tool, f"{key[1]}.txt")
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                return f.read()
+        except OSError:
+            return ""  # a missing prediction is an empty one (reference scorer rule)
+
+    # The labels' own ceiling: every block labelled content, nothing else.
+    oracle = (df["label"].values == 1).astype(np.float64)
+    per_page = []  # (protocol, set, page, host, type, model, auto, trafilatura, threshold, fold, oracle)
+    timings = {}
+
+    def run(protocol, folds):
+        """folds: list of (name, train_mask, test_mask)."""
+        t = time.time()
+        for name, tr, te in folds:
+            model, thr = fit_with_threshold(df, x, bank, tr)
+            prob = np.zeros(len(df))
+            prob[te] = model.predict(x[te], num_threads=THREADS)
+            for k in test_pages[name]:
+                ms = bank.scores(k, prob, [thr])[0]
+                au = score_text(k, pages[k]["auto"])
+                tf = score_text(k, peer_text(k, "trafilatura"))
+                p = pages[k]
+                orc = bank.scores(k, oracle, [0.5])[0]
+                per_page.append((protocol, k[0], k[1], p["host"], p["type"], ms, au, tf, thr, name, orc))
+            print(f"{protocol} {name}: threshold {thr:.2f} ({time.time() - t:.0f}s)", file=sys.stderr)
+        timings[protocol] = time.time() - t
+
+    # Folds are cut over pages (every page of the set, a page without text blocks included),
+    # then mapped to the table's rows.
+    row_key = (df["set"] + "/" + df["page"]).values
+    test_pages = {}
+
+    # Host-grouped 5-fold CV on wcxb_train.
+    wc_pages = [k for k in pages if k[0] == "wcxb_train"]
+    wc_hosts = [pages[k]["host"] for k in wc_pages]
+    folds = []
+    for i, (_tr, te) in enumerate(GroupKFold(n_splits=5).split(wc_pages, groups=wc_hosts)):
+        name = f"fold{i + 1}"
+        tr_keys = [f"{wc_pages[j][0]}/{wc_pages[j][1]}" for j in _tr]
+        te_keys = [f"{wc_pages[j][0]}/{wc_pages[j][1]}" for j in te]
+        trm, tem = np.isin(row_key, tr_keys), np.isin(row_key, te_keys)
+        assert not {wc_hosts[j] for j in _tr} & {wc_hosts[j] for j in te}
+        test_pages[name] = [wc_pages[j] for j in te]
+        folds.append((name, trm, tem))
+    run("cv5-wcxb_train", folds)
+
+    if a.cv_only:
+        summary_cv = summary([r[5] for r in per_page])
+        auto_cv = summary([r[6] for r in per_page])
+        text = (f"wcxb_train CV without {dropped}: model F1 {summary_cv[2]:.3f} "
+                f"({summary_cv[3]} below 0.5), auto {auto_cv[2]:.3f}; {time.time() - t0:.0f} s\n")
+        with open(os.path.join(a.out, "ablation.md"), "a") as f:
+            f.write(text)
+        print(text)
+        return
+
+    # Leave one set out.
+    sets = sorted({k[0] for k in pages})
+    for s in sets:
+        test_pages[s] = [k for k in pages if k[0] == s]
+    run("loso", [(s, df["set"].values != s, df["set"].values == s) for s in sets])
+
+    # The model trained on everything, for its size and determinism.
+    t = time.time()
+    model, thr = fit_with_threshold(df, x, bank, np.ones(len(df), dtype=bool))
+    timings["all"] = time.time() - t
+    path = os.path.join(a.out, "model.txt")
+    model.save_model(path)
+    digest = hashlib.sha256(open(path, "rb").read()).hexdigest()[:16]
+    imp = sorted(zip(model.feature_name(), model.feature_importance("gain")), key=lambda v: -v[1])
+
+    # Tables.
+    out = []
+    def table(title, protocol, key):
+        rows = [r for r in per_page if r[0] == protocol]
+        groups = sorted({key(r) for r in rows})
+        out.append(f"\n### {title}\n")
+        out.append("| group | pages | model P / R / F1 | auto P / R / F1 | trafilatura F1 | model − auto | below 0.5: model / auto / traf. | label ceiling F1 |")
+        out.append("|---|---|---|---|---|---|---|---|")
+        for g in groups + ["all"]:
+            rs = [r for r in rows if g == "all" or key(r) == g]
+            m, au, tf = summary([r[5] for r in rs]), summary([r[6] for r in rs]), summary([r[7] for r in rs])
+            orc = summary([r[10] for r in rs])
+            out.append(
+                f"| {g} | {m[4]} | {m[0]:.3f} / {m[1]:.3f} / **{m[2]:.3f}** | {au[0]:.3f} / {au[1]:.3f} / **{au[2]:.3f}** "
+                f"| {tf[2]:.3f} | {m[2] - au[2]:+.3f} | {m[3]} / {au[3]} / {tf[3]} | {orc[2]:.3f} |"
+            )
+    table("wcxb_train, host-grouped 5-fold CV, per page type", "cv5-wcxb_train", lambda r: r[4])
+    table("wcxb_train, host-grouped 5-fold CV, per fold", "cv5-wcxb_train", lambda r: r[9])
+    table("Leave one set out, per held-out set", "loso", lambda r: r[1])
+    table("Leave one set out, wcxb sets per page type", "loso", lambda r: r[4] if r[1].startswith("wcxb") else "(" + r[1] + ")")
+    thr_rows = sorted({(r[0], r[9], r[8]) for r in per_page})
+    out.append("\n### Thresholds chosen inside the training part\n")
+    out.append(", ".join(f"{p} {n}: {t:.2f}" for p, n, t in thr_rows))
+    out.append(f"; trained on everything: {thr:.2f}")
+    out.append("\n### Time (2 threads)\n")
+    out.append(", ".join(f"{k}: {v:.0f} s" for k, v in timings.items()) + f"; whole run {time.time() - t0:.0f} s")
+    out.append(f"\nModel on every set: {model.num_trees()} trees, {os.path.getsize(path)} bytes as LightGBM text, sha256 {digest}…")
+    out.append("\n### Top features by gain (model on every set)\n")
+    out.append(", ".join(f"{n} {v:.0f}" for n, v in imp[:20]))
+    text = "\n".join(out) + "\n"
+    with open(os.path.join(a.out, "results.md"), "w") as f:
+        f.write(text)
+    with open(os.path.join(a.out, "per_page.tsv"), "w") as f:
+        f.write("protocol\tfold\tset\tpage\thost\ttype\tthreshold\tmodel_f1\tauto_f1\ttrafilatura_f1\tceiling_f1\n")
+        for r in per_page:
+            f.write(f"{r[0]}\t{r[9]}\t{r[1]}\t{r[2]}\t{r[3]}\t{r[4]}\t{r[8]:.2f}\t{r[5][2]:.4f}\t{r[6][2]:.4f}\t{r[7][2]:.4f}\t{r[10][2]:.4f}\n")
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
