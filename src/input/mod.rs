@@ -1,11 +1,14 @@
-//! Input framing: files, stdin, WARC (plain or gzip) and JSON lines become records.
+//! Input framing: files, stdin, WARC and JSON lines (plain, gzip, zstd, xz or bzip2) become
+//! records.
 //!
-//! [`Input::open`] recognizes what a stream holds from its first bytes (gzip magic, then a
+//! [`Input::open`] recognizes what a stream holds from its first bytes (a compression magic,
+//! see [`compress`], then the gzip magic, then a
 //! `WARC/` version line, then `{` for JSON lines, else one HTML page) unless the user said, and
 //! [`Input::next_item`] yields [`Item`]s: a page to extract, a record skipped (and why), or a
 //! fault with the record's number, offset and id. Nothing is read whole: WARC and JSON lines
 //! stream record by record, and no record grows past `--max-record-bytes`.
 
+pub mod compress;
 #[doc(hidden)]
 pub mod gzip;
 pub mod http;
@@ -135,7 +138,8 @@ pub enum Item {
 /// How input bytes are framed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Framing {
-    /// Recognize gzip, WARC and JSON lines by their first bytes; else one HTML page.
+    /// Recognize compression (gzip, zstd, xz, bzip2), WARC and JSON lines by their first
+    /// bytes; else one HTML page.
     Auto,
     /// The whole input is one HTML page.
     Html,
@@ -341,6 +345,10 @@ impl<R: Read> Read for Counting<R> {
 /// Buffer for reading inputs: large enough that gzip and WARC parsing rarely wait on reads.
 const BUF: usize = 1 << 20;
 
+/// Buffer for the decompressed bytes of a zstd, xz or bzip2 input: the decoders hand out a
+/// block at a time, so a larger one would rarely fill.
+const DECODED_BUF: usize = 256 << 10;
+
 impl Input {
     /// Opens `name` (`-` is stdin) and recognizes its framing.
     pub fn open(
@@ -425,6 +433,18 @@ impl Input {
                 let source: Arc<str> = Arc::from(name);
                 let s = split::Splitter::new(Box::new(raw), source, max_record_bytes);
                 return Ok((Input::Split(s), Framing::Warc));
+            }
+        }
+        // zstd, xz and bzip2 are decompressed here and read as what they hold; a stream that
+        // fails at its first bytes is garbage behind a magic number, not an input.
+        if let Some(kind) = compress::sniff(raw.fill_buf()?) {
+            let decoded: Box<dyn Read + Send> = Box::new(compress::decoder(kind, Box::new(raw)));
+            raw = BufReader::with_capacity(DECODED_BUF, decoded);
+            if let Err(e) = raw.fill_buf() {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("starts like {} but does not decompress: {e}", kind.name()),
+                ));
             }
         }
         // The first bytes of a gzip input as inflated (a member corrupt further on still

@@ -1,0 +1,254 @@
+//! zstd, xz and bzip2 inputs, recognized by their magic bytes and decompressed as a stream.
+//!
+//! A `.warc.zst` (the Zstandard WARC format, as the Internet Archive writes it) is one zstd
+//! frame per record, optionally after a *dictionary frame*: a skippable frame with magic
+//! `0x184D2A5D` whose payload is a zstd dictionary, itself possibly zstd-compressed, that the
+//! frames after it are compressed with. Other skippable frames (`0x184D2A50..=0x184D2A5F`) are
+//! stepped over. xz and bzip2 files may be one stream or one stream per record, concatenated.
+//!
+//! Memory is bounded: the decoders hold a window (zstd up to 128 MiB, xz a dictionary within
+//! [`XZ_MEM_LIMIT_KIB`], bzip2 a 900 KB block), never the file; the readers above bound every
+//! record by `--max-record-bytes`. A corrupt or cut stream fails one read with
+//! `InvalidData` naming the format, and the stream ends there: the records before it are
+//! kept, the damage is reported, nothing after it is made up.
+
+use std::io::{self, BufRead, Read};
+
+use ruzstd::decoding::{Dictionary, FrameDecoder};
+
+/// A compression format recognized by its first bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Zstandard (RFC 8878): a frame (`28 B5 2F FD`) or a skippable frame (`5? 2A 4D 18`).
+    Zstd,
+    /// xz (`FD 37 7A 58 5A 00`).
+    Xz,
+    /// bzip2 (`BZh` and a block size digit).
+    Bzip2,
+}
+
+impl Kind {
+    /// The format's name, as messages give it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Zstd => "zstd",
+            Kind::Xz => "xz",
+            Kind::Bzip2 => "bzip2",
+        }
+    }
+}
+
+/// zstd frame magic, little-endian 0xFD2FB528.
+const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+/// The dictionary frame of the Zstandard WARC format.
+const DICT_FRAME: u32 = 0x184d_2a5d;
+/// The largest dictionary read from a dictionary frame (IA's are a few hundred KB).
+const MAX_DICT: usize = 16 << 20;
+/// Memory limit of the xz decoder, KiB: `xz -9` needs 65 MiB; a header asking for a larger
+/// dictionary is refused rather than allocated.
+pub const XZ_MEM_LIMIT_KIB: u32 = 256 << 10;
+
+/// True for the first bytes of a zstd skippable frame (magic `0x184D2A5?`).
+fn skippable(head: &[u8]) -> bool {
+    head.len() >= 4 && head[0] & 0xf0 == 0x50 && head[1..4] == [0x2a, 0x4d, 0x18]
+}
+
+/// The compression format `head` (the first bytes of an input) starts with, if any.
+pub fn sniff(head: &[u8]) -> Option<Kind> {
+    if head.starts_with(&ZSTD_MAGIC) || skippable(head) {
+        Some(Kind::Zstd)
+    } else if head.starts_with(b"\xfd7zXZ\x00") {
+        Some(Kind::Xz)
+    } else if head.len() >= 4
+        && head.starts_with(b"BZh")
+        && (b'1'..=b'9').contains(&head[3])
+        // A block (pi) or the end of the stream (sqrt(pi)): "BZh9 and some text" is text.
+        && (head[4..].starts_with(b"1AY&SY") || head[4..].starts_with(b"\x17\x72\x45\x38\x50\x90"))
+    {
+        Some(Kind::Bzip2)
+    } else {
+        None
+    }
+}
+
+/// The decompressed bytes of `raw`, which starts with `kind`'s magic.
+pub fn decoder(kind: Kind, raw: Box<dyn BufRead + Send>) -> Decoded {
+    let inner: Box<dyn Read + Send> = match kind {
+        Kind::Zstd => Box::new(Zstd::new(raw)),
+        Kind::Xz => Box::new(lzma_rust2::XzReader::new_mem_limit(
+            raw,
+            true,
+            XZ_MEM_LIMIT_KIB,
+        )),
+        Kind::Bzip2 => Box::new(bzip2::bufread::MultiBzDecoder::new(raw)),
+    };
+    Decoded {
+        kind,
+        inner,
+        failed: false,
+    }
+}
+
+/// A decompressed stream that fails once, with `InvalidData` naming the format, at the first
+/// damage, and ends there.
+pub struct Decoded {
+    kind: Kind,
+    inner: Box<dyn Read + Send>,
+    failed: bool,
+}
+
+impl Read for Decoded {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.failed {
+            return Ok(0);
+        }
+        match self.inner.read(buf) {
+            Ok(n) => Ok(n),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => Err(e),
+            Err(e) => {
+                self.failed = true;
+                Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("corrupt or truncated {} stream: {e}", self.kind.name()),
+                ))
+            }
+        }
+    }
+}
+
+fn invalid(message: String) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, message)
+}
+
+/// zstd frames one after another, skippable frames stepped over and a dictionary frame's
+/// dictionary used for the frames after it (ruzstd decodes one frame at a time).
+struct Zstd<R> {
+    raw: R,
+    decoder: FrameDecoder,
+    /// Inside a frame (its header read).
+    in_frame: bool,
+    /// The dictionary of the dictionary frame, used by frames that do not name theirs.
+    dict: Option<u32>,
+}
+
+impl<R: BufRead> Zstd<R> {
+    fn new(raw: R) -> Self {
+        Zstd {
+            raw,
+            decoder: FrameDecoder::new(),
+            in_frame: false,
+            dict: None,
+        }
+    }
+
+    /// Reads a skippable frame whose magic `magic` has been read.
+    fn skippable_frame(&mut self, magic: u32) -> io::Result<()> {
+        let mut header = [0; 4];
+        self.raw.read_exact(&mut header)?;
+        let len = u32::from_le_bytes(header) as u64;
+        if magic != DICT_FRAME {
+            let skipped = io::copy(&mut (&mut self.raw).take(len), &mut io::sink())?;
+            if skipped < len {
+                return Err(invalid("skippable frame cut short".into()));
+            }
+            return Ok(());
+        }
+        if len as usize > MAX_DICT {
+            return Err(invalid(format!(
+                "dictionary frame of {len} bytes (over {MAX_DICT})"
+            )));
+        }
+        let mut payload = Vec::with_capacity(len as usize);
+        (&mut self.raw).take(len).read_to_end(&mut payload)?;
+        if payload.len() as u64 != len {
+            return Err(invalid("dictionary frame cut short".into()));
+        }
+        if payload.starts_with(&ZSTD_MAGIC) {
+            // A compressed dictionary (the format allows either).
+            let mut dict = Vec::new();
+            let mut frame = ruzstd::decoding::StreamingDecoder::new(payload.as_slice())
+                .map_err(|e| invalid(format!("dictionary frame: {e}")))?;
+            (&mut frame)
+                .take(MAX_DICT as u64 + 1)
+                .read_to_end(&mut dict)?;
+            if dict.len() > MAX_DICT {
+                return Err(invalid(format!("dictionary over {MAX_DICT} bytes")));
+            }
+            payload = dict;
+        }
+        let dict = Dictionary::decode_dict(&payload)
+            .map_err(|e| invalid(format!("dictionary frame: {e}")))?;
+        self.dict = Some(dict.id);
+        self.decoder
+            .add_dict(dict)
+            .map_err(|e| invalid(format!("dictionary frame: {e}")))
+    }
+
+    /// At a frame boundary: starts the next frame; false at the end of the input.
+    fn next_frame(&mut self) -> io::Result<bool> {
+        loop {
+            if self.raw.fill_buf()?.is_empty() {
+                return Ok(false);
+            }
+            let mut magic = [0; 4];
+            self.raw.read_exact(&mut magic)?;
+            if skippable(&magic) {
+                self.skippable_frame(u32::from_le_bytes(magic))?;
+                continue;
+            }
+            if magic != ZSTD_MAGIC {
+                return Err(invalid("bytes that are not a zstd frame".into()));
+            }
+            let mut descriptor = [0; 1];
+            self.raw.read_exact(&mut descriptor)?;
+            let head = [magic[0], magic[1], magic[2], magic[3], descriptor[0]];
+            self.decoder
+                .reset((&head[..]).chain(&mut self.raw))
+                .map_err(|e| invalid(e.to_string()))?;
+            // Frame_Header_Descriptor bits 0-1: no dictionary ID in the header, so a frame
+            // after a dictionary frame uses its dictionary.
+            if descriptor[0] & 3 == 0
+                && let Some(id) = self.dict
+            {
+                self.decoder
+                    .force_dict(id)
+                    .map_err(|e| invalid(e.to_string()))?;
+            }
+            self.in_frame = true;
+            return Ok(true);
+        }
+    }
+}
+
+impl<R: BufRead> Read for Zstd<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        loop {
+            if !self.in_frame && !self.next_frame()? {
+                return Ok(0);
+            }
+            while self.decoder.can_collect() == 0 && !self.decoder.is_finished() {
+                self.decoder
+                    .decode_blocks(
+                        &mut self.raw,
+                        ruzstd::decoding::BlockDecodingStrategy::UptoBlocks(1),
+                    )
+                    .map_err(|e| invalid(e.to_string()))?;
+            }
+            if self.decoder.can_collect() > 0 {
+                return self.decoder.read(buf);
+            }
+            // The frame has ended and every byte of it is handed out: check its checksum.
+            if let (Some(want), Some(got)) = (
+                self.decoder.get_checksum_from_data(),
+                self.decoder.get_calculated_checksum(),
+            ) && want != got
+            {
+                return Err(invalid("frame checksum mismatch".into()));
+            }
+            self.in_frame = false;
+        }
+    }
+}
