@@ -307,3 +307,40 @@ fn write_fixture_inputs() {
         std::fs::write(dir.join(format!("samples/{n}.warc")), record(n)).expect("write");
     }
 }
+
+#[test]
+fn a_decompression_bomb_stops_at_max_record_bytes() {
+    // A record of 4 MB of zeros (a few KB compressed) between two pages, under a 1 MB limit:
+    // refused as over the limit, never held, and the page after it still read.
+    let zeros = vec![0u8; 4 << 20];
+    let mut bomb = format!(
+        "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://example.org/bomb\r\n\
+         WARC-Record-ID: <urn:uuid:bomb>\r\nContent-Type: application/http; msgtype=response\r\n\
+         Content-Length: {}\r\n\r\n",
+        zeros.len()
+    )
+    .into_bytes();
+    bomb.extend_from_slice(&zeros);
+    bomb.extend_from_slice(b"\r\n\r\n");
+    let warc = [record(1), bomb, record(2)];
+    for (name, compress) in COMPRESSORS {
+        let input: Vec<u8> = warc.iter().flat_map(|r| compress(r)).collect();
+        assert!(input.len() < 1 << 20, "{name}: {}", input.len());
+        let o = pith(
+            &["--format", "json", "--max-record-bytes", "1000000"],
+            &input,
+        );
+        let docs = json_lines(&o);
+        let t = texts(&docs);
+        assert_eq!(docs.len(), 3, "{name}: {docs:?}");
+        assert!(t[0].contains("Story number 1 begins"), "{name}");
+        assert!(
+            docs[1]["error"]
+                .as_str()
+                .is_some_and(|e| e.contains("over --max-record-bytes")),
+            "{name}: {}",
+            docs[1]
+        );
+        assert!(t[2].contains("Story number 2 begins"), "{name}");
+    }
+}
