@@ -252,3 +252,56 @@ impl<R: BufRead> Read for Zstd<R> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn magic_numbers() {
+        assert_eq!(sniff(&[0x28, 0xb5, 0x2f, 0xfd, 0x04]), Some(Kind::Zstd));
+        assert_eq!(sniff(&[0x5d, 0x2a, 0x4d, 0x18, 0, 0]), Some(Kind::Zstd));
+        assert_eq!(sniff(&[0x50, 0x2a, 0x4d, 0x18]), Some(Kind::Zstd));
+        assert_eq!(sniff(b"\xfd7zXZ\x00\x00\x04"), Some(Kind::Xz));
+        assert_eq!(sniff(b"BZh91AY&SY\x00"), Some(Kind::Bzip2));
+        assert_eq!(sniff(b"BZh9\x17\x72\x45\x38\x50\x90"), Some(Kind::Bzip2));
+        // Text that starts like a magic is text.
+        assert_eq!(sniff(b"BZh9 and some text"), None);
+        assert_eq!(sniff(b"<html>"), None);
+        assert_eq!(sniff(b"WARC/1.0\r\n"), None);
+        assert_eq!(sniff(&[0x1f, 0x8b, 0x08]), None);
+        // Compressed bytes inside a record are binary, not a page.
+        assert!(crate::decode::looks_binary(&[0x28, 0xb5, 0x2f, 0xfd, 0x04]));
+    }
+
+    fn read_all(kind: Kind, bytes: &[u8]) -> io::Result<Vec<u8>> {
+        let mut out = Vec::new();
+        let raw: Box<dyn BufRead + Send> = Box::new(io::Cursor::new(bytes.to_vec()));
+        decoder(kind, raw).read_to_end(&mut out)?;
+        Ok(out)
+    }
+
+    #[test]
+    fn zstd_frames_and_skippable_frames() {
+        use ruzstd::encoding::{CompressionLevel, compress_to_vec};
+        let mut bytes = compress_to_vec(&b"first "[..], CompressionLevel::Fastest);
+        bytes.extend_from_slice(&[0x53, 0x2a, 0x4d, 0x18, 2, 0, 0, 0, 9, 9]);
+        bytes.extend(compress_to_vec(&b"second"[..], CompressionLevel::Fastest));
+        assert_eq!(read_all(Kind::Zstd, &bytes).unwrap(), b"first second");
+        // Cut inside the last frame, or junk after the frames: an error.
+        let cut = &bytes[..bytes.len() - 1];
+        let e = read_all(Kind::Zstd, cut).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::InvalidData);
+        assert!(
+            e.to_string().contains("corrupt or truncated zstd stream"),
+            "{e}"
+        );
+        let mut junk = bytes.clone();
+        junk.extend_from_slice(b"junk");
+        assert!(read_all(Kind::Zstd, &junk).is_err());
+        // A dictionary frame that holds no dictionary.
+        let mut bad = vec![0x5d, 0x2a, 0x4d, 0x18, 4, 0, 0, 0, 1, 2, 3, 4];
+        bad.extend(compress_to_vec(&b"x"[..], CompressionLevel::Fastest));
+        assert!(read_all(Kind::Zstd, &bad).is_err());
+    }
+}
