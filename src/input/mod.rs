@@ -26,7 +26,7 @@ pub struct Record {
     pub source: Arc<str>,
     /// 1-based record number in its input.
     pub index: u64,
-    /// Byte offset of the record (in the decompressed stream for gzip inputs).
+    /// Byte offset of the record (in the decompressed stream for compressed inputs).
     pub offset: u64,
     /// gzip input: file offset of the gzip member the record starts in (what CDX indexes give).
     pub member_offset: Option<u64>,
@@ -98,7 +98,7 @@ pub struct Fault {
     pub source: Arc<str>,
     /// The record's number in its input, from 1.
     pub index: u64,
-    /// Byte offset of the record in the input (in the decompressed stream for gzip).
+    /// Byte offset of the record in the input (in the decompressed stream when compressed).
     pub offset: u64,
     /// gzip input: file offset of the gzip member the record starts in.
     pub member_offset: Option<u64>,
