@@ -74,7 +74,14 @@ pub fn sniff(head: &[u8]) -> Option<Kind> {
 /// The decompressed bytes of `raw`, which starts with `kind`'s magic.
 pub fn decoder(kind: Kind, raw: Box<dyn BufRead + Send>) -> Decoded {
     let inner: Box<dyn Read + Send> = match kind {
-        Kind::Zstd => Box::new(Zstd::new(raw)),
+        Kind::Zstd => {
+            return Decoded {
+                kind,
+                inner: Inner::Zstd(Box::new(Zstd::new(raw))),
+                failed: false,
+                pending: None,
+            };
+        }
         Kind::Xz => Box::new(lzma_rust2::XzReader::new_mem_limit(
             raw,
             true,
@@ -84,34 +91,72 @@ pub fn decoder(kind: Kind, raw: Box<dyn BufRead + Send>) -> Decoded {
     };
     Decoded {
         kind,
-        inner,
+        inner: Inner::Other(inner),
         failed: false,
+        pending: None,
     }
+}
+
+enum Inner {
+    Zstd(Box<Zstd<Box<dyn BufRead + Send>>>),
+    Other(Box<dyn Read + Send>),
 }
 
 /// A decompressed stream that fails once, with `InvalidData` naming the format, at the first
 /// damage, and ends there.
 pub struct Decoded {
     kind: Kind,
-    inner: Box<dyn Read + Send>,
+    inner: Inner,
     failed: bool,
+    /// An error met while skipping a frame, given by the next read.
+    pending: Option<io::Error>,
+}
+
+impl Decoded {
+    fn fail(&mut self, e: io::Error) -> io::Error {
+        self.failed = true;
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("corrupt or truncated {} stream: {e}", self.kind.name()),
+        )
+    }
+
+    /// A zstd record over the limit, decompressed bytes `start..end`, that is the whole of the
+    /// zstd frame being read (the frame starts at `start` and its header states `end - start`
+    /// bytes): drops the rest of the frame without decompressing it, so that reading goes on
+    /// at `end` (a bomb costs its compressed size); false, and nothing done, otherwise. The
+    /// caller drops the bytes it has buffered.
+    pub fn skip_frame(&mut self, start: u64, end: u64) -> bool {
+        let Inner::Zstd(z) = &mut self.inner else {
+            return false;
+        };
+        if self.failed || !z.frame_is(start, end) {
+            return false;
+        }
+        if let Err(e) = z.skip_rest() {
+            let e = self.fail(e);
+            self.pending = Some(e);
+        }
+        true
+    }
 }
 
 impl Read for Decoded {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if let Some(e) = self.pending.take() {
+            return Err(e);
+        }
         if self.failed {
             return Ok(0);
         }
-        match self.inner.read(buf) {
+        let got = match &mut self.inner {
+            Inner::Zstd(z) => z.read(buf),
+            Inner::Other(r) => r.read(buf),
+        };
+        match got {
             Ok(n) => Ok(n),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => Err(e),
-            Err(e) => {
-                self.failed = true;
-                Err(io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    format!("corrupt or truncated {} stream: {e}", self.kind.name()),
-                ))
-            }
+            Err(e) => Err(self.fail(e)),
         }
     }
 }
@@ -129,6 +174,12 @@ struct Zstd<R> {
     in_frame: bool,
     /// The dictionary of the dictionary frame, used by frames that do not name theirs.
     dict: Option<u32>,
+    /// Decompressed bytes handed out so far...
+    out: u64,
+    /// ...and their count where the current frame started.
+    frame_start: u64,
+    /// The current frame ends with a checksum.
+    checksum: bool,
 }
 
 impl<R: BufRead> Zstd<R> {
@@ -138,7 +189,52 @@ impl<R: BufRead> Zstd<R> {
             decoder: FrameDecoder::new(),
             in_frame: false,
             dict: None,
+            out: 0,
+            frame_start: 0,
+            checksum: false,
         }
+    }
+
+    /// True inside a frame that started at decompressed offset `start` and whose header
+    /// states its size, `end - start`.
+    fn frame_is(&self, start: u64, end: u64) -> bool {
+        self.in_frame
+            && self.frame_start == start
+            && self.out <= end
+            && end > start
+            && self.decoder.content_size() == end - start
+    }
+
+    /// Drops the rest of the current frame by its block headers, without decoding it.
+    fn skip_rest(&mut self) -> io::Result<()> {
+        self.in_frame = false;
+        self.out = self.frame_start + self.decoder.content_size();
+        if self.decoder.is_finished() {
+            return Ok(());
+        }
+        loop {
+            let mut h = [0; 3];
+            self.raw.read_exact(&mut h)?;
+            let h = u32::from_le_bytes([h[0], h[1], h[2], 0]);
+            let size = u64::from(h >> 3);
+            let skip = match (h >> 1) & 3 {
+                0 | 2 => size,
+                1 => 1,
+                _ => return Err(invalid("reserved block type".into())),
+            };
+            let n = io::copy(&mut (&mut self.raw).take(skip), &mut io::sink())?;
+            if n < skip {
+                return Err(invalid("frame cut short".into()));
+            }
+            if h & 1 == 1 {
+                break;
+            }
+        }
+        if self.checksum {
+            let mut c = [0; 4];
+            self.raw.read_exact(&mut c)?;
+        }
+        Ok(())
     }
 
     /// Reads a skippable frame whose magic `magic` has been read.
@@ -215,6 +311,9 @@ impl<R: BufRead> Zstd<R> {
                     .map_err(|e| invalid(e.to_string()))?;
             }
             self.in_frame = true;
+            self.frame_start = self.out;
+            // Frame_Header_Descriptor bit 2: Content_Checksum_Flag.
+            self.checksum = descriptor[0] & 4 != 0;
             return Ok(true);
         }
     }
@@ -238,7 +337,9 @@ impl<R: BufRead> Read for Zstd<R> {
                     .map_err(|e| invalid(e.to_string()))?;
             }
             if self.decoder.can_collect() > 0 {
-                return self.decoder.read(buf);
+                let n = self.decoder.read(buf)?;
+                self.out += n as u64;
+                return Ok(n);
             }
             // The frame has ended and every byte of it is handed out: check its checksum.
             if let (Some(want), Some(got)) = (
@@ -303,5 +404,89 @@ mod tests {
         let mut bad = vec![0x5d, 0x2a, 0x4d, 0x18, 4, 0, 0, 0, 1, 2, 3, 4];
         bad.extend(compress_to_vec(&b"x"[..], CompressionLevel::Fastest));
         assert!(read_all(Kind::Zstd, &bad).is_err());
+    }
+
+    fn warc_record(n: usize) -> Vec<u8> {
+        let body = format!("<html><title>{n}</title><p>Page {n} of the test.</p></html>");
+        let mut r = format!(
+            "WARC/1.0\r\nWARC-Type: resource\r\nWARC-Target-URI: http://example.org/{n}\r\n\
+             WARC-Record-ID: <urn:uuid:{n}>\r\nContent-Type: text/html\r\n\
+             Content-Length: {}\r\n\r\n{body}\r\n\r\n",
+            body.len()
+        );
+        r.into_bytes()
+    }
+
+    /// A zstd frame by hand: `head` and `tail` as raw blocks around `zeros` bytes of zeros as
+    /// RLE blocks of 128 KiB (4 bytes each), its content size in the header.
+    fn rle_frame(head: &[u8], zeros: u64, tail: &[u8]) -> Vec<u8> {
+        const BLOCK: u64 = 128 << 10;
+        let block = |size: u64, kind: u64, last: bool| {
+            let h = (size << 3) | (kind << 1) | u64::from(last);
+            [h as u8, (h >> 8) as u8, (h >> 16) as u8]
+        };
+        let size = head.len() as u64 + zeros + tail.len() as u64;
+        // Frame_Header_Descriptor 0xC0: an 8-byte content size, a window descriptor (1 MiB).
+        let mut f = vec![0x28, 0xb5, 0x2f, 0xfd, 0xc0, 0x50];
+        f.extend_from_slice(&size.to_le_bytes());
+        f.extend_from_slice(&block(head.len() as u64, 0, false));
+        f.extend_from_slice(head);
+        let mut left = zeros;
+        while left > 0 {
+            let n = left.min(BLOCK);
+            f.extend_from_slice(&block(n, 1, false));
+            f.push(0);
+            left -= n;
+        }
+        f.extend_from_slice(&block(tail.len() as u64, 0, true));
+        f.extend_from_slice(tail);
+        f
+    }
+
+    #[test]
+    fn a_zstd_bomb_record_is_skipped_by_its_frame_not_decompressed() {
+        use crate::input::{Framing, Input, Item};
+        use ruzstd::encoding::{CompressionLevel, compress_to_vec};
+        // 8 GiB of zeros claimed by one record in 256 KB of RLE blocks: decompressing it would
+        // take minutes; its frame is stepped over by its block headers.
+        let zeros: u64 = 8 << 30;
+        let head = format!(
+            "WARC/1.0\r\nWARC-Type: resource\r\nWARC-Target-URI: http://example.org/bomb\r\n\
+             WARC-Record-ID: <urn:uuid:bomb>\r\nContent-Type: text/html\r\n\
+             Content-Length: {zeros}\r\n\r\n"
+        );
+        let mut file = compress_to_vec(&warc_record(1)[..], CompressionLevel::Fastest);
+        file.extend(rle_frame(head.as_bytes(), zeros, b"\r\n\r\n"));
+        file.extend(compress_to_vec(
+            &warc_record(2)[..],
+            CompressionLevel::Fastest,
+        ));
+        let (mut input, framing) = Input::from_reader(
+            Box::new(io::Cursor::new(file)),
+            "bomb",
+            Framing::Auto,
+            1 << 20,
+            false,
+        )
+        .unwrap();
+        assert_eq!(framing, Framing::Warc);
+        let mut items = Vec::new();
+        while let Some(item) = input.next_item() {
+            items.push(item);
+        }
+        assert_eq!(items.len(), 3, "{items:?}");
+        assert!(
+            matches!(&items[0], Item::Page(r) if r.page().ends_with(b"Page 1 of the test.</p></html>"))
+        );
+        assert!(
+            matches!(&items[1], Item::Fault(f) if f.message.contains("over --max-record-bytes")),
+            "{:?}",
+            items[1]
+        );
+        assert!(
+            matches!(&items[2], Item::Page(r) if r.url.as_deref() == Some("http://example.org/2")),
+            "{:?}",
+            items[2]
+        );
     }
 }

@@ -229,6 +229,8 @@ pub enum Stream {
     Plain(BufReader<Box<dyn Read + Send>>),
     /// The concatenated contents of gzip members, each member checked (CRC32, size).
     Gzip(Box<gzip::Members<BufReader<Box<dyn Read + Send>>>>),
+    /// A zstd, xz or bzip2 input, decompressed.
+    Decoded(BufReader<compress::Decoded>),
 }
 
 impl Read for Stream {
@@ -236,6 +238,7 @@ impl Read for Stream {
         match self {
             Stream::Plain(r) => r.read(buf),
             Stream::Gzip(r) => r.read(buf),
+            Stream::Decoded(r) => r.read(buf),
         }
     }
 }
@@ -245,12 +248,14 @@ impl BufRead for Stream {
         match self {
             Stream::Plain(r) => r.fill_buf(),
             Stream::Gzip(r) => r.fill_buf(),
+            Stream::Decoded(r) => r.fill_buf(),
         }
     }
     fn consume(&mut self, n: usize) {
         match self {
             Stream::Plain(r) => r.consume(n),
             Stream::Gzip(r) => r.consume(n),
+            Stream::Decoded(r) => r.consume(n),
         }
     }
 }
@@ -283,14 +288,32 @@ pub trait Source: BufRead {
         let _ = offset;
         false
     }
+    /// zstd input: when the record at decompressed bytes `start..end` is the whole of the
+    /// frame being read, drops the rest of the frame without decompressing it and reads on at
+    /// `end`; false (and nothing done) otherwise. See [`compress::Decoded::skip_frame`].
+    fn skip_frame(&mut self, start: u64, end: u64) -> bool {
+        let _ = (start, end);
+        false
+    }
 }
 
 impl Source for Stream {
     fn member(&self) -> Option<(u64, u64)> {
         match self {
-            Stream::Plain(_) => None,
+            Stream::Plain(_) | Stream::Decoded(_) => None,
             Stream::Gzip(m) => m.member(),
         }
+    }
+    fn skip_frame(&mut self, start: u64, end: u64) -> bool {
+        let Stream::Decoded(r) = self else {
+            return false;
+        };
+        if !r.get_mut().skip_frame(start, end) {
+            return false;
+        }
+        let buffered = r.buffer().len();
+        r.consume(buffered);
+        true
     }
     fn stop_at_member_end(&mut self, on: bool) {
         if let Stream::Gzip(m) = self {
@@ -315,7 +338,7 @@ impl Source for Stream {
     }
     fn skip_member(&mut self, resume_out: u64) -> bool {
         match self {
-            Stream::Plain(_) => false,
+            Stream::Plain(_) | Stream::Decoded(_) => false,
             Stream::Gzip(m) => {
                 m.skip_member(resume_out);
                 true
@@ -437,35 +460,20 @@ impl Input {
         }
         // zstd, xz and bzip2 are decompressed here and read as what they hold; a stream that
         // fails at its first bytes is garbage behind a magic number, not an input.
-        if let Some(kind) = compress::sniff(raw.fill_buf()?) {
-            let decoded: Box<dyn Read + Send> = Box::new(compress::decoder(kind, Box::new(raw)));
-            raw = BufReader::with_capacity(DECODED_BUF, decoded);
-            if let Err(e) = raw.fill_buf() {
-                return Err(io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    format!("starts like {} but does not decompress: {e}", kind.name()),
-                ));
+        let compressed = compress::sniff(raw.fill_buf()?);
+        let (mut r, gzip, gz_warc) = match compressed {
+            Some(kind) => {
+                let mut d =
+                    BufReader::with_capacity(DECODED_BUF, compress::decoder(kind, Box::new(raw)));
+                if let Err(e) = d.fill_buf() {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        format!("starts like {} but does not decompress: {e}", kind.name()),
+                    ));
+                }
+                (Stream::Decoded(d), false, false)
             }
-        }
-        // The first bytes of a gzip input as inflated (a member corrupt further on still
-        // shows them): a WARC whose first member is damaged is still a WARC.
-        // The first members are inflated together, so that a first record cut to a few
-        // bytes does not hide the records after it.
-        let mut gz_head = Vec::new();
-        let gzip = raw.fill_buf()?.starts_with(&[0x1f, 0x8b]);
-        let mut gz_warc = false;
-        if gzip {
-            let _ = flate2::bufread::MultiGzDecoder::new(raw.fill_buf()?)
-                .take(64 << 10)
-                .read_to_end(&mut gz_head);
-            gz_warc = gz_head.starts_with(b"WARC/")
-                || warc::record_after_junk(&gz_head)
-                || (gz_head.len() < 5 && gzip::warc_member_within(raw.fill_buf()?));
-        }
-        let mut r = if gzip {
-            Stream::Gzip(Box::new(gzip::Members::new(raw)))
-        } else {
-            Stream::Plain(raw)
+            None => Self::gzip_or_plain(raw)?,
         };
         let mut first_error = None;
         let framing = match framing {
@@ -532,6 +540,32 @@ impl Input {
             }
         };
         Ok((input, framing))
+    }
+
+    /// The stream of an input that is not zstd, xz or bzip2: gzip members or plain bytes;
+    /// with whether it is gzip and whether its first member(s) inflate to a WARC.
+    fn gzip_or_plain(mut raw: BufReader<Box<dyn Read + Send>>) -> io::Result<(Stream, bool, bool)> {
+        // The first bytes of a gzip input as inflated (a member corrupt further on still
+        // shows them): a WARC whose first member is damaged is still a WARC.
+        // The first members are inflated together, so that a first record cut to a few
+        // bytes does not hide the records after it.
+        let mut gz_head = Vec::new();
+        let gzip = raw.fill_buf()?.starts_with(&[0x1f, 0x8b]);
+        let mut gz_warc = false;
+        if gzip {
+            let _ = flate2::bufread::MultiGzDecoder::new(raw.fill_buf()?)
+                .take(64 << 10)
+                .read_to_end(&mut gz_head);
+            gz_warc = gz_head.starts_with(b"WARC/")
+                || warc::record_after_junk(&gz_head)
+                || (gz_head.len() < 5 && gzip::warc_member_within(raw.fill_buf()?));
+        }
+        let r = if gzip {
+            Stream::Gzip(Box::new(gzip::Members::new(raw)))
+        } else {
+            Stream::Plain(raw)
+        };
+        Ok((r, gzip, gz_warc))
     }
 
     /// The next item; `None` at the end.
