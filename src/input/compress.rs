@@ -408,13 +408,13 @@ mod tests {
 
     fn warc_record(n: usize) -> Vec<u8> {
         let body = format!("<html><title>{n}</title><p>Page {n} of the test.</p></html>");
-        let mut r = format!(
+        format!(
             "WARC/1.0\r\nWARC-Type: resource\r\nWARC-Target-URI: http://example.org/{n}\r\n\
              WARC-Record-ID: <urn:uuid:{n}>\r\nContent-Type: text/html\r\n\
              Content-Length: {}\r\n\r\n{body}\r\n\r\n",
             body.len()
-        );
-        r.into_bytes()
+        )
+        .into_bytes()
     }
 
     /// A zstd frame by hand: `head` and `tail` as raw blocks around `zeros` bytes of zeros as
