@@ -27,6 +27,7 @@ fuzz_target!(|data: &[u8]| {
             links: sel & 0x40 != 0,
         },
         charset: None,
+        metadata: sel & 0x08 != 0,
     };
     if let Ok(e) = pith::extract(page, None, &opts) {
         assert!(e.text.is_empty() || e.text.ends_with('\n'));

@@ -320,7 +320,8 @@ pub fn looks_binary(bytes: &[u8]) -> bool {
     // C0 controls that text does not hold (tab, line ends, form feed and the escape of
     // ISO-2022 encodings are text).
     let control = |b: &u8| *b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | b'\x0c' | b'\x1b');
-    if MAGIC.iter().any(|m| bytes.starts_with(m)) {
+    if MAGIC.iter().any(|m| bytes.starts_with(m)) || crate::input::compress::sniff(bytes).is_some()
+    {
         return true;
     }
     if LETTERS.iter().any(|m| bytes.starts_with(m)) && bytes.iter().take(64).any(control) {

@@ -1,11 +1,14 @@
-//! Input framing: files, stdin, WARC (plain or gzip) and JSON lines become records.
+//! Input framing: files, stdin, WARC and JSON lines (plain, gzip, zstd, xz or bzip2) become
+//! records.
 //!
-//! [`Input::open`] recognizes what a stream holds from its first bytes (gzip magic, then a
+//! [`Input::open`] recognizes what a stream holds from its first bytes (a compression magic,
+//! see [`compress`], then the gzip magic, then a
 //! `WARC/` version line, then `{` for JSON lines, else one HTML page) unless the user said, and
 //! [`Input::next_item`] yields [`Item`]s: a page to extract, a record skipped (and why), or a
 //! fault with the record's number, offset and id. Nothing is read whole: WARC and JSON lines
 //! stream record by record, and no record grows past `--max-record-bytes`.
 
+pub mod compress;
 #[doc(hidden)]
 pub mod gzip;
 pub mod http;
@@ -23,7 +26,7 @@ pub struct Record {
     pub source: Arc<str>,
     /// 1-based record number in its input.
     pub index: u64,
-    /// Byte offset of the record (in the decompressed stream for gzip inputs).
+    /// Byte offset of the record (in the decompressed stream for compressed inputs).
     pub offset: u64,
     /// gzip input: file offset of the gzip member the record starts in (what CDX indexes give).
     pub member_offset: Option<u64>,
@@ -95,7 +98,7 @@ pub struct Fault {
     pub source: Arc<str>,
     /// The record's number in its input, from 1.
     pub index: u64,
-    /// Byte offset of the record in the input (in the decompressed stream for gzip).
+    /// Byte offset of the record in the input (in the decompressed stream when compressed).
     pub offset: u64,
     /// gzip input: file offset of the gzip member the record starts in.
     pub member_offset: Option<u64>,
@@ -137,7 +140,8 @@ pub enum Item {
 /// How input bytes are framed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Framing {
-    /// Recognize gzip, WARC and JSON lines by their first bytes; else one HTML page.
+    /// Recognize compression (gzip, zstd, xz, bzip2), WARC and JSON lines by their first
+    /// bytes; else one HTML page.
     Auto,
     /// The whole input is one HTML page.
     Html,
@@ -227,6 +231,8 @@ pub enum Stream {
     Plain(BufReader<Box<dyn Read + Send>>),
     /// The concatenated contents of gzip members, each member checked (CRC32, size).
     Gzip(Box<gzip::Members<BufReader<Box<dyn Read + Send>>>>),
+    /// A zstd, xz or bzip2 input, decompressed.
+    Decoded(BufReader<compress::Decoded>),
 }
 
 impl Read for Stream {
@@ -234,6 +240,7 @@ impl Read for Stream {
         match self {
             Stream::Plain(r) => r.read(buf),
             Stream::Gzip(r) => r.read(buf),
+            Stream::Decoded(r) => r.read(buf),
         }
     }
 }
@@ -243,12 +250,14 @@ impl BufRead for Stream {
         match self {
             Stream::Plain(r) => r.fill_buf(),
             Stream::Gzip(r) => r.fill_buf(),
+            Stream::Decoded(r) => r.fill_buf(),
         }
     }
     fn consume(&mut self, n: usize) {
         match self {
             Stream::Plain(r) => r.consume(n),
             Stream::Gzip(r) => r.consume(n),
+            Stream::Decoded(r) => r.consume(n),
         }
     }
 }
@@ -281,14 +290,32 @@ pub trait Source: BufRead {
         let _ = offset;
         false
     }
+    /// zstd input: when the record at decompressed bytes `start..end` is the whole of the
+    /// frame being read, drops the rest of the frame without decompressing it and reads on at
+    /// `end`; false (and nothing done) otherwise. See [`compress::Decoded::skip_frame`].
+    fn skip_frame(&mut self, start: u64, end: u64) -> bool {
+        let _ = (start, end);
+        false
+    }
 }
 
 impl Source for Stream {
     fn member(&self) -> Option<(u64, u64)> {
         match self {
-            Stream::Plain(_) => None,
+            Stream::Plain(_) | Stream::Decoded(_) => None,
             Stream::Gzip(m) => m.member(),
         }
+    }
+    fn skip_frame(&mut self, start: u64, end: u64) -> bool {
+        let Stream::Decoded(r) = self else {
+            return false;
+        };
+        if !r.get_mut().skip_frame(start, end) {
+            return false;
+        }
+        let buffered = r.buffer().len();
+        r.consume(buffered);
+        true
     }
     fn stop_at_member_end(&mut self, on: bool) {
         if let Stream::Gzip(m) = self {
@@ -313,7 +340,7 @@ impl Source for Stream {
     }
     fn skip_member(&mut self, resume_out: u64) -> bool {
         match self {
-            Stream::Plain(_) => false,
+            Stream::Plain(_) | Stream::Decoded(_) => false,
             Stream::Gzip(m) => {
                 m.skip_member(resume_out);
                 true
@@ -342,6 +369,10 @@ impl<R: Read> Read for Counting<R> {
 
 /// Buffer for reading inputs: large enough that gzip and WARC parsing rarely wait on reads.
 const BUF: usize = 1 << 20;
+
+/// Buffer for the decompressed bytes of a zstd, xz or bzip2 input: the decoders hand out a
+/// block at a time, so a larger one would rarely fill.
+const DECODED_BUF: usize = 256 << 10;
 
 impl Input {
     /// Opens `name` (`-` is stdin) and recognizes its framing.
@@ -429,25 +460,22 @@ impl Input {
                 return Ok((Input::Split(s), Framing::Warc));
             }
         }
-        // The first bytes of a gzip input as inflated (a member corrupt further on still
-        // shows them): a WARC whose first member is damaged is still a WARC.
-        // The first members are inflated together, so that a first record cut to a few
-        // bytes does not hide the records after it.
-        let mut gz_head = Vec::new();
-        let gzip = raw.fill_buf()?.starts_with(&[0x1f, 0x8b]);
-        let mut gz_warc = false;
-        if gzip {
-            let _ = flate2::bufread::MultiGzDecoder::new(raw.fill_buf()?)
-                .take(64 << 10)
-                .read_to_end(&mut gz_head);
-            gz_warc = gz_head.starts_with(b"WARC/")
-                || warc::record_after_junk(&gz_head)
-                || (gz_head.len() < 5 && gzip::warc_member_within(raw.fill_buf()?));
-        }
-        let mut r = if gzip {
-            Stream::Gzip(Box::new(gzip::Members::new(raw)))
-        } else {
-            Stream::Plain(raw)
+        // zstd, xz and bzip2 are decompressed here and read as what they hold; a stream that
+        // fails at its first bytes is garbage behind a magic number, not an input.
+        let compressed = compress::sniff(raw.fill_buf()?);
+        let (mut r, gzip, gz_warc) = match compressed {
+            Some(kind) => {
+                let mut d =
+                    BufReader::with_capacity(DECODED_BUF, compress::decoder(kind, Box::new(raw)));
+                if let Err(e) = d.fill_buf() {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        format!("starts like {} but does not decompress: {e}", kind.name()),
+                    ));
+                }
+                (Stream::Decoded(d), false, false)
+            }
+            None => Self::gzip_or_plain(raw)?,
         };
         let mut first_error = None;
         let framing = match framing {
@@ -514,6 +542,32 @@ impl Input {
             }
         };
         Ok((input, framing))
+    }
+
+    /// The stream of an input that is not zstd, xz or bzip2: gzip members or plain bytes;
+    /// with whether it is gzip and whether its first member(s) inflate to a WARC.
+    fn gzip_or_plain(mut raw: BufReader<Box<dyn Read + Send>>) -> io::Result<(Stream, bool, bool)> {
+        // The first bytes of a gzip input as inflated (a member corrupt further on still
+        // shows them): a WARC whose first member is damaged is still a WARC.
+        // The first members are inflated together, so that a first record cut to a few
+        // bytes does not hide the records after it.
+        let mut gz_head = Vec::new();
+        let gzip = raw.fill_buf()?.starts_with(&[0x1f, 0x8b]);
+        let mut gz_warc = false;
+        if gzip {
+            let _ = flate2::bufread::MultiGzDecoder::new(raw.fill_buf()?)
+                .take(64 << 10)
+                .read_to_end(&mut gz_head);
+            gz_warc = gz_head.starts_with(b"WARC/")
+                || warc::record_after_junk(&gz_head)
+                || (gz_head.len() < 5 && gzip::warc_member_within(raw.fill_buf()?));
+        }
+        let r = if gzip {
+            Stream::Gzip(Box::new(gzip::Members::new(raw)))
+        } else {
+            Stream::Plain(raw)
+        };
+        Ok((r, gzip, gz_warc))
     }
 
     /// The next item; `None` at the end.

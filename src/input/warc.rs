@@ -146,6 +146,15 @@ impl<R: Source> Source for Pushback<R> {
     fn at_member_end(&self) -> bool {
         !self.pending() && self.inner.at_member_end()
     }
+    fn skip_frame(&mut self, start: u64, end: u64) -> bool {
+        // As for a member: bytes looked at ahead are of the frame being skipped.
+        if self.inner.skip_frame(start, end) {
+            self.back.clear();
+            self.at = 0;
+            return true;
+        }
+        false
+    }
 }
 
 /// Reads WARC records from a (decompressed) stream.
@@ -642,6 +651,17 @@ impl<R: Source> Reader<R> {
             }
         }
         if over {
+            // A zstd frame that holds this record alone (its header states the record's
+            // size) is dropped without decompressing it, as a gzip member is above.
+            let resume = self.offset + len + 4;
+            if self.r.skip_frame(start, resume) {
+                self.offset = resume;
+                return Ok(Some(if wanted {
+                    self.over_limit(start, &h, len)
+                } else {
+                    Item::Skip(skip_reason(&h.kind))
+                }));
+            }
             // Too long to hold, or a lie: either way, the next record is found by looking
             // for it (a record inside this one's block would be read as one).
             self.lost = true;
