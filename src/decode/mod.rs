@@ -355,6 +355,16 @@ fn has_markup(bytes: &[u8]) -> bool {
 mod tests {
     use super::*;
 
+    #[test]
+    fn compressed_bytes_inside_a_record_are_binary() {
+        for magic in [
+            &[0x28, 0xb5, 0x2f, 0xfd, 0x04][..],
+            &[0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00, 0x00],
+        ] {
+            assert!(looks_binary(magic), "{magic:?}");
+        }
+    }
+
     /// Text of several pieces' length whose multi-byte characters fall across the pieces'
     /// borders, in `enc`, with bytes `enc` cannot read appended.
     fn long_page(enc: &'static Encoding) -> Vec<u8> {
