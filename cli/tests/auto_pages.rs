@@ -2,6 +2,7 @@
 //! tests/common) and on small synthetic pages (always run): each test names the sentences that
 //! must come out and the ones that must not.
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::path::{Path, PathBuf};

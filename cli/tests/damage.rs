@@ -3,6 +3,7 @@
 //! comes out byte for byte as from the clean file, with at most one error line for the damaged
 //! one, and the same lines from the sequential (`-j 1`) and the split (`-j N`) reader.
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 mod damage_harness;
 

@@ -3,6 +3,7 @@
 //! trafilatura_eval), and the snippet scorer agrees with the reference per page. Needs
 //! `../shared` (ignored without it: see tests/common).
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::path::PathBuf;

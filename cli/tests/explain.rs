@@ -3,6 +3,7 @@
 //! every page of the ScrapingHub set under every algorithm, the commands write their files and
 //! fail with one-line messages, and a hostile page stays linear.
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::path::{Path, PathBuf};

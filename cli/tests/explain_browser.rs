@@ -6,6 +6,7 @@
 //! Without Chromium (`apt-get install chromium`) the test says so and passes. The tests on
 //! the ScrapingHub set need `../shared` (ignored without it: see tests/common).
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::path::{Path, PathBuf};

@@ -4,6 +4,7 @@
 //! under `-j 1` and `-j 4`, and the real WARC samples of `../shared/data/warc_samples` (ignored
 //! when absent: see tests/common), whose HTML response counts the output must match.
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::io::Write;

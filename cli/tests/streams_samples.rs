@@ -4,6 +4,7 @@
 //! the HTTP header decoded, the truncated and the 411 MiB files handled, and a Common Crawl
 //! sample giving exactly its MANIFEST's count of HTML responses as JSON lines.
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 mod streams_util;
 

@@ -3,6 +3,7 @@
 //! gzip member offsets, ids, page bytes, skip reasons and faults. Also that it really splits
 //! (no fallback) on gzip-per-record files, and falls back cleanly where the layout differs.
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 mod streams_util;
 

@@ -2,6 +2,7 @@
 //! `--algo tmpl-text`): the small site in tests/pages, then a real site-year of msv_big9 (in
 //! ../shared: ignored without it, see tests/common).
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::path::Path;

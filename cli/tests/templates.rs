@@ -3,6 +3,7 @@
 //! fallback to auto, `--algo ce` over pages given together, and real sites of msv_big9, same
 //! year and across years (in ../shared: ignored without it, see tests/common).
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::path::{Path, PathBuf};

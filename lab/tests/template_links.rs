@@ -3,6 +3,7 @@
 //! `pith template extract` over a WARC crawl, and the WARC samples of ../shared (ignored without
 //! it: see tests/common).
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::process::{Command, Output};

@@ -11,6 +11,7 @@
 //! LCS (soft). The pages are those in `tests/pages`, and with them every page of
 //! `../shared/data/*/html` (ignored without it: see tests/common).
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::path::PathBuf;

@@ -1,5 +1,6 @@
 //! The gold data of the data tests: `../shared` beside the repository, or the folder
-//! `PITH_SHARED_DIR` names, as build.rs found it.
+//! `PITH_SHARED_DIR` names, as build.rs found it. The tests of `cli/` and `lab/` include this
+//! file too (`#[path]`).
 //!
 //! A test that reads it is marked
 //! `#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]`: build.rs sets
