@@ -71,7 +71,7 @@ struct Args {
     #[argh(option, short = 'j', arg_name = "N")]
     jobs: Option<usize>,
 
-    /// largest record accepted, in bytes after decompression (default 64 MiB); larger ones are reported and skipped
+    /// the record limit: largest record accepted, in bytes after decompression (default 64 MiB); larger ones are reported ("over the record limit") and skipped
     #[argh(
         option,
         default = "pith::input::DEFAULT_MAX_RECORD",

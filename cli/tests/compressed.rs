@@ -337,7 +337,7 @@ fn a_decompression_bomb_stops_at_max_record_bytes() {
         assert!(
             docs[1]["error"]
                 .as_str()
-                .is_some_and(|e| e.contains("over --max-record-bytes")),
+                .is_some_and(|e| e.contains("over the record limit")),
             "{name}: {}",
             docs[1]
         );

@@ -251,7 +251,7 @@ fn d4_a_record_over_the_limit_running_past_the_end_loses_nothing_after_it() {
     let (got, errors, _) = outcome("r2.warc", &warc);
     assert_eq!(got, ids(&["a", "b", "c"]));
     assert_eq!(errors.len(), 1, "{errors:?}");
-    assert!(errors[0].contains("<urn:big>") && errors[0].contains("max-record-bytes"));
+    assert!(errors[0].contains("<urn:big>") && errors[0].contains("record limit"));
 }
 
 #[test]

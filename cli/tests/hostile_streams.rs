@@ -80,7 +80,7 @@ fn an_http_gzip_bomb_stops_at_the_limit_and_the_stream_goes_on() {
     assert_eq!(ids, [id(1), id(3)], "{err}");
     assert_eq!(errors.len(), 1);
     assert!(
-        errors[0].contains("past --max-record-bytes 4000000"),
+        errors[0].contains("past the record limit of 4000000 bytes"),
         "{errors:?}"
     );
     assert!(err.contains(&format!("record 2 {}", id(2))), "{err}");

@@ -264,7 +264,7 @@ fn gzip_bomb_is_stopped_at_the_limit_and_the_stream_goes_on() {
         docs[0]["error"]
             .as_str()
             .unwrap_or("")
-            .contains("max-record-bytes"),
+            .contains("record limit"),
         "{}",
         docs[0]
     );

@@ -91,7 +91,7 @@ fn gzip_bomb_record_stops_at_the_limit_without_being_inflated() {
     assert_eq!(docs.len(), 3, "{docs:?}");
     assert!(text(&docs[0]).contains("Story number 1 begins"));
     let err = docs[1]["error"].as_str().unwrap_or("");
-    assert!(err.contains("over --max-record-bytes"), "{}", docs[1]);
+    assert!(err.contains("over the record limit"), "{}", docs[1]);
     assert_eq!(docs[1]["id"], "<urn:uuid:bomb>");
     assert_eq!(docs[1]["member_offset"], bomb_at as u64);
     assert!(text(&docs[2]).contains("Story number 3 begins"));
@@ -167,7 +167,7 @@ fn record_over_the_limit_in_a_plain_warc_is_skipped_and_the_next_comes_out() {
         docs[0]["error"]
             .as_str()
             .unwrap_or("")
-            .contains("over --max-record-bytes 100000")
+            .contains("over the record limit of 100000 bytes")
     );
     assert_eq!(docs[0]["url"], serde_json::Value::Null);
     assert!(text(&docs[1]).contains("Story number 2 begins"));

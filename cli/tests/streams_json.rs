@@ -129,7 +129,7 @@ fn json_lines_pass_through_never_replaces_pith_fields() {
         docs[2]["error"]
             .as_str()
             .unwrap_or("")
-            .contains("max-record-bytes")
+            .contains("record limit")
     );
     assert!(text(&docs[3]).contains("Story number 4 begins"));
     assert!(

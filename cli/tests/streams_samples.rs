@@ -185,7 +185,7 @@ fn clipped_and_giant_samples_fail_one_record_each_quickly() {
         docs[0]["error"]
             .as_str()
             .unwrap_or("")
-            .contains("431216083 bytes over --max-record-bytes")
+            .contains("431216083 bytes over the record limit")
     );
     assert_eq!(docs[0]["member_offset"], 0);
 }

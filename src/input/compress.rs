@@ -477,7 +477,7 @@ mod tests {
             matches!(&items[0], Item::Page(r) if r.page().ends_with(b"Page 1 of the test.</p></html>"))
         );
         assert!(
-            matches!(&items[1], Item::Fault(f) if f.message.contains("over --max-record-bytes")),
+            matches!(&items[1], Item::Fault(f) if f.message.contains("over the record limit")),
             "{:?}",
             items[1]
         );

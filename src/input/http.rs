@@ -152,7 +152,9 @@ impl Response<'_> {
         let out = decoded.or(dechunked);
         let len = out.as_ref().map_or(self.body.len(), Vec::len);
         if len > max {
-            return Err(format!("page of {len} bytes over --max-record-bytes {max}"));
+            return Err(format!(
+                "page of {len} bytes over the record limit of {max} bytes"
+            ));
         }
         Ok(out)
     }
@@ -163,7 +165,9 @@ impl Response<'_> {
 fn bounded(r: impl Read, max: usize) -> Result<Option<Vec<u8>>, String> {
     let mut out = Vec::new();
     match r.take(max as u64 + 1).read_to_end(&mut out) {
-        Ok(_) if out.len() > max => Err(format!("body decompresses past --max-record-bytes {max}")),
+        Ok(_) if out.len() > max => Err(format!(
+            "body decompresses past the record limit of {max} bytes"
+        )),
         Ok(_) => Ok(Some(out)),
         Err(_) if !out.is_empty() => Ok(Some(out)),
         Err(_) => Ok(None),

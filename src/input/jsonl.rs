@@ -96,7 +96,10 @@ impl<R: BufRead> Reader<R> {
                 return Some(self.fault(
                     start,
                     None,
-                    format!("line over --max-record-bytes {}", self.max_record_bytes),
+                    format!(
+                        "line over the record limit of {} bytes",
+                        self.max_record_bytes
+                    ),
                 ));
             }
             let value: serde_json::Value = match serde_json::from_slice(&line) {
@@ -136,7 +139,10 @@ impl<R: BufRead> Reader<R> {
                     start,
                     id,
                     url,
-                    format!("page over --max-record-bytes {}", self.max_record_bytes),
+                    format!(
+                        "page over the record limit of {} bytes",
+                        self.max_record_bytes
+                    ),
                 ));
             }
             let rec = Record {

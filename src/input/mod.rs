@@ -528,7 +528,7 @@ impl Input {
                 if n > max_record_bytes {
                     return Err(io::Error::new(
                         io::ErrorKind::InvalidData,
-                        format!("page over --max-record-bytes {max_record_bytes}"),
+                        format!("page over the record limit of {max_record_bytes} bytes"),
                     ));
                 }
                 let rec = Record {

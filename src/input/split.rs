@@ -323,7 +323,7 @@ impl Splitter {
         }
         if len > self.max as u64 {
             return Action::Fault(format!(
-                "record of {len} bytes over --max-record-bytes {}",
+                "record of {len} bytes over the record limit of {} bytes",
                 self.max
             ));
         }

@@ -751,7 +751,7 @@ impl<R: Source> Reader<R> {
 
     fn over_limit(&self, start: u64, h: &Headers, len: u64) -> Item {
         let msg = format!(
-            "record of {len} bytes over --max-record-bytes {}",
+            "record of {len} bytes over the record limit of {} bytes",
             self.max_record_bytes
         );
         self.fault(start, h.id.clone(), msg)
