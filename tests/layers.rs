@@ -166,11 +166,10 @@ fn no_two_modules_import_each_other() {
         if state.contains_key(start.as_str()) {
             continue;
         }
-        let mut stack: Vec<(&str, Vec<&str>)> = vec![(start, Vec::new())];
+        let mut stack: Vec<&str> = vec![start];
         state.insert(start, 1);
         let mut next: BTreeMap<&str, usize> = BTreeMap::new();
-        while let Some((node, _)) = stack.last() {
-            let node = *node;
+        while let Some(&node) = stack.last() {
             let tos: Vec<&str> = g
                 .get(node)
                 .map(|s| s.iter().map(String::as_str).collect())
@@ -181,13 +180,12 @@ fn no_two_modules_import_each_other() {
                 *i += 1;
                 match state.get(to) {
                     Some(1) => {
-                        let path: Vec<&str> = stack.iter().map(|(n, _)| *n).collect();
-                        panic!("import circle: {} -> {to}", path.join(" -> "));
+                        panic!("import circle: {} -> {to}", stack.join(" -> "));
                     }
                     Some(_) => {}
                     None => {
                         state.insert(to, 1);
-                        stack.push((to, Vec::new()));
+                        stack.push(to);
                     }
                 }
             } else {

@@ -13,7 +13,7 @@
 //! `id_map` for scrapinghub and l3s_gn1), else from cleaneval's `<text id="URL">` wrapper, else
 //! it is the page id (dragnet keeps no URL).
 
-use std::io::{BufWriter, Read, Write};
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -52,34 +52,6 @@ pub fn host(url: &str) -> Option<String> {
     let h = h.split(':').next()?.to_ascii_lowercase();
     let h = h.strip_prefix("www.").unwrap_or(&h).to_string();
     (!h.is_empty() && h.contains('.')).then_some(h)
-}
-
-/// The page ids of a set: `html/<id>.html` and `html/<id>.html.gz`, sorted.
-fn page_ids(dir: &Path) -> std::io::Result<Vec<(String, PathBuf)>> {
-    let mut ids = Vec::new();
-    for e in std::fs::read_dir(dir.join("html"))? {
-        let e = e?;
-        let name = e.file_name().to_string_lossy().into_owned();
-        let id = name
-            .strip_suffix(".html.gz")
-            .or_else(|| name.strip_suffix(".html"));
-        if let Some(id) = id {
-            ids.push((id.to_string(), e.path()));
-        }
-    }
-    ids.sort();
-    Ok(ids)
-}
-
-fn read_page(path: &Path) -> std::io::Result<Vec<u8>> {
-    let raw = std::fs::read(path)?;
-    if path.extension().is_some_and(|e| e == "gz") {
-        let mut out = Vec::new();
-        flate2::read::GzDecoder::new(&raw[..]).read_to_end(&mut out)?;
-        Ok(out)
-    } else {
-        Ok(raw)
-    }
 }
 
 /// cleaneval's pages open with `<text id="URL" ...>`.
@@ -123,31 +95,23 @@ pub fn main(dirs: &[PathBuf], pages: Option<&Path>) -> ExitCode {
             .ok()
             .and_then(|b| serde_json::from_slice(&b).ok())
             .unwrap_or(Value::Null);
-        let ids = match page_ids(dir) {
-            Ok(ids) => ids,
+        // The pages and the gold as `pith eval` reads them (`.html` or `.html.gz`; the set's
+        // name picks the gold's clean-up).
+        let ds = match Dataset::open(dir) {
+            Ok(ds) => ds,
             Err(e) => {
-                eprintln!("pith-lab blocks: {}: {e}", dir.display());
+                eprintln!("pith-lab blocks: {e}");
                 return ExitCode::FAILURE;
             }
         };
-        // The gold as `pith eval` reads it (the set's name picks the clean-up).
-        let ds = Dataset {
-            name: manifest
-                .get("name")
-                .and_then(Value::as_str)
-                .unwrap_or(&set)
-                .to_string(),
-            dir: dir.clone(),
-            ids: ids.iter().map(|x| x.0.clone()).collect(),
-        };
         let (mut n_pages, mut n_blocks) = (0usize, 0usize);
-        for (id, path) in &ids {
+        for id in &ds.ids {
             let gold = ds.gold(id);
             let Some(gold_text) = gold.text else { continue };
-            let bytes = match read_page(path) {
+            let bytes = match ds.page(id) {
                 Ok(b) => b,
                 Err(e) => {
-                    eprintln!("pith-lab blocks: {}: {e}", path.display());
+                    eprintln!("pith-lab blocks: {}/html/{id}: {e}", dir.display());
                     continue;
                 }
             };
