@@ -7,35 +7,13 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 use serde_json::Value;
 
-fn pith(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pith"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn pith");
-    let mut input = child.stdin.take().expect("stdin");
-    let data = stdin.to_vec();
-    let w = std::thread::spawn(move || {
-        let _ = input.write_all(&data);
-    });
-    let out = child.wait_with_output().expect("wait");
-    let _ = w.join();
-    out
-}
+mod run_util;
 
-fn json_lines(o: &Output) -> Vec<Value> {
-    String::from_utf8(o.stdout.clone())
-        .expect("UTF-8 output")
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON line {l:?}: {e}")))
-        .collect()
-}
+use run_util::{json_lines, pith};
 
 fn article(n: usize) -> String {
     format!(

@@ -81,11 +81,11 @@ fn show_seed_records() {
 // The reproducers of issue 21 (its mk.py, built here), each run through the binary at `-j 1`,
 // `-j 2` and from standard input: the same lines, errors and summary every way.
 
-mod streams_util;
+mod run_util;
 
 use std::time::Duration;
 
-use streams_util::{gz, json_lines, pith_within, stderr};
+use run_util::{gz, json_lines, pith_within, stderr};
 
 const A: &str = "<p>PITHMARKER The council said the new bridge will open next spring after two years of work.</p>";
 

@@ -1,14 +1,14 @@
 //! Hostile streams through the real binary: bombs and lying lengths must be stopped, reported
 //! on stderr and in the JSON, and every record after them must still come out.
 
-mod streams_util;
+mod run_util;
 
 use std::io::Write;
 use std::time::Duration;
 
 use flate2::Compression;
 use flate2::write::GzEncoder;
-use streams_util::*;
+use run_util::*;
 
 /// The ids of the records that came out with text, and the errors, in order.
 fn outcome(warc: &[u8], args: &[&str]) -> (Vec<String>, Vec<String>, String) {

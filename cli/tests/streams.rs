@@ -8,80 +8,13 @@
 mod common;
 
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
-use flate2::Compression;
-use flate2::write::GzEncoder;
 use serde_json::Value;
 
-fn pith(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pith"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn pith");
-    let mut input = child.stdin.take().expect("stdin");
-    let data = stdin.to_vec();
-    let w = std::thread::spawn(move || {
-        let _ = input.write_all(&data);
-    });
-    let out = child.wait_with_output().expect("wait");
-    let _ = w.join();
-    out
-}
+mod run_util;
 
-fn json_lines(o: &Output) -> Vec<Value> {
-    String::from_utf8(o.stdout.clone())
-        .expect("UTF-8 output")
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON line {l:?}: {e}")))
-        .collect()
-}
-
-fn article(n: usize, extra: &str) -> String {
-    format!(
-        "<html lang=en><head><title>Story {n}</title></head><body><nav><a href=/>Home</a> <a href=/n>News</a></nav>\
-         <article><p>Story number {n} begins with a sentence long enough to be the article, and it goes on.</p>\
-         <p>{extra} A second paragraph of story {n} adds more words, commas, and detail to the text.</p></article>\
-         <footer>Copyright footer</footer></body></html>"
-    )
-}
-
-/// One WARC record with an HTTP response block.
-fn response(n: usize, http_head: &str, body: &[u8]) -> Vec<u8> {
-    let mut block = http_head.as_bytes().to_vec();
-    block.extend_from_slice(body);
-    record(
-        "response",
-        &format!("http://example.org/{n}"),
-        n,
-        "application/http; msgtype=response",
-        &block,
-    )
-}
-
-fn record(kind: &str, url: &str, n: usize, ctype: &str, block: &[u8]) -> Vec<u8> {
-    let mut r = format!(
-        "WARC/1.0\r\nWARC-Type: {kind}\r\nWARC-Target-URI: {url}\r\nWARC-Date: 2024-01-0{}T00:00:00Z\r\n\
-         WARC-Record-ID: <urn:uuid:{n:08}>\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\n\r\n",
-        n % 9 + 1,
-        block.len()
-    )
-    .into_bytes();
-    r.extend_from_slice(block);
-    r.extend_from_slice(b"\r\n\r\n");
-    r
-}
-
-const HTML_HEAD: &str = "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n";
-
-fn gz(data: &[u8]) -> Vec<u8> {
-    let mut e = GzEncoder::new(Vec::new(), Compression::fast());
-    e.write_all(data).expect("gzip");
-    e.finish().expect("gzip")
-}
+use run_util::*;
 
 /// A WARC of mixed records: 3 HTML responses among a request, an image and warcinfo.
 fn mixed_records() -> Vec<Vec<u8>> {

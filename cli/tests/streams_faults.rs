@@ -4,12 +4,12 @@
 //! gzip, bad and missing files among several, empty inputs, and stderr kept free of progress
 //! lines when it is not a terminal.
 
-mod streams_util;
+mod run_util;
 
 use std::time::Duration;
 
 use flate2::{Compress, Compression, Crc, FlushCompress};
-use streams_util::*;
+use run_util::*;
 
 /// A gzip member (RFC 1952) holding `head`, then `zeros_mib` MiB of zero bytes, then `tail`,
 /// built without compressing the zeros more than once: one MiB is compressed with a sync flush

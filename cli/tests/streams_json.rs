@@ -3,10 +3,10 @@
 //! UTF-8 with one line per record whatever the page holds, `--url` for a page on stdin, and
 //! pass-through fields of JSON lines input that never replace pith's own.
 
-mod streams_util;
+mod run_util;
 
+use run_util::*;
 use serde_json::{Value, json};
-use streams_util::*;
 
 #[test]
 fn gbk_page_with_charset_only_in_the_http_header() {

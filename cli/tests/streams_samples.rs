@@ -6,12 +6,12 @@
 
 #[path = "../../tests/common/mod.rs"]
 mod common;
-mod streams_util;
+mod run_util;
 
 use std::time::Duration;
 
+use run_util::*;
 use serde_json::Value;
-use streams_util::*;
 
 fn files(dir: &std::path::Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(dir.join("files"))

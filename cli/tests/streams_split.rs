@@ -5,10 +5,10 @@
 
 #[path = "../../tests/common/mod.rs"]
 mod common;
-mod streams_util;
+mod run_util;
 
 use pith::input::{Framing, Input, Item, Pool};
-use streams_util::*;
+use run_util::*;
 
 /// Every item of `path`, members finished, as comparable text.
 fn items(path: &str, split: bool, max: usize) -> (Vec<String>, Option<bool>) {

@@ -9,26 +9,13 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod run_util;
+
 fn pith(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_pith"))
         .args(args)
         .output()
         .expect("run pith")
-}
-
-fn pith_stdin(args: &[&str], input: &[u8]) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pith"))
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("run pith");
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin.write_all(input).expect("write stdin");
-    drop(stdin);
-    child.wait_with_output().expect("wait")
 }
 
 fn tmp(name: &str) -> PathBuf {
@@ -245,7 +232,7 @@ fn templates_work_in_jsonl_and_warc_and_with_workers() {
     ];
     let want = ["fastce+auto", "auto", "auto", "fastce+auto"];
     for j in ["1", "2"] {
-        let o = pith_stdin(
+        let o = run_util::pith(
             &["--templates", s, "--format", "json", "-j", j],
             jsonl(&pages).as_bytes(),
         );
@@ -254,7 +241,7 @@ fn templates_work_in_jsonl_and_warc_and_with_workers() {
             .map(|v| v["algo"].as_str().unwrap_or("").to_string())
             .collect();
         assert_eq!(algos, want, "jsonl -j {j}");
-        let o = pith_stdin(
+        let o = run_util::pith(
             &["--templates", s, "--format", "json", "-j", j],
             &warc(&pages),
         );
@@ -626,7 +613,7 @@ fn a_sub_block_at_a_path_no_training_page_had_goes_with_its_block() {
     )
     .expect("template");
     let s = store.to_str().expect("path");
-    let o = pith_stdin(
+    let o = run_util::pith(
         &[
             "--templates",
             s,

@@ -1,5 +1,6 @@
-//! Shared helpers of the `streams_*` tests: running the real binary, and building WARC records,
-//! gzip members and pages by hand (no test data is stored for these).
+//! Shared helpers of the CLI tests: running the real binary (fed on stdin, killed after a time
+//! limit), reading its JSON lines, and building WARC records, gzip members and pages by hand (no
+//! test data is stored for these).
 #![allow(dead_code)]
 
 use std::io::{Read, Write};
