@@ -269,12 +269,8 @@ pub fn charset_arg(label: Option<&str>) -> Result<Option<Charset>, String> {
 }
 
 fn config_from(args: Args) -> Result<Run, String> {
-    let format: OutputFormat = args.format.parse().map_err(|e: pith::names::UnknownName| {
-        format!("unknown --format `{}`{}", e.name, e.one_of())
-    })?;
-    let input: Framing = args.input.parse().map_err(|e: pith::names::UnknownName| {
-        format!("unknown --input `{}`{}", e.name, e.one_of())
-    })?;
+    let format: OutputFormat = crate::cmdline::named("format", &args.format)?;
+    let input: Framing = crate::cmdline::named("input", &args.input)?;
     let charset = charset_arg(args.charset.as_deref())?;
     let mode = mode_arg(args.precision, args.recall)?;
     if args.jobs == Some(0) {

@@ -59,16 +59,9 @@ pub fn cluster_main(args: &[String]) -> ExitCode {
         Err(code) => return code,
     };
     crate::cmdline::dash_for_stdin(&mut a.files);
-    let framing = match a
-        .input
-        .parse::<Framing>()
-        .map_err(|e| format!("unknown --input `{}`{}", e.name, e.one_of()))
-    {
+    let framing: Framing = match crate::cmdline::named("input", &a.input) {
         Ok(f) => f,
-        Err(e) => {
-            eprintln!("pith: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return crate::cmdline::usage_error(e),
     };
     if a.files.is_empty() {
         eprintln!("pith: give the pages to cluster (files, WARC or JSON lines)");

@@ -42,6 +42,17 @@ pub fn usage_error(msg: impl Display) -> ExitCode {
     ExitCode::from(2)
 }
 
+/// The value of `--flag` as one of the library's named options (`--input`, `--format`, ...):
+/// the error names the flag, the value and the accepted names.
+pub fn named<T>(flag: &str, value: &str) -> Result<T, String>
+where
+    T: std::str::FromStr<Err = pith::names::UnknownName>,
+{
+    value.parse().map_err(|e: pith::names::UnknownName| {
+        format!("unknown --{flag} `{}`{}", e.name, e.one_of())
+    })
+}
+
 /// Parses `args` (what follows the command path `cmd`, e.g. `["pith", "eval"]`) into `T`.
 /// `Err` is the exit status once help, the version or a usage error has been written.
 pub fn parse<T: FromArgs + ArgsInfo>(cmd: &[&str], args: &[String]) -> Result<T, ExitCode> {

@@ -171,16 +171,9 @@ pub fn learn_main(args: &[String]) -> ExitCode {
         Err(code) => return code,
     };
     crate::cmdline::dash_for_stdin(&mut a.files);
-    let framing = match a
-        .input
-        .parse::<Framing>()
-        .map_err(|e| format!("unknown --input `{}`{}", e.name, e.one_of()))
-    {
+    let framing: Framing = match crate::cmdline::named("input", &a.input) {
         Ok(f) => f,
-        Err(e) => {
-            eprintln!("pith: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return crate::cmdline::usage_error(e),
     };
     if a.files.is_empty() {
         eprintln!("pith: give the pages to learn from (files, WARC or JSON lines)");
@@ -407,16 +400,9 @@ fn extract_main(a: &TemplateArgs) -> ExitCode {
         eprintln!("{who}: give the key page's URL with --key URL");
         return ExitCode::from(2);
     };
-    let framing = match a
-        .input
-        .parse::<Framing>()
-        .map_err(|e| format!("unknown --input `{}`{}", e.name, e.one_of()))
-    {
+    let framing: Framing = match crate::cmdline::named("input", &a.input) {
         Ok(f) => f,
-        Err(e) => {
-            eprintln!("{who}: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return crate::cmdline::usage_error(e),
     };
     if a.paths.is_empty() || a.cs_size < 2 || a.votes < 1 {
         eprintln!("{who}: give the crawl (WARC or JSON lines); need --cs-size >= 2, --votes >= 1");
