@@ -82,65 +82,16 @@ pub fn url_key(url: &str) -> Option<String> {
     Some(format!("{host}{path}"))
 }
 
-/// Resolves `href` against the absolute URL `base` (RFC 3986 section 5.2, reduced to what
-/// links hold: absolute URLs, `//host`, `/path`, `?query`, relative paths with `.` and `..`).
-/// `None` for fragments only, and for `mailto:`, `javascript:` and other non-HTTP schemes.
-pub fn resolve(base: &str, href: &str) -> Option<String> {
+/// Resolves `href` against the page's URL `base` with the `url` crate (the WHATWG URL
+/// standard, as the Markdown renderer's links). `None` for a fragment alone, for `mailto:`,
+/// `javascript:` and other non-HTTP schemes, and for what does not parse.
+pub fn resolve(base: &url::Url, href: &str) -> Option<String> {
     let href = href.trim();
     if href.is_empty() || href.starts_with('#') {
         return None;
     }
-    if let Some((scheme, _)) = href.split_once(':')
-        && scheme
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
-    {
-        let s = scheme.to_ascii_lowercase();
-        return (s == "http" || s == "https").then(|| href.to_string());
-    }
-    let (scheme, rest) = base.split_once("://")?;
-    if let Some(r) = href.strip_prefix("//") {
-        return Some(format!("{scheme}://{r}"));
-    }
-    let slash = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    let authority = &rest[..slash];
-    let base_path = rest[slash..].split(['?', '#']).next().unwrap_or("");
-    let joined = if href.starts_with('/') {
-        href.to_string()
-    } else if href.starts_with('?') {
-        format!(
-            "{}{href}",
-            if base_path.is_empty() { "/" } else { base_path }
-        )
-    } else {
-        let dir = base_path.rfind('/').map_or("/", |i| &base_path[..=i]);
-        format!("{dir}{href}")
-    };
-    // Remove dot segments of the path (the query is left alone).
-    let (path, query) = match joined.find('?') {
-        Some(i) => joined.split_at(i),
-        None => (joined.as_str(), ""),
-    };
-    let mut out: Vec<&str> = Vec::new();
-    let segs: Vec<&str> = path.split('/').skip(1).collect();
-    for (k, seg) in segs.iter().enumerate() {
-        let last = k + 1 == segs.len();
-        match *seg {
-            "." => {
-                if last {
-                    out.push("");
-                }
-            }
-            ".." => {
-                out.pop();
-                if last {
-                    out.push("");
-                }
-            }
-            s => out.push(s),
-        }
-    }
-    Some(format!("{scheme}://{authority}/{}{query}", out.join("/")))
+    let url = base.join(href).ok()?;
+    matches!(url.scheme(), "http" | "https").then(|| url.into())
 }
 
 /// Definition 2.2.4: a link as its words, the host and the directories, without the resource
@@ -199,7 +150,11 @@ pub struct PageLink {
 
 /// The links of a page to its own host, each target once, self-links left out, at most `max`.
 pub fn page_links(doc: &Document<'_>, base: &str, max: usize) -> Vec<PageLink> {
-    let (Some(host), Some(me)) = (super::host_of(base), url_key(base)) else {
+    let (Some(host), Some(me), Ok(parsed)) = (
+        super::host_of(base),
+        url_key(base),
+        url::Url::parse(base.trim()),
+    ) else {
         return Vec::new();
     };
     let mut seen: HashSet<String> = HashSet::new();
@@ -212,7 +167,7 @@ pub fn page_links(doc: &Document<'_>, base: &str, max: usize) -> Vec<PageLink> {
             continue;
         }
         let id = i as NodeId;
-        let Some(url) = doc.attr(id, "href").and_then(|h| resolve(base, h)) else {
+        let Some(url) = doc.attr(id, "href").and_then(|h| resolve(&parsed, h)) else {
             continue;
         };
         if super::host_of(&url).as_deref() != Some(host.as_str()) {
@@ -624,7 +579,8 @@ mod tests {
 
     #[test]
     fn links_resolve_and_keys_ignore_scheme_and_fragment() {
-        let base = "http://ex.org/a/b/page.html?x=1";
+        let base = url::Url::parse("http://ex.org/a/b/page.html?x=1").expect("a URL");
+        let base = &base;
         assert_eq!(
             resolve(base, "c.html").as_deref(),
             Some("http://ex.org/a/b/c.html")
@@ -646,7 +602,7 @@ mod tests {
         assert_eq!(resolve(base, "mailto:a@ex.org"), None);
         assert_eq!(
             resolve(base, "https://Other.org/").as_deref(),
-            Some("https://Other.org/")
+            Some("https://other.org/")
         );
         assert_eq!(url_key("https://EX.org"), url_key("http://ex.org/#frag"));
     }
