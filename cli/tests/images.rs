@@ -329,6 +329,14 @@ fn lazy_loaded_photos_give_their_real_source() {
              Inner Mongolia sought treatment"
         )
     );
+    // The caption and its credit are two `<span>`s: a space between them.
+    assert_eq!(
+        got[0].2.as_deref(),
+        Some(
+            "Beijing Chaoyang Hospital in Beijing, China, where plague-infected people from \
+             Inner Mongolia sought treatment Credit: EPA"
+        )
+    );
     assert!(got.iter().all(|i| !i.0.starts_with("data:")), "{got:#?}");
 
     let page = std::fs::read(shared(SPACE)).expect("page");

@@ -15,8 +15,9 @@
 //! to replace), `src`, the largest candidate of `srcset` / `data-srcset`, and the first
 //! `srcset` of a `<source>` of the enclosing `<picture>`. A `data:` URI is never usable (an
 //! inline placeholder, or a picture of up to megabytes that is no URL), nor one longer than
-//! [`MAX_SRC_BYTES`]. Images declared 1 pixel wide or high (tracking pixels) are left out, and
-//! so are images inside hidden elements (`<template>`...). Sources are resolved against the
+//! [`MAX_SRC_BYTES`]. Images declared 1 pixel wide or high (tracking pixels, spacers) or at
+//! most [`MAX_ICON_PIXELS`] both ways (icons) are left out, and so are images inside hidden
+//! elements (`<template>`...). Sources are resolved against the
 //! page's base URL; an image whose source was already listed is listed once.
 //!
 //! One forward pass over the nodes with stacks of the open figures, paragraphs, captions and
@@ -105,6 +106,8 @@ struct Unit {
     /// For a figure: its first `<figcaption>`'s node range and text (raw, concatenated).
     caption: Option<Range<usize>>,
     caption_text: String,
+    /// The last text node added to `caption_text`.
+    caption_last: NodeId,
 }
 
 /// An image candidate: 28 bytes, its strings read again only when it is kept.
@@ -185,6 +188,7 @@ pub(crate) fn find(doc: &Document<'_>, sel: &Selection, base: Option<&url::Url>)
                         unsel_at_end: unsel,
                         caption: None,
                         caption_text: String::new(),
+                        caption_last: NONE,
                     });
                     let u = (units.len() - 1) as NodeId;
                     open.push(u);
@@ -242,7 +246,12 @@ pub(crate) fn find(doc: &Document<'_>, sel: &Selection, base: Option<&url::Url>)
                 if let Some(&(_, fig)) = captions.last()
                     && fig != NONE
                 {
-                    units[fig as usize].caption_text.push_str(raw);
+                    let unit = &mut units[fig as usize];
+                    if caption_gap(doc, unit.caption_last, id, &unit.caption_text, raw) {
+                        unit.caption_text.push(' ');
+                    }
+                    unit.caption_text.push_str(raw);
+                    unit.caption_last = id;
                 }
                 while sel.nodes.get(next_sel).is_some_and(|&s| s < id) {
                     next_sel += 1;
@@ -284,6 +293,26 @@ pub(crate) fn find(doc: &Document<'_>, sel: &Selection, base: Option<&url::Url>)
         }
     }
     keep(doc, base, &units, &cands)
+}
+
+/// Whether a caption's text `next` (node `id`) after `text` (its last node `last`) needs a
+/// space the markup does not write: when their elements are siblings, neither inside the
+/// other. A caption and its credit are often two `<span>`s laid out apart by a style sheet
+/// (`...sought treatment</span><span>Credit: EPA`); markup inside a word
+/// (`Wiki<i>pedia</i>`) puts one text inside the other's element and stays joined.
+fn caption_gap(doc: &Document<'_>, last: NodeId, id: NodeId, text: &str, next: &str) -> bool {
+    if last == NONE
+        || text.ends_with(|c: char| c.is_whitespace())
+        || next.starts_with(|c: char| c.is_whitespace())
+    {
+        return false;
+    }
+    let (a, b) = (doc.tree.node(last).parent, doc.tree.node(id).parent);
+    if a == NONE || b == NONE || a == b {
+        return false;
+    }
+    let inside = |parent: NodeId, x: NodeId| doc.tree.subtree(parent).contains(&(x as usize));
+    !inside(a, id) && !inside(b, last)
 }
 
 /// The kept candidates as images, at most [`MAX_IMAGES`], each source once.
@@ -342,24 +371,47 @@ fn keep(doc: &Document<'_>, base: Option<&url::Url>, units: &[Unit], cands: &[Ca
 
 /// The element whose attribute gives image `img`'s source: itself when one of its source
 /// attributes is usable, else the enclosing picture's `<source>`. `None` for an image without
-/// a usable source or declared 1 pixel wide or high.
+/// a usable source, or declared too small to be a picture ([`is_decoration`]).
 fn source_node(doc: &Document<'_>, img: NodeId, picture_source: NodeId) -> Option<NodeId> {
     let mut own = false;
+    let (mut width, mut height) = (None, None);
     for (name, value) in doc.attributes(img) {
-        let lower = |n: &str| name.eq_ignore_ascii_case(n);
-        if (lower("width") || lower("height")) && is_pixel(value) {
-            return None;
-        }
-        if !own && (lower("src") || LAZY_SRC.iter().any(|n| lower(n))) {
+        let is = |n: &str| name.eq_ignore_ascii_case(n);
+        if is("width") {
+            width = width.or(Some(pixels(value)));
+        } else if is("height") {
+            height = height.or(Some(pixels(value)));
+        } else if !own && (is("src") || LAZY_SRC.iter().any(|n| is(n))) {
             own = usable(value);
-        } else if !own && (lower("srcset") || lower("data-srcset")) {
+        } else if !own && (is("srcset") || is("data-srcset")) {
             own = usable(best_of_srcset(value));
         }
+    }
+    if is_decoration(width.flatten(), height.flatten()) {
+        return None;
     }
     if own {
         return Some(img);
     }
     (picture_source != NONE).then_some(picture_source)
+}
+
+/// The most pixels an icon is declared wide and high: a picture of the content is larger
+/// than 16 x 16; file-type, print and share icons, flags and emoji drawn as images are not.
+pub const MAX_ICON_PIXELS: u32 = 16;
+
+/// An image declared at most 1 pixel wide or high (a tracking pixel, a spacer), or at most
+/// [`MAX_ICON_PIXELS`] both ways (an icon). An image without sizes is no decoration.
+fn is_decoration(width: Option<u32>, height: Option<u32>) -> bool {
+    let tiny = |d: Option<u32>| d.is_some_and(|d| d <= 1);
+    let icon = |d: Option<u32>| d.is_some_and(|d| d <= MAX_ICON_PIXELS);
+    tiny(width) || tiny(height) || (icon(width) && icon(height))
+}
+
+/// A `width` or `height` in pixels (`16`, `16px`); `None` for anything else (`100%`, `auto`).
+fn pixels(value: &str) -> Option<u32> {
+    let v = value.trim();
+    v.strip_suffix("px").unwrap_or(v).trim().parse().ok()
 }
 
 /// The source of an image, character references decoded (see the module's text for the
@@ -394,13 +446,6 @@ fn usable(src: &str) -> bool {
         && !s
             .get(..5)
             .is_some_and(|scheme| scheme.eq_ignore_ascii_case("data:"))
-}
-
-/// A `width` or `height` of at most one pixel (`0`, `1`, `1px`).
-fn is_pixel(value: &str) -> bool {
-    let v = value.trim();
-    let v = v.strip_suffix("px").unwrap_or(v);
-    matches!(v, "0" | "1")
 }
 
 /// The largest candidate of a `srcset` (by its `w` descriptor, else its `x` density; a
@@ -524,13 +569,14 @@ mod tests {
     #[test]
     fn figures_keep_their_caption_and_lazy_sources_win() {
         let html = "<p>Text.</p><figure><img src=data:image/gif;base64,R0lGOD \
-            data-src='/real.jpg?a=1&amp;b=2' alt=''><figcaption> The <b>caption</b> \
+            data-src='/real.jpg?a=1&amp;b=2' alt=''><figcaption><span> The <b>cap</b>tion</span><span>Credit</span> \
             </figcaption></figure><figure><picture><source srcset='p.webp 1x, p2.webp 2x'>\
             <img alt=Pic></picture></figure><p>More.</p><figure><img src=z.jpg>\
-            <figcaption>Kept caption</figcaption></figure><img src=px.gif width=1>";
-        let got = images_of(html, &["Text.", "More.", "Kept caption"], None);
+            <figcaption>Kept caption</figcaption></figure><img src=px.gif width=1>\
+            <img src=pdf.gif width=16 height='16px'><p>Last.</p>";
+        let got = images_of(html, &["Text.", "More.", "Kept caption", "Last."], None);
         assert_eq!(srcs(&got), ["/real.jpg?a=1&b=2", "p2.webp", "z.jpg"]);
-        assert_eq!(got[0].caption.as_deref(), Some("The caption"));
+        assert_eq!(got[0].caption.as_deref(), Some("The caption Credit"));
         assert_eq!(got[0].alt, None);
         assert_eq!(got[1].alt.as_deref(), Some("Pic"));
         assert_eq!(got[2].caption.as_deref(), Some("Kept caption"));
