@@ -544,7 +544,15 @@ fn read_warc(
 ) -> PyResult<WarcReader> {
     // Records always come as their JSON objects; format= picks the body's ("json-markdown"
     // is "markdown" here).
-    let opts = options(algo, shape(format)?.body, comments, links, images, favor, charset)?;
+    let opts = options(
+        algo,
+        shape(format)?.body,
+        comments,
+        links,
+        images,
+        favor,
+        charset,
+    )?;
     let store = templates.map(|t| t.store.clone());
     let opened = if let Ok(path) = source.extract::<PathBuf>() {
         let name = path.to_string_lossy().into_owned();
