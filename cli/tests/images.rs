@@ -351,3 +351,30 @@ fn lazy_loaded_photos_give_their_real_source() {
         "{got:#?}"
     );
 }
+
+/// A WARC record's `WARC-Target-URI` is the page's URL: books.toscrape.com writes its covers
+/// as `media/cache/...`, listed resolved against `http://books.toscrape.com/`.
+#[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
+fn warc_images_resolve_against_the_target_uri() {
+    let warc = shared("data/warc_samples/files/node-warc-books.toscrape.warc");
+    let warc = warc.to_str().expect("UTF-8 path");
+    let v = json(&["--format", "json", "--images", warc], b"");
+    assert_eq!(v["url"], "http://books.toscrape.com/");
+    let got = images(&v);
+    assert_eq!(got.len(), 20, "{got:#?}");
+    assert_eq!(
+        got[0],
+        (
+            "http://books.toscrape.com/media/cache/2c/da/2cdad67c44b002e7ead0cc35693c0e8b.jpg"
+                .to_string(),
+            Some("A Light in the Attic".to_string()),
+            None
+        )
+    );
+    assert!(
+        got.iter()
+            .all(|i| i.0.starts_with("http://books.toscrape.com/media/cache/")),
+        "{got:#?}"
+    );
+}
