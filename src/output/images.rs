@@ -21,7 +21,8 @@
 //! page's base URL; an image whose source was already listed is listed once.
 //!
 //! One forward pass over the nodes with stacks of the open figures, paragraphs, captions and
-//! pictures: no recursion, no walk up the tree, and at most [`MAX_IMAGES`] images a page.
+//! pictures: no recursion, no walk up the tree; at most [`MAX_CANDIDATES`] images looked at
+//! and [`MAX_IMAGES`] listed a page.
 
 use std::ops::Range;
 
@@ -88,26 +89,39 @@ pub fn images(doc: &Document<'_>, sel: &Selection, base: Option<&url::Url>) -> V
         .collect()
 }
 
-/// An open `<figure>` or `<p>`.
-struct Unit {
+/// An open `<figure>` or `<p>` (a stack entry: as many as the tree is deep).
+struct Open {
     /// The end of its subtree (node index).
     end: usize,
     /// It holds a selected text node (its descendants' included once they are closed).
     selected: bool,
-    /// The enclosing unit, or [`NONE`].
-    parent: NodeId,
     /// A figure (else a paragraph).
     figure: bool,
     /// For a figure: the left-out text since the last selected text when it opened
     /// ([`NO_GAP`] when no text was selected before it).
     gap_before: u32,
-    /// For a figure: the running count of left-out text when it closed.
-    unsel_at_end: u32,
+    /// Where its final state goes in [`Closed`] when a candidate needs it, or [`NONE`].
+    slot: NodeId,
     /// For a figure: its first `<figcaption>`'s node range and text (raw, concatenated).
     caption: Option<Range<usize>>,
     caption_text: String,
     /// The last text node added to `caption_text`.
     caption_last: NodeId,
+}
+
+/// What a candidate needs of its figure or paragraph, kept only for those holding a
+/// candidate (a page of a million paragraphs keeps none).
+#[derive(Default)]
+struct Closed {
+    /// The end of its subtree (node index).
+    end: usize,
+    /// It holds a selected text node.
+    selected: bool,
+    /// The running count of left-out text when it closed.
+    unsel_at_end: u32,
+    /// Its caption's node range and text.
+    caption: Option<Range<usize>>,
+    caption_text: String,
 }
 
 /// An image candidate: 28 bytes, its strings read again only when it is kept.
@@ -116,7 +130,7 @@ struct Candidate {
     node: NodeId,
     /// The element whose attribute gives the source: the image, or a `<source>`.
     src_node: NodeId,
-    /// Its nearest unit and nearest figure ([`NONE`] when none).
+    /// Its nearest unit and nearest figure (slots in [`Closed`], [`NONE`] when none).
     unit: NodeId,
     figure: NodeId,
     /// Left-out text since the last selected text ([`NO_GAP`]: none was selected before).
@@ -127,21 +141,65 @@ struct Candidate {
     gap_after: u32,
 }
 
+/// The most image candidates (visible `<img>` elements with a usable source) one page's pass
+/// holds: 20 times [`MAX_IMAGES`], so a page whose main text has its 200 images behind a
+/// catalogue of 3,800 more still lists them. The images after it are not looked at: the pass
+/// holds at most about 0.5 MB of candidates however many images a page has.
+pub const MAX_CANDIDATES: usize = 20 * MAX_IMAGES;
+
 /// "No selected text on that side."
 const NO_GAP: u32 = u32::MAX;
 
 /// The image's source attributes in the order they are tried (see the module's text).
 const LAZY_SRC: [&str; 3] = ["data-src", "data-lazy-src", "data-original"];
 
+/// The slot in `closed` that open unit `at` writes its final state to, made on first use.
+fn slot(open: &mut [Open], at: Option<usize>, closed: &mut Vec<Closed>) -> NodeId {
+    let Some(o) = at.and_then(|i| open.get_mut(i)) else {
+        return NONE;
+    };
+    if o.slot == NONE {
+        o.slot = closed.len() as NodeId;
+        closed.push(Closed {
+            end: o.end,
+            ..Closed::default()
+        });
+    }
+    o.slot
+}
+
+/// Closes the innermost open unit: its selection goes to the enclosing one, and its final
+/// state to its slot, if it has one.
+fn close(open: &mut Vec<Open>, figures: &mut Vec<usize>, closed: &mut [Closed], unsel: u32) {
+    let Some(o) = open.pop() else {
+        return;
+    };
+    if o.figure {
+        figures.pop();
+    }
+    if o.selected
+        && let Some(parent) = open.last_mut()
+    {
+        parent.selected = true;
+    }
+    if let Some(c) = closed.get_mut(o.slot as usize) {
+        c.selected = o.selected;
+        c.unsel_at_end = unsel;
+        c.caption = o.caption;
+        c.caption_text = o.caption_text;
+    }
+}
+
 /// The images of the main content, with where they sit.
 pub(crate) fn find(doc: &Document<'_>, sel: &Selection, base: Option<&url::Url>) -> Found {
     let nodes = &doc.tree.nodes;
-    let mut units: Vec<Unit> = Vec::new();
-    // Open units (ids into `units`), nearest last; the nearest open figure.
-    let mut open: Vec<NodeId> = Vec::new();
-    let mut figures: Vec<NodeId> = Vec::new();
-    // Open figcaptions: their end and the figure whose caption they are (or NONE).
-    let mut captions: Vec<(usize, NodeId)> = Vec::new();
+    // Open units, nearest last; positions in `open` of the open figures.
+    let mut open: Vec<Open> = Vec::new();
+    let mut figures: Vec<usize> = Vec::new();
+    let mut closed: Vec<Closed> = Vec::new();
+    // Open figcaptions: their end and the position in `open` of the figure whose caption
+    // they are (or `usize::MAX`).
+    let mut captions: Vec<(usize, usize)> = Vec::new();
     // Open pictures: their end and their first `<source>` with a srcset (or NONE).
     let mut pictures: Vec<(usize, NodeId)> = Vec::new();
     let mut cands: Vec<Candidate> = Vec::new();
@@ -152,20 +210,8 @@ pub(crate) fn find(doc: &Document<'_>, sel: &Selection, base: Option<&url::Url>)
     let mut unsel_at_sel: Option<u32> = None;
     let mut next_sel = 0usize;
     for (i, node) in nodes.iter().enumerate() {
-        while let Some(&u) = open.last() {
-            let unit = &units[u as usize];
-            if i < unit.end {
-                break;
-            }
-            open.pop();
-            let (selected, parent, figure) = (unit.selected, unit.parent, unit.figure);
-            if figure {
-                figures.pop();
-                units[u as usize].unsel_at_end = unsel;
-            }
-            if selected && parent != NONE {
-                units[parent as usize].selected = true;
-            }
+        while open.last().is_some_and(|o| i >= o.end) {
+            close(&mut open, &mut figures, &mut closed, unsel);
         }
         while captions.last().is_some_and(|&(end, _)| i >= end) {
             captions.pop();
@@ -178,33 +224,31 @@ pub(crate) fn find(doc: &Document<'_>, sel: &Selection, base: Option<&url::Url>)
             Kind::Element if node.context() & context::HIDDEN == 0 => match node.tag {
                 Tag::Figure | Tag::P => {
                     let figure = node.tag == Tag::Figure;
-                    let gap_before = unsel_at_sel.map_or(NO_GAP, |at| unsel - at);
-                    units.push(Unit {
+                    if figure {
+                        figures.push(open.len());
+                    }
+                    open.push(Open {
                         end: doc.tree.subtree(id).end,
                         selected: false,
-                        parent: open.last().copied().unwrap_or(NONE),
                         figure,
-                        gap_before,
-                        unsel_at_end: unsel,
+                        gap_before: unsel_at_sel.map_or(NO_GAP, |at| unsel - at),
+                        slot: NONE,
                         caption: None,
                         caption_text: String::new(),
                         caption_last: NONE,
                     });
-                    let u = (units.len() - 1) as NodeId;
-                    open.push(u);
-                    if figure {
-                        figures.push(u);
-                    }
                 }
                 Tag::Figcaption => {
                     let range = doc.tree.subtree(id);
                     let end = range.end;
                     let fig = match figures.last() {
-                        Some(&f) if units[f as usize].caption.is_none() => {
-                            units[f as usize].caption = Some(range);
+                        Some(&f) if open.get(f).is_some_and(|o| o.caption.is_none()) => {
+                            if let Some(o) = open.get_mut(f) {
+                                o.caption = Some(range);
+                            }
                             f
                         }
-                        _ => NONE,
+                        _ => usize::MAX,
                     };
                     captions.push((end, fig));
                 }
@@ -219,20 +263,23 @@ pub(crate) fn find(doc: &Document<'_>, sel: &Selection, base: Option<&url::Url>)
                         p.1 = id;
                     }
                 }
-                Tag::Img => {
+                Tag::Img if cands.len() < MAX_CANDIDATES => {
                     let picture_source = pictures.last().map_or(NONE, |p| p.1);
                     let Some(src_node) = source_node(doc, id, picture_source) else {
                         continue;
                     };
-                    let figure = figures.last().copied().unwrap_or(NONE);
-                    let gap_before = match figure {
-                        NONE => unsel_at_sel.map_or(NO_GAP, |at| unsel - at),
-                        f => units[f as usize].gap_before,
+                    let fig_at = figures.last().copied();
+                    let gap_before = match fig_at.and_then(|f| open.get(f)) {
+                        None => unsel_at_sel.map_or(NO_GAP, |at| unsel - at),
+                        Some(f) => f.gap_before,
                     };
+                    let unit_at = open.len().checked_sub(1);
+                    let unit = slot(&mut open, unit_at, &mut closed);
+                    let figure = slot(&mut open, fig_at, &mut closed);
                     cands.push(Candidate {
                         node: id,
                         src_node,
-                        unit: open.last().copied().unwrap_or(NONE),
+                        unit,
                         figure,
                         gap_before,
                         mark: unsel,
@@ -244,14 +291,13 @@ pub(crate) fn find(doc: &Document<'_>, sel: &Selection, base: Option<&url::Url>)
             Kind::Text if node.context() & context::HIDDEN == 0 => {
                 let raw = doc.raw_text(id);
                 if let Some(&(_, fig)) = captions.last()
-                    && fig != NONE
+                    && let Some(f) = open.get_mut(fig)
                 {
-                    let unit = &mut units[fig as usize];
-                    if caption_gap(doc, unit.caption_last, id, &unit.caption_text, raw) {
-                        unit.caption_text.push(' ');
+                    if caption_gap(doc, f.caption_last, id, &f.caption_text, raw) {
+                        f.caption_text.push(' ');
                     }
-                    unit.caption_text.push_str(raw);
-                    unit.caption_last = id;
+                    f.caption_text.push_str(raw);
+                    f.caption_last = id;
                 }
                 while sel.nodes.get(next_sel).is_some_and(|&s| s < id) {
                     next_sel += 1;
@@ -262,15 +308,16 @@ pub(crate) fn find(doc: &Document<'_>, sel: &Selection, base: Option<&url::Url>)
                     continue;
                 }
                 if selected {
-                    if let Some(&u) = open.last() {
-                        units[u as usize].selected = true;
+                    if let Some(o) = open.last_mut() {
+                        o.selected = true;
                     }
-                    // The candidates before this text, but those of a figure it is in.
+                    // The candidates before this text, but those of a figure it is in (the
+                    // figures of the others are closed: their state is in `closed`).
                     while let Some(c) = cands.get_mut(resolved) {
-                        let mark = match c.figure {
-                            NONE => c.mark,
-                            f if i < units[f as usize].end => break,
-                            f => units[f as usize].unsel_at_end,
+                        let mark = match closed.get(c.figure as usize) {
+                            None => c.mark,
+                            Some(f) if i < f.end => break,
+                            Some(f) => f.unsel_at_end,
                         };
                         c.gap_after = unsel - mark;
                         resolved += 1;
@@ -284,15 +331,11 @@ pub(crate) fn find(doc: &Document<'_>, sel: &Selection, base: Option<&url::Url>)
             _ => {}
         }
     }
-    // Units still open at the end hand their selection up too.
-    while let Some(u) = open.pop() {
-        let unit = &units[u as usize];
-        if unit.selected && unit.parent != NONE {
-            let parent = unit.parent as usize;
-            units[parent].selected = true;
-        }
+    // Units still open at the end close too.
+    while !open.is_empty() {
+        close(&mut open, &mut figures, &mut closed, unsel);
     }
-    keep(doc, base, &units, &cands)
+    keep(doc, base, &closed, &cands)
 }
 
 /// Whether a caption's text `next` (node `id`) after `text` (its last node `last`) needs a
@@ -316,7 +359,12 @@ fn caption_gap(doc: &Document<'_>, last: NodeId, id: NodeId, text: &str, next: &
 }
 
 /// The kept candidates as images, at most [`MAX_IMAGES`], each source once.
-fn keep(doc: &Document<'_>, base: Option<&url::Url>, units: &[Unit], cands: &[Candidate]) -> Found {
+fn keep(
+    doc: &Document<'_>,
+    base: Option<&url::Url>,
+    units: &[Closed],
+    cands: &[Candidate],
+) -> Found {
     let holds_selected = |u: NodeId| u != NONE && units.get(u as usize).is_some_and(|u| u.selected);
     let mut found = Found::default();
     let mut seen = std::collections::HashSet::new();
