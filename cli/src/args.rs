@@ -63,6 +63,12 @@ struct Args {
     #[argh(switch)]
     links: bool,
 
+    /// keep the images of the main content: in markdown as ![alt](src) on their own line with the
+    /// figure's caption in italics on the next; in json an "images" array of {src, alt, caption};
+    /// text output is unchanged. Sources are resolved like links (--url, the record's URL, <base href>)
+    #[argh(switch)]
+    images: bool,
+
     /// input framing: auto (default; gzip, WARC and JSON lines are recognized), html, warc or jsonl
     #[argh(option, default = "String::from(\"auto\")")]
     input: String,
@@ -302,6 +308,7 @@ fn config_from(args: Args) -> Result<Run, String> {
             output: output::Options {
                 format: format.body,
                 links: args.links,
+                images: args.images,
             },
             metadata: format.json,
         },

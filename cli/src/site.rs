@@ -115,6 +115,7 @@ pub fn site_main(args: &[String]) -> ExitCode {
         output: pith::output::Options {
             format,
             links: a.links,
+            ..pith::output::Options::default()
         },
         ..page::Options::default()
     };

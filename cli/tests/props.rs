@@ -42,6 +42,14 @@ const TOKENS: &[&str] = &[
     "<b>",
     "</b>",
     "<br>",
+    "<figure>",
+    "</figure>",
+    "<figcaption>",
+    "</figcaption>",
+    "<img src=a.jpg alt=A>",
+    "<img src=data:x data-src='b c.jpg'>",
+    "<picture><source srcset='p.webp 1x, q.webp 2x'><img alt=P></picture>",
+    "<img src=px.gif width=1>",
     "<script>if (a<b) x='</p>';</script>",
     "<style>p{}</style>",
     "<!-- <p>hidden</p> -->",
@@ -148,6 +156,39 @@ proptest! {
             for word in e.text.split_ascii_whitespace() {
                 let word: String = word.nfd().collect();
                 prop_assert!(text.contains(&word), "{}: {word:?} not in {text:?}", algo.name());
+            }
+        }
+    }
+
+    #[test]
+    fn images_leave_text_alone_and_markdown_writes_each_once(bytes in page_bytes()) {
+        let text = input_text(&bytes);
+        for &algo in Algo::ALL {
+            for format in [Format::Text, Format::Markdown] {
+                let mut with = opts(algo, format);
+                with.output.images = true;
+                let (Ok(a), Ok(b)) = (
+                    pith::extract(&bytes, None, &opts(algo, format)),
+                    pith::extract(&bytes, None, &with),
+                ) else {
+                    continue;
+                };
+                prop_assert_eq!(a.images, None);
+                let images = b.images.unwrap_or_default();
+                prop_assert!(images.len() <= pith::output::images::MAX_IMAGES);
+                for i in &images {
+                    prop_assert!(!i.src.is_empty() && !i.src.starts_with("data:"), "{i:?}");
+                    for word in i.caption.iter().flat_map(|c| c.split_ascii_whitespace()) {
+                        let word: String = word.nfd().collect();
+                        prop_assert!(text.contains(&word), "{word:?} not in {text:?}");
+                    }
+                }
+                if format == Format::Text {
+                    prop_assert_eq!(&a.text, &b.text);
+                } else {
+                    prop_assert_eq!(b.text.matches("![").count(), images.len(), "{}", b.text);
+                    prop_assert!(b.text.is_empty() || b.text.ends_with('\n'));
+                }
             }
         }
     }

@@ -25,6 +25,7 @@ fuzz_target!(|data: &[u8]| {
                 Format::Text
             },
             links: sel & 0x40 != 0,
+            images: sel & 0x04 != 0,
         },
         charset: None,
         metadata: sel & 0x08 != 0,

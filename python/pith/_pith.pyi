@@ -34,6 +34,7 @@ def extract(
     templates: Optional[Templates] = None,
     *,
     links: bool = False,
+    images: bool = False,
     favor: Favor = None,
     charset: Optional[str] = None,
 ) -> str:
@@ -50,12 +51,14 @@ def extract(
     templates: Optional[Templates] = None,
     *,
     links: bool = False,
+    images: bool = False,
     favor: Favor = None,
     charset: Optional[str] = None,
 ) -> Dict[str, Any]:
     """The page as `pith --format json --url URL -` writes it, as a dict: url, title, author,
     date, sitename, description, image, categories, tags, lang, lang_source, text (markdown
-    with "json-markdown"), bytes_in, algo."""
+    with "json-markdown"), with images=True images (a list of {"src", "alt", "caption"}),
+    bytes_in, algo."""
 
 @overload
 def extract_many(
@@ -67,6 +70,7 @@ def extract_many(
     templates: Optional[Templates] = None,
     *,
     links: bool = False,
+    images: bool = False,
     favor: Favor = None,
     charset: Optional[str] = None,
     errors: Literal["raise"] = "raise",
@@ -82,6 +86,7 @@ def extract_many(
     templates: Optional[Templates] = None,
     *,
     links: bool = False,
+    images: bool = False,
     favor: Favor = None,
     charset: Optional[str] = None,
     errors: Literal["none"],
@@ -97,6 +102,7 @@ def extract_many(
     templates: Optional[Templates] = None,
     *,
     links: bool = False,
+    images: bool = False,
     favor: Favor = None,
     charset: Optional[str] = None,
     errors: Literal["raise", "none"] = "raise",
@@ -117,6 +123,7 @@ def read_warc(
     templates: Optional[Templates] = None,
     *,
     links: bool = False,
+    images: bool = False,
     favor: Favor = None,
     charset: Optional[str] = None,
     raw: bool = False,

@@ -65,6 +65,7 @@ fn options(
     format: Format,
     comments: bool,
     links: bool,
+    images: bool,
     favor: Option<&str>,
     charset: Option<String>,
 ) -> PyResult<Options> {
@@ -93,7 +94,11 @@ fn options(
             comments,
             ..Default::default()
         },
-        output: pith_core::output::Options { format, links },
+        output: pith_core::output::Options {
+            format,
+            links,
+            images,
+        },
         charset,
         // Text and Markdown need no metadata; `read_warc`'s JSON lines turn it on.
         metadata: false,
@@ -202,7 +207,9 @@ fn shape(format: &str) -> PyResult<OutputFormat> {
 /// the CLI's --url). algo: "auto", "danag" or "danag-lines". format: "text" (one paragraph per
 /// line), "markdown", or "json" / "json-markdown": a dict with every field of `pith --format
 /// json` (url, title, author, date, sitename, lang, text...). comments: keep user comments.
-/// links: keep link targets in Markdown.
+/// links: keep link targets in Markdown. images: keep the images of the main content (the
+/// CLI's --images): in Markdown as ![alt](src) lines with their captions, in the json dict as
+/// "images", a list of {"src", "alt", "caption"} dicts (alt and caption None when missing).
 /// favor: None, "precision" or "recall" (the CLI's --precision / --recall). charset: force an
 /// encoding. templates: a Templates store (the CLI's --templates): when it has a template for
 /// url's host, FastCE runs with it, falling back to algo when the page does not match it.
@@ -211,7 +218,7 @@ fn shape(format: &str) -> PyResult<OutputFormat> {
 /// The GIL is released while the page is extracted.
 #[allow(clippy::too_many_arguments)]
 #[pyfunction]
-#[pyo3(signature = (html, url=None, algo="auto", format="text", comments=false, templates=None, *, links=false, favor=None, charset=None))]
+#[pyo3(signature = (html, url=None, algo="auto", format="text", comments=false, templates=None, *, links=false, images=false, favor=None, charset=None))]
 fn extract(
     py: Python<'_>,
     html: Page,
@@ -221,11 +228,12 @@ fn extract(
     comments: bool,
     templates: Option<PyRef<'_, Templates>>,
     links: bool,
+    images: bool,
     favor: Option<&str>,
     charset: Option<String>,
 ) -> PyResult<Py<PyAny>> {
     let shape = shape(format)?;
-    let opts = options(algo, shape.body, comments, links, favor, charset)?;
+    let opts = options(algo, shape.body, comments, links, images, favor, charset)?;
     let store = templates.map(|t| t.store.clone());
     let is_str = matches!(html, Page::Str(_));
     let bytes = html.bytes();
@@ -253,7 +261,7 @@ fn extract(
 /// in its place instead.
 #[allow(clippy::too_many_arguments)]
 #[pyfunction]
-#[pyo3(signature = (pages, threads=0, algo="auto", format="text", comments=false, templates=None, *, links=false, favor=None, charset=None, errors="raise", urls=None))]
+#[pyo3(signature = (pages, threads=0, algo="auto", format="text", comments=false, templates=None, *, links=false, images=false, favor=None, charset=None, errors="raise", urls=None))]
 fn extract_many(
     py: Python<'_>,
     pages: &Bound<'_, PyAny>,
@@ -263,13 +271,14 @@ fn extract_many(
     comments: bool,
     templates: Option<PyRef<'_, Templates>>,
     links: bool,
+    images: bool,
     favor: Option<&str>,
     charset: Option<String>,
     errors: &str,
     urls: Option<Vec<Option<String>>>,
 ) -> PyResult<Py<PyList>> {
     let shape = shape(format)?;
-    let opts = options(algo, shape.body, comments, links, favor, charset)?;
+    let opts = options(algo, shape.body, comments, links, images, favor, charset)?;
     let raise = match errors {
         "raise" => true,
         "none" => false,
@@ -517,7 +526,7 @@ fn to_py(py: Python<'_>, v: &serde_json::Value) -> PyResult<Py<PyAny>> {
 /// fallback). url: the URL of a source that is one plain HTML page (--url).
 #[allow(clippy::too_many_arguments)]
 #[pyfunction]
-#[pyo3(signature = (source, algo="auto", format="text", comments=false, templates=None, *, links=false, favor=None, charset=None, raw=false, max_record_bytes=DEFAULT_MAX_RECORD_BYTES, url=None))]
+#[pyo3(signature = (source, algo="auto", format="text", comments=false, templates=None, *, links=false, images=false, favor=None, charset=None, raw=false, max_record_bytes=DEFAULT_MAX_RECORD_BYTES, url=None))]
 fn read_warc(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
@@ -526,6 +535,7 @@ fn read_warc(
     comments: bool,
     templates: Option<PyRef<'_, Templates>>,
     links: bool,
+    images: bool,
     favor: Option<&str>,
     charset: Option<String>,
     raw: bool,
@@ -534,7 +544,15 @@ fn read_warc(
 ) -> PyResult<WarcReader> {
     // Records always come as their JSON objects; format= picks the body's ("json-markdown"
     // is "markdown" here).
-    let opts = options(algo, shape(format)?.body, comments, links, favor, charset)?;
+    let opts = options(
+        algo,
+        shape(format)?.body,
+        comments,
+        links,
+        images,
+        favor,
+        charset,
+    )?;
     let store = templates.map(|t| t.store.clone());
     let opened = if let Ok(path) = source.extract::<PathBuf>() {
         let name = path.to_string_lossy().into_owned();

@@ -154,6 +154,40 @@ def test_json_is_the_clis_object_as_a_dict(pith_bin, tmp_path):
         pith.extract(b"", format="json")
 
 
+def test_images_are_listed_with_alt_and_caption_only_when_asked(pith_bin):
+    import json
+    import pathlib
+    import subprocess
+
+    page = (pathlib.Path(__file__).resolve().parents[2] / "tests/pages/images.html").read_bytes()
+    url = "https://courier.example/news/2024/mill.html"
+    got = pith.extract(page, url=url, format="json", images=True)
+    cli = subprocess.run(
+        [pith_bin, "--format", "json", "--images", "--url", url, "-"],
+        input=page,
+        capture_output=True,
+        check=True,
+    )
+    assert got == json.loads(cli.stdout)
+    assert got["images"][0] == {
+        "src": "https://courier.example/news/2024/photos/mill-wheel.jpg",
+        "alt": "The restored mill wheel",
+        "caption": "The wheel, rebuilt from oak by volunteers. Photo: A. Miller",
+    }
+    assert got["images"][1]["caption"] is None
+    assert [i["src"].rsplit("/", 1)[-1] for i in got["images"]] == [
+        "mill-wheel.jpg",
+        "valley%20(1905).png",
+        "grindstone-1280.webp",
+    ]
+    assert "images" not in pith.extract(page, url=url, format="json")
+    md = pith.extract(page, url=url, format="markdown", images=True)
+    assert "![The restored mill wheel](https://courier.example/news/2024/photos/mill-wheel.jpg)\n" in md
+    assert pith.extract(page, images=True) == pith.extract(page)
+    many = pith.extract_many([page, page], format="json", images=True, urls=[url, None])
+    assert many[0] == got and many[1]["images"][0]["src"] == "photos/mill-wheel.jpg"
+
+
 def test_site_algorithms_are_not_one_page_algorithms():
     # ce, tmpl-dom and tmpl-text need a site's pages together (the CLI's `pith site`): one page
     # alone is an error, not the whole page back.

@@ -54,6 +54,7 @@ def test_extract_equals_cli_on_every_gold_page(pith_bin, gold_pages, fmt):
         ({"favor": "precision"}, ["--precision"]),
         ({"favor": "recall"}, ["--recall"]),
         ({"format": "markdown", "links": True}, ["--format", "markdown", "--links"]),
+        ({"format": "markdown", "images": True}, ["--format", "markdown", "--images"]),
         ({"charset": "windows-1252"}, ["--charset", "windows-1252"]),
     ],
 )

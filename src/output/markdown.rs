@@ -12,6 +12,7 @@ use crate::html::entities;
 use crate::html::tags::{Tag, flags};
 use crate::html::tree::{Kind, NONE, NodeId, context};
 use crate::html::{Document, TokenKind};
+use crate::output::images::{Found, Placed};
 
 /// What a block-level element makes of its line.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -45,6 +46,20 @@ fn link_target(href: &str, base: Option<&url::Url>) -> String {
 
 /// Renders the selection as Markdown; `links` keeps link targets, resolved against `base`.
 pub fn render(doc: &Document<'_>, sel: &Selection, links: bool, base: Option<&url::Url>) -> String {
+    render_with(doc, sel, links, base, &Found::default())
+}
+
+/// [`render`] with the images of the main content: each as `![alt](src)` where it sits, on
+/// a line of its own (inside a list item, table cell or heading, or inside emphasis or a
+/// link, in the line), and its figure's caption in italics on the line after the figure's
+/// last image, instead of where the caption stands.
+pub(crate) fn render_with(
+    doc: &Document<'_>,
+    sel: &Selection,
+    links: bool,
+    base: Option<&url::Url>,
+    images: &Found,
+) -> String {
     let nodes = &doc.tree.nodes;
     let n = nodes.len();
     // Per node: its block, list depth / kind, quote depth, table (for header rows).
@@ -137,8 +152,12 @@ pub fn render(doc: &Document<'_>, sel: &Selection, links: bool, base: Option<&ur
     let mut block_sep = false;
     // The last thing written is an opening marker (no space goes after it).
     let mut marker_opened = false;
+    // Cursors into the images and into the captions written with them.
+    let mut next_image = 0usize;
+    let mut next_caption = 0usize;
     for tok in doc.tokens() {
-        if next >= sel.nodes.len() {
+        let text_left = next < sel.nodes.len();
+        if !text_left && next_image >= images.placed.len() {
             break;
         }
         if tok.kind != TokenKind::Text
@@ -155,6 +174,24 @@ pub fn render(doc: &Document<'_>, sel: &Selection, links: bool, base: Option<&ur
         }
         match tok.kind {
             TokenKind::StartTag => {
+                if let Some(p) = images.placed.get(next_image)
+                    && p.node == tok.node
+                {
+                    next_image += 1;
+                    let info = block[tok.node as usize];
+                    let in_line = !inline.is_empty()
+                        || matches!(
+                            info.kind,
+                            BlockKind::Item { .. } | BlockKind::Cell { .. } | BlockKind::Heading(_)
+                        );
+                    w.image(p, &info, in_line);
+                    block_sep = false;
+                    marker_opened = false;
+                    continue;
+                }
+                if !text_left {
+                    continue;
+                }
                 let node = &nodes[tok.node as usize];
                 let range = doc.tree.subtree(tok.node);
                 let holds_selected = range.contains(&(sel.nodes[next] as usize));
@@ -191,10 +228,25 @@ pub fn render(doc: &Document<'_>, sel: &Selection, links: bool, base: Option<&ur
                 }
             }
             TokenKind::Text => {
-                if sel.nodes[next] != tok.node {
+                if sel.nodes.get(next) != Some(&tok.node) {
                     continue;
                 }
                 next += 1;
+                // A caption written with its image is not written again here.
+                while images
+                    .captions
+                    .get(next_caption)
+                    .is_some_and(|r| r.end <= tok.node as usize)
+                {
+                    next_caption += 1;
+                }
+                if images
+                    .captions
+                    .get(next_caption)
+                    .is_some_and(|r| r.contains(&(tok.node as usize)))
+                {
+                    continue;
+                }
                 decoded.clear();
                 entities::decode_into(doc.raw_text(tok.node), &mut decoded);
                 // Soft hyphens are invisible (as in text output).
@@ -235,6 +287,24 @@ pub fn render(doc: &Document<'_>, sel: &Selection, links: bool, base: Option<&ur
         w.out.push_str(&close);
     }
     w.finish()
+}
+
+/// An image's URL as a Markdown link target: the characters that would end it or break it
+/// (white space, parentheses, angle brackets) percent-encoded.
+fn image_target(src: &str) -> String {
+    let mut out = String::with_capacity(src.len());
+    for c in src.chars() {
+        match c {
+            ' ' => out.push_str("%20"),
+            '(' => out.push_str("%28"),
+            ')' => out.push_str("%29"),
+            '<' => out.push_str("%3C"),
+            '>' => out.push_str("%3E"),
+            c if c.is_whitespace() => {}
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 fn heading_level(t: Tag) -> u8 {
@@ -325,6 +395,51 @@ impl Md {
         self.line_key = Some(info.key);
         self.last_kind = Some(info.kind);
         true
+    }
+
+    /// Writes an image (and its caption, when it is the place for it): in the current line
+    /// of `info`'s block when `in_line`, else as a paragraph of its own.
+    fn image(&mut self, p: &Placed, info: &BlockInfo, in_line: bool) {
+        let md = format!(
+            "![{}]({})",
+            escape(p.image.alt.as_deref().unwrap_or("")),
+            image_target(&p.image.src)
+        );
+        let caption = p
+            .image
+            .caption
+            .as_deref()
+            .filter(|_| p.caption_here)
+            .map(|c| format!("*{}*", escape(c)));
+        if in_line {
+            let fresh = self.start_line(info);
+            if !fresh && !self.out.ends_with([' ', '\n', '[', '*', '`']) {
+                self.out.push(' ');
+            }
+            self.out.push_str(&md);
+            if let Some(c) = caption {
+                self.out.push(' ');
+                self.out.push_str(&c);
+            }
+            self.out.push(' ');
+            return;
+        }
+        if self.line_key.is_some() {
+            self.end_line();
+        }
+        if !self.out.is_empty() {
+            self.out.push_str("\n\n");
+        }
+        let quote = "> ".repeat(usize::from(info.quote));
+        self.out.push_str(&quote);
+        self.out.push_str(&md);
+        if let Some(c) = caption {
+            self.out.push('\n');
+            self.out.push_str(&quote);
+            self.out.push_str(&c);
+        }
+        self.line_key = None;
+        self.last_kind = Some(BlockKind::Paragraph);
     }
 
     fn end_line(&mut self) {

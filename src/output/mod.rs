@@ -3,8 +3,11 @@
 //! This module only turns selected text nodes into a body string; the JSON lines framing of
 //! whole records is the pipeline's ([`crate::pipeline::json`]).
 
+pub mod images;
 pub mod markdown;
 pub mod text;
+
+pub use images::Image;
 
 use crate::html::Document;
 use crate::html::Selection;
@@ -46,6 +49,19 @@ pub struct Options {
     pub format: Format,
     /// Keep link targets in markdown output.
     pub links: bool,
+    /// List the images of the main content ([`images`]): in Markdown as `![alt](src)` where
+    /// they sit, with their captions; with any format in [`Rendered::images`]. Text output
+    /// is the same with or without.
+    pub images: bool,
+}
+
+/// A rendered page: its body and, with [`Options::images`], the images of its main content.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Rendered {
+    /// The body in the requested format.
+    pub text: String,
+    /// The images, in document order (`None` unless [`Options::images`]).
+    pub images: Option<Vec<Image>>,
 }
 
 /// Renders the selected nodes of `doc`, composed to NFC (see [`nfc`]); links keep their
@@ -63,17 +79,46 @@ pub fn render_at(
     opts: &Options,
     page_url: Option<&str>,
 ) -> String {
-    no_controls(nfc(match opts.format {
+    render_page(doc, selection, opts, page_url).text
+}
+
+/// [`render_at`] with the images of the main content when [`Options::images`] asks for them
+/// (their sources resolved as link targets are); without it, nothing more is computed.
+pub fn render_page(
+    doc: &Document<'_>,
+    selection: &Selection,
+    opts: &Options,
+    page_url: Option<&str>,
+) -> Rendered {
+    let base = if opts.images || (opts.links && opts.format == Format::Markdown) {
+        base_url(doc, page_url)
+    } else {
+        None
+    };
+    let found = if opts.images {
+        images::find(doc, selection, base.as_ref())
+    } else {
+        images::Found::default()
+    };
+    let text = no_controls(nfc(match opts.format {
         Format::Text => text::render(doc, selection),
         Format::Markdown => {
-            let base = if opts.links {
-                base_url(doc, page_url)
-            } else {
-                None
-            };
-            markdown::render(doc, selection, opts.links, base.as_ref())
+            let link_base = base.as_ref().filter(|_| opts.links);
+            markdown::render_with(doc, selection, opts.links, link_base, &found)
         }
-    }))
+    }));
+    let images = opts.images.then(|| {
+        found
+            .placed
+            .into_iter()
+            .map(|p| Image {
+                src: no_controls(p.image.src),
+                alt: p.image.alt.map(|a| no_controls(nfc(a))),
+                caption: p.image.caption.map(|c| no_controls(nfc(c))),
+            })
+            .collect()
+    });
+    Rendered { text, images }
 }
 
 /// Whether `b` holds a C0 control byte other than tab and newline. Output has a newline on

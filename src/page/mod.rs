@@ -62,6 +62,9 @@ pub struct Extracted {
     pub lang_source: Option<&'static str>,
     /// The main content, rendered in the requested format. Valid UTF-8, no markup in text mode.
     pub text: String,
+    /// The images of the main content, in document order, with
+    /// [`output::Options::images`] (else `None`).
+    pub images: Option<Vec<output::Image>>,
     /// Which algorithm produced `text` (with site templates, which template:
     /// [`Family::label`]).
     pub algo: std::borrow::Cow<'static, str>,
@@ -144,8 +147,8 @@ pub struct Context<'a> {
     /// The charset of its HTTP `Content-Type` (a WARC record's); [`Options::charset`] overrides
     /// it, the page's `<meta>` does not.
     pub charset: Option<&'a str>,
-    /// Its URL: Markdown links (`links`) are resolved against it, or against the page's
-    /// `<base href>` resolved against it.
+    /// Its URL: Markdown links (`links`) and image sources (`images`) are resolved against
+    /// it, or against the page's `<base href>` resolved against it.
     pub url: Option<&'a str>,
     /// The site templates of its host, if it has some.
     pub family: Option<&'a Family>,
@@ -271,7 +274,8 @@ fn from_text(
                 opts.extract.algo.name().into(),
             ),
         };
-        let text = output::render_at(&doc, &selection, &opts.output, cx.url);
+        let output::Rendered { text, images } =
+            output::render_page(&doc, &selection, &opts.output, cx.url);
         if opts.metadata {
             let m = metadata::read(&doc, &text);
             return Extracted {
@@ -287,6 +291,7 @@ fn from_text(
                 tags: m.tags,
                 lang_source: m.lang_source,
                 text,
+                images,
                 algo,
                 encoding,
             };
@@ -296,6 +301,7 @@ fn from_text(
             lang: doc.lang(),
             date: doc.date(),
             text,
+            images,
             algo,
             encoding,
             ..Extracted::default()

@@ -4,7 +4,9 @@
 //! Fields, in this order: `id`, `url`, `title`, `author`, `sitename`, `lang`, `lang_source`
 //! (`"declared"` or `"detected"`), `date` (ISO 8601), `warc_date`, `description`, `image`
 //! (each `null` when unknown), `categories`, `tags` (arrays, empty when unknown), `text` (or
-//! `markdown` with `--format json-markdown`), `bytes_in`, `algo`, then the pass-through fields
+//! `markdown` with `--format json-markdown`), with `--images` `images` (an array of
+//! `{"src", "alt", "caption"}`, `null` for a missing alt or caption), `bytes_in`, `algo`,
+//! then the pass-through fields
 //! of a JSON lines input, and `error` (a string) when the record failed. The metadata fields
 //! and their sources: [`crate::page::metadata`]; the record's URL adds a date in its path and
 //! its host as the site name, its `Content-Language` a declared language, when the page gives
@@ -60,6 +62,13 @@ pub fn page(rec: &Record, bytes_in: usize, e: Extracted, format: crate::output::
         "text"
     };
     o.insert(body.into(), Value::String(e.text));
+    if let Some(images) = e.images {
+        let list = images
+            .into_iter()
+            .map(|i| json!({"src": i.src, "alt": i.alt, "caption": i.caption}))
+            .collect();
+        o.insert("images".into(), Value::Array(list));
+    }
     o.insert("bytes_in".into(), json!(bytes_in));
     o.insert("algo".into(), json!(e.algo));
     extend(&mut o, rec);
