@@ -5,11 +5,12 @@
 #[path = "../../tests/common/mod.rs"]
 mod common;
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
 use common::shared;
 use serde_json::Value;
+
+mod run_util;
+
+use run_util::pith;
 
 /// A page made for these tests: a header logo, a lazy-loaded figure with a caption, an image
 /// in a paragraph, a tracking pixel, a `<picture>` with only `<source srcset>`, a related
@@ -27,24 +28,6 @@ const SUN: &str =
 /// `data-src`.
 const SPACE: &str =
     "data/scrapinghub/html/c50845a7158af12ee75acea301a3ea0dad1e848d6b9dbdb43ba7f2d825b2528b.html";
-
-fn pith(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pith"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn pith");
-    let mut input = child.stdin.take().expect("stdin");
-    let data = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(&data);
-    });
-    let out = child.wait_with_output().expect("wait");
-    let _ = writer.join();
-    out
-}
 
 /// The output of a successful run.
 fn out(args: &[&str], stdin: &[u8]) -> String {
