@@ -24,8 +24,8 @@
 //!   ([`Metadata::date_source`] says which): the modified date ([`DATE_MODIFIED`], JSON-LD
 //!   `dateModified`), an element whose class names a date ([`DATE_CLASSES`]), the first short
 //!   text holding one (`05/10/2018` read by the page's language), a date key in a script's
-//!   JSON state, the first date in the markup, a date in a link's path, the copyright year. Values are parsed by [`iso_date`]
-//!   (ISO, `2020/06/16`, `2020年06月16日 02:31`, `June 16, 2020`, `16.06.2020`, RFC 2822...).
+//!   JSON state, the first date in the markup, a date in a link's path, the copyright year.
+//!   Values are parsed by [`iso_date`] (ISO, `2020/06/16`, `2020年06月16日 02:31`, `June 16, 2020`, `16.06.2020`, RFC 2822...).
 //! - `sitename`: `og:site_name`, JSON-LD publisher or `WebSite` name, publisher meta names
 //!   ([`SITENAME_META`]), `twitter:site` (without its `@`), a part of the `<title>` that is
 //!   a domain name, then the host of the page's URL (`og:url`, canonical link; the caller's
@@ -499,12 +499,6 @@ struct Found {
     /// The first `05/10/2018` of a short visible text that reads both ways, as (first, second,
     /// year): read by the page's language ([`slashed_by_lang`]).
     text_slashed: Option<(u32, u32, u32)>,
-    /// The first date in the path of a link, image or frame URL ([`url_date`]), else the first
-    /// month (`/2023/10/`, [`url_month`]).
-    link_date: Option<String>,
-    link_month: Option<String>,
-    /// The year of the first copyright notice in the visible text ([`copyright_year`]).
-    copyright: Option<u32>,
     canonical: Option<String>,
     image_src: Option<String>,
     byline: Option<String>,
@@ -541,7 +535,7 @@ pub fn read(doc: &Document, text: &str, url: Option<&str>) -> Metadata {
     let author = author(&f, sitename.as_deref());
     let (date, date_source) = match date(&f, url) {
         Some((d, s)) => (Some(d), Some(s)),
-        None => match last_guess(doc, &f) {
+        None => match last_guess(doc) {
             Some((d, s)) => (Some(d), Some(s)),
             None => (None, None),
         },
@@ -721,17 +715,21 @@ pub fn markup_date(src: &str, timed: bool) -> Option<String> {
 /// the last of the years right after a [`COPYRIGHT_MARKS`] mark, within [`COPYRIGHT_GAP`]
 /// characters.
 pub fn copyright_year(text: &str) -> Option<u32> {
-    let lower = text.to_ascii_lowercase();
-    let at = COPYRIGHT_MARKS
-        .iter()
-        .filter_map(|m| lower.find(m).map(|i| i + m.len()))
-        .min()?;
+    let at = copyright_marks().find(text)?.end();
     year_after_mark(text.get(at..)?)
 }
 
-fn has_copyright_mark(text: &str) -> bool {
-    let lower = text.to_ascii_lowercase();
-    COPYRIGHT_MARKS.iter().any(|m| lower.contains(m))
+/// [`COPYRIGHT_MARKS`] as one automaton (ASCII case-insensitive): every visible text node is
+/// asked, so one pass each, not one per mark.
+fn copyright_marks() -> &'static aho_corasick::AhoCorasick {
+    static MARKS: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
+    MARKS.get_or_init(|| {
+        aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .match_kind(aho_corasick::MatchKind::LeftmostFirst)
+            .build(COPYRIGHT_MARKS)
+            .unwrap_or_else(|_| unreachable!("a fixed list of short marks builds an automaton"))
+    })
 }
 
 /// The year (or a range's last year) starting within [`COPYRIGHT_GAP`] characters of `rest`,
@@ -780,7 +778,6 @@ fn year_after_mark(rest: &str) -> Option<u32> {
 fn collect(doc: &Document) -> Found {
     let mut f = Found::default();
     let mut ld_budget = Budget::default();
-    let mut copyright_pending = 0;
     for (i, n) in doc.tree.nodes.iter().enumerate() {
         let id = i as NodeId;
         if n.kind == Kind::Text {
@@ -795,21 +792,6 @@ fn collect(doc: &Document) -> Found {
                     if f.text_date.is_none() && f.text_slashed.is_none() {
                         f.text_slashed = slashed_date(&t);
                     }
-                }
-            }
-            if f.copyright.is_none() && n.context() & crate::html::tree::context::HIDDEN == 0 {
-                let raw = doc.raw_text(id);
-                match copyright_year(raw) {
-                    Some(y) => f.copyright = Some(y),
-                    // `© <a>Example</a> 2024`: the year in one of the next text nodes.
-                    None if copyright_pending > 0 => {
-                        copyright_pending -= 1;
-                        f.copyright = year_after_mark(raw);
-                    }
-                    None => {}
-                }
-                if f.copyright.is_none() && has_copyright_mark(raw) {
-                    copyright_pending = COPYRIGHT_NODES;
                 }
             }
             continue;
@@ -918,19 +900,6 @@ fn collect(doc: &Document) -> Found {
                 }
             }
             _ => {}
-        }
-        if f.link_date.is_none()
-            && let Some(u) = match n.tag {
-                Tag::A | Tag::Link => doc.attr(id, "href"),
-                Tag::Img | Tag::Iframe | Tag::Source => doc.attr(id, "src"),
-                Tag::Meta => doc.attr(id, "content").filter(|c| c.starts_with("http")),
-                _ => None,
-            }
-        {
-            f.link_date = url_date(u);
-            if f.link_month.is_none() {
-                f.link_month = url_month(u);
-            }
         }
         if n.tag == Tag::A
             && let Some(rel) = doc.attr(id, "rel")
@@ -1319,7 +1288,7 @@ fn strip_separator_start(t: &str) -> &str {
 fn is_name(a: &str) -> bool {
     !NOT_NAMES.iter().any(|n| a.eq_ignore_ascii_case(n))
         && !MONTHS.iter().any(|(m, _)| a.eq_ignore_ascii_case(m))
-        && !a.contains(['@', '$', '»', '›'])
+        && !a.contains(['@', '$', '»', '›', '!', '?'])
         && a.chars().any(char::is_alphabetic)
 }
 
@@ -1539,7 +1508,8 @@ fn slashed_date(t: &str) -> Option<(u32, u32, u32)> {
 /// the source, a month in a link's path, the copyright year. A date from a link or a bare
 /// date before the copyright year is a file or a record older than the page (the notice says
 /// the page was published that year): the copyright year is taken instead (htmldate's rule).
-fn last_guess(doc: &Document, f: &Found) -> Option<(String, &'static str)> {
+fn last_guess(doc: &Document) -> Option<(String, &'static str)> {
+    let f = links_and_copyright(doc);
     let not_older = |d: &String| {
         f.copyright
             .is_none_or(|c| d.get(..4).and_then(|y| y.parse::<u32>().ok()) >= Some(c))
@@ -1569,6 +1539,61 @@ fn last_guess(doc: &Document, f: &Found) -> Option<(String, &'static str)> {
                 .and_then(|y| ymd(y, 1, 1))
                 .map(|d| (d, DATE_COPYRIGHT))
         })
+}
+
+/// What the last guesses read off the tree, in a walk of its own: only a page with no date
+/// so far pays for it.
+#[derive(Default)]
+struct LastGuesses {
+    /// The first date in the path of a link, image or frame URL ([`url_date`]), else the first
+    /// month (`/2023/10/`, [`url_month`]).
+    link_date: Option<String>,
+    link_month: Option<String>,
+    /// The year of the first copyright notice in the visible text ([`copyright_year`]).
+    copyright: Option<u32>,
+}
+
+fn links_and_copyright(doc: &Document) -> LastGuesses {
+    let mut f = LastGuesses::default();
+    let mut copyright_pending = 0;
+    for (i, n) in doc.tree.nodes.iter().enumerate() {
+        let id = i as NodeId;
+        if n.kind == Kind::Text {
+            if f.copyright.is_none() && n.context() & crate::html::tree::context::HIDDEN == 0 {
+                let raw = doc.raw_text(id);
+                let mark = copyright_marks().find(raw).map(|m| m.end());
+                f.copyright = match mark {
+                    Some(at) => raw.get(at..).and_then(year_after_mark),
+                    None => None,
+                };
+                if f.copyright.is_none() {
+                    if mark.is_some() {
+                        copyright_pending = COPYRIGHT_NODES;
+                    } else if copyright_pending > 0 {
+                        // `© <a>Example</a> 2024`: the year in one of the next text nodes.
+                        copyright_pending -= 1;
+                        f.copyright = year_after_mark(raw);
+                    }
+                }
+            }
+            continue;
+        }
+        if n.kind == Kind::Element
+            && f.link_date.is_none()
+            && let Some(u) = match n.tag {
+                Tag::A | Tag::Link => doc.attr(id, "href"),
+                Tag::Img | Tag::Iframe | Tag::Source => doc.attr(id, "src"),
+                Tag::Meta => doc.attr(id, "content").filter(|c| c.starts_with("http")),
+                _ => None,
+            }
+        {
+            f.link_date = url_date(u);
+            if f.link_month.is_none() {
+                f.link_month = url_month(u);
+            }
+        }
+    }
+    f
 }
 
 /// Whether `local` (`YYYY-MM-DD`, from the page's URL) is the local date of the UTC time stamp
@@ -2563,7 +2588,11 @@ mod tests {
     fn hostile_json_ld_is_bounded() {
         // The date JSON-LD declares (not the script-key guess, which reads any script's text
         // without parsing it: bounded by its own caps).
-        let declared_date = |html: &str| Some(meta(html)).filter(|m| m.date_source == Some(DATE_PUBLISHED))?.date;
+        let declared_date = |html: &str| {
+            Some(meta(html))
+                .filter(|m| m.date_source == Some(DATE_PUBLISHED))?
+                .date
+        };
         // Broken JSON, comment-wrapped JSON, a non-object: nothing, or what parses.
         let m = meta(&ld(r#"{"@type":"Article","headline":"Half"#));
         assert_eq!(m.title, None);
@@ -2608,6 +2637,165 @@ mod tests {
         assert_eq!(declared_date(&page), None);
     }
 
+    #[test]
+    fn a_utc_time_stamp_gives_way_to_the_urls_local_day() {
+        let page = |stamp: &str, url: &str| {
+            format!(
+                "<link rel=canonical href='{url}'>{}",
+                ld(&format!(
+                    r#"{{"@type":"NewsArticle","datePublished":"{stamp}"}}"#
+                ))
+            )
+        };
+        // 01:50 UTC on the 20th is the evening of the 19th west of UTC, as the URL files it.
+        let m = meta(&page(
+            "2019-11-20T01:50:59Z",
+            "https://x.com/2019/11/19/story/",
+        ));
+        assert_eq!(
+            (m.date.as_deref(), m.date_source),
+            (Some("2019-11-19"), Some(DATE_PUBLISHED))
+        );
+        // East of UTC: 22:00 UTC on the 31st is the 1st of the next year.
+        let m = meta(&page(
+            "2019-12-31T22:00:00+00:00",
+            "https://x.com/2020/01/01/a/",
+        ));
+        assert_eq!(m.date.as_deref(), Some("2020-01-01"));
+        // A time stamp with its own offset is already local; a UTC one at noon is no evening
+        // of the day before; a URL two days off is another date.
+        for (stamp, url) in [
+            ("2019-11-20T01:50:59-05:00", "https://x.com/2019/11/19/s/"),
+            ("2019-11-20T13:00:00Z", "https://x.com/2019/11/19/s/"),
+            ("2019-11-21T01:50:59Z", "https://x.com/2019/11/19/s/"),
+        ] {
+            assert_eq!(meta(&page(stamp, url)).date.as_deref(), Some(stamp));
+        }
+        // The caller's URL counts as the page's.
+        let arena = Arena::new();
+        let html = ld(r#"{"@type":"NewsArticle","datePublished":"2019-11-19T04:58:46Z"}"#);
+        let doc = Document::parse(&html, &arena);
+        let m = read(&doc, "", Some("https://t.com/2019/11/18/a/"));
+        assert_eq!(m.date.as_deref(), Some("2019-11-18"));
+        let m = read(
+            &Document::parse("<p>x", &arena),
+            "",
+            Some("https://t.com/2019/11/18/a/"),
+        );
+        assert_eq!(m.date_source, Some(DATE_URL));
+    }
+
+    #[test]
+    fn last_guesses_markup_link_copyright() {
+        let src = |html: &str| {
+            let m = meta(html);
+            (m.date, m.date_source)
+        };
+        let some = |d: &str, s| (Some(d.to_string()), Some(s));
+        assert_eq!(
+            src(r#"<script>var c = {"issuedAt":"2026-03-05T12:16:07Z"}</script><p>© 2024"#),
+            some("2026-03-05", DATE_MARKUP)
+        );
+        assert_eq!(
+            src("<body><a href='/blog/2019/01/31/post/'>x</a>"),
+            some("2019-01-31", DATE_LINK)
+        );
+        assert_eq!(
+            src("<body><img src='/wp-content/uploads/2023/10/a.png'>"),
+            some("2023-10-01", DATE_LINK)
+        );
+        assert_eq!(
+            src("<body><p>© 2019–2024 Example Media"),
+            some("2024-01-01", DATE_COPYRIGHT)
+        );
+        // The year in the next text node; a mark without a year near it gives nothing.
+        assert_eq!(
+            src("<body><footer>© <a>Example Media</a> 2022. All rights reserved."),
+            some("2022-01-01", DATE_COPYRIGHT)
+        );
+        assert_eq!(
+            src("<body><p>Copyright Example Media Group, all rights reserved, since forever, 2020"),
+            (None, None)
+        );
+        // A file older than the page's copyright year is not the page's date.
+        assert_eq!(
+            src("<body><img src='/uploads/2019/03/a.png'><p>Copyright 2024 Example"),
+            some("2024-01-01", DATE_COPYRIGHT)
+        );
+        // Hostile: digits everywhere stay linear, and an endless copyright line is bounded.
+        let digits = "2020-01-0".repeat(200_000);
+        assert_eq!(markup_date(&digits, true), None);
+        assert_eq!(copyright_year(&format!("© {}", "1".repeat(100_000))), None);
+    }
+
+    #[test]
+    fn a_date_that_reads_both_ways_is_read_by_the_language() {
+        let date = |lang: &str| meta(&format!("<html lang={lang}><body><b>05/10/2018</b>")).date;
+        assert_eq!(date("pt-BR").as_deref(), Some("2018-10-05"));
+        assert_eq!(date("en-GB").as_deref(), Some("2018-10-05"));
+        assert_eq!(date("en-US").as_deref(), Some("2018-05-10"));
+        assert_eq!(date("en"), None);
+        // One reading impossible: no language needed.
+        assert_eq!(
+            meta("<body><b>25/10/2018</b>").date.as_deref(),
+            Some("2018-10-25")
+        );
+    }
+
+    #[test]
+    fn authors_lose_roles_and_publishers_and_non_names_are_none() {
+        let author = |html: &str| meta(html).author;
+        let byline = |t: &str| author(&format!("<body><span class=byline>{t}</span>"));
+        assert_eq!(
+            byline("By Will Judd Former Deputy Tech Editor").as_deref(),
+            Some("Will Judd")
+        );
+        assert_eq!(
+            byline("Paul Frew , Home and Digital Security Expert").as_deref(),
+            Some("Paul Frew")
+        );
+        assert_eq!(
+            byline("Linda Rosencrance Contributing Writer").as_deref(),
+            Some("Linda Rosencrance")
+        );
+        assert_eq!(
+            byline("Authored by: Dr. Ehsan Jazini").as_deref(),
+            Some("Dr. Ehsan Jazini")
+        );
+        // Two words are the name: a second word is never a role.
+        assert_eq!(byline("Podium Staff").as_deref(), Some("Podium Staff"));
+        for t in [
+            "Updated",
+            "Follow",
+            "October",
+            "billed annually, or $",
+            "Home » Services",
+        ] {
+            assert_eq!(byline(t), None, "{t}");
+        }
+        // A sentence in an author box is skipped for the next byline.
+        let m = meta(
+            "<body><div class=author>The government has unveiled a plan to help the PV industry \
+             reduce the cost of solar panels</div><a rel=author>Emiliano Bellini</a>",
+        );
+        assert_eq!(m.author.as_deref(), Some("Emiliano Bellini"));
+        // The site name written without its space, and an agency after an article.
+        let m = meta(
+            "<meta property=og:site_name content=floridatoday><meta name=author content='Elliot Brownstein Florida Today'>",
+        );
+        assert_eq!(m.author.as_deref(), Some("Elliot Brownstein"));
+        assert_eq!(
+            author("<meta name=author content='The Associated Press'>").as_deref(),
+            Some("The Associated Press")
+        );
+        // JSON-LD authors given by reference to a Person of the graph (Yoast).
+        let m = meta(&ld(
+            r##"{"@graph":[{"@type":"Article","author":{"@id":"https://x.org/#/p/1"}},
+                {"@type":"Person","@id":"https://x.org/#/p/1","name":"Yoav Schumacher"}]}"##,
+        ));
+        assert_eq!(m.author.as_deref(), Some("Yoav Schumacher"));
+    }
+
     /// Real pages of `../shared/data` (ignored when it is absent, failing then with
     /// `PITH_REQUIRE_SHARED=1`: build.rs): values read off the pages.
     #[test]
@@ -2639,6 +2827,103 @@ mod tests {
             assert_eq!(e.author.as_deref(), Some(author), "{id}");
             assert_eq!(e.date.as_deref().map(|d| &d[..10]), Some(date), "{id}");
             assert_eq!(e.lang_source, Some(DECLARED), "{id}");
+        }
+    }
+
+    /// The date and author rules on the pages they were made for (`../shared/data`).
+    #[test]
+    #[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
+    fn shared_pages_dates_and_authors_by_the_new_rules() {
+        use std::io::Read;
+        let root = std::path::Path::new(env!("PITH_TEST_SHARED_DIR")).join("data");
+        assert!(root.is_dir(), "{} is missing", root.display());
+        let opts = crate::page::Options {
+            metadata: true,
+            ..Default::default()
+        };
+        for (page, url, author, date, source) in [
+            // JSON-LD `2019-11-20T01:50:59Z`, filed under 2019-11-19 in its URL.
+            (
+                "scrapinghub/html/098bb3e96c0acdf36efdcde45fb9cca3f8c82c7cb2071b76097a1b96155f1eb2.html",
+                None,
+                None,
+                "2019-11-19",
+                DATE_PUBLISHED,
+            ),
+            // JSON-LD `2019-11-19T04:58:46Z` and a local `2019-11-18T20:58:46` declared: the
+            // earliest, the day of the URL.
+            (
+                "scrapinghub/html/1ace8c85aaee21b9d4505eca506d50c4721c29db62848b567a9703bfe0583892.html",
+                Some(
+                    "https://techcrunch.com/2019/11/18/new-york-state-attorney-general-reportedly-investigating-wework/",
+                ),
+                None,
+                "2019-11-18",
+                DATE_PUBLISHED,
+            ),
+            // `<b>05/10/2018</b>` on a `pt-BR` page.
+            (
+                "scrapinghub/html/f6ac15a4d98511396da23e4428deb5605422b1c8bbc8284e771f6896bdccf57f.html",
+                None,
+                None,
+                "2018-10-05",
+                DATE_TEXT,
+            ),
+            // Yoast: the article's author is an `@id` of a Person in the graph.
+            (
+                "scrapinghub/html/57e2e98887a1965689955921208e32f410b10e2b95c907e74e57982d3edf3cc6.html",
+                None,
+                Some("Yoav Schumacher"),
+                "",
+                "",
+            ),
+            // `Elliot Brownstein Florida Today` on the site `floridatoday`.
+            (
+                "scrapinghub/html/c81e134ed49902bcf69b551426b4a346c5a77ae993cac8bda68b5541a664ef4c.html",
+                None,
+                Some("Elliot Brownstein"),
+                "",
+                "",
+            ),
+            // `article:published_time` 2022-05-26 beside a JSON-LD `datePublished` 2025-12-01.
+            (
+                "wcxb_train/html/0057.html.gz",
+                None,
+                None,
+                "2022-05-26",
+                DATE_PUBLISHED,
+            ),
+            // No date but `© <em>Supernatural, Inc.</em> ©<em>2022 — All rights reserved.`
+            (
+                "wcxb_train/html/0611.html.gz",
+                None,
+                None,
+                "2022-01-01",
+                DATE_COPYRIGHT,
+            ),
+        ] {
+            let raw = std::fs::read(root.join(page)).expect("page");
+            let bytes = if page.ends_with(".gz") {
+                let mut out = Vec::new();
+                flate2::read::GzDecoder::new(&raw[..])
+                    .read_to_end(&mut out)
+                    .expect("gzip");
+                out
+            } else {
+                raw
+            };
+            let cx = crate::page::Context {
+                url,
+                ..Default::default()
+            };
+            let e = crate::page::extract_with(&bytes, &cx, &opts).expect("extracted");
+            if let Some(a) = author {
+                assert_eq!(e.author.as_deref(), Some(a), "{page}");
+            }
+            if !date.is_empty() {
+                assert_eq!(e.date.as_deref().map(|d| &d[..10]), Some(date), "{page}");
+                assert_eq!(e.date_source, Some(source), "{page}");
+            }
         }
     }
 }

@@ -4,8 +4,8 @@
 //! Fields, in this order: `id`, `url`, `title`, `author`, `sitename`, `lang`, `lang_source`
 //! (`"declared"` or `"detected"`), `date` (ISO 8601), `date_source` (where `date` came from:
 //! `"published"`, `"time"`, `"url"` are stated dates; `"modified"`, `"text"`, `"script"`,
-//! `"timestamp"`, `"link"`, `"copyright"` are guesses, best first), `warc_date`, `description`, `image`
-//! (each `null` when unknown), `categories`, `tags` (arrays, empty when unknown), `text` (or
+//! `"markup"`, `"link"`, `"copyright"` are guesses, best first), `warc_date`, `description`,
+//! `image` (each `null` when unknown), `categories`, `tags` (arrays, empty when unknown), `text` (or
 //! `markdown` with `--format json-markdown`), `bytes_in`, `algo`, then the pass-through fields
 //! of a JSON lines input, and `error` (a string) when the record failed. The metadata fields
 //! and their sources: [`crate::page::metadata`]; the record's URL adds a date in its path and
