@@ -31,6 +31,7 @@ import argparse
 import gzip
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -63,6 +64,21 @@ def names(s):
     return {words(n) for n in s.split(";") if words(n)}
 
 
+def same_author(a, b):
+    """Sharing one name, or one name is another followed by more of its byline (a date word,
+    a role, a post count: `Carrie Arnold November`, `Phil Helsel is a reporter`) that one tool
+    did not cut; the shorter must have two words (a first name alone is not the name)."""
+    pa, pb = names(a), names(b)
+    if pa & pb:
+        return True
+    for x in pa:
+        for y in pb:
+            short, long_ = sorted((x, y), key=len)
+            if len(short.split()) >= 2 and long_.startswith(short + " "):
+                return True
+    return False
+
+
 def same_title(a, b):
     """Equal, or equal once one of them loses a first or last part at a title separator (a
     site name one tool removed and the other kept)."""
@@ -73,6 +89,26 @@ def same_title(a, b):
         if long_.startswith(short + sep) or long_.endswith(sep + short):
             return True
     return False
+
+
+MODIFIED_META = {"article:modified_time", "og:updated_time", "article:modified", "datemodified",
+                 "dcterms.modified", "last-modified", "dateupdated", "lastreviewed"}
+MODIFIED_LD = re.compile(r'"(?:dateModified|lastReviewed)"\s*:\s*"([0-9]{4}-[0-9]{2}-[0-9]{2})')
+MODIFIED_META_RE = re.compile(r"<meta\b[^>]*>", re.I)
+ATTR_RE = re.compile(r'([a-zA-Z:-]+)\s*=\s*(?:"([^"]*)"|\'([^\']*)\')')
+
+
+def modified_dates(html):
+    """The modified dates a page declares (JSON-LD `dateModified`/`lastReviewed`, the modified
+    `<meta>` names), YYYY-MM-DD: where trafilatura's date is one of them and pith's the
+    publication date, both read a date the page states, htmldate the wrong one of the two."""
+    out = set(MODIFIED_LD.findall(html))
+    for tag in MODIFIED_META_RE.findall(html):
+        attrs = {k.lower(): (v or w) for k, v, w in ATTR_RE.findall(tag)}
+        keys = {attrs.get(k, "").lower() for k in ("property", "name", "itemprop")}
+        if keys & MODIFIED_META and attrs.get("content", "")[:4].isdigit():
+            out.add(attrs["content"][:10])
+    return out
 
 
 def value(field, v):
@@ -138,7 +174,14 @@ def run_pith(pith, records):
     return got, secs
 
 
-def run_trafilatura(records):
+def run_trafilatura(records, cache=None):
+    """trafilatura's metadata per page; with `cache` (a JSON file), read from it when it holds
+    every page, else computed and written to it (trafilatura takes a minute; pith a second)."""
+    if cache and os.path.exists(cache):
+        with open(cache, encoding="utf-8") as f:
+            got = json.load(f)
+        if all(pid in got for pid, _u, _h in records):
+            return got, 0.0
     got = {}
     t = time.perf_counter()
     for pid, url, html in records:
@@ -148,24 +191,20 @@ def run_trafilatura(records):
             print(f"trafilatura failed on {pid}: {e}", file=sys.stderr)
             d = {}
         got[pid] = d
-    return got, time.perf_counter() - t
+    secs = time.perf_counter() - t
+    if cache:
+        with open(cache, "w", encoding="utf-8") as f:
+            json.dump(got, f, ensure_ascii=False, default=str)
+    return got, secs
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("pith")
-    ap.add_argument("sets", nargs="+")
-    ap.add_argument("--dump")
-    args = ap.parse_args()
-    records = [r for s in args.sets for r in pages(s)]
-    pith, pith_secs = run_pith(args.pith, records)
-    traf, traf_secs = run_trafilatura(records)
-    n = len(records)
-    dump = open(args.dump, "w", encoding="utf-8") if args.dump else None
+def table(records, pith, traf, dump=None):
+    """The comparison rows over `records`: (field, pith finds, trafilatura finds, both find,
+    agree strictly, agree leniently)."""
     rows = []
     for field in FIELDS:
         p_found = t_found = both = agree = overlap = lenient = 0
-        for pid, _url, _html in records:
+        for pid, _url, html in records:
             p = value(field, pith.get(pid, {}).get(field))
             t = value(field, traf.get(pid, {}).get(field))
             p_found += p is not None
@@ -176,32 +215,80 @@ def main():
                 if field == "title":
                     lenient += same_title(p, t)
                 if field == "author":
-                    lenient += bool(names(pith[pid][field]) & names(traf[pid][field]))
+                    lenient += same_author(pith[pid][field], traf[pid][field])
                 if field == "date":
-                    lenient += p == t
+                    lenient += p == t or (
+                        pith[pid].get("date_source") == "published" and t in modified_dates(html))
                 if field in LISTS:
                     overlap += bool(p & t)
             if dump and (p != t):
                 rec = {"id": pid, "field": field, "pith": pith.get(pid, {}).get(field),
                        "trafilatura": traf.get(pid, {}).get(field)}
+                if field == "date":
+                    rec["date_source"] = pith.get(pid, {}).get("date_source")
                 dump.write(json.dumps(rec, ensure_ascii=False) + "\n")
         rows.append((field, p_found, t_found, both, agree, overlap if field in LISTS else lenient))
+    return rows
+
+
+def print_table(title, records, pith, traf, dump=None):
+    print(f"{title}: {len(records)} pages\n")
+    print("| field | pith finds | trafilatura finds | both find | agree (strict) | agree (lenient) |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for field, p, t, b, a, o in table(records, pith, traf, dump):
+        pct = f"{100 * a / b:.1f}%" if b else "-"
+        ov = f"{100 * o / b:.1f}%" if b and field in LISTS | {"title", "author", "date"} else ""
+        print(f"| {field} | {p} | {t} | {b} | {a} ({pct}) | {ov} |")
+    sources = {}
+    for pid, _u, _h in records:
+        src = pith.get(pid, {}).get("date_source")
+        if src:
+            sources[src] = sources.get(src, 0) + 1
+    stated = {"published", "time", "url"}
+    for label, keep in (("stated", lambda x: x in stated), ("guessed", lambda x: x not in stated)):
+        both = agree = 0
+        for pid, _u, html in records:
+            p, t = pith.get(pid, {}), traf.get(pid, {})
+            if p.get("date") and t.get("date") and keep(p.get("date_source")):
+                both += 1
+                d = str(t["date"])[:10]
+                agree += p["date"][:10] == d or (
+                    p.get("date_source") == "published" and d in modified_dates(html))
+        if both:
+            print(f"date, pith's {label} dates: both find {both}, agree (lenient) {agree} "
+                  f"({100 * agree / both:.1f}%)")
+    if sources:
+        print("\npith's date_source: "
+              + ", ".join(f"{k} {v}" for k, v in sorted(sources.items(), key=lambda kv: -kv[1])))
     year_only = sum(
         1
         for pid, _u, _h in records
         if not pith.get(pid, {}).get("date")
         and str(traf.get(pid, {}).get("date") or "").endswith("-01-01")
     )
-    print(f"{n} pages ({', '.join(args.sets)}); pith {pith_secs:.1f} s, "
-          f"trafilatura {traf_secs:.1f} s\n")
-    print("| field | pith finds | trafilatura finds | both find | agree (strict) | agree (lenient) |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: |")
-    for field, p, t, b, a, o in rows:
-        pct = f"{100 * a / b:.1f}%" if b else "-"
-        ov = f"{100 * o / b:.1f}%" if b and field in LISTS | {"title", "author", "date"} else ""
-        print(f"| {field} | {p} | {t} | {b} | {a} ({pct}) | {ov} |")
-    print(f"\ntrafilatura dates of the form YYYY-01-01 on pages where pith gives none "
-          f"(htmldate's guess from a bare year, such as a copyright line): {year_only}")
+    print(f"trafilatura dates of the form YYYY-01-01 on pages where pith gives none "
+          f"(htmldate's guess from a bare year, such as a copyright line): {year_only}\n")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("pith")
+    ap.add_argument("sets", nargs="+")
+    ap.add_argument("--dump", help="write every disagreement as a JSON line to this file")
+    ap.add_argument("--cache", help="trafilatura's results, kept in this JSON file between runs")
+    args = ap.parse_args()
+    by_set = [(s, list(pages(s))) for s in args.sets]
+    records = [r for _s, rs in by_set for r in rs]
+    pith, pith_secs = run_pith(args.pith, records)
+    traf, traf_secs = run_trafilatura(records, args.cache)
+    print(f"pith {pith_secs:.1f} s, trafilatura {traf_secs:.1f} s"
+          + (" (cached)" if traf_secs == 0 else "") + "\n")
+    dump = open(args.dump, "w", encoding="utf-8") if args.dump else None
+    if len(by_set) > 1:
+        for s, rs in by_set:
+            print_table(os.path.basename(os.path.normpath(s)), rs, pith, traf)
+    print_table("All sets" if len(by_set) > 1 else os.path.basename(os.path.normpath(args.sets[0])),
+                records, pith, traf, dump)
 
 
 if __name__ == "__main__":

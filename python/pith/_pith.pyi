@@ -56,9 +56,9 @@ def extract(
     charset: Optional[str] = None,
 ) -> Dict[str, Any]:
     """The page as `pith --format json --url URL -` writes it, as a dict: url, title, author,
-    date, sitename, description, image, categories, tags, lang, lang_source, text (markdown
-    with "json-markdown"), with images=True images (a list of {"src", "alt", "caption"}),
-    bytes_in, algo."""
+    date, date_source (a stated or a guessed date: docs/metadata.md), sitename, description,
+    image, categories, tags, lang, lang_source, text (markdown with "json-markdown"), with
+    images=True images (a list of {"src", "alt", "caption"}), bytes_in, algo."""
 
 @overload
 def extract_many(
@@ -131,8 +131,8 @@ def read_warc(
     url: Optional[str] = None,
 ) -> WarcReader:
     """One dict per record that `pith --format json FILE` prints (the JSON lines themselves
-    with raw=True): id, url, title, author, sitename, lang, lang_source, date, warc_date,
-    description, image, categories, tags, text (or markdown), bytes_in, algo, and error when
+    with raw=True): id, url, title, author, sitename, lang, lang_source, date, date_source,
+    warc_date, description, image, categories, tags, text (or markdown), bytes_in, algo, and error when
     the record failed (the metadata fields: docs/metadata.md). With templates, each record's URL (url= for a plain
     HTML page) picks its site's template and algo says what ran ("fastce+auto",
     "fastce+auto:HOST#i" when the host has several templates, or the fallback)."""

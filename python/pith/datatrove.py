@@ -100,7 +100,8 @@ class PithWarcReader(BaseDiskReader):
 
     Unlike WarcReader (warcio), a record cut short or a broken gzip member does not end the
     task: pith reports it (counted under ``record_error``) and goes on with the next record.
-    Metadata: url, title, lang, date (stated by the page), warc_date, and the file path.
+    Metadata: url, title, lang, date and date_source (a stated or a guessed date), warc_date,
+    and the file path.
 
     Args:
         data_folder, paths_file, limit, skip, file_progress, doc_progress, adapter,

@@ -513,8 +513,8 @@ fn to_py(py: Python<'_>, v: &serde_json::Value) -> PyResult<Py<PyAny>> {
 }
 
 /// Iterates the records of a WARC file (plain or gzip; JSON lines also work), one dict per
-/// line that `pith --format json FILE` prints: id, url, title, lang, date, warc_date, text
-/// (or markdown with format="markdown"), bytes_in, algo; a record that failed has "error"
+/// line that `pith --format json FILE` prints: id, url, title, lang, date, date_source, warc_date,
+/// text (or markdown with format="markdown"), bytes_in, algo; a record that failed has "error"
 /// (and a record that could not be read, "source", "record", "offset").
 ///
 /// source: a path (str or os.PathLike) or a binary file object. raw=True yields the JSON lines

@@ -19,10 +19,13 @@
 //!   `<meta itemprop=datePublished>`, Dublin Core ([`DATE_DC`]), other common meta names
 //!   ([`DATE_OTHER`]), `<time datetime>` (one marked `pubdate` or `itemprop=datePublished`
 //!   first), a date in the path of the page's URL (`og:url`, canonical link; the caller's
-//!   URL through [`url_date`]); then guesses ([`Metadata::date_guessed`]): the modified date
-//!   ([`DATE_MODIFIED`], JSON-LD `dateModified`), an element whose class names a date
-//!   ([`DATE_CLASSES`]), the first short text holding one. Values are parsed by [`iso_date`]
-//!   (ISO, `2020/06/16`, `2020年06月16日 02:31`, `June 16, 2020`, `16.06.2020`, RFC 2822...).
+//!   URL through [`read`]); of several publication declarations, the earliest; a UTC time
+//!   stamp gives way to the local date of the URL ([`is_local_day_of`]). Then guesses
+//!   ([`Metadata::date_source`] says which): the modified date ([`DATE_MODIFIED`], JSON-LD
+//!   `dateModified`), an element whose class names a date ([`DATE_CLASSES`]), the first short
+//!   text holding one (`05/10/2018` read by the page's language), a date key in a script's
+//!   JSON state, the first date in the markup, a date in a link's path, the copyright year.
+//!   Values are parsed by [`iso_date`] (ISO, `2020/06/16`, `2020年06月16日 02:31`, `June 16, 2020`, `16.06.2020`, RFC 2822...).
 //! - `sitename`: `og:site_name`, JSON-LD publisher or `WebSite` name, publisher meta names
 //!   ([`SITENAME_META`]), `twitter:site` (without its `@`), a part of the `<title>` that is
 //!   a domain name, then the host of the page's URL (`og:url`, canonical link; the caller's
@@ -98,6 +101,10 @@ pub const AUTHOR_CLASSES: &[&str] = &[
 /// Words that lead a byline's name in, dropped (ASCII case-insensitively, followed by `:` or a
 /// space), longest first.
 pub const BYLINE_LEADS: &[&str] = &[
+    "authored by",
+    "sponsored by",
+    "article by",
+    "guide by",
     "written by",
     "posted by",
     "reviewed by",
@@ -118,6 +125,7 @@ pub const BYLINE_LEADS: &[&str] = &[
 pub const BYLINE_STOPS: &[&str] = &[
     " last ",
     " is a ",
+    " about the author",
     " in ",
     " (",
     "@",
@@ -143,6 +151,76 @@ pub const AGENCIES: &[&str] = &[
     "dpa",
     "Bloomberg",
     "AP Auto Writer",
+];
+
+/// Words in a byline's name at most: more is a sentence in an element whose class says
+/// `author` (an author box's biography, a teaser), not a name; the next byline is read.
+pub const BYLINE_MAX_WORDS: usize = 12;
+
+/// Words that are never an author's name on their own: what a byline element holds when it
+/// has no name (`Updated`, `Follow`, `Written By`), or an article before an agency (`The
+/// Associated Press`).
+pub const NOT_NAMES: &[&str] = &[
+    "the",
+    "by",
+    "updated",
+    "published",
+    "posted",
+    "follow",
+    "name",
+    "author",
+    "authors",
+    "written by",
+    "share",
+    "sign in",
+    "read more",
+];
+
+/// Words that name a role or a title after a byline's name (`Will Judd Former Deputy Tech
+/// Editor`, `Mateusz Haberny Founder at Oakywood`): the name ends before the first of them
+/// that follows at least two words, or before the [`ROLE_QUALIFIERS`] right before it, or at
+/// a comma before it (`Paul Frew, Home and Digital Security Expert`).
+pub const ROLE_WORDS: &[&str] = &[
+    "writer",
+    "editor",
+    "founder",
+    "co-founder",
+    "director",
+    "reporter",
+    "correspondent",
+    "contributor",
+    "columnist",
+    "expert",
+    "manager",
+    "ceo",
+    "head",
+    "former",
+    "senior",
+    "chief",
+    "gardener",
+    "reviewer",
+];
+
+/// Words that qualify a role (`Contributing Writer`, `AP National Political Writer`, `News
+/// reporter`, `Editorial Staff`): part of the role when right before a [`ROLE_WORDS`] word.
+pub const ROLE_QUALIFIERS: &[&str] = &[
+    "former",
+    "senior",
+    "managing",
+    "contributing",
+    "lead",
+    "deputy",
+    "staff",
+    "news",
+    "editorial",
+    "national",
+    "political",
+    "sports",
+    "tech",
+    "marketing",
+    "executive",
+    "associate",
+    "assistant",
 ];
 
 /// Byline text outside these lengths (characters) is not a name: too short is an initial or
@@ -184,6 +262,9 @@ pub const DATE_OTHER: &[&str] = &[
     "article_date_original",
     "original-publish-date",
     "datepublished",
+    "published",
+    "published-date",
+    "publication-date",
 ];
 
 /// Meta names of the date a page was last modified: its date when it states no publication
@@ -196,6 +277,9 @@ pub const DATE_MODIFIED: &[&str] = &[
     "dcterms.modified",
     "last-modified",
     "http-equiv:last-modified",
+    "lastreviewed",
+    "updated date",
+    "dateupdated",
 ];
 
 /// Keys of the publication date in script-rendered pages' JSON state (Next.js, Nuxt, Gatsby,
@@ -232,6 +316,29 @@ pub const DATE_CLASSES: &[&str] = &[
 /// Texts longer than this (bytes) are not read for a date: a date line is short, and a
 /// paragraph that mentions a date is not the page's.
 pub const DATE_TEXT_MAX_BYTES: usize = 120;
+
+/// A UTC time stamp before this hour (UTC) can fall on the day before in a zone west of UTC
+/// (down to UTC−12): [`is_local_day_of`].
+pub const UTC_WEST_HOURS: u32 = 12;
+/// A UTC time stamp from this hour (UTC) on can fall on the day after in a zone east of UTC
+/// (up to UTC+14).
+pub const UTC_EAST_HOURS: u32 = 10;
+
+/// Words that open a copyright notice (`© 2024`, `Copyright 2019-2024`, `(c) 2024`): its last
+/// year is the page's year of last resort ([`copyright_year`]), as htmldate reads it.
+pub const COPYRIGHT_MARKS: &[&str] = &["©", "&copy;", "&#169;", "copyright", "(c)"];
+
+/// Characters between a copyright mark and its year at most (`© Example Media Group, Inc.
+/// 2024`): a year further on is not the notice's.
+pub const COPYRIGHT_GAP: usize = 60;
+
+/// Text nodes after a copyright mark without a year that are read for its year (`©
+/// <a>Example Media</a> 2024`).
+pub const COPYRIGHT_NODES: u8 = 3;
+
+/// Bytes of a page's source scanned for a date-time ([`source_timestamp`]) at most: the head
+/// and the start of the body, where a render or publication time stamp is, on any page size.
+pub const TIMESTAMP_SCAN_BYTES: usize = 4 << 20;
 
 /// Years accepted in a date: before the web or far ahead is a misread number (htmldate's
 /// lower bound is 1995; 1990 leaves room for archived pages about their own date).
@@ -311,6 +418,33 @@ const LD_ARTICLE_TYPES: &[&str] = &[
     "howto",
 ];
 
+/// `date_source`: a publication date the page declares (JSON-LD `datePublished`,
+/// `article:published_time`, `<meta itemprop=datePublished>`, Dublin Core, other publication
+/// meta names, `<time pubdate>`).
+pub const DATE_PUBLISHED: &str = "published";
+/// `date_source`: a `<time datetime>` not marked as the publication date.
+pub const DATE_TIME: &str = "time";
+/// `date_source`: a date in the path of the page's URL (`og:url`, canonical link, the
+/// record's URL).
+pub const DATE_URL: &str = "url";
+/// `date_source`: the date the page says it was modified ([`DATE_MODIFIED`], JSON-LD
+/// `dateModified`), on a page that states no publication date.
+pub const DATE_FROM_MODIFIED: &str = "modified";
+/// `date_source`: a date written in the page's visible text (an element whose class names a
+/// date, or a short text).
+pub const DATE_TEXT: &str = "text";
+/// `date_source`: a publication-date key in a script's JSON state ([`SCRIPT_DATE_KEYS`]).
+pub const DATE_SCRIPT: &str = "script";
+/// `date_source`: the first date anywhere in the page's markup, a date-time first
+/// ([`markup_date`]): often when the page was rendered or a record in it changed, not when it
+/// was written.
+pub const DATE_MARKUP: &str = "markup";
+/// `date_source`: a date in the path of a link, image or frame URL of the page
+/// (`/2019/01/31/`; `/wp-content/uploads/2023/10/` gives the first of the month).
+pub const DATE_LINK: &str = "link";
+/// `date_source`: the year of the page's copyright notice, as its first of January.
+pub const DATE_COPYRIGHT: &str = "copyright";
+
 /// Where the language came from.
 pub const DECLARED: &str = "declared";
 /// The language was detected from the text.
@@ -325,9 +459,10 @@ pub struct Metadata {
     pub author: Option<String>,
     /// The publication date, ISO 8601.
     pub date: Option<String>,
-    /// `date` came from a heuristic (a date-named element, a short text), not from a
-    /// declaration or the URL: a URL known outside the page ([`url_date`]) ranks above it.
-    pub date_guessed: bool,
+    /// Where `date` came from: [`DATE_PUBLISHED`], [`DATE_TIME`], [`DATE_URL`] (stated
+    /// dates), then the guesses [`DATE_FROM_MODIFIED`], [`DATE_TEXT`], [`DATE_SCRIPT`],
+    /// [`DATE_MARKUP`], [`DATE_LINK`], [`DATE_COPYRIGHT`], in the order they are tried.
+    pub date_source: Option<&'static str>,
     /// The site's name.
     pub sitename: Option<String>,
     /// The page's own summary.
@@ -361,6 +496,9 @@ struct Found {
     date_elem: Option<String>,
     /// The first date in a short visible text.
     text_date: Option<String>,
+    /// The first `05/10/2018` of a short visible text that reads both ways, as (first, second,
+    /// year): read by the page's language ([`slashed_by_lang`]).
+    text_slashed: Option<(u32, u32, u32)>,
     canonical: Option<String>,
     image_src: Option<String>,
     byline: Option<String>,
@@ -388,17 +526,20 @@ impl Found {
 }
 
 /// Reads the metadata of a parsed page; `text` is its extracted text (for language detection
-/// when none is declared).
-pub fn read(doc: &Document, text: &str) -> Metadata {
+/// when none is declared), `url` the page's URL when the caller knows it (a WARC record's, the
+/// command line's): a date in its path is a stated date.
+pub fn read(doc: &Document, text: &str, url: Option<&str>) -> Metadata {
     let f = collect(doc);
     let sitename = sitename(&f);
     let title = title(&f, sitename.as_deref());
-    let author = author(&f).map(|a| without_publisher(a, sitename.as_deref()));
-    let (mut date, mut date_guessed) = date(&f);
-    if date.is_none() {
-        date = script_date(doc.src);
-        date_guessed = date.is_some();
-    }
+    let author = author(&f, sitename.as_deref());
+    let (date, date_source) = match date(&f, url) {
+        Some((d, s)) => (Some(d), Some(s)),
+        None => match last_guess(doc) {
+            Some((d, s)) => (Some(d), Some(s)),
+            None => (None, None),
+        },
+    };
     let description = f
         .meta(&[
             "og:description",
@@ -443,7 +584,7 @@ pub fn read(doc: &Document, text: &str) -> Metadata {
         title,
         author,
         date,
-        date_guessed,
+        date_source,
         sitename,
         description,
         image,
@@ -507,6 +648,133 @@ pub fn url_date(url: &str) -> Option<String> {
     None
 }
 
+/// The month in a URL's path (`/wp-content/uploads/2023/10/`, `/files/2020-02/`) as its first
+/// day, ISO: where publishing systems file an upload, in the month it was uploaded.
+pub fn url_month(url: &str) -> Option<String> {
+    let path = url.split(['?', '#']).next()?;
+    let b = path.as_bytes();
+    let digits = |s: usize, n: usize| {
+        b.get(s..s + n)
+            .is_some_and(|d| d.iter().all(u8::is_ascii_digit))
+    };
+    for (i, &c) in b.iter().enumerate() {
+        if c != b'/' || !digits(i + 1, 4) || !matches!(b.get(i + 5), Some(b'/' | b'-')) {
+            continue;
+        }
+        if digits(i + 6, 2) && b.get(i + 8) == Some(&b'/') {
+            let y = path.get(i + 1..i + 5)?.parse().ok()?;
+            let m = path.get(i + 6..i + 8)?.parse().ok()?;
+            if let Some(d) = ymd(y, m, 1) {
+                return Some(d);
+            }
+        }
+    }
+    None
+}
+
+/// The first ISO date-time in the page's source (`2026-03-05T12:16:07Z`, `2025-12-19
+/// 08:35:30`: a date, `T` or a space, `hh:mm`), or with `timed` false the first ISO date
+/// (`2024-04-25`, not inside a longer number), within [`TIMESTAMP_SCAN_BYTES`]: in a script,
+/// an attribute or the text. htmldate's time stamp rescue and loose date search.
+pub fn markup_date(src: &str, timed: bool) -> Option<String> {
+    let mut end = src.len().min(TIMESTAMP_SCAN_BYTES);
+    while !src.is_char_boundary(end) {
+        end -= 1;
+    }
+    let b = &src.as_bytes()[..end];
+    let digit = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
+    for p in memchr::memchr_iter(b'-', b) {
+        // p is the dash after the year: YYYY-MM-DD[T ]hh:mm
+        if p < 4
+            || !(p - 4..p).all(digit)
+            || (p > 4 && digit(p - 5))
+            || !digit(p + 1)
+            || !digit(p + 2)
+            || b.get(p + 3) != Some(&b'-')
+            || !digit(p + 4)
+            || !digit(p + 5)
+        {
+            continue;
+        }
+        let time = matches!(b.get(p + 6), Some(b'T' | b' '))
+            && digit(p + 7)
+            && digit(p + 8)
+            && b.get(p + 9) == Some(&b':')
+            && digit(p + 10);
+        if (timed && !time) || (!timed && digit(p + 6)) {
+            continue;
+        }
+        if let Some(d) = src.get(p - 4..p + 6).and_then(iso_date) {
+            return Some(d);
+        }
+    }
+    None
+}
+
+/// The year of a copyright notice in a text (`© 2019-2024 Example`, `Copyright &copy; 2024`):
+/// the last of the years right after a [`COPYRIGHT_MARKS`] mark, within [`COPYRIGHT_GAP`]
+/// characters.
+pub fn copyright_year(text: &str) -> Option<u32> {
+    let at = copyright_marks().find(text)?.end();
+    year_after_mark(text.get(at..)?)
+}
+
+/// [`COPYRIGHT_MARKS`] as one automaton (ASCII case-insensitive): every visible text node is
+/// asked, so one pass each, not one per mark.
+fn copyright_marks() -> &'static aho_corasick::AhoCorasick {
+    static MARKS: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
+    MARKS.get_or_init(|| {
+        aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .match_kind(aho_corasick::MatchKind::LeftmostFirst)
+            .build(COPYRIGHT_MARKS)
+            .unwrap_or_else(|_| unreachable!("a fixed list of short marks builds an automaton"))
+    })
+}
+
+/// The year (or a range's last year) starting within [`COPYRIGHT_GAP`] characters of `rest`,
+/// the text after a copyright mark.
+fn year_after_mark(rest: &str) -> Option<u32> {
+    // Four-digit runs (not inside longer numbers): (char offset, byte start, byte end, value).
+    let mut years = Vec::new();
+    let mut start = None;
+    for (k, (i, c)) in rest.char_indices().chain([(rest.len(), ' ')]).enumerate() {
+        match (c.is_ascii_digit(), start) {
+            (true, None) => start = Some((k, i)),
+            (false, Some((k0, i0))) => {
+                if i - i0 == 4
+                    && let Ok(y) = rest[i0..i].parse::<u32>()
+                {
+                    years.push((k0, i0, i, y));
+                }
+                start = None;
+                if years.len() >= 2 {
+                    break;
+                }
+            }
+            _ => {}
+        }
+        if k > COPYRIGHT_GAP && years.is_empty() {
+            return None;
+        }
+    }
+    let &(k, _, end, first) = years.first()?;
+    if k > COPYRIGHT_GAP || !YEARS.contains(&first) {
+        return None;
+    }
+    // `2019-2024`, `2019 – 2024`: the range's end.
+    match years.get(1) {
+        Some(&(_, s2, _, second))
+            if rest[end..s2].trim().chars().all(|c| matches!(c, '-' | '–'))
+                && !rest[end..s2].trim().is_empty()
+                && YEARS.contains(&second) =>
+        {
+            Some(second)
+        }
+        _ => Some(first),
+    }
+}
+
 fn collect(doc: &Document) -> Found {
     let mut f = Found::default();
     let mut ld_budget = Budget::default();
@@ -519,7 +787,11 @@ fn collect(doc: &Document) -> Found {
             {
                 let raw = doc.raw_text(id);
                 if has_year_digits(raw) {
-                    f.text_date = iso_date_in(&clean(raw));
+                    let t = clean(raw);
+                    f.text_date = iso_date_in(&t);
+                    if f.text_date.is_none() && f.text_slashed.is_none() {
+                        f.text_slashed = slashed_date(&t);
+                    }
                 }
             }
             continue;
@@ -641,11 +913,15 @@ fn collect(doc: &Document) -> Found {
         }
         if f.byline.is_none() && byline_candidate(doc, id) {
             let t = byline_name(&spaced_text(doc, id));
-            if AUTHOR_CHARS.contains(&t.chars().count()) {
+            if AUTHOR_CHARS.contains(&t.chars().count())
+                && t.split_whitespace().count() <= BYLINE_MAX_WORDS
+                && is_name(&t)
+            {
                 f.byline = Some(t);
             }
         }
     }
+    f.ld.resolve_authors();
     f
 }
 
@@ -1007,7 +1283,63 @@ fn strip_separator_start(t: &str) -> &str {
     t
 }
 
-fn author(f: &Found) -> Option<String> {
+/// Whether an author value can be a name: not one of [`NOT_NAMES`], not a month name, not an
+/// e-mail address, a price or a breadcrumb.
+fn is_name(a: &str) -> bool {
+    !NOT_NAMES.iter().any(|n| a.eq_ignore_ascii_case(n))
+        && !MONTHS.iter().any(|(m, _)| a.eq_ignore_ascii_case(m))
+        && !a.contains(['@', '$', '»', '›', '!', '?'])
+        && a.chars().any(char::is_alphabetic)
+}
+
+/// A name without the role written after it ([`ROLE_WORDS`], [`ROLE_QUALIFIERS`]), in each
+/// of its `; `-separated names.
+fn without_role(a: &str) -> String {
+    a.split("; ")
+        .map(name_without_role)
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+fn name_without_role(a: &str) -> &str {
+    // Word starts (byte offsets) and the words, at most the first dozen.
+    let starts: Vec<usize> = a
+        .char_indices()
+        .filter(|&(i, c)| !c.is_whitespace() && (i == 0 || a[..i].ends_with(char::is_whitespace)))
+        .map(|(i, _)| i)
+        .take(12)
+        .collect();
+    let word = |k: usize| {
+        a[starts[k]..]
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .next()
+            .unwrap_or("")
+    };
+    let is = |list: &[&str], k: usize| list.iter().any(|r| word(k).eq_ignore_ascii_case(r));
+    let Some(role) = (2..starts.len()).find(|&k| is(ROLE_WORDS, k)) else {
+        return a;
+    };
+    let mut cut = role;
+    while cut > 2 && is(ROLE_QUALIFIERS, cut - 1) {
+        cut -= 1;
+    }
+    let mut end = starts[cut];
+    // A comma after the name and before the role: the role starts there.
+    if let Some(comma) = a[starts[1]..end].find(',') {
+        end = starts[1] + comma;
+    }
+    a[..end].trim_end_matches(|c: char| c.is_whitespace() || c == ',')
+}
+
+/// The author, cleaned: the publisher after the names dropped ([`without_publisher`]), then
+/// a role ([`without_role`]); `None` when what is left is not a name ([`is_name`]).
+fn author(f: &Found, sitename: Option<&str>) -> Option<String> {
+    author_any(f)
+        .map(|a| without_role(&without_publisher(a, sitename)))
+        .filter(|a| is_name(a))
+}
+
+fn author_any(f: &Found) -> Option<String> {
     if !f.ld.authors.is_empty() {
         return Some(f.ld.authors.join("; "));
     }
@@ -1038,19 +1370,42 @@ fn author(f: &Found) -> Option<String> {
 /// one of [`AGENCIES`], when a name stays before it.
 fn without_publisher(author: String, sitename: Option<&str>) -> String {
     let mut a = author.as_str();
+    let squash = |t: &str| -> String {
+        t.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
     for org in sitename.into_iter().chain(AGENCIES.iter().copied()) {
-        if a.len() <= org.len() {
+        // The organization as the author's last words, spaces aside (`Florida Today` for the
+        // site name `floridatoday`).
+        let org = squash(org);
+        if org.is_empty() {
             continue;
         }
-        let cut = a.len() - org.len();
-        if a.is_char_boundary(cut)
-            && a[cut..].eq_ignore_ascii_case(org)
-            && a[..cut].ends_with(|c: char| c.is_whitespace() || matches!(c, ',' | '|' | '-' | '/'))
-        {
+        let cut = a
+            .char_indices()
+            .filter(|&(i, c)| {
+                i > 0
+                    && !c.is_whitespace()
+                    && a[..i].ends_with(|p: char| {
+                        p.is_whitespace() || matches!(p, ',' | '|' | '-' | '/')
+                    })
+            })
+            .map(|(i, _)| i)
+            .find(|&i| squash(&a[i..]) == org);
+        if let Some(cut) = cut {
             let rest = a[..cut].trim_end_matches(|c: char| {
                 c.is_whitespace() || matches!(c, ',' | '|' | '-' | '/' | ';')
             });
-            if rest.len() < cut && rest.chars().any(char::is_alphabetic) {
+            let rest = rest
+                .strip_suffix(" and")
+                .or_else(|| rest.strip_suffix(" for"))
+                .unwrap_or(rest)
+                .trim_end();
+            if rest.chars().filter(|c| c.is_alphabetic()).count() >= 3
+                && !NOT_NAMES.iter().any(|n| rest.eq_ignore_ascii_case(n))
+            {
                 a = rest;
             }
         }
@@ -1058,36 +1413,217 @@ fn without_publisher(author: String, sitename: Option<&str>) -> String {
     a.to_string()
 }
 
-fn date(f: &Found) -> (Option<String>, bool) {
+/// The date and its source from the page's declarations, its URL, and the guesses read in
+/// the one walk ([`collect`]); `None` sends [`read`] to [`last_guess`].
+fn date(f: &Found, url: Option<&str>) -> Option<(String, &'static str)> {
     let metas = [DATE_OG, &["datepublished"], DATE_DC, DATE_OTHER];
+    let page_url = || {
+        f.meta(&["og:url"])
+            .or(f.canonical.as_deref())
+            .and_then(url_date)
+            .or_else(|| url.and_then(url_date))
+    };
+    // The page's own declarations of its publication date: when they differ, the earliest (a
+    // later `datePublished` beside an older `article:published_time` or `dateCreated` is the
+    // date an SEO plugin republished the page, the earlier one its first publication); the
+    // first of equal days, in this order.
     let declared =
         f.ld.published
             .iter()
+            .chain(f.ld.created.iter())
             .map(String::as_str)
             .chain(metas.iter().filter_map(|keys| f.meta(keys)))
-            .chain(f.time_pub.as_deref())
-            .chain(f.time_any.as_deref())
-            .find_map(iso_date)
+            .filter_map(iso_date)
+            .fold(None::<String>, |best, d| match best {
+                Some(b) if b.get(..10) <= d.get(..10) => Some(b),
+                _ => Some(d),
+            })
+            .or_else(|| f.time_pub.as_deref().and_then(iso_date))
+            .map(|d| (d, DATE_PUBLISHED))
             .or_else(|| {
-                f.meta(&["og:url"])
-                    .or(f.canonical.as_deref())
-                    .and_then(url_date)
+                f.time_any
+                    .as_deref()
+                    .and_then(iso_date)
+                    .map(|d| (d, DATE_TIME))
             });
-    match declared {
-        Some(d) => (Some(d), false),
-        None => {
-            let guess =
-                f.ld.modified
-                    .iter()
-                    .map(String::as_str)
-                    .chain(f.meta(DATE_MODIFIED))
-                    .find_map(iso_date)
-                    .or_else(|| f.date_elem.clone())
-                    .or_else(|| f.text_date.clone());
-            let guessed = guess.is_some();
-            (guess, guessed)
+    if let Some((d, source)) = declared {
+        // A UTC time stamp and the local date the URL files the page under: the local date.
+        if let Some(local) = page_url()
+            && is_local_day_of(&d, &local)
+        {
+            return Some((local, source));
+        }
+        return Some((d, source));
+    }
+    if let Some(d) = page_url() {
+        return Some((d, DATE_URL));
+    }
+    f.ld.modified
+        .iter()
+        .map(String::as_str)
+        .chain(f.meta(DATE_MODIFIED))
+        .find_map(iso_date)
+        .map(|d| (d, DATE_FROM_MODIFIED))
+        .or_else(|| {
+            f.date_elem
+                .clone()
+                .or_else(|| f.text_date.clone())
+                .or_else(|| slashed_by_lang(f.text_slashed?, &declared_lang(f)?))
+                .map(|d| (d, DATE_TEXT))
+        })
+}
+
+/// A date written `05/10/2018` that reads both ways, read by the page's declared language:
+/// month first in US English (`en-US`), day first in the other languages (`pt-BR`, `de`,
+/// `fr`, and the English of Britain, India or Australia); plain `en` says neither.
+fn slashed_by_lang((a, b, y): (u32, u32, u32), lang: &str) -> Option<String> {
+    let lang = lang.to_ascii_lowercase().replace('_', "-");
+    if lang == "en" {
+        None
+    } else if lang == "en-us" {
+        ymd(y, a, b)
+    } else {
+        ymd(y, b, a)
+    }
+}
+
+/// The first `NN/NN/YYYY` in `t` whose two readings are both valid dates.
+fn slashed_date(t: &str) -> Option<(u32, u32, u32)> {
+    let n = numbers(t);
+    n.windows(3).find_map(|w| {
+        let [a, b, y] = w else { return None };
+        ((1..=2).contains(&a.len)
+            && (1..=2).contains(&b.len)
+            && y.len == 4
+            && &t[a.end..b.start] == "/"
+            && &t[b.end..y.start] == "/"
+            && ymd(y.v, a.v, b.v).is_some()
+            && ymd(y.v, b.v, a.v).is_some())
+        .then_some((a.v, b.v, y.v))
+    })
+}
+
+/// The guesses of a page that states no date and shows none: a date key in a script's JSON
+/// state, the first date-time in the source, a date in a link's path, the first bare date in
+/// the source, a month in a link's path, the copyright year. A date from a link or a bare
+/// date before the copyright year is a file or a record older than the page (the notice says
+/// the page was published that year): the copyright year is taken instead (htmldate's rule).
+fn last_guess(doc: &Document) -> Option<(String, &'static str)> {
+    let f = links_and_copyright(doc);
+    let not_older = |d: &String| {
+        f.copyright
+            .is_none_or(|c| d.get(..4).and_then(|y| y.parse::<u32>().ok()) >= Some(c))
+    };
+    script_date(doc.src)
+        .map(|d| (d, DATE_SCRIPT))
+        .or_else(|| markup_date(doc.src, true).map(|d| (d, DATE_MARKUP)))
+        .or_else(|| {
+            f.link_date
+                .clone()
+                .filter(not_older)
+                .map(|d| (d, DATE_LINK))
+        })
+        .or_else(|| {
+            markup_date(doc.src, false)
+                .filter(not_older)
+                .map(|d| (d, DATE_MARKUP))
+        })
+        .or_else(|| {
+            f.link_month
+                .clone()
+                .filter(not_older)
+                .map(|d| (d, DATE_LINK))
+        })
+        .or_else(|| {
+            f.copyright
+                .and_then(|y| ymd(y, 1, 1))
+                .map(|d| (d, DATE_COPYRIGHT))
+        })
+}
+
+/// What the last guesses read off the tree, in a walk of its own: only a page with no date
+/// so far pays for it.
+#[derive(Default)]
+struct LastGuesses {
+    /// The first date in the path of a link, image or frame URL ([`url_date`]), else the first
+    /// month (`/2023/10/`, [`url_month`]).
+    link_date: Option<String>,
+    link_month: Option<String>,
+    /// The year of the first copyright notice in the visible text ([`copyright_year`]).
+    copyright: Option<u32>,
+}
+
+fn links_and_copyright(doc: &Document) -> LastGuesses {
+    let mut f = LastGuesses::default();
+    let mut copyright_pending = 0;
+    for (i, n) in doc.tree.nodes.iter().enumerate() {
+        let id = i as NodeId;
+        if n.kind == Kind::Text {
+            if f.copyright.is_none() && n.context() & crate::html::tree::context::HIDDEN == 0 {
+                let raw = doc.raw_text(id);
+                let mark = copyright_marks().find(raw).map(|m| m.end());
+                f.copyright = match mark {
+                    Some(at) => raw.get(at..).and_then(year_after_mark),
+                    None => None,
+                };
+                if f.copyright.is_none() {
+                    if mark.is_some() {
+                        copyright_pending = COPYRIGHT_NODES;
+                    } else if copyright_pending > 0 {
+                        // `© <a>Example</a> 2024`: the year in one of the next text nodes.
+                        copyright_pending -= 1;
+                        f.copyright = year_after_mark(raw);
+                    }
+                }
+            }
+            continue;
+        }
+        if n.kind == Kind::Element
+            && f.link_date.is_none()
+            && let Some(u) = match n.tag {
+                Tag::A | Tag::Link => doc.attr(id, "href"),
+                Tag::Img | Tag::Iframe | Tag::Source => doc.attr(id, "src"),
+                Tag::Meta => doc.attr(id, "content").filter(|c| c.starts_with("http")),
+                _ => None,
+            }
+        {
+            f.link_date = url_date(u);
+            if f.link_month.is_none() {
+                f.link_month = url_month(u);
+            }
         }
     }
+    f
+}
+
+/// Whether `local` (`YYYY-MM-DD`, from the page's URL) is the local date of the UTC time stamp
+/// `utc` (`...T01:50:59Z`, `+00:00`) in some time zone: the day before with a UTC time before
+/// [`UTC_WEST_HOURS`], or the day after with one from [`UTC_EAST_HOURS`] on. A story filed
+/// in New York at 20:50 on the 19th is `2019-11-20T01:50:59Z` in its JSON-LD and
+/// `/2019/11/19/` in its URL; its publication date is the 19th. A time stamp with another
+/// offset already gives its local date, and one without a time says nothing of the hour.
+fn is_local_day_of(utc: &str, local: &str) -> bool {
+    let (Some(date), Some(time)) = (utc.get(..10), utc.get(11..)) else {
+        return false;
+    };
+    if !(time.ends_with('Z') || time.ends_with("+00:00") || time.ends_with("-00:00")) {
+        return false;
+    }
+    let Some(hour) = time.get(..2).and_then(|h| h.parse::<u32>().ok()) else {
+        return false;
+    };
+    (hour < UTC_WEST_HOURS && next_day(local).as_deref() == Some(date))
+        || (hour >= UTC_EAST_HOURS && next_day(date).as_deref() == Some(local))
+}
+
+/// The ISO date after `d` (`YYYY-MM-DD`).
+fn next_day(d: &str) -> Option<String> {
+    let y: u32 = d.get(..4)?.parse().ok()?;
+    let m: u32 = d.get(5..7)?.parse().ok()?;
+    let day: u32 = d.get(8..10)?.parse().ok()?;
+    ymd(y, m, day + 1)
+        .or_else(|| ymd(y, m + 1, 1))
+        .or_else(|| ymd(y + 1, 1, 1))
 }
 
 fn declared_lang(f: &Found) -> Option<String> {
@@ -1219,6 +1755,12 @@ fn iso639_1(code: &str) -> Option<&'static str> {
 struct Ld {
     headline: Option<String>,
     published: Option<String>,
+    /// `dateCreated` of an article.
+    created: Option<String>,
+    /// `@id` references of the article's authors, and the `(@id, name)` of the people the
+    /// graph describes (at most [`LIST_MAX`] of each).
+    author_refs: Vec<String>,
+    people: Vec<(String, String)>,
     modified: Option<String>,
     authors: Vec<String>,
     /// Authors typed `Organization` (a news agency, the site): ranked after the meta names
@@ -1230,6 +1772,23 @@ struct Ld {
     image: Option<String>,
     sections: Vec<String>,
     keywords: Vec<String>,
+}
+
+impl Ld {
+    /// The article's authors given as `@id` references, named from the graph's people.
+    fn resolve_authors(&mut self) {
+        if !self.authors.is_empty() || !self.org_authors.is_empty() {
+            return;
+        }
+        for r in &self.author_refs {
+            if let Some((_, name)) = self.people.iter().find(|(id, _)| id == r) {
+                let name = strip_by(name);
+                if !name.is_empty() && !self.authors.contains(&name) {
+                    self.authors.push(name);
+                }
+            }
+        }
+    }
 }
 
 #[derive(Default)]
@@ -1296,6 +1855,13 @@ fn ld_walk(root: &Value, ld: &mut Ld, budget: &mut Budget) {
                 let types = ld_types(o);
                 let article = types.iter().any(|t| LD_ARTICLE_TYPES.contains(&t.as_str()));
                 let page_like = article || types.is_empty();
+                if types.iter().any(|t| t == "person")
+                    && ld.people.len() < LIST_MAX
+                    && let (Some(id), Some(name)) =
+                        (o.get("@id").and_then(Value::as_str), ld_str(o.get("name")))
+                {
+                    ld.people.push((id.to_string(), name));
+                }
                 if types.iter().any(|t| t == "website") && ld.website.is_none() {
                     ld.website = ld_str(o.get("name"));
                 }
@@ -1304,14 +1870,19 @@ fn ld_walk(root: &Value, ld: &mut Ld, budget: &mut Budget) {
                         ld.headline = ld_str(o.get("headline"));
                     }
                     if ld.published.is_none() {
+                        if ld.created.is_none() && article {
+                            ld.created = ld_str(o.get("dateCreated"));
+                        }
                         ld.published = ld_str(o.get("datePublished"))
                             .or_else(|| article.then(|| ld_str(o.get("dateCreated"))).flatten());
                     }
                     if ld.modified.is_none() {
-                        ld.modified = ld_str(o.get("dateModified"));
+                        ld.modified =
+                            ld_str(o.get("dateModified")).or_else(|| ld_str(o.get("lastReviewed")));
                     }
                     if ld.authors.is_empty()
                         && ld.org_authors.is_empty()
+                        && ld.author_refs.is_empty()
                         && let Some(a) = o.get("author").or_else(|| o.get("creator"))
                     {
                         ld_authors(a, ld);
@@ -1377,6 +1948,17 @@ fn ld_authors(v: &Value, ld: &mut Ld) {
         v => vec![v],
     };
     for item in items {
+        // `{"@id": ".../#/schema/person/..."}`: a reference to a Person elsewhere in the graph
+        // (Yoast's JSON-LD), resolved once every script is read ([`Ld::resolve_authors`]).
+        if let Value::Object(o) = item
+            && o.get("name").is_none()
+            && let Some(id) = o.get("@id").and_then(Value::as_str)
+        {
+            if ld.author_refs.len() < LIST_MAX {
+                ld.author_refs.push(id.to_string());
+            }
+            continue;
+        }
         let org = matches!(item, Value::Object(o) if ld_types(o).iter().any(|t| t == "organization" || t == "newsmediaorganization"));
         ld_names(
             item,
@@ -1747,7 +2329,7 @@ mod tests {
     fn meta_of(html: &str, text: &str) -> Metadata {
         let arena = Arena::new();
         let doc = Document::parse(html, &arena);
-        read(&doc, text)
+        read(&doc, text, None)
     }
 
     fn meta(html: &str) -> Metadata {
@@ -1850,12 +2432,23 @@ mod tests {
 
     #[test]
     fn date_sources_in_their_order() {
-        // JSON-LD first.
+        // JSON-LD first on the same day; of different days, the earliest declaration (a later
+        // `datePublished` is a republication).
+        let m = meta(&format!(
+            "<meta property=article:published_time content=2020-06-16>{}",
+            ld(r#"{"@type":"NewsArticle","datePublished":"2020-06-16T02:31:00+08:00"}"#)
+        ));
+        assert_eq!(m.date.as_deref(), Some("2020-06-16T02:31:00+08:00"));
+        assert_eq!(m.date_source, Some(DATE_PUBLISHED));
         let m = meta(&format!(
             "<meta property=article:published_time content=2020-01-02>{}",
             ld(r#"{"@type":"NewsArticle","datePublished":"2020-06-16T02:31:00+08:00"}"#)
         ));
-        assert_eq!(m.date.as_deref(), Some("2020-06-16T02:31:00+08:00"));
+        assert_eq!(m.date.as_deref(), Some("2020-01-02"));
+        let m = meta(&ld(
+            r#"{"@type":"Article","datePublished":"2025-11-29","dateCreated":"2025-08-08"}"#,
+        ));
+        assert_eq!(m.date.as_deref(), Some("2025-08-08"));
         // `property` and `itemprop` on one element: found under either.
         let m =
             meta("<meta property=article:published itemprop=datePublished content='2020-06-16'>");
@@ -1868,14 +2461,22 @@ mod tests {
             "<body><time datetime=2018-01-02>x</time><time pubdate datetime=2018-03-04>y</time>",
         );
         assert_eq!(m.date.as_deref(), Some("2018-03-04"));
-        assert!(!m.date_guessed);
+        assert_eq!(m.date_source, Some(DATE_PUBLISHED));
+        let m = meta("<body><time datetime=2018-01-02>x</time>");
+        assert_eq!(m.date_source, Some(DATE_TIME));
         let m = meta("<link rel=canonical href='https://x.org/2020/06/16/story/'>");
-        assert_eq!(m.date.as_deref(), Some("2020-06-16"));
+        assert_eq!(
+            (m.date.as_deref(), m.date_source),
+            (Some("2020-06-16"), Some(DATE_URL))
+        );
+        // The modified date of a page that states no publication date.
+        let m = meta("<meta property=article:modified_time content=2021-02-03T04:05Z>");
+        assert_eq!(m.date_source, Some(DATE_FROM_MODIFIED));
         // Guesses: a date-named element, then a short text.
         let m = meta("<body><span class=article-publish-date>November 19, 2019, 9:02 AM</span>");
         assert_eq!(
-            (m.date.as_deref(), m.date_guessed),
-            (Some("2019-11-19"), true)
+            (m.date.as_deref(), m.date_source),
+            (Some("2019-11-19"), Some(DATE_TEXT))
         );
         let m = meta("<body><p>Posted on 16. März 2020</p>");
         assert_eq!(m.date.as_deref(), Some("2020-03-16"));
@@ -1883,8 +2484,8 @@ mod tests {
         let m =
             meta(r#"<script>window.s = "{\"publishedAt\":\"2021-05-06T07:08:09Z\"}";</script>"#);
         assert_eq!(
-            (m.date.as_deref(), m.date_guessed),
-            (Some("2021-05-06T07:08:09Z"), true)
+            (m.date.as_deref(), m.date_source),
+            (Some("2021-05-06T07:08:09Z"), Some(DATE_SCRIPT))
         );
         let m = meta(
             r#"<script>x = {"created_at": "2019-02-03", "publish_date": "2020-01-02"}</script>"#,
@@ -1987,7 +2588,11 @@ mod tests {
     fn hostile_json_ld_is_bounded() {
         // The date JSON-LD declares (not the script-key guess, which reads any script's text
         // without parsing it: bounded by its own caps).
-        let declared_date = |html: &str| Some(meta(html)).filter(|m| !m.date_guessed)?.date;
+        let declared_date = |html: &str| {
+            Some(meta(html))
+                .filter(|m| m.date_source == Some(DATE_PUBLISHED))?
+                .date
+        };
         // Broken JSON, comment-wrapped JSON, a non-object: nothing, or what parses.
         let m = meta(&ld(r#"{"@type":"Article","headline":"Half"#));
         assert_eq!(m.title, None);
@@ -2032,6 +2637,165 @@ mod tests {
         assert_eq!(declared_date(&page), None);
     }
 
+    #[test]
+    fn a_utc_time_stamp_gives_way_to_the_urls_local_day() {
+        let page = |stamp: &str, url: &str| {
+            format!(
+                "<link rel=canonical href='{url}'>{}",
+                ld(&format!(
+                    r#"{{"@type":"NewsArticle","datePublished":"{stamp}"}}"#
+                ))
+            )
+        };
+        // 01:50 UTC on the 20th is the evening of the 19th west of UTC, as the URL files it.
+        let m = meta(&page(
+            "2019-11-20T01:50:59Z",
+            "https://x.com/2019/11/19/story/",
+        ));
+        assert_eq!(
+            (m.date.as_deref(), m.date_source),
+            (Some("2019-11-19"), Some(DATE_PUBLISHED))
+        );
+        // East of UTC: 22:00 UTC on the 31st is the 1st of the next year.
+        let m = meta(&page(
+            "2019-12-31T22:00:00+00:00",
+            "https://x.com/2020/01/01/a/",
+        ));
+        assert_eq!(m.date.as_deref(), Some("2020-01-01"));
+        // A time stamp with its own offset is already local; a UTC one at noon is no evening
+        // of the day before; a URL two days off is another date.
+        for (stamp, url) in [
+            ("2019-11-20T01:50:59-05:00", "https://x.com/2019/11/19/s/"),
+            ("2019-11-20T13:00:00Z", "https://x.com/2019/11/19/s/"),
+            ("2019-11-21T01:50:59Z", "https://x.com/2019/11/19/s/"),
+        ] {
+            assert_eq!(meta(&page(stamp, url)).date.as_deref(), Some(stamp));
+        }
+        // The caller's URL counts as the page's.
+        let arena = Arena::new();
+        let html = ld(r#"{"@type":"NewsArticle","datePublished":"2019-11-19T04:58:46Z"}"#);
+        let doc = Document::parse(&html, &arena);
+        let m = read(&doc, "", Some("https://t.com/2019/11/18/a/"));
+        assert_eq!(m.date.as_deref(), Some("2019-11-18"));
+        let m = read(
+            &Document::parse("<p>x", &arena),
+            "",
+            Some("https://t.com/2019/11/18/a/"),
+        );
+        assert_eq!(m.date_source, Some(DATE_URL));
+    }
+
+    #[test]
+    fn last_guesses_markup_link_copyright() {
+        let src = |html: &str| {
+            let m = meta(html);
+            (m.date, m.date_source)
+        };
+        let some = |d: &str, s| (Some(d.to_string()), Some(s));
+        assert_eq!(
+            src(r#"<script>var c = {"issuedAt":"2026-03-05T12:16:07Z"}</script><p>© 2024"#),
+            some("2026-03-05", DATE_MARKUP)
+        );
+        assert_eq!(
+            src("<body><a href='/blog/2019/01/31/post/'>x</a>"),
+            some("2019-01-31", DATE_LINK)
+        );
+        assert_eq!(
+            src("<body><img src='/wp-content/uploads/2023/10/a.png'>"),
+            some("2023-10-01", DATE_LINK)
+        );
+        assert_eq!(
+            src("<body><p>© 2019–2024 Example Media"),
+            some("2024-01-01", DATE_COPYRIGHT)
+        );
+        // The year in the next text node; a mark without a year near it gives nothing.
+        assert_eq!(
+            src("<body><footer>© <a>Example Media</a> 2022. All rights reserved."),
+            some("2022-01-01", DATE_COPYRIGHT)
+        );
+        assert_eq!(
+            src("<body><p>Copyright Example Media Group, all rights reserved, since forever, 2020"),
+            (None, None)
+        );
+        // A file older than the page's copyright year is not the page's date.
+        assert_eq!(
+            src("<body><img src='/uploads/2019/03/a.png'><p>Copyright 2024 Example"),
+            some("2024-01-01", DATE_COPYRIGHT)
+        );
+        // Hostile: digits everywhere stay linear, and an endless copyright line is bounded.
+        let digits = "2020-01-0".repeat(200_000);
+        assert_eq!(markup_date(&digits, true), None);
+        assert_eq!(copyright_year(&format!("© {}", "1".repeat(100_000))), None);
+    }
+
+    #[test]
+    fn a_date_that_reads_both_ways_is_read_by_the_language() {
+        let date = |lang: &str| meta(&format!("<html lang={lang}><body><b>05/10/2018</b>")).date;
+        assert_eq!(date("pt-BR").as_deref(), Some("2018-10-05"));
+        assert_eq!(date("en-GB").as_deref(), Some("2018-10-05"));
+        assert_eq!(date("en-US").as_deref(), Some("2018-05-10"));
+        assert_eq!(date("en"), None);
+        // One reading impossible: no language needed.
+        assert_eq!(
+            meta("<body><b>25/10/2018</b>").date.as_deref(),
+            Some("2018-10-25")
+        );
+    }
+
+    #[test]
+    fn authors_lose_roles_and_publishers_and_non_names_are_none() {
+        let author = |html: &str| meta(html).author;
+        let byline = |t: &str| author(&format!("<body><span class=byline>{t}</span>"));
+        assert_eq!(
+            byline("By Will Judd Former Deputy Tech Editor").as_deref(),
+            Some("Will Judd")
+        );
+        assert_eq!(
+            byline("Paul Frew , Home and Digital Security Expert").as_deref(),
+            Some("Paul Frew")
+        );
+        assert_eq!(
+            byline("Linda Rosencrance Contributing Writer").as_deref(),
+            Some("Linda Rosencrance")
+        );
+        assert_eq!(
+            byline("Authored by: Dr. Ehsan Jazini").as_deref(),
+            Some("Dr. Ehsan Jazini")
+        );
+        // Two words are the name: a second word is never a role.
+        assert_eq!(byline("Podium Staff").as_deref(), Some("Podium Staff"));
+        for t in [
+            "Updated",
+            "Follow",
+            "October",
+            "billed annually, or $",
+            "Home » Services",
+        ] {
+            assert_eq!(byline(t), None, "{t}");
+        }
+        // A sentence in an author box is skipped for the next byline.
+        let m = meta(
+            "<body><div class=author>The government has unveiled a plan to help the PV industry \
+             reduce the cost of solar panels</div><a rel=author>Emiliano Bellini</a>",
+        );
+        assert_eq!(m.author.as_deref(), Some("Emiliano Bellini"));
+        // The site name written without its space, and an agency after an article.
+        let m = meta(
+            "<meta property=og:site_name content=floridatoday><meta name=author content='Elliot Brownstein Florida Today'>",
+        );
+        assert_eq!(m.author.as_deref(), Some("Elliot Brownstein"));
+        assert_eq!(
+            author("<meta name=author content='The Associated Press'>").as_deref(),
+            Some("The Associated Press")
+        );
+        // JSON-LD authors given by reference to a Person of the graph (Yoast).
+        let m = meta(&ld(
+            r##"{"@graph":[{"@type":"Article","author":{"@id":"https://x.org/#/p/1"}},
+                {"@type":"Person","@id":"https://x.org/#/p/1","name":"Yoav Schumacher"}]}"##,
+        ));
+        assert_eq!(m.author.as_deref(), Some("Yoav Schumacher"));
+    }
+
     /// Real pages of `../shared/data` (ignored when it is absent, failing then with
     /// `PITH_REQUIRE_SHARED=1`: build.rs): values read off the pages.
     #[test]
@@ -2063,6 +2827,103 @@ mod tests {
             assert_eq!(e.author.as_deref(), Some(author), "{id}");
             assert_eq!(e.date.as_deref().map(|d| &d[..10]), Some(date), "{id}");
             assert_eq!(e.lang_source, Some(DECLARED), "{id}");
+        }
+    }
+
+    /// The date and author rules on the pages they were made for (`../shared/data`).
+    #[test]
+    #[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
+    fn shared_pages_dates_and_authors_by_the_new_rules() {
+        use std::io::Read;
+        let root = std::path::Path::new(env!("PITH_TEST_SHARED_DIR")).join("data");
+        assert!(root.is_dir(), "{} is missing", root.display());
+        let opts = crate::page::Options {
+            metadata: true,
+            ..Default::default()
+        };
+        for (page, url, author, date, source) in [
+            // JSON-LD `2019-11-20T01:50:59Z`, filed under 2019-11-19 in its URL.
+            (
+                "scrapinghub/html/098bb3e96c0acdf36efdcde45fb9cca3f8c82c7cb2071b76097a1b96155f1eb2.html",
+                None,
+                None,
+                "2019-11-19",
+                DATE_PUBLISHED,
+            ),
+            // JSON-LD `2019-11-19T04:58:46Z` and a local `2019-11-18T20:58:46` declared: the
+            // earliest, the day of the URL.
+            (
+                "scrapinghub/html/1ace8c85aaee21b9d4505eca506d50c4721c29db62848b567a9703bfe0583892.html",
+                Some(
+                    "https://techcrunch.com/2019/11/18/new-york-state-attorney-general-reportedly-investigating-wework/",
+                ),
+                None,
+                "2019-11-18",
+                DATE_PUBLISHED,
+            ),
+            // `<b>05/10/2018</b>` on a `pt-BR` page.
+            (
+                "scrapinghub/html/f6ac15a4d98511396da23e4428deb5605422b1c8bbc8284e771f6896bdccf57f.html",
+                None,
+                None,
+                "2018-10-05",
+                DATE_TEXT,
+            ),
+            // Yoast: the article's author is an `@id` of a Person in the graph.
+            (
+                "scrapinghub/html/57e2e98887a1965689955921208e32f410b10e2b95c907e74e57982d3edf3cc6.html",
+                None,
+                Some("Yoav Schumacher"),
+                "",
+                "",
+            ),
+            // `Elliot Brownstein Florida Today` on the site `floridatoday`.
+            (
+                "scrapinghub/html/c81e134ed49902bcf69b551426b4a346c5a77ae993cac8bda68b5541a664ef4c.html",
+                None,
+                Some("Elliot Brownstein"),
+                "",
+                "",
+            ),
+            // `article:published_time` 2022-05-26 beside a JSON-LD `datePublished` 2025-12-01.
+            (
+                "wcxb_train/html/0057.html.gz",
+                None,
+                None,
+                "2022-05-26",
+                DATE_PUBLISHED,
+            ),
+            // No date but `© <em>Supernatural, Inc.</em> ©<em>2022 — All rights reserved.`
+            (
+                "wcxb_train/html/0611.html.gz",
+                None,
+                None,
+                "2022-01-01",
+                DATE_COPYRIGHT,
+            ),
+        ] {
+            let raw = std::fs::read(root.join(page)).expect("page");
+            let bytes = if page.ends_with(".gz") {
+                let mut out = Vec::new();
+                flate2::read::GzDecoder::new(&raw[..])
+                    .read_to_end(&mut out)
+                    .expect("gzip");
+                out
+            } else {
+                raw
+            };
+            let cx = crate::page::Context {
+                url,
+                ..Default::default()
+            };
+            let e = crate::page::extract_with(&bytes, &cx, &opts).expect("extracted");
+            if let Some(a) = author {
+                assert_eq!(e.author.as_deref(), Some(a), "{page}");
+            }
+            if !date.is_empty() {
+                assert_eq!(e.date.as_deref().map(|d| &d[..10]), Some(date), "{page}");
+                assert_eq!(e.date_source, Some(source), "{page}");
+            }
         }
     }
 }

@@ -43,9 +43,10 @@ pub struct Extracted {
     /// Publication date the page states (`article:published_time`, `<time datetime>`...), as
     /// written; with [`Options::metadata`], ISO 8601 from the sources of [`metadata`].
     pub date: Option<String>,
-    /// `date` is a guess from a date-named element or a short text (see
-    /// [`metadata::Metadata::date_guessed`]).
-    pub date_guessed: bool,
+    /// Where `date` came from (with [`Options::metadata`]): a stated date
+    /// ([`metadata::DATE_PUBLISHED`], [`metadata::DATE_URL`]...) or which guess
+    /// ([`metadata::Metadata::date_source`]).
+    pub date_source: Option<&'static str>,
     /// The author(s) (only with [`Options::metadata`], as the fields below).
     pub author: Option<String>,
     /// The site's name.
@@ -277,12 +278,12 @@ fn from_text(
         let output::Rendered { text, images } =
             output::render_page(&doc, &selection, &opts.output, cx.url);
         if opts.metadata {
-            let m = metadata::read(&doc, &text);
+            let m = metadata::read(&doc, &text, cx.url);
             return Extracted {
                 title: m.title.map(output::no_controls),
                 lang: m.lang,
                 date: m.date,
-                date_guessed: m.date_guessed,
+                date_source: m.date_source,
                 author: m.author,
                 sitename: m.sitename,
                 description: m.description,

@@ -2,19 +2,22 @@
 //! escapes every control character, so a page's newlines never break a line).
 //!
 //! Fields, in this order: `id`, `url`, `title`, `author`, `sitename`, `lang`, `lang_source`
-//! (`"declared"` or `"detected"`), `date` (ISO 8601), `warc_date`, `description`, `image`
-//! (each `null` when unknown), `categories`, `tags` (arrays, empty when unknown), `text` (or
-//! `markdown` with `--format json-markdown`), with `--images` `images` (an array of
-//! `{"src", "alt", "caption"}`, `null` for a missing alt or caption), `bytes_in`, `algo`,
-//! then the pass-through fields
+//! (`"declared"` or `"detected"`), `date` (ISO 8601), `date_source` (where `date` came from:
+//! `"published"`, `"time"`, `"url"` are stated dates; `"modified"`, `"text"`, `"script"`,
+//! `"markup"`, `"link"`, `"copyright"` are guesses, best first), `warc_date`, `description`,
+//! `image` (each `null` when unknown), `categories`, `tags` (arrays, empty when unknown), `text`
+//! (or `markdown` with `--format json-markdown`), with `--images` `images` (an array of
+//! `{"src", "alt", "caption"}`, `null` for a missing alt or caption), `bytes_in`, `algo`, then
+//! the pass-through fields
 //! of a JSON lines input, and `error` (a string) when the record failed. The metadata fields
 //! and their sources: [`crate::page::metadata`]; the record's URL adds a date in its path and
 //! its host as the site name, its `Content-Language` a declared language, when the page gives
 //! none.
 //!
-//! `date` is only ever a date the page or its URL gives (JSON-LD `datePublished`,
-//! `article:published_time`, `<time datetime>`, `/2020/06/16/`...); the capture date of a WARC record is `warc_date`, so a
-//! consumer never takes a crawl date for a publication date. Pass-through fields never replace
+//! `date` is only ever a date the page or its URL gives (stated: JSON-LD `datePublished`,
+//! `article:published_time`, `<time datetime>`, `/2020/06/16/`...; else guessed from the page,
+//! as `date_source` says); the capture date of a WARC record is `warc_date`, so a consumer
+//! never takes a crawl date for a publication date. Pass-through fields never replace
 //! pith's own. A record that could not be read (a fault) gives `id`, `source`, `record`,
 //! `offset`, `member_offset` (gzip inputs) and `error`.
 
@@ -34,9 +37,14 @@ pub fn page(rec: &Record, bytes_in: usize, e: Extracted, format: crate::output::
         }
         _ => (e.lang, e.lang_source),
     };
-    let date = e
-        .date
-        .or_else(|| rec.url.as_deref().and_then(crate::page::metadata::url_date));
+    // The metadata read the record's URL already; a date in its path when it was not asked for.
+    let (date, date_source) = match e.date {
+        Some(d) => (Some(d), e.date_source),
+        None => match rec.url.as_deref().and_then(crate::page::metadata::url_date) {
+            Some(d) => (Some(d), Some(crate::page::metadata::DATE_URL)),
+            None => (None, None),
+        },
+    };
     let mut o = Map::new();
     o.insert("id".into(), id(rec));
     o.insert("url".into(), json!(rec.url));
@@ -51,6 +59,7 @@ pub fn page(rec: &Record, bytes_in: usize, e: Extracted, format: crate::output::
     o.insert("lang".into(), json!(lang));
     o.insert("lang_source".into(), json!(lang_source));
     o.insert("date".into(), json!(date));
+    o.insert("date_source".into(), json!(date_source));
     o.insert("warc_date".into(), json!(rec.warc_date));
     o.insert("description".into(), json!(e.description));
     o.insert("image".into(), json!(e.image));
