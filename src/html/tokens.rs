@@ -72,11 +72,15 @@ pub struct Token {
 /// Where the end tag starting at `lt` (`</` and a letter) ends: after its `>`, or at the end
 /// of input (13.2.5.7: the name and anything after it run to the `>`).
 fn end_tag_end(bytes: &[u8], lt: usize) -> usize {
-    let name_start = lt + 2;
+    past_gt(bytes, lt + 2)
+}
+
+/// The offset just past the first `>` at or after `from`, or the end of input.
+fn past_gt(bytes: &[u8], from: usize) -> usize {
     bytes
-        .get(name_start..)
+        .get(from..)
         .and_then(|rest| memchr(b'>', rest))
-        .map_or(bytes.len(), |i| name_start + i + 1)
+        .map_or(bytes.len(), |i| from + i + 1)
 }
 
 /// The tokens of a parsed page, in document order, walked from the tree (see the module's
@@ -260,8 +264,13 @@ impl<'a, 'arena> Tokenizer<'a, 'arena> {
         // Text not yet emitted starts here; the scan for the next `<` resumes at `pos`.
         let mut text_start = 0usize;
         let mut pos = 0usize;
-        while let Some(off) = memchr(b'<', bytes.get(pos..).unwrap_or_default()) {
-            let lt = pos + off;
+        // A third of all tags follow another at once (`</a></li>`, `<div><p>`): one compare
+        // finds those `<` without the call of a SIMD search (callgrind: 2% of `auto`).
+        while let Some(lt) = if bytes.get(pos) == Some(&b'<') {
+            Some(pos)
+        } else {
+            memchr(b'<', bytes.get(pos..).unwrap_or_default()).map(|off| pos + off)
+        } {
             let next = bytes.get(lt + 1).copied().unwrap_or(0);
             let after = bytes.get(lt + 2).copied().unwrap_or(0);
             let end = if next.is_ascii_alphabetic() {
@@ -338,8 +347,14 @@ impl<'a, 'arena> Tokenizer<'a, 'arena> {
     fn end_tag(&mut self, lt: usize) -> usize {
         let bytes = self.bytes;
         let name_start = lt + 2;
-        let name = &bytes[name_start..name_end(bytes, name_start)];
-        let end = end_tag_end(bytes, lt);
+        let after_name = name_end(bytes, name_start);
+        let name = &bytes[name_start..after_name];
+        // The name holds no `>`: the search for it starts past the name, where it nearly
+        // always is (`</p>`), which one compare settles without a SIMD search's call.
+        let end = match bytes.get(after_name) {
+            Some(b'>') => after_name + 1,
+            _ => past_gt(bytes, after_name),
+        };
         let tag = Tag::lookup(name);
         let hash = if tag == Tag::Other {
             tree::name_hash(name)
