@@ -52,6 +52,7 @@ impl<'a> Iterator for Attrs<'a> {
     /// Name as written, and value (empty when the attribute has none).
     type Item = (&'a str, &'a str);
 
+    #[inline(always)]
     fn next(&mut self) -> Option<Self::Item> {
         let b = self.tag.as_bytes();
         let len = b.len();
