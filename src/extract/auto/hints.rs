@@ -10,7 +10,7 @@ use super::rules::{
     self, ARTICLE_MIN_CHARS, CLASS_PROSE_REGION_SHARE, CLASS_PROSE_SHARE, COMMENT_WORDS,
     HIDING_STYLES, NEGATIVE, PARAGRAPH_MIN_TEXT, POSITIVE, WRAPPER_DANAG_SHARE,
 };
-use super::stats::{NodeStats, elements};
+use super::stats::NodeStats;
 use super::{Retry, Tuning};
 use crate::html::Document;
 use crate::html::tags::{Tag, flags};
@@ -227,7 +227,7 @@ pub(super) fn judge(
         &hidden,
         &removed,
     );
-    if article_text(doc, stats, &block_child, &removed) < ARTICLE_MIN_CHARS {
+    if article_text(stats, &block_child, &removed) < ARTICLE_MIN_CHARS {
         mark_removed(
             doc,
             tuning,
@@ -294,7 +294,7 @@ fn mark_removed(
     let nodes = &doc.tree.nodes;
     // Elements only: a text node's flag stays clear, and `collect`, which alone reads it,
     // reaches a text node only through its parent, which is then not removed.
-    elements(nodes).for_each(|(i, r, node)| {
+    stats.for_each_element(|i, r, node| {
         let parent_removed = removed.get(node.parent as usize);
         if parent_removed {
             removed.set(i);
@@ -338,15 +338,9 @@ fn mark_removed(
 
 /// Non-link text of the paragraphs (leaf blocks of at least [`PARAGRAPH_MIN_TEXT`]) that
 /// `removed` leaves: how much article the page has outside its boilerplate.
-fn article_text(
-    doc: &Document<'_>,
-    stats: &NodeStats,
-    block_child: &BlockChild,
-    removed: &Flags<'_>,
-) -> u64 {
-    let nodes = &doc.tree.nodes;
+fn article_text(stats: &NodeStats, block_child: &BlockChild, removed: &Flags<'_>) -> u64 {
     let mut sum = 0;
-    elements(nodes).for_each(|(i, r, node)| {
+    stats.for_each_element(|i, r, node| {
         if removed.get(i) || !node.tag.is(flags::BLOCK) || block_child.get(i) {
             return;
         }

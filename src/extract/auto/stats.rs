@@ -140,23 +140,34 @@ impl NodeStats<'_, '_> {
     }
 }
 
-/// Every element of `nodes` (the document not included) in document order, with its index
-/// among the elements: a pass that counts the elements it meets, for [`NodeStats::element`],
-/// instead of asking [`NodeStats::rank`] for each. Walked with `for_each`, where `return`
-/// goes on to the next element: a `for` loop over it cost `auto` 0.8% more instructions (the
-/// filter became a loop of its own inside the pass).
-#[inline(always)]
-pub(super) fn elements(nodes: &[Node]) -> impl Iterator<Item = (usize, usize, &Node)> {
-    // The document is element 0.
-    let mut r = 0;
-    (1..nodes.len()).filter_map(move |i| {
-        let node = &nodes[i];
-        if node.kind != Kind::Element {
-            return None;
+impl NodeStats<'_, '_> {
+    /// Calls `f(i, r, node)` for every element `i` (the document not included) in document
+    /// order, with `r` its index among the elements ([`NodeStats::element`]), counted along
+    /// instead of asked of [`NodeStats::rank`]. The elements are read from the rank
+    /// directory's bits, 64 nodes a word: a pass that tested every node's kind mispredicted a
+    /// branch wherever text and elements alternate (callgrind: 4% of `auto`'s mispredicts).
+    #[inline(always)]
+    pub(super) fn for_each_element(&self, mut f: impl FnMut(usize, usize, &Node)) {
+        let nodes = &self.doc.tree.nodes[..];
+        let mut r = 0;
+        for (w, chunk) in self.ranks.is_element.chunks(8).enumerate() {
+            let mut bytes = [0u8; 8];
+            bytes[..chunk.len()].copy_from_slice(chunk);
+            let mut word = u64::from_le_bytes(bytes);
+            if w == 0 {
+                // The document is element 0, not passed.
+                word &= !1;
+            }
+            while word != 0 {
+                let i = w * 64 + word.trailing_zeros() as usize;
+                word &= word - 1;
+                r += 1;
+                if let Some(node) = nodes.get(i) {
+                    f(i, r, node);
+                }
+            }
         }
-        r += 1;
-        Some((i, r, node))
-    })
+    }
 }
 
 /// Step 1, bottom-up statistics: each visible text's into its parent, then each element's into
