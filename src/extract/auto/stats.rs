@@ -186,6 +186,36 @@ impl NodeStats<'_, '_> {
     }
 }
 
+impl NodeStats<'_, '_> {
+    /// Calls `f(i, node)` for every text node `i` in document order (read from the rank
+    /// directory's bits, as [`NodeStats::for_each_element`] reads the elements).
+    #[inline(always)]
+    pub(super) fn for_each_text(&self, mut f: impl FnMut(usize, &Node)) {
+        let nodes = &self.doc.tree.nodes[..];
+        for w in 0..self.ranks.words() {
+            let mut text = !self.ranks.word(w);
+            while text != 0 {
+                let i = w * 64 + text.trailing_zeros() as usize;
+                text &= text - 1;
+                let Some(node) = nodes.get(i) else {
+                    return;
+                };
+                f(i, node);
+            }
+        }
+    }
+}
+
+/// Visible characters of a text node that is not hidden: its bytes without the blanks
+/// around them ([`text_chars`] without the node's look-up and hiding test).
+#[inline(always)]
+pub(super) fn shown_chars(doc: &Document<'_>, node: &Node) -> u32 {
+    doc.src
+        .as_bytes()
+        .get(node.start as usize..node.end as usize)
+        .map_or(0, |b| b.trim_ascii().len() as u32)
+}
+
 /// Step 1, bottom-up statistics: each visible text's into its parent, then each element's into
 /// its parent, children before parents (ids descend). `in_danag` is DANAg's selection;
 /// elements with a block child that has text are flagged in `block_child`.
