@@ -115,6 +115,31 @@ impl<'d, 'a> Tokens<'d, 'a> {
         }
     }
 
+    /// [`Tokens::new`] from node `first` on: the walk starts inside its parent, whose
+    /// ancestors it leaves through their parent links as [`Tokens::new`]'s walk does, and the
+    /// stray end tags before it are passed over. From the start when there is no such node.
+    pub fn from_node(
+        tree: &'d Tree<'a>,
+        strays: &'d [u32],
+        bytes: &'a [u8],
+        first: NodeId,
+    ) -> Self {
+        let mut t = Tokens::new(tree, strays, bytes);
+        let Some(node) = tree
+            .nodes
+            .get(first as usize)
+            .filter(|_| first > tree::ROOT)
+        else {
+            return t;
+        };
+        let skip = strays.partition_point(|&s| s < node.start);
+        t.strays = strays.get(skip..).unwrap_or_default().iter();
+        t.next_stray = t.strays.as_slice().first().copied().unwrap_or(u32::MAX);
+        t.next = first as usize;
+        t.open = node.parent;
+        t
+    }
+
     /// The stray end tag at the head of the list, taken when it starts before `at`.
     #[inline]
     fn stray_before(&mut self, at: u32) -> Option<Token> {
@@ -457,6 +482,36 @@ mod tests {
         assert_eq!(tree.node(tr).tag, super::super::Tag::Tr);
         assert_eq!(tree.node(tree.first_child(tr)).tag, super::super::Tag::Td);
         assert_eq!(doc.raw_text(tree.node(table).next_sibling), "x<y");
+    }
+
+    /// A walk from a node gives what the whole walk gives from that node's own token on.
+    #[test]
+    fn a_walk_from_a_node_is_the_rest_of_the_whole_walk() {
+        let page = "<div>a</b><p>b<i>c</i></x>d</p><table><td>e</table></div>f</y><ul><li>g";
+        let arena = bumpalo::Bump::new();
+        let doc = super::super::Document::parse(page, &arena);
+        let all: Vec<(TokenKind, u32, u32, NodeId)> = doc
+            .tokens()
+            .map(|t| (t.kind, t.start, t.end, t.node))
+            .collect();
+        for first in 1..doc.tree.nodes.len() as NodeId {
+            let want: Vec<_> = all
+                .iter()
+                .copied()
+                .skip_while(|&(kind, _, _, node)| node != first || kind == TokenKind::EndTag)
+                .collect();
+            let got: Vec<_> = doc
+                .tokens_from(first)
+                .map(|t| (t.kind, t.start, t.end, t.node))
+                .collect();
+            // An implied element has no token: the walk from it starts at its first child's.
+            if doc.tree.node(first).is_implied() {
+                assert_eq!(got.first().map(|t| t.3), Some(first + 1), "{first}");
+                continue;
+            }
+            assert_eq!(got, want, "from node {first}");
+        }
+        assert_eq!(doc.tokens_from(tree::NONE).count(), all.len());
     }
 
     #[test]

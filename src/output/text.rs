@@ -29,7 +29,11 @@ pub fn render(doc: &Document<'_>, sel: &Selection) -> String {
     };
     let mut next = 0usize; // cursor into sel.nodes (both are in document order)
     let mut decoded = String::new();
-    for tok in doc.tokens() {
+    // The walk starts at the first selected text: what comes before it only marks
+    // boundaries and spaces pending, which the first text, at the start of the first line,
+    // drops.
+    let first = sel.nodes.first().copied().unwrap_or(NONE);
+    for tok in doc.tokens_from(first) {
         if next >= sel.nodes.len() {
             break;
         }
