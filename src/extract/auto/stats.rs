@@ -326,11 +326,16 @@ fn commas(raw: &[u8]) -> u32 {
     const CJK: [&str; 2] = ["，", "、"];
     // One plain loop counts the commas and ORs the bytes (non-ASCII when the high bit shows):
     // text runs are short (tens of bytes), where a SIMD search's set-up per call cost more
-    // than the count; the compiler vectorizes this loop itself.
+    // than the count. Counted in a byte per block of 128, which the compiler vectorizes (a
+    // `usize` count a byte it did not: callgrind, 1.3% of `auto`).
     let (mut latin, mut high) = (0usize, 0u8);
-    for &c in raw {
-        latin += usize::from(c == b',');
-        high |= c;
+    for block in raw.chunks(128) {
+        let mut n = 0u8;
+        for &c in block {
+            n += u8::from(c == b',');
+            high |= c;
+        }
+        latin += usize::from(n);
     }
     if high < 0x80 {
         return latin as u32;
