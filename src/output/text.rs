@@ -81,6 +81,13 @@ pub fn render(doc: &Document<'_>, sel: &Selection) -> String {
     w.finish()
 }
 
+/// A searcher for two spaces, built once (building one per text run cost more than the
+/// search).
+fn double_space() -> &'static memchr::memmem::Finder<'static> {
+    static F: std::sync::OnceLock<memchr::memmem::Finder<'static>> = std::sync::OnceLock::new();
+    F.get_or_init(|| memchr::memmem::Finder::new(b"  "))
+}
+
 /// Bytes that may start a blank: ASCII white space, and 0xC2 (the no-break space is C2 A0;
 /// the soft hyphen, C2 AD, is dropped on the same path).
 const BLANK_LEAD: [bool; 256] = {
@@ -194,7 +201,7 @@ impl LineWriter {
             && b.last().is_some_and(|&c| c != b' ')
             && memchr::memchr3(b'\n', b'\t', b'\r', b).is_none()
             && memchr::memchr2(0x0c, 0xC2, b).is_none()
-            && memchr::memmem::find(b, b"  ").is_none()
+            && double_space().find(b).is_none()
         {
             self.word(text);
             return;
