@@ -8,6 +8,8 @@
 //! decoded: no attribute pith reads needs them). A tag with 1,000,000 attributes costs one
 //! linear scan per lookup, never more.
 
+use std::ops::Range;
+
 /// The attributes of one start tag, in source order. Duplicates are all listed; HTML keeps
 /// the first, and so does [`Attrs::get`].
 #[derive(Clone, Debug)]
@@ -48,11 +50,22 @@ fn is_blank(b: u8) -> bool {
     matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ')
 }
 
-impl<'a> Iterator for Attrs<'a> {
-    /// Name as written, and value (empty when the attribute has none).
-    type Item = (&'a str, &'a str);
+impl<'a> Attrs<'a> {
+    /// The next attribute's name and value as bytes of the page ([`Iterator::next`] without
+    /// making them `str`s, for callers that only compare bytes).
+    #[inline(always)]
+    pub fn next_bytes(&mut self) -> Option<(&'a [u8], &'a [u8])> {
+        let (name, value) = self.next_spans()?;
+        let b = self.tag.as_bytes();
+        Some((
+            b.get(name).unwrap_or_default(),
+            b.get(value).unwrap_or_default(),
+        ))
+    }
 
-    fn next(&mut self) -> Option<Self::Item> {
+    /// Where the next attribute's name and value lie in the tag.
+    #[inline(always)]
+    fn next_spans(&mut self) -> Option<(Range<usize>, Range<usize>)> {
         let b = self.tag.as_bytes();
         let len = b.len();
         let mut p = self.pos;
@@ -101,11 +114,23 @@ impl<'a> Iterator for Attrs<'a> {
             (p, p)
         };
         self.pos = p;
-        // Every boundary above is at an ASCII byte, so these slices are whole characters;
-        // `get` keeps that an invariant checked rather than a panic.
-        let name = self.tag.get(name_start..name_end).unwrap_or("");
-        let value = self.tag.get(value_start..value_end).unwrap_or("");
-        Some((name, value))
+        Some((name_start..name_end, value_start..value_end))
+    }
+}
+
+impl<'a> Iterator for Attrs<'a> {
+    /// Name as written, and value (empty when the attribute has none).
+    type Item = (&'a str, &'a str);
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<Self::Item> {
+        let (name, value) = self.next_spans()?;
+        // Every boundary is at an ASCII byte, so these slices are whole characters; `get`
+        // keeps that an invariant checked rather than a panic.
+        Some((
+            self.tag.get(name).unwrap_or(""),
+            self.tag.get(value).unwrap_or(""),
+        ))
     }
 }
 

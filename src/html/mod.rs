@@ -80,6 +80,14 @@ impl<'a> Document<'a> {
         Tokens::new(&self.tree, &self.strays, self.src.as_bytes())
     }
 
+    /// The tokens from node `first`'s own on, in document order: those [`Document::tokens`]
+    /// gives from there (the end tags and stray end tags before it left out). All of them
+    /// when there is no such node.
+    #[inline]
+    pub fn tokens_from(&self, first: NodeId) -> Tokens<'_, 'a> {
+        Tokens::from_node(&self.tree, &self.strays, self.src.as_bytes(), first)
+    }
+
     /// The source of element `id`'s start tag (empty for text and the document).
     fn start_tag(&self, id: NodeId) -> &'a str {
         let n = self.tree.node(id);

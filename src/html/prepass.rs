@@ -53,6 +53,19 @@ pub fn bogus_comment_end(bytes: &[u8], lt: usize) -> usize {
     memchr(b'>', &bytes[from..]).map_or(bytes.len(), |i| from + i + 1)
 }
 
+/// A searcher for `-->`, built once: building one per comment (its SIMD set-up) cost more
+/// than the search on a page of short comments.
+fn comment_close() -> &'static memmem::Finder<'static> {
+    static F: std::sync::OnceLock<memmem::Finder<'static>> = std::sync::OnceLock::new();
+    F.get_or_init(|| memmem::Finder::new(b"-->"))
+}
+
+/// A searcher for `</`, built once (see [`comment_close`]).
+fn end_tag_open() -> &'static memmem::Finder<'static> {
+    static F: std::sync::OnceLock<memmem::Finder<'static>> = std::sync::OnceLock::new();
+    F.get_or_init(|| memmem::Finder::new(b"</"))
+}
+
 /// The offset just past the comment that starts at `lt` (`<!--`): after `-->`, or after the
 /// abrupt `<!-->` / `<!--->` forms, or the end of input for an unclosed comment (WHATWG
 /// comment states).
@@ -64,7 +77,7 @@ fn comment_end(bytes: &[u8], lt: usize) -> usize {
     if bytes.get(body..body + 2) == Some(b"->") {
         return body + 2;
     }
-    match memmem::find(&bytes[body..], b"-->") {
+    match comment_close().find(&bytes[body..]) {
         Some(i) => body + i + 3,
         None => bytes.len(),
     }
@@ -132,7 +145,7 @@ fn find_tag_special(bytes: &[u8], from: usize) -> Option<usize> {
 /// (case-insensitive, followed by white space, `/` or `>`), or the end of input.
 fn raw_text_end(bytes: &[u8], from: usize, name: &[u8]) -> usize {
     let mut pos = from;
-    let finder = memmem::Finder::new(b"</");
+    let finder = end_tag_open();
     while let Some(off) = finder.find(&bytes[pos..]) {
         let at = pos + off;
         let after = at + 2 + name.len();

@@ -29,7 +29,11 @@ pub fn render(doc: &Document<'_>, sel: &Selection) -> String {
     };
     let mut next = 0usize; // cursor into sel.nodes (both are in document order)
     let mut decoded = String::new();
-    for tok in doc.tokens() {
+    // The walk starts at the first selected text: what comes before it only marks
+    // boundaries and spaces pending, which the first text, at the start of the first line,
+    // drops.
+    let first = sel.nodes.first().copied().unwrap_or(NONE);
+    for tok in doc.tokens_from(first) {
         if next >= sel.nodes.len() {
             break;
         }
@@ -75,6 +79,13 @@ pub fn render(doc: &Document<'_>, sel: &Selection) -> String {
         }
     }
     w.finish()
+}
+
+/// A searcher for two spaces, built once (building one per text run cost more than the
+/// search).
+fn double_space() -> &'static memchr::memmem::Finder<'static> {
+    static F: std::sync::OnceLock<memchr::memmem::Finder<'static>> = std::sync::OnceLock::new();
+    F.get_or_init(|| memchr::memmem::Finder::new(b"  "))
 }
 
 /// Bytes that may start a blank: ASCII white space, and 0xC2 (the no-break space is C2 A0;
@@ -190,7 +201,7 @@ impl LineWriter {
             && b.last().is_some_and(|&c| c != b' ')
             && memchr::memchr3(b'\n', b'\t', b'\r', b).is_none()
             && memchr::memchr2(0x0c, 0xC2, b).is_none()
-            && memchr::memmem::find(b, b"  ").is_none()
+            && double_space().find(b).is_none()
         {
             self.word(text);
             return;

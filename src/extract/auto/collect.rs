@@ -4,12 +4,12 @@
 //! retry's reading, the page minus its boilerplate with link lists kept ([`listing`]).
 
 use super::marks::{Bits, Flags, Marks, mark};
-use super::stats::{NodeStats, text_chars};
+use super::stats::{NodeStats, shown_chars};
 use super::{Outcome, Trace, Tuning};
 use crate::extract::Selection;
 use crate::html::Document;
 use crate::html::tags::{Tag, flags};
-use crate::html::tree::{Kind, NodeId, context};
+use crate::html::tree::{NodeId, context};
 
 /// The text under `roots`, in document order, minus removed (boilerplate, hidden) subtrees and
 /// link-dense blocks, and its visible characters. One forward pass: `inside` is inherited
@@ -22,8 +22,6 @@ pub(super) fn collect(
     tuning: &Tuning,
     marks: &Marks,
 ) -> (Selection, u64) {
-    let nodes = &doc.tree.nodes;
-    let n = nodes.len();
     // Every element's flag is written as the pass meets it (before its children read it), so
     // what an earlier pass left there is never read.
     let inside = marks.flag(mark::INSIDE);
@@ -31,36 +29,32 @@ pub(super) fn collect(
     let mut sel = Selection {
         nodes: Vec::with_capacity(doc.tree.nodes.len()),
     };
-    // The element index of node `i`, counted along (the document is element 0).
-    let mut r = 0;
-    for i in 1..n {
-        let node = &nodes[i];
+    // The elements first, in document order: each reads only its parent's flag, written
+    // before it. Then the text nodes, which read their parent's final flag and are parents of
+    // nothing: the same decisions as one pass over all nodes, without a branch on each
+    // node's kind.
+    stats.for_each_element(|i, r, node| {
         let parent_inside = inside.get(node.parent as usize);
         let taken = (parent_inside || is_root.get(i)) && !removed.get(i);
-        match node.kind {
-            Kind::Element => {
-                r += 1;
-                // A block that is mostly link text is a menu or a link list; a chosen root was
-                // judged with its link density already.
-                let keep = taken && {
-                    let starts_here = is_root.get(i) && !parent_inside;
-                    let s = &stats.element(r);
-                    let link_list = node.tag.is(flags::BLOCK)
-                        && s.text > 0
-                        && s.link_density() > tuning.link_list_density;
-                    starts_here || !link_list
-                };
-                inside.assign(i, keep);
-            }
-            Kind::Text => {
-                if taken && node.context() & context::HIDDEN == 0 {
-                    sel.nodes.push(i as NodeId);
-                    chars += u64::from(text_chars(doc, i as NodeId));
-                }
-            }
-            Kind::Document => {}
+        // A block that is mostly link text is a menu or a link list; a chosen root was
+        // judged with its link density already.
+        let keep = taken && {
+            let starts_here = is_root.get(i) && !parent_inside;
+            let s = &stats.element(r);
+            let link_list = node.tag.is(flags::BLOCK)
+                && s.text > 0
+                && s.link_density() > tuning.link_list_density;
+            starts_here || !link_list
+        };
+        inside.assign(i, keep);
+    });
+    stats.for_each_text(|i, node| {
+        let taken = (inside.get(node.parent as usize) || is_root.get(i)) && !removed.get(i);
+        if taken && node.context() & context::HIDDEN == 0 {
+            sel.nodes.push(i as NodeId);
+            chars += u64::from(shown_chars(doc, node));
         }
-    }
+    });
     (sel, chars)
 }
 

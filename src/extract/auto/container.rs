@@ -14,7 +14,7 @@ use super::rules::{
     SIBLING_MIN_SCORE, SIBLING_P_MAX_LINK_DENSITY, SIBLING_P_MIN_TEXT, SIBLING_SCORE_SHARE,
     VOTE_BASE, VOTE_CHARS_PER_POINT, VOTE_LENGTH_POINTS_MAX,
 };
-use super::stats::{NodeStats, elements};
+use super::stats::NodeStats;
 use crate::html::Document;
 use crate::html::tags::Tag;
 use crate::html::tree::{Kind, NONE, NodeId, context};
@@ -56,7 +56,7 @@ pub(super) fn score(doc: &Document<'_>, stats: &NodeStats, hint: Vec<i8>, marks:
     let block_child = marks.flag(mark::BLOCK_CHILD);
     let mut score = vec![0f32; stats.ranks.count];
     let is_paragraph = marks.flag(mark::PARAGRAPH);
-    elements(nodes).for_each(|(i, r, node)| {
+    stats.for_each_element(|i, r, node| {
         if removed.get(i) {
             return;
         }
@@ -80,7 +80,7 @@ pub(super) fn score(doc: &Document<'_>, stats: &NodeStats, hint: Vec<i8>, marks:
     let mut best: Option<(usize, f32)> = None;
     let mut best_readability = 0f32;
     let mut leaders: Vec<(usize, f32)> = Vec::with_capacity(LEADERS + 1);
-    elements(nodes).for_each(|(i, r, node)| {
+    stats.for_each_element(|i, r, node| {
         if score[r] <= 0.0 || removed.get(i) {
             return;
         }

@@ -10,7 +10,7 @@ use super::rules::{
     self, ARTICLE_MIN_CHARS, CLASS_PROSE_REGION_SHARE, CLASS_PROSE_SHARE, COMMENT_WORDS,
     HIDING_STYLES, NEGATIVE, PARAGRAPH_MIN_TEXT, POSITIVE, WRAPPER_DANAG_SHARE,
 };
-use super::stats::{NodeStats, elements};
+use super::stats::NodeStats;
 use super::{Retry, Tuning};
 use crate::html::Document;
 use crate::html::tags::{Tag, flags};
@@ -72,22 +72,24 @@ pub(crate) const COMMENT_HINT: i8 = -2;
 #[inline(never)]
 pub(crate) fn element_hints(doc: &Document<'_>, id: NodeId, comments: bool) -> (i8, bool) {
     // One scan of the start tag collects every attribute this needs.
-    let (mut class, mut ident, mut hidden) = ("", "", false);
-    for (name, value) in doc.attributes(id) {
+    let (mut class, mut ident, mut hidden): (&[u8], &[u8], bool) = (b"", b"", false);
+    // Bytes, not `str`s: every test below compares bytes.
+    let mut attrs = doc.attributes(id);
+    while let Some((name, value)) = attrs.next_bytes() {
         // By length first: most attributes (href, src, width) are none of these.
         match name.len() {
-            5 if name.eq_ignore_ascii_case("class") => class = value,
-            2 if name.eq_ignore_ascii_case("id") => ident = value,
-            6 if name.eq_ignore_ascii_case("hidden") => hidden = true,
-            11 if name.eq_ignore_ascii_case("aria-hidden") => {
-                hidden |= value.eq_ignore_ascii_case("true");
+            5 if name.eq_ignore_ascii_case(b"class") => class = value,
+            2 if name.eq_ignore_ascii_case(b"id") => ident = value,
+            6 if name.eq_ignore_ascii_case(b"hidden") => hidden = true,
+            11 if name.eq_ignore_ascii_case(b"aria-hidden") => {
+                hidden |= value.eq_ignore_ascii_case(b"true");
             }
-            5 if name.eq_ignore_ascii_case("style") => hidden |= style_hides(value),
+            5 if name.eq_ignore_ascii_case(b"style") => hidden |= style_hides(value),
             // A modal dialog (a privacy policy, a size guide, a sign-up form) is out of the
             // page until a click opens it, as `<dialog>` is until `showModal()`. (`role=dialog`
             // alone is no sign: sites give it to drawers and sheets that are shown.)
-            10 if name.eq_ignore_ascii_case("aria-modal") => {
-                hidden |= value.eq_ignore_ascii_case("true");
+            10 if name.eq_ignore_ascii_case(b"aria-modal") => {
+                hidden |= value.eq_ignore_ascii_case(b"true");
             }
             _ => {}
         }
@@ -105,7 +107,7 @@ pub(crate) fn element_hints(doc: &Document<'_>, id: NodeId, comments: bool) -> (
             continue;
         }
         let (mut b, mut p) = (false, false);
-        hint_words(&m.words, hay.as_bytes(), |w, start, end| {
+        hint_words(&m.words, hay, |w, start, end| {
             if w < m.comment {
                 b = true;
             } else if w < m.content {
@@ -155,8 +157,7 @@ fn hint_words(
 
 /// Whether the word found at `start..end` of a class/id value is the `review` of `preview` (an
 /// image or a content preview), which names no review.
-fn preview(hay: &str, start: usize, end: usize) -> bool {
-    let b = hay.as_bytes();
+fn preview(b: &[u8], start: usize, end: usize) -> bool {
     start > 0
         && b[start - 1].eq_ignore_ascii_case(&b'p')
         && b[start..end].eq_ignore_ascii_case(b"review")
@@ -164,12 +165,12 @@ fn preview(hay: &str, start: usize, end: usize) -> bool {
 
 /// Whether an inline style hides the element (one of [`HIDING_STYLES`], blanks and case
 /// ignored).
-fn style_hides(style: &str) -> bool {
+fn style_hides(style: &[u8]) -> bool {
     // One pass over the style without copying it: a matcher per phrase, on the non-blank
     // lower-cased bytes. No phrase repeats its first letter, so after a mismatch the phrase
     // can only start again at the current byte (no earlier partial match survives).
     let mut matched = [0usize; HIDING_STYLES.len()];
-    for c in style.bytes().filter(|c| !c.is_ascii_whitespace()) {
+    for &c in style.iter().filter(|c| !c.is_ascii_whitespace()) {
         let c = c.to_ascii_lowercase();
         for (m, phrase) in matched.iter_mut().zip(HIDING_STYLES) {
             *m = if phrase[*m] == c {
@@ -227,7 +228,7 @@ pub(super) fn judge(
         &hidden,
         &removed,
     );
-    if article_text(doc, stats, &block_child, &removed) < ARTICLE_MIN_CHARS {
+    if article_text(stats, &block_child, &removed) < ARTICLE_MIN_CHARS {
         mark_removed(
             doc,
             tuning,
@@ -294,7 +295,7 @@ fn mark_removed(
     let nodes = &doc.tree.nodes;
     // Elements only: a text node's flag stays clear, and `collect`, which alone reads it,
     // reaches a text node only through its parent, which is then not removed.
-    elements(nodes).for_each(|(i, r, node)| {
+    stats.for_each_element(|i, r, node| {
         let parent_removed = removed.get(node.parent as usize);
         if parent_removed {
             removed.set(i);
@@ -338,15 +339,9 @@ fn mark_removed(
 
 /// Non-link text of the paragraphs (leaf blocks of at least [`PARAGRAPH_MIN_TEXT`]) that
 /// `removed` leaves: how much article the page has outside its boilerplate.
-fn article_text(
-    doc: &Document<'_>,
-    stats: &NodeStats,
-    block_child: &BlockChild,
-    removed: &Flags<'_>,
-) -> u64 {
-    let nodes = &doc.tree.nodes;
+fn article_text(stats: &NodeStats, block_child: &BlockChild, removed: &Flags<'_>) -> u64 {
     let mut sum = 0;
-    elements(nodes).for_each(|(i, r, node)| {
+    stats.for_each_element(|i, r, node| {
         if removed.get(i) || !node.tag.is(flags::BLOCK) || block_child.get(i) {
             return;
         }
@@ -373,7 +368,7 @@ mod style_hides_tests {
             "visibility: Hidden",
             "vvisibility:visibility:hidden",
         ] {
-            assert!(style_hides(hides), "{hides:?}");
+            assert!(style_hides(hides.as_bytes()), "{hides:?}");
         }
         for shows in [
             "",
@@ -383,7 +378,7 @@ mod style_hides_tests {
             "visibility:visible",
             "isplay:none",
         ] {
-            assert!(!style_hides(shows), "{shows:?}");
+            assert!(!style_hides(shows.as_bytes()), "{shows:?}");
         }
     }
 }

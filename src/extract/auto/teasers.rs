@@ -9,7 +9,7 @@ use super::rules::{
     HEADLINE_SCAN, LINKED_CARD_PIECES, READ_MORE_DEPTH, READ_MORE_MAX_TEXT,
     SUMMARY_MAX_LINK_DENSITY, TEASER_MIN_TEXT, TEASER_REPEAT, TITLE_MIN_TEXT,
 };
-use super::stats::{NodeStats, elements};
+use super::stats::NodeStats;
 use crate::html::Document;
 use crate::html::tags::{Tag, flags};
 use crate::html::tree::{Kind, NONE, NodeId, context};
@@ -34,7 +34,7 @@ pub(super) fn mark(doc: &Document<'_>, stats: &NodeStats, marks: &Marks) {
     // summary (see [`ends_in_link_elsewhere`]), and the short blocks after it.
     let mut plain: Option<usize> = None;
     let mut plain_between = 0u32;
-    elements(nodes).for_each(|(i, r, node)| {
+    stats.for_each_element(|i, r, node| {
         let s = &stats.element(r);
         if !node.tag.is(flags::BLOCK) || block_child.get(i) || s.text == 0 {
             return;
