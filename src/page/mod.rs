@@ -14,6 +14,7 @@ use crate::html::Document;
 use crate::output;
 
 pub mod metadata;
+pub mod model;
 
 /// Everything that changes what an extraction returns, one part per stage.
 #[derive(Clone, Debug, Default)]
@@ -67,6 +68,14 @@ pub struct Extracted {
     pub algo: std::borrow::Cow<'static, str>,
     /// The encoding the page was read in.
     pub encoding: &'static str,
+    /// The page's type, one of [`model::PAGE_TYPES`] (only with [`Options::metadata`]).
+    pub page_type: Option<&'static str>,
+    /// The predicted bag-of-words F1 of `text`, in 0..=1 ([`model::confidence`]; only with
+    /// [`Options::metadata`]).
+    pub confidence: Option<f64>,
+    /// The page-level features both models read ([`model::features`]; only with
+    /// [`Options::metadata`]).
+    pub features: Vec<f64>,
 }
 
 /// Why a page could not be extracted at all. A page that parses but has no main text is not an
@@ -273,6 +282,7 @@ fn from_text(
         };
         let text = output::render_at(&doc, &selection, &opts.output, cx.url);
         if opts.metadata {
+            let features = model::features(&doc, &selection, &text, cx.url);
             let m = metadata::read(&doc, &text);
             return Extracted {
                 title: m.title.map(output::no_controls),
@@ -289,6 +299,9 @@ fn from_text(
                 text,
                 algo,
                 encoding,
+                page_type: Some(model::page_type(&features)),
+                confidence: Some(model::confidence(&features)),
+                features,
             };
         }
         Extracted {
