@@ -44,6 +44,10 @@ struct Args {
     #[argh(option)]
     pages: Option<PathBuf>,
 
+    /// pages: one row per candidate extraction (auto, auto --recall, danag) of each page
+    #[argh(switch)]
+    candidates: bool,
+
     /// eval-links: input framing, auto (default), html, warc or jsonl
     #[argh(option, default = "Framing::Auto")]
     input: Framing,
@@ -65,7 +69,7 @@ fn main() -> ExitCode {
             need_dir()
         }
         ("blocks", Some(_)) => blocks::main(&a.paths, a.pages.as_deref()),
-        ("pages", Some(_)) => pages::main(&a.paths),
+        ("pages", Some(_)) => pages::main(&a.paths, a.candidates),
         ("eval-links", _) => {
             let params = links::Params {
                 n: a.cs_size.max(2),

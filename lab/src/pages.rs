@@ -6,6 +6,10 @@
 //! `pith::page::model::features`, as the library computes them for JSON output with the URL
 //! given (`pith --url URL --format json`). Numbers are written in Rust's shortest round-trip
 //! form, so the trainer reads exactly the values the library's evaluator sees.
+//!
+//! With `--candidates`, one row per page and candidate extraction ([`CANDIDATES`]: `auto`,
+//! `auto --recall`, `danag`), a `candidate` column after `url`, each row's F1 and features
+//! those of that candidate's output: the table `lab/train/arbitrate.py` trains a chooser on.
 
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
@@ -18,12 +22,26 @@ use serde_json::Value;
 
 use crate::blocks::{host, page_url};
 
+/// The candidate extractions of `--candidates`: name and options.
+pub fn candidates() -> Vec<(&'static str, Options)> {
+    let base = options();
+    let mut recall = base.clone();
+    recall.extract.mode = pith::extract::auto::Mode::Recall;
+    let mut danag = base.clone();
+    danag.extract.algo = pith::extract::Algo::Danag;
+    vec![("auto", base), ("recall", recall), ("danag", danag)]
+}
+
 /// The table's header line.
-pub fn header() -> String {
-    let mut cols: Vec<String> = ["set", "page", "host", "type", "url", "f1"]
+pub fn header(with_candidates: bool) -> String {
+    let mut cols: Vec<String> = ["set", "page", "host", "type", "url"]
         .iter()
         .map(|s| s.to_string())
         .collect();
+    if with_candidates {
+        cols.push("candidate".into());
+    }
+    cols.push("f1".into());
     cols.extend(model::feature_names());
     cols.join("\t")
 }
@@ -37,11 +55,15 @@ pub fn options() -> Options {
 }
 
 /// Writes the table to stdout.
-pub fn main(dirs: &[PathBuf]) -> ExitCode {
+pub fn main(dirs: &[PathBuf], with_candidates: bool) -> ExitCode {
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    let _ = writeln!(out, "{}", header());
-    let opts = options();
+    let _ = writeln!(out, "{}", header(with_candidates));
+    let runs = if with_candidates {
+        candidates()
+    } else {
+        vec![("", options())]
+    };
     for dir in dirs {
         let set = dir
             .file_name()
@@ -85,20 +107,27 @@ pub fn main(dirs: &[PathBuf]) -> ExitCode {
                 url: url.as_deref(),
                 ..Context::default()
             };
-            let Ok(e) = pith::page::extract_with(&bytes, &cx, &opts) else {
-                eprintln!("pith-lab pages: {}/html/{id}: not readable", dir.display());
-                continue;
-            };
-            let f1 = metrics::bow(&metrics::tokens(&e.text), &metrics::tokens(&gold)).f1;
             let url_col = url
                 .as_deref()
-                .filter(|u| !u.is_empty() && !u.contains(['\t', '\n', '\r']))
+                .filter(|u| !u.contains(['\t', '\n', '\r']))
                 .unwrap_or("-");
-            let _ = write!(out, "{set}\t{id}\t{host}\t{ptype}\t{url_col}\t{f1}");
-            for v in &e.features {
-                let _ = write!(out, "\t{v}");
+            let gold_tokens = metrics::tokens(&gold);
+            for (name, opts) in &runs {
+                let Ok(e) = pith::page::extract_with(&bytes, &cx, opts) else {
+                    eprintln!("pith-lab pages: {}/html/{id}: not readable", dir.display());
+                    continue;
+                };
+                let f1 = metrics::bow(&metrics::tokens(&e.text), &gold_tokens).f1;
+                let _ = write!(out, "{set}\t{id}\t{host}\t{ptype}\t{url_col}");
+                if with_candidates {
+                    let _ = write!(out, "\t{name}");
+                }
+                let _ = write!(out, "\t{f1}");
+                for v in &e.features {
+                    let _ = write!(out, "\t{v}");
+                }
+                let _ = writeln!(out);
             }
-            let _ = writeln!(out);
             n += 1;
         }
         eprintln!("{set}: {n} pages");
