@@ -28,7 +28,8 @@ pub struct Options {
     /// Read the page's metadata ([`metadata::read`]): the cleaned title, author, ISO date,
     /// site name, description, image, categories, tags and the declared or detected
     /// language. Off, only the raw `<title>`, `<html lang>` and the stated date are read, at
-    /// no cost; the pipeline turns it on for JSON output.
+    /// no cost; the pipeline turns it on for JSON output. On, the page's type and the
+    /// confidence in its text are computed too ([`model`]).
     pub metadata: bool,
 }
 

@@ -438,14 +438,23 @@ pub fn features(
     let mut ld = Vec::new();
     let mut og_type: Option<&str> = None;
     let mut page_url: Option<&str> = None;
-    let mut regions: Vec<u8> = Vec::with_capacity(tree.nodes.len());
-    // The visible characters of each text node, for the selection's share.
-    let mut node_chars: Vec<u32> = vec![0; tree.nodes.len()];
+    // The open elements down to the current node, each with the region bits ([`within`]) of
+    // it and its ancestors: a stack no deeper than the tree (`MAX_DEPTH`), so that the pass
+    // holds no memory per node.
+    let mut open: Vec<(NodeId, u8)> = Vec::new();
     let mut in_region = [0.0f64; 7];
+    // The selection's text nodes, in document order, are met in the same pass.
+    let (mut kept_chars, mut kept_link, mut kept_nodes) = (0.0, 0.0, 0.0);
+    let mut next_kept = 0;
     for (i, n) in tree.nodes.iter().enumerate() {
         let id = i as NodeId;
-        let inherited = regions.get(n.parent as usize).copied().unwrap_or(0);
-        regions.push(inherited | region(n.tag));
+        while open.last().is_some_and(|&(top, _)| top != n.parent) {
+            open.pop();
+        }
+        let inherited = open.last().map_or(0, |&(_, bits)| bits);
+        if n.kind != Kind::Text {
+            open.push((id, inherited | region(n.tag)));
+        }
         match n.kind {
             Kind::Element => {
                 elements += 1.0;
@@ -493,43 +502,39 @@ pub fn features(
             }
             Kind::Text => {
                 let ctx = n.context();
-                if ctx & context::HIDDEN != 0 {
-                    continue;
-                }
-                let s = doc.raw_text(id);
-                let before = all.chars;
-                all.add(s);
-                let added = all.chars - before;
-                if let Some(c) = node_chars.get_mut(i) {
-                    *c = added as u32;
-                }
-                text_nodes += 1.0;
-                if ctx & context::LINK != 0 {
-                    link_chars += added;
-                }
-                if ctx & context::HEADING != 0 {
-                    heading_chars += added;
-                }
-                for (bit, sum) in in_region.iter_mut().enumerate() {
-                    if inherited & (1 << bit) != 0 {
-                        *sum += added;
+                let mut added = 0.0;
+                if ctx & context::HIDDEN == 0 {
+                    let before = all.chars;
+                    all.add(doc.raw_text(id));
+                    added = all.chars - before;
+                    text_nodes += 1.0;
+                    if ctx & context::LINK != 0 {
+                        link_chars += added;
                     }
+                    if ctx & context::HEADING != 0 {
+                        heading_chars += added;
+                    }
+                    for (bit, sum) in in_region.iter_mut().enumerate() {
+                        if inherited & (1 << bit) != 0 {
+                            *sum += added;
+                        }
+                    }
+                }
+                while let Some(&k) = selection.nodes.get(next_kept) {
+                    if k > id {
+                        break;
+                    }
+                    if k == id {
+                        kept_chars += added;
+                        kept_nodes += 1.0;
+                        if ctx & context::LINK != 0 {
+                            kept_link += added;
+                        }
+                    }
+                    next_kept += 1;
                 }
             }
             Kind::Document => {}
-        }
-    }
-    let (mut kept_chars, mut kept_link, mut kept_nodes) = (0.0, 0.0, 0.0);
-    for &id in &selection.nodes {
-        let n = tree.node(id);
-        if n.kind != Kind::Text {
-            continue;
-        }
-        let chars = node_chars.get(id as usize).copied().map_or(0.0, f64::from);
-        kept_chars += chars;
-        kept_nodes += 1.0;
-        if n.context() & context::LINK != 0 {
-            kept_link += chars;
         }
     }
     let ratio = |a: f64, b: f64| if b > 0.0 { a / b } else { 0.0 };
@@ -573,21 +578,21 @@ pub fn features(
     ]);
     f.extend([ratio(all.stops, all.words), ratio(all.commas, all.words)]);
     f.extend(in_region.iter().map(|&c| ratio(c, all.chars)));
-    let line_lens: Vec<usize> = text
-        .lines()
-        .map(|l| l.trim().chars().count())
-        .filter(|&n| n > 0)
-        .collect();
+    // Non-blank output lines: how many, their characters, how many long and paragraph-long
+    // (counted, not collected: a page of many short lines holds no list of them).
+    let (mut lines, mut line_chars, mut long, mut paragraphs) = (0usize, 0usize, 0usize, 0usize);
+    for n in text.lines().map(|l| l.trim().chars().count()) {
+        if n > 0 {
+            lines += 1;
+            line_chars += n;
+            long += usize::from(n >= LONG_LINE);
+            paragraphs += usize::from(n >= PARAGRAPH_LINE);
+        }
+    }
     f.extend([
-        ratio(
-            line_lens.iter().sum::<usize>() as f64,
-            line_lens.len() as f64,
-        ),
-        ratio(
-            line_lens.iter().filter(|&&n| n >= LONG_LINE).count() as f64,
-            line_lens.len() as f64,
-        ),
-        line_lens.iter().filter(|&&n| n >= PARAGRAPH_LINE).count() as f64,
+        ratio(line_chars as f64, lines as f64),
+        ratio(long as f64, lines as f64),
+        paragraphs as f64,
     ]);
     let mut paths = [0.0f64; PATH_BUCKETS];
     hash_words(path, &mut paths);
