@@ -61,6 +61,25 @@ fn wrapper_url(bytes: &[u8]) -> Option<String> {
     Some(rest.split('"').next()?.to_string())
 }
 
+/// A page's URL: the set's `MANIFEST.json` (`urls` for WCXB, `id_map` for scrapinghub and
+/// l3s_gn1), else cleaneval's `<text id="URL">` wrapper.
+pub fn page_url(manifest: &Value, id: &str, bytes: &[u8]) -> Option<String> {
+    manifest
+        .get("urls")
+        .and_then(|u| u.get(id))
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .or_else(|| {
+            manifest
+                .get("id_map")
+                .and_then(|m| m.get(id))
+                .and_then(|m| m.get("url"))
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        })
+        .or_else(|| wrapper_url(bytes))
+}
+
 fn clean(s: &str) -> String {
     s.chars()
         .map(|c| {
@@ -115,20 +134,7 @@ pub fn main(dirs: &[PathBuf], pages: Option<&Path>) -> ExitCode {
                     continue;
                 }
             };
-            let url = manifest
-                .get("urls")
-                .and_then(|u| u.get(id))
-                .and_then(Value::as_str)
-                .map(str::to_string)
-                .or_else(|| {
-                    manifest
-                        .get("id_map")
-                        .and_then(|m| m.get(id))
-                        .and_then(|m| m.get("url"))
-                        .and_then(Value::as_str)
-                        .map(str::to_string)
-                })
-                .or_else(|| wrapper_url(&bytes));
+            let url = page_url(&manifest, id, &bytes);
             let host = url
                 .as_deref()
                 .and_then(host)

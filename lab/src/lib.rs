@@ -4,5 +4,6 @@
 //! or binary; `pith-lab` runs them, and `lab/examples/` holds the profiling tools.
 
 pub mod blocks;
+pub mod pages;
 pub mod sites;
 pub mod synth;

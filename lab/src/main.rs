@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use argh::FromArgs;
 use pith::input::Framing;
 use pith::site::links;
-use pith_lab::{blocks, sites};
+use pith_lab::{blocks, pages, sites};
 
 /// pith's research harnesses.
 ///
@@ -15,11 +15,12 @@ use pith_lab::{blocks, sites};
 /// clustering against sites and site-years; `eval-detectors DIR` scores tmpl-dom and tmpl-text;
 /// `eval-links [WARC...]` scores link-based templates on generated sites and reports what they
 /// find in the crawls given; `blocks SET_DIR... [--pages FILE]` writes the block table (TSV on
-/// stdout) a learned block model trains on.
+/// stdout) a learned block model trains on; `pages SET_DIR...` writes the page table (TSV on
+/// stdout) the page-type and confidence models train on.
 #[derive(FromArgs, Debug)]
 struct Args {
     /// eval-sites DIR | eval-clusters DIR | eval-detectors DIR | eval-links [INPUT...] |
-    /// blocks SET_DIR...
+    /// blocks SET_DIR... | pages SET_DIR...
     #[argh(positional)]
     action: String,
 
@@ -43,6 +44,10 @@ struct Args {
     #[argh(option)]
     pages: Option<PathBuf>,
 
+    /// pages: one row per candidate extraction (auto, auto --recall, danag) of each page
+    #[argh(switch)]
+    candidates: bool,
+
     /// eval-links: input framing, auto (default), html, warc or jsonl
     #[argh(option, default = "Framing::Auto")]
     input: Framing,
@@ -60,8 +65,11 @@ fn main() -> ExitCode {
         ("eval-sites", Some(dir)) => sites::main(dir, md),
         ("eval-clusters", Some(dir)) => sites::clusters_main(dir, md),
         ("eval-detectors", Some(dir)) => sites::detectors_main(dir, md),
-        ("eval-sites" | "eval-clusters" | "eval-detectors" | "blocks", None) => need_dir(),
+        ("eval-sites" | "eval-clusters" | "eval-detectors" | "blocks" | "pages", None) => {
+            need_dir()
+        }
         ("blocks", Some(_)) => blocks::main(&a.paths, a.pages.as_deref()),
+        ("pages", Some(_)) => pages::main(&a.paths, a.candidates),
         ("eval-links", _) => {
             let params = links::Params {
                 n: a.cs_size.max(2),
@@ -72,7 +80,7 @@ fn main() -> ExitCode {
         }
         (other, _) => {
             eprintln!(
-                "pith-lab: unknown action `{other}` (one of: eval-sites, eval-clusters, eval-detectors, eval-links, blocks)"
+                "pith-lab: unknown action `{other}` (one of: eval-sites, eval-clusters, eval-detectors, eval-links, blocks, pages)"
             );
             ExitCode::from(2)
         }

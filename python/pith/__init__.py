@@ -6,9 +6,12 @@
 extract() gives what `pith FILE` prints, read_warc() what `pith --format json FILE` prints,
 record by record; extract_many() extracts a list of pages on all cores. Templates(dir) opens
 a store of site templates (`pith learn -o DIR`) for their templates= (`pith --templates DIR`).
+JSON output (format="json") carries `page_type`, one of PAGE_TYPES, and `confidence`, the
+predicted F1 of the text (0..1).
 """
 
 from ._pith import (
+    PAGE_TYPES,
     PithError,
     Templates,
     WarcReader,
@@ -19,6 +22,7 @@ from ._pith import (
 )
 
 __all__ = [
+    "PAGE_TYPES",
     "PithError",
     "Templates",
     "WarcReader",

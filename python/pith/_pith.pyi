@@ -5,6 +5,8 @@ import pathlib
 from typing import Any, BinaryIO, Dict, Iterable, Iterator, List, Literal, Optional, Sequence, Union, overload
 
 __version__: str
+# The values of `page_type` in JSON output.
+PAGE_TYPES: List[str]
 
 Algo = Literal["auto", "danag", "danag-lines"]
 Format = Literal["text", "markdown", "md"]

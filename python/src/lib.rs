@@ -637,5 +637,6 @@ fn _pith(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Templates>()?;
     m.add("PithError", m.py().get_type::<PithError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("PAGE_TYPES", pith_core::page::model::PAGE_TYPES.to_vec())?;
     Ok(())
 }

@@ -188,6 +188,20 @@ def test_images_are_listed_with_alt_and_caption_only_when_asked(pith_bin):
     assert many[0] == got and many[1]["images"][0]["src"] == "photos/mill-wheel.jpg"
 
 
+def test_json_has_a_page_type_and_a_confidence(gold_pages):
+    # Valid values on real pages; whether a type is right is the model's cross-validation
+    # (eval/MODEL.md), not a test on pages it trained on.
+    types = set()
+    for fs in gold_pages.values():
+        for p in fs[:5]:
+            for fmt in ["json", "json-markdown"]:
+                d = pith.extract(p.read_bytes(), format=fmt)
+                assert d["page_type"] in pith.PAGE_TYPES
+                assert 0.0 <= d["confidence"] <= 1.0
+                types.add(d["page_type"])
+    assert len(types) >= 2
+
+
 def test_site_algorithms_are_not_one_page_algorithms():
     # ce, tmpl-dom and tmpl-text need a site's pages together (the CLI's `pith site`): one page
     # alone is an error, not the whole page back.

@@ -14,6 +14,7 @@ use crate::html::Document;
 use crate::output;
 
 pub mod metadata;
+pub mod model;
 
 /// Everything that changes what an extraction returns, one part per stage.
 #[derive(Clone, Debug, Default)]
@@ -27,7 +28,8 @@ pub struct Options {
     /// Read the page's metadata ([`metadata::read`]): the cleaned title, author, ISO date,
     /// site name, description, image, categories, tags and the declared or detected
     /// language. Off, only the raw `<title>`, `<html lang>` and the stated date are read, at
-    /// no cost; the pipeline turns it on for JSON output.
+    /// no cost; the pipeline turns it on for JSON output. On, the page's type and the
+    /// confidence in its text are computed too ([`model`]).
     pub metadata: bool,
 }
 
@@ -71,6 +73,14 @@ pub struct Extracted {
     pub algo: std::borrow::Cow<'static, str>,
     /// The encoding the page was read in.
     pub encoding: &'static str,
+    /// The page's type, one of [`model::PAGE_TYPES`] (only with [`Options::metadata`]).
+    pub page_type: Option<&'static str>,
+    /// The predicted bag-of-words F1 of `text`, in 0..=1 ([`model::confidence`]; only with
+    /// [`Options::metadata`]).
+    pub confidence: Option<f64>,
+    /// The page-level features both models read ([`model::features`]; only with
+    /// [`Options::metadata`]).
+    pub features: Vec<f64>,
 }
 
 /// Why a page could not be extracted at all. A page that parses but has no main text is not an
@@ -278,6 +288,7 @@ fn from_text(
         let output::Rendered { text, images } =
             output::render_page(&doc, &selection, &opts.output, cx.url);
         if opts.metadata {
+            let features = model::features(&doc, &selection, &text, cx.url);
             let m = metadata::read(&doc, &text, cx.url);
             return Extracted {
                 title: m.title.map(output::no_controls),
@@ -295,6 +306,9 @@ fn from_text(
                 images,
                 algo,
                 encoding,
+                page_type: Some(model::page_type(&features)),
+                confidence: Some(model::confidence(&features)),
+                features,
             };
         }
         Extracted {

@@ -7,8 +7,9 @@
 //! `"markup"`, `"link"`, `"copyright"` are guesses, best first), `warc_date`, `description`,
 //! `image` (each `null` when unknown), `categories`, `tags` (arrays, empty when unknown), `text`
 //! (or `markdown` with `--format json-markdown`), with `--images` `images` (an array of
-//! `{"src", "alt", "caption"}`, `null` for a missing alt or caption), `bytes_in`, `algo`, then
-//! the pass-through fields
+//! `{"src", "alt", "caption"}`, `null` for a missing alt or caption), `bytes_in`, `algo`,
+//! `page_type` (one of [`crate::page::model::PAGE_TYPES`]), `confidence` (the predicted F1 of
+//! the text, 0..1, four decimals), then the pass-through fields
 //! of a JSON lines input, and `error` (a string) when the record failed. The metadata fields
 //! and their sources: [`crate::page::metadata`]; the record's URL adds a date in its path and
 //! its host as the site name, its `Content-Language` a declared language, when the page gives
@@ -80,6 +81,11 @@ pub fn page(rec: &Record, bytes_in: usize, e: Extracted, format: crate::output::
     }
     o.insert("bytes_in".into(), json!(bytes_in));
     o.insert("algo".into(), json!(e.algo));
+    o.insert("page_type".into(), json!(e.page_type));
+    o.insert(
+        "confidence".into(),
+        json!(e.confidence.map(|c| (c * 1e4).round() / 1e4)),
+    );
     extend(&mut o, rec);
     line(o)
 }

@@ -1,0 +1,74 @@
+//! `page_type` and `confidence` in JSON output, through the real binary: present on every
+//! page in `--format json` and `--format json-markdown`, `page_type` one of the allowed types
+//! and `confidence` in 0..1, and absent from nothing else (text output has no such fields).
+//! Whether a type is right is a question of the model's cross-validation (eval/MODEL.md),
+//! not of a test on pages it trained on.
+
+#[path = "../../tests/common/mod.rs"]
+mod common;
+mod run_util;
+
+use pith::page::model::PAGE_TYPES;
+use run_util::*;
+use serde_json::Value;
+
+fn check(doc: &Value) {
+    let t = doc["page_type"]
+        .as_str()
+        .unwrap_or_else(|| panic!("page_type in {doc}"));
+    assert!(PAGE_TYPES.contains(&t), "{t}");
+    let c = doc["confidence"]
+        .as_f64()
+        .unwrap_or_else(|| panic!("confidence in {doc}"));
+    assert!((0.0..=1.0).contains(&c), "{c}");
+}
+
+#[test]
+fn the_sample_page_has_a_type_and_a_confidence() {
+    let page = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/pages/article.html"
+    ))
+    .expect("tests/pages/article.html");
+    for format in ["json", "json-markdown"] {
+        let docs = json_lines(&pith(&["--format", format], &page));
+        assert_eq!(docs.len(), 1);
+        check(&docs[0]);
+    }
+    // A page without visible text is `other`.
+    let docs = json_lines(&pith(
+        &["--format", "json"],
+        b"<html><head><title>x</title></head></html>",
+    ));
+    assert_eq!(docs[0]["page_type"], "other");
+}
+
+#[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
+fn every_page_of_the_gold_sets_has_a_valid_type_and_confidence() {
+    let mut files = Vec::new();
+    for set in ["scrapinghub", "cleaneval_final", "l3s_gn1", "wcxb_dev"] {
+        let dir = common::shared(&format!("data/{set}/html"));
+        let mut pages: Vec<_> = std::fs::read_dir(dir)
+            .expect("html/")
+            .map(|e| e.expect("entry").path())
+            .collect();
+        pages.sort();
+        files.extend(pages.into_iter().take(25));
+    }
+    let args: Vec<String> = ["-j", "1", "--format", "json-markdown"]
+        .iter()
+        .map(|s| s.to_string())
+        .chain(files.iter().map(|p| p.display().to_string()))
+        .collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let docs = json_lines(&pith(&args, b""));
+    assert_eq!(docs.len(), files.len());
+    let mut types = std::collections::BTreeSet::new();
+    for d in &docs {
+        check(d);
+        types.insert(d["page_type"].as_str().unwrap_or("").to_string());
+    }
+    // The classifier is not a constant.
+    assert!(types.len() >= 2, "{types:?}");
+}

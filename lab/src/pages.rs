@@ -1,0 +1,139 @@
+//! `pith-lab pages SET_DIR...`: the page table the page models train on (`just train`).
+//!
+//! One TSV row per page with a text gold: its set, id, host, page type (WCXB's `types`, else
+//! the set's name), URL (`-` when unknown), the bag-of-words F1 of `auto`'s output against
+//! the gold (`pith eval`'s scorer and gold clean-up), then the page features of
+//! `pith::page::model::features`, as the library computes them for JSON output with the URL
+//! given (`pith --url URL --format json`). Numbers are written in Rust's shortest round-trip
+//! form, so the trainer reads exactly the values the library's evaluator sees.
+//!
+//! With `--candidates`, one row per page and candidate extraction ([`CANDIDATES`]: `auto`,
+//! `auto --recall`, `danag`), a `candidate` column after `url`, each row's F1 and features
+//! those of that candidate's output: the table `lab/train/arbitrate.py` trains a chooser on.
+
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use pith::eval::Dataset;
+use pith::eval::metrics;
+use pith::page::{Context, Options, model};
+use serde_json::Value;
+
+use crate::blocks::{host, page_url};
+
+/// The candidate extractions of `--candidates`: name and options.
+pub fn candidates() -> Vec<(&'static str, Options)> {
+    let base = options();
+    let mut recall = base.clone();
+    recall.extract.mode = pith::extract::auto::Mode::Recall;
+    let mut danag = base.clone();
+    danag.extract.algo = pith::extract::Algo::Danag;
+    vec![("auto", base), ("recall", recall), ("danag", danag)]
+}
+
+/// The table's header line.
+pub fn header(with_candidates: bool) -> String {
+    let mut cols: Vec<String> = ["set", "page", "host", "type", "url"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    if with_candidates {
+        cols.push("candidate".into());
+    }
+    cols.push("f1".into());
+    cols.extend(model::feature_names());
+    cols.join("\t")
+}
+
+/// The options the table is computed with: the defaults, metadata on (JSON output's).
+pub fn options() -> Options {
+    Options {
+        metadata: true,
+        ..Options::default()
+    }
+}
+
+/// Writes the table to stdout.
+pub fn main(dirs: &[PathBuf], with_candidates: bool) -> ExitCode {
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let _ = writeln!(out, "{}", header(with_candidates));
+    let runs = if with_candidates {
+        candidates()
+    } else {
+        vec![("", options())]
+    };
+    for dir in dirs {
+        let set = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let manifest: Value = std::fs::read(dir.join("MANIFEST.json"))
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or(Value::Null);
+        let ds = match Dataset::open(dir) {
+            Ok(ds) => ds,
+            Err(e) => {
+                eprintln!("pith-lab pages: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        let mut n = 0usize;
+        for id in &ds.ids {
+            let Some(gold) = ds.gold(id).text else {
+                continue;
+            };
+            let bytes = match ds.page(id) {
+                Ok(b) => b,
+                Err(e) => {
+                    eprintln!("pith-lab pages: {}/html/{id}: {e}", dir.display());
+                    continue;
+                }
+            };
+            let url = page_url(&manifest, id, &bytes).filter(|u| !u.trim().is_empty());
+            let host = url
+                .as_deref()
+                .and_then(host)
+                .unwrap_or_else(|| format!("{set}:{id}"));
+            let ptype = manifest
+                .get("types")
+                .and_then(|t| t.get(id))
+                .and_then(Value::as_str)
+                .unwrap_or(&set)
+                .to_string();
+            let cx = Context {
+                url: url.as_deref(),
+                ..Context::default()
+            };
+            let url_col = url
+                .as_deref()
+                .filter(|u| !u.contains(['\t', '\n', '\r']))
+                .unwrap_or("-");
+            let gold_tokens = metrics::tokens(&gold);
+            for (name, opts) in &runs {
+                let Ok(e) = pith::page::extract_with(&bytes, &cx, opts) else {
+                    eprintln!("pith-lab pages: {}/html/{id}: not readable", dir.display());
+                    continue;
+                };
+                let f1 = metrics::bow(&metrics::tokens(&e.text), &gold_tokens).f1;
+                let _ = write!(out, "{set}\t{id}\t{host}\t{ptype}\t{url_col}");
+                if with_candidates {
+                    let _ = write!(out, "\t{name}");
+                }
+                let _ = write!(out, "\t{f1}");
+                for v in &e.features {
+                    let _ = write!(out, "\t{v}");
+                }
+                let _ = writeln!(out);
+            }
+            n += 1;
+        }
+        eprintln!("{set}: {n} pages");
+    }
+    if out.flush().is_err() {
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,340 @@
+#!/usr/bin/env python3
+"""The page models of `pith --format json`: `page_type` and `confidence` (`just train`).
+
+Reads the page table of `pith-lab pages` (TSV: set, page, host, type, url, f1 of `auto`'s
+output, then the features of `pith::page::model::features`) and trains two LightGBM models:
+
+- page type: a 7-class classifier on WCXB's page types (wcxb_train and wcxb_dev, the sets whose
+  MANIFEST gives `types`; the other sets' pages have no type and are left out);
+- confidence: a regressor (cross-entropy objective, so a logistic output in 0..1) of the
+  bag-of-words F1 of `auto`'s output against the gold, on the pages of every set.
+
+Validation: host-grouped 5-fold CV on wcxb_train (GroupKFold by host). For each fold the
+training part is every page of the model's sets whose host is not in the held-out fold, so
+no host (wcxb_dev shares some with wcxb_train) is on both sides. The confidence model is also
+scored leave-one-set-out. Then both models are fit on all their pages and written:
+
+- OUT_RS: the generated Rust source of both forests (tables of splits and leaves; see
+  src/page/model/mod.rs for the evaluator);
+- PREDICTIONS: the trainer's own predictions for every row of the table (class
+  probabilities and confidence), which the Rust evaluator must reproduce (tests/page_model.rs);
+- REPORT: the validation tables (Markdown).
+
+Deterministic: fixed seeds, deterministic=True, force_row_wise, a fixed thread count, the
+table's row order. Nothing here depends on the clock, so a re-run writes the same bytes.
+
+Usage: page_model.py PAGES.tsv --rust OUT_RS --predictions PREDICTIONS --report REPORT
+"""
+
+import argparse
+import sys
+import time
+
+import lightgbm as lgb
+import numpy as np
+import pandas as pd
+from scipy.stats import pearsonr, spearmanr
+from sklearn.model_selection import GroupKFold
+
+SEED = 22
+THREADS = 2
+META = ["set", "page", "host", "type", "url", "f1"]
+TYPE_SETS = ["wcxb_train", "wcxb_dev"]
+CV_SET = "wcxb_train"
+COMMON = dict(
+    num_leaves=15,
+    min_data_in_leaf=10,
+    feature_fraction=0.8,
+    bagging_fraction=0.8,
+    bagging_freq=1,
+    lambda_l2=1.0,
+    max_bin=63,
+    num_threads=THREADS,
+    seed=SEED,
+    bagging_seed=SEED,
+    feature_fraction_seed=SEED,
+    data_random_seed=SEED,
+    deterministic=True,
+    force_row_wise=True,
+    verbose=-1,
+)
+TYPE_PARAMS = dict(COMMON, objective="multiclass", learning_rate=0.1)
+TYPE_ROUNDS = 100
+CONF_PARAMS = dict(COMMON, objective="cross_entropy", learning_rate=0.05, min_data_in_leaf=20)
+CONF_ROUNDS = 150
+
+
+def load(path):
+    # Every column as text, numbers then parsed by Python's float(): exactly the f64 values
+    # pith-lab printed (Rust's shortest round-trip form), which the Rust evaluator sees too.
+    df = pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False, quoting=3)
+    feats = [c for c in df.columns if c not in META]
+    for c in feats + ["f1"]:
+        df[c] = np.array([float(v) for v in df[c]], dtype=np.float64)
+    return df, feats
+
+
+def fit_type(X, y, n_classes):
+    ds = lgb.Dataset(X, label=y, free_raw_data=False)
+    return lgb.train(dict(TYPE_PARAMS, num_class=n_classes), ds, num_boost_round=TYPE_ROUNDS)
+
+
+def fit_conf(X, y):
+    ds = lgb.Dataset(X, label=y, free_raw_data=False)
+    return lgb.train(CONF_PARAMS, ds, num_boost_round=CONF_ROUNDS)
+
+
+def rs_float(x):
+    x = float(x)
+    if not np.isfinite(x):
+        raise SystemExit(f"non-finite value {x} in a model")
+    return repr(x)
+
+
+def export(booster, name, outputs):
+    """One forest as Rust statics: the roots, splits and leaves of every tree, in tree order;
+    within a tree, nodes in pre-order (a child's index is above its parent's)."""
+    model = booster.dump_model()
+    if model.get("num_tree_per_iteration", 1) != outputs:
+        raise SystemExit(f"{name}: {model.get('num_tree_per_iteration')} trees per iteration")
+    splits, leaves, roots = [], [], []
+    for info in model["tree_info"]:
+        root = info["tree_structure"]
+        # Pre-order numbering first, so that a parent knows its children's indices.
+        order, stack = [], [root]
+        while stack:
+            node = stack.pop()
+            order.append(node)
+            if "split_index" in node:
+                stack.append(node["right_child"])
+                stack.append(node["left_child"])
+        ref = {}
+        s_base, l_base = len(splits), len(leaves)
+        s_i, l_i = 0, 0
+        for node in order:
+            if "split_index" in node:
+                ref[id(node)] = s_base + s_i
+                s_i += 1
+            else:
+                ref[id(node)] = ~(l_base + l_i)
+                l_i += 1
+        for node in order:
+            if "split_index" in node:
+                if node["decision_type"] != "<=" or node.get("missing_type", "None") != "None":
+                    raise SystemExit(f"{name}: unsupported split {node['decision_type']} {node.get('missing_type')}")
+                splits.append(
+                    (node["split_feature"], rs_float(node["threshold"]), ref[id(node["left_child"])], ref[id(node["right_child"])])
+                )
+            else:
+                leaves.append(rs_float(node["leaf_value"]))
+        roots.append(ref[id(root)])
+    up = name.upper()
+    out = [f"static {up}_SPLITS: [Split; {len(splits)}] = ["]
+    out += [f"    s({f}, {t}, {l}, {r})," for f, t, l, r in splits]
+    out.append("];")
+    out.append(f"static {up}_LEAVES: [f64; {len(leaves)}] = [")
+    for i in range(0, len(leaves), 6):
+        out.append("    " + " ".join(v + "," for v in leaves[i : i + 6]))
+    out.append("];")
+    out.append(f"static {up}_ROOTS: [i32; {len(roots)}] = [")
+    for i in range(0, len(roots), 16):
+        out.append("    " + " ".join(f"{v}," for v in roots[i : i + 16]))
+    out.append("];")
+    return out, len(splits), len(leaves), len(roots)
+
+
+def write_rust(path, feats, classes, type_model, conf_model):
+    lines = [
+        "//! Generated by lab/train/page_model.py (`just train`) from the page table of",
+        "//! `pith-lab pages`; do not edit. The evaluator: [`super::Forest`]. Numbers are written in",
+        "//! Python's shortest round-trip form, so they are the trainer's f64 values exactly.",
+        "",
+        "#![allow(clippy::excessive_precision, clippy::approx_constant, clippy::unreadable_literal)]",
+        "",
+        "use super::{Forest, Split};",
+        "",
+        "/// The classifier's classes, in its output order.",
+        f"pub const CLASSES: [&str; {len(classes)}] = [" + ", ".join(f'"{c}"' for c in classes) + "];",
+        "",
+        "/// The features the models read, in order (`super::feature_names`).",
+        f"pub const FEATURES: [&str; {len(feats)}] = [",
+    ]
+    for i in range(0, len(feats), 8):
+        lines.append("    " + " ".join(f'"{f}",' for f in feats[i : i + 8]))
+    lines += [
+        "];",
+        "",
+        "/// How many features the models read.",
+        f"pub const N_FEATURES: usize = {len(feats)};",
+        "",
+        "const fn s(feature: u16, threshold: f64, left: i32, right: i32) -> Split {",
+        "    Split { feature, threshold, left, right }",
+        "}",
+        "",
+    ]
+    t_lines, ts, tl, tr = export(type_model, "type", len(classes))
+    c_lines, cs, cl, cr = export(conf_model, "conf", 1)
+    lines += t_lines + [""] + c_lines + [""]
+    lines += [
+        f"/// The page-type classifier: {tr // len(classes)} rounds of {len(classes)} trees, {ts} splits.",
+        "pub static PAGE_TYPE: Forest = Forest {",
+        f"    outputs: {len(classes)},",
+        "    roots: &TYPE_ROOTS,",
+        "    splits: &TYPE_SPLITS,",
+        "    leaves: &TYPE_LEAVES,",
+        "};",
+        "",
+        f"/// The confidence regressor (raw score; its logistic is the predicted F1): {cr} trees, {cs} splits.",
+        "pub static CONFIDENCE: Forest = Forest {",
+        "    outputs: 1,",
+        "    roots: &CONF_ROOTS,",
+        "    splits: &CONF_SPLITS,",
+        "    leaves: &CONF_LEAVES,",
+        "};",
+    ]
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return ts + cs, tl + cl, tr + cr
+
+
+def table(header, rows):
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("pages")
+    ap.add_argument("--rust", required=True)
+    ap.add_argument("--predictions", required=True)
+    ap.add_argument("--report", required=True)
+    a = ap.parse_args()
+    t0 = time.time()
+    df, feats = load(a.pages)
+    X = df[feats]
+    is_type = df["set"].isin(TYPE_SETS).to_numpy()
+    classes = sorted(df.loc[is_type, "type"].unique())
+    cls_index = {c: i for i, c in enumerate(classes)}
+    y_type = df["type"].map(lambda t: cls_index.get(t, -1)).to_numpy()
+    y_conf = df["f1"].to_numpy()
+    hosts = df["host"].to_numpy()
+
+    # Host-grouped 5-fold CV on wcxb_train.
+    cv = np.flatnonzero((df["set"] == CV_SET).to_numpy())
+    oof_type = np.full(len(df), -1)
+    oof_probs = np.zeros((len(df), len(classes)))
+    oof_conf = np.full(len(df), np.nan)
+    fold_of = np.full(len(df), -1)
+    for k, (_, test) in enumerate(GroupKFold(n_splits=5).split(cv, groups=hosts[cv])):
+        test = cv[test]
+        held = set(hosts[test])
+        assert not held & set(hosts[np.setdiff1d(cv, test)]), "a host in two folds"
+        free = ~np.isin(hosts, list(held))
+        tr_type = np.flatnonzero(free & is_type)
+        m = fit_type(X.iloc[tr_type], y_type[tr_type], len(classes))
+        p = m.predict(X.iloc[test])
+        oof_probs[test] = p
+        oof_type[test] = p.argmax(axis=1)
+        tr_conf = np.flatnonzero(free)
+        c = fit_conf(X.iloc[tr_conf], y_conf[tr_conf])
+        oof_conf[test] = c.predict(X.iloc[test])
+        fold_of[test] = k
+        print(f"fold {k + 1}: {len(test)} pages, type trained on {len(tr_type)}, confidence on {len(tr_conf)}", file=sys.stderr)
+
+    # Confidence, leave one set out.
+    loso = {}
+    for s in sorted(df["set"].unique()):
+        test = np.flatnonzero((df["set"] == s).to_numpy())
+        held = set(hosts[test])
+        train = np.flatnonzero((df["set"] != s).to_numpy() & ~np.isin(hosts, list(held)))
+        c = fit_conf(X.iloc[train], y_conf[train])
+        pred = c.predict(X.iloc[test])
+        loso[s] = (len(test), len(train), spearmanr(pred, y_conf[test]).statistic, float(np.mean(np.abs(pred - y_conf[test]))), float(np.mean(pred)), float(np.mean(y_conf[test])))
+
+    # Final models on all their pages.
+    all_type = np.flatnonzero(is_type)
+    type_model = fit_type(X.iloc[all_type], y_type[all_type], len(classes))
+    conf_model = fit_conf(X, y_conf)
+    n_splits, n_leaves, n_trees = write_rust(a.rust, feats, classes, type_model, conf_model)
+    probs = type_model.predict(X)
+    conf = conf_model.predict(X)
+    with open(a.predictions, "w") as f:
+        f.write("\t".join(["set", "page", "url"] + classes + ["confidence"]) + "\n")
+        for i in range(len(df)):
+            row = [df["set"].iat[i], df["page"].iat[i], df["url"].iat[i]]
+            row += [f"{v:.9f}" for v in probs[i]] + [f"{conf[i]:.9f}"]
+            f.write("\t".join(row) + "\n")
+
+    # The report.
+    t = cv
+    truth, pred = y_type[t], oof_type[t]
+    acc = float(np.mean(truth == pred))
+    fold_acc = [float(np.mean(truth[fold_of[t] == k] == pred[fold_of[t] == k])) for k in range(5)]
+    majority = float(np.mean(truth == np.bincount(truth).argmax()))
+    conf_m = np.zeros((len(classes), len(classes)), dtype=int)
+    for a_, b_ in zip(truth, pred):
+        conf_m[a_, b_] += 1
+    rows = []
+    for i, c in enumerate(classes):
+        n = conf_m[i].sum()
+        prec = conf_m[i, i] / max(conf_m[:, i].sum(), 1)
+        rows.append([c, n] + list(conf_m[i]) + [f"{conf_m[i, i] / max(n, 1):.3f}", f"{prec:.3f}"])
+    true_f1, pc = y_conf[t], oof_conf[t]
+    rho = spearmanr(pc, true_f1).statistic
+    r = pearsonr(pc, true_f1).statistic
+    mae = float(np.mean(np.abs(pc - true_f1)))
+    order = np.argsort(pc, kind="stable")
+    deciles = np.array_split(order, 10)
+    cal = []
+    for i, d in enumerate(deciles):
+        cal.append([i + 1, len(d), f"{pc[d].min():.3f} – {pc[d].max():.3f}", f"{pc[d].mean():.3f}", f"{true_f1[d].mean():.3f}", int(np.sum(true_f1[d] < 0.5))])
+    out = [
+        "# The page models: page type and confidence",
+        "",
+        "Generated by `lab/train/page_model.py` (`just train`) from `pith-lab pages` over the six text",
+        "sets of `../shared/data`; do not edit. Every figure below is host-grouped 5-fold CV on",
+        f"wcxb_train ({len(t)} pages, GroupKFold by host; each fold's models trained on every other",
+        "page of their sets whose host is not in the fold), except the leave-one-set-out table.",
+        "",
+        f"Features: {len(feats)}. Models: page type {TYPE_ROUNDS} rounds × {len(classes)} classes, confidence",
+        f"{CONF_ROUNDS} trees; {n_trees} trees, {n_splits} splits and {n_leaves} leaves in all.",
+        "",
+        "## Page type",
+        "",
+        f"Accuracy **{acc:.3f}** ({int(np.sum(truth == pred))} of {len(t)}); by fold "
+        + ", ".join(f"{x:.3f}" for x in fold_acc)
+        + f". Always answering the commonest type would score {majority:.3f}.",
+        "",
+        "Confusion (rows: WCXB's type, columns: predicted), with each type's recall and precision:",
+        "",
+    ]
+    out += table(["type", "pages"] + classes + ["recall", "precision"], rows)
+    out += [
+        "",
+        "## Confidence",
+        "",
+        f"Spearman's ρ between the predicted confidence and the true F1 of `auto`'s output: **{rho:.3f}**",
+        f"(Pearson {r:.3f}, mean absolute error {mae:.3f}; mean predicted {np.mean(pc):.3f}, mean true {np.mean(true_f1):.3f}).",
+        "",
+        "Calibration: pages in deciles of predicted confidence, the true mean F1 in each.",
+        "",
+    ]
+    out += table(["decile", "pages", "predicted range", "mean predicted", "mean true F1", "true F1 < 0.5"], cal)
+    out += [
+        "",
+        "Leave one set out (trained on the other five sets, without the held-out set's hosts):",
+        "",
+    ]
+    out += table(
+        ["held out", "pages", "trained on", "Spearman", "mean abs. error", "mean predicted", "mean true F1"],
+        [[s, n, ntr, f"{rh:.3f}", f"{e:.3f}", f"{mp:.3f}", f"{mt:.3f}"] for s, (n, ntr, rh, e, mp, mt) in loso.items()],
+    )
+    with open(a.report, "w") as f:
+        f.write("\n".join(out) + "\n")
+    print("\n".join(out))
+    print(f"page_model.py: {time.time() - t0:.1f} s", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

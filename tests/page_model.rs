@@ -1,0 +1,69 @@
+//! The page models compiled into the library (`pith::page::model`) give the trainer's own
+//! predictions on every page it trained on: the features recomputed here from
+//! ../shared/data by the library, the forests walked by its evaluator, against
+//! lab/train/page_predictions.tsv (written by `just train`). A difference means the evaluator
+//! or the features drifted from what the models were trained on; `just train` again.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use pith::eval::Dataset;
+use pith::page::{Context, Options, model};
+
+/// Predictions are written with nine decimals; the evaluator must agree to 1e-6.
+const TOLERANCE: f64 = 1e-6;
+
+#[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
+fn the_evaluator_gives_the_trainers_predictions_on_every_training_page() {
+    let table = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("lab/train/page_predictions.tsv"),
+    )
+    .expect("lab/train/page_predictions.tsv");
+    let mut lines = table.lines();
+    let header: Vec<&str> = lines.next().expect("header").split('\t').collect();
+    assert_eq!(header[..3], ["set", "page", "url"]);
+    assert_eq!(header[3..header.len() - 1], model::trees::CLASSES);
+    let opts = Options {
+        metadata: true,
+        ..Options::default()
+    };
+    let mut sets: BTreeMap<String, Dataset> = BTreeMap::new();
+    let (mut rows, mut worst) = (0, 0.0f64);
+    for line in lines {
+        let cols: Vec<&str> = line.split('\t').collect();
+        assert_eq!(cols.len(), header.len(), "{line}");
+        let (set, page, url) = (cols[0], cols[1], cols[2]);
+        let ds = sets.entry(set.to_string()).or_insert_with(|| {
+            Dataset::open(&common::shared(&format!("data/{set}"))).expect("gold set")
+        });
+        let bytes = ds.page(page).expect("page");
+        let cx = Context {
+            url: (url != "-").then_some(url),
+            ..Context::default()
+        };
+        let e = pith::page::extract_with(&bytes, &cx, &opts).expect("readable");
+        assert_eq!(e.features.len(), model::N_FEATURES);
+        let want: Vec<f64> = cols[3..]
+            .iter()
+            .map(|v| v.parse().expect("number"))
+            .collect();
+        let mut got = model::type_probs(&e.features);
+        got.push(model::confidence(&e.features));
+        for (g, w) in got.iter().zip(&want) {
+            let d = (g - w).abs();
+            worst = worst.max(d);
+            assert!(
+                d <= TOLERANCE,
+                "{set}/{page}: the evaluator gives {got:?}, the trainer {want:?}"
+            );
+        }
+        let t = e.page_type.expect("page_type with metadata");
+        assert!(model::PAGE_TYPES.contains(&t), "{set}/{page}: {t}");
+        assert_eq!(e.confidence, got.last().copied());
+        rows += 1;
+    }
+    assert!(rows >= 1_800, "{rows} rows");
+    eprintln!("{rows} pages, largest difference {worst:e}");
+}
