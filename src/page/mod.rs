@@ -290,6 +290,8 @@ fn from_text(
         if opts.metadata {
             let features = model::features(&doc, &selection, &text, cx.url);
             let m = metadata::read(&doc, &text, cx.url);
+            // Trained on `auto`'s output: no estimate for another algorithm's.
+            let confidence = (algo == Algo::Auto.name()).then(|| model::confidence(&features));
             return Extracted {
                 title: m.title.map(output::no_controls),
                 lang: m.lang,
@@ -307,7 +309,7 @@ fn from_text(
                 algo,
                 encoding,
                 page_type: Some(model::page_type(&features)),
-                confidence: Some(model::confidence(&features)),
+                confidence,
                 features,
             };
         }

@@ -9,8 +9,8 @@
 //! (or `markdown` with `--format json-markdown`), with `--images` `images` (an array of
 //! `{"src", "alt", "caption"}`, `null` for a missing alt or caption), `bytes_in`, `algo`,
 //! `page_type` (one of [`crate::page::model::PAGE_TYPES`]), `confidence` (the predicted F1 of
-//! the text, 0..1, four decimals), then the pass-through fields
-//! of a JSON lines input, and `error` (a string) when the record failed. The metadata fields
+//! the text, 0..1, four decimals; `null` unless the algorithm is `auto`), then the pass-through
+//! fields of a JSON lines input, and `error` (a string) when the record failed. The metadata fields
 //! and their sources: [`crate::page::metadata`]; the record's URL adds a date in its path and
 //! its host as the site name, its `Content-Language` a declared language, when the page gives
 //! none.
