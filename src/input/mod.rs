@@ -129,7 +129,8 @@ impl std::fmt::Display for Fault {
 pub enum Item {
     /// A page, read.
     Page(Box<Record>),
-    /// A record still in its gzip member, to be read by [`split::Member::finish`] (on a worker).
+    /// A record still in its gzip member, or a JSON line not yet parsed, to be read by
+    /// [`split::Member::finish`] (on a worker).
     Member(Box<split::Member>),
     /// A record that is not an HTML page, with the reason.
     Skip(&'static str),
@@ -394,8 +395,9 @@ impl Input {
         Self::open_with(name, framing, max_record_bytes, count, true)
     }
 
-    /// [`Input::open_counted`]; `split` says whether a gzip WARC may be read member by member
-    /// with the inflating left to the workers ([`split`]), else it is read sequentially.
+    /// [`Input::open_counted`]; `split` says whether records may be handed out unread for
+    /// workers to read ([`Item::Member`]): a gzip WARC member by member with the inflating
+    /// left to them ([`split`]), JSON lines unparsed. Else every record is read here.
     pub fn open_with(
         name: &str,
         framing: Framing,
@@ -520,7 +522,12 @@ impl Input {
                 }
                 Input::Warc(reader)
             }
-            Framing::Jsonl => Input::Jsonl(jsonl::Reader::new(r, source, max_record_bytes)),
+            Framing::Jsonl => {
+                let mut reader = jsonl::Reader::new(r, source, max_record_bytes);
+                // With workers, lines are parsed by them; the reader only finds line ends.
+                reader.defer = split;
+                Input::Jsonl(reader)
+            }
             _ => {
                 let expected = size.map_or(0, |len| len.min(max_record_bytes as u64) as usize);
                 let mut html = Vec::with_capacity(expected.saturating_add(1));

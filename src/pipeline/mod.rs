@@ -17,8 +17,9 @@
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TryRecvError, sync_channel};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 pub mod json;
 
@@ -75,6 +76,11 @@ pub struct Config {
     pub url: Option<String>,
     /// Site templates by host; pages of a learned host go through FastCE.
     pub templates: Option<Arc<Store>>,
+    /// For measuring the pipeline alone: workers drop each record unread (no inflating, no
+    /// parsing, no extraction) and give an empty document, so a run times the reader, the
+    /// hand-offs and the writer.
+    #[doc(hidden)]
+    pub skip_extraction: bool,
 }
 
 /// What a run reports besides its documents, in the order it happens.
@@ -515,6 +521,7 @@ impl JsonLines {
             files: Vec::new(),
             url: None,
             templates: None,
+            skip_extraction: false,
         };
         JsonLines {
             input,
@@ -551,10 +558,67 @@ impl Iterator for JsonLines {
     }
 }
 
+/// One record on its way to a worker.
 enum Job {
-    Page(u64, Box<Record>),
-    Member(u64, Box<Member>),
-    Fault(u64, Fault),
+    Page(Box<Record>),
+    Member(Box<Member>),
+    Fault(Fault),
+}
+
+impl Job {
+    /// Bytes the job holds (what a batch's byte bound counts).
+    fn bytes(&self) -> usize {
+        match self {
+            Job::Page(rec) => rec.html.len(),
+            Job::Member(m) => m.raw_len(),
+            Job::Fault(_) => 0,
+        }
+    }
+}
+
+/// Records a batch holds at most...
+const BATCH_RECORDS: usize = 64;
+/// ...and bytes at most (pages, or compressed members), whichever comes first: a hand-off per
+/// batch instead of per record keeps the reader's and the writer's share per record small,
+/// and the bytes bound keeps a batch of large pages from holding much memory.
+const BATCH_BYTES: usize = 4 << 20;
+/// A partial batch waits at most about this long for more records before it goes out, so
+/// that a slow stream (`tail -f crawl.jsonl | pith`) shows each document at once.
+const BATCH_WAIT: Duration = Duration::from_millis(5);
+/// Batches in flight per worker (being read, queued, extracted or waiting to be written).
+const BATCHES_PER_WORKER: usize = 2;
+
+/// A numbered batch of records.
+type Batch = (u64, Vec<Job>);
+
+/// The batch being filled, shared by the reader (which fills it and sends it when full) and
+/// the writer (which sends it when it has waited [`BATCH_WAIT`]).
+struct Filling {
+    jobs: Vec<Job>,
+    bytes: usize,
+    /// When its first record came.
+    since: Instant,
+    /// The number the next batch sent gets.
+    seq: u64,
+    /// To the workers; `None` once the reader is done (so the workers see the end).
+    tx: Option<SyncSender<Batch>>,
+}
+
+impl Filling {
+    /// Sends the batch as it is (nothing when empty). Never blocks: the channel holds as
+    /// many batches as there are tokens, and every batch holds one.
+    fn send(&mut self) -> bool {
+        if self.jobs.is_empty() {
+            return true;
+        }
+        let jobs = std::mem::take(&mut self.jobs);
+        self.bytes = 0;
+        let seq = self.seq;
+        self.seq += 1;
+        self.tx
+            .as_ref()
+            .is_some_and(|tx| tx.send((seq, jobs)).is_ok())
+    }
 }
 
 fn run_parallel(
@@ -564,12 +628,20 @@ fn run_parallel(
     out: &mut (dyn Write + Send),
     events: Events<'_>,
 ) {
-    let bound = config.jobs.saturating_mul(4);
-    let (job_tx, job_rx) = sync_channel::<Job>(bound);
-    let (done_tx, done_rx) = sync_channel::<(u64, Done)>(bound);
-    // One token per record between the reader and the writer: the reader blocks on the
-    // `bound`-th, so a slow record holds back at most `bound` finished ones behind it.
+    let bound = config.jobs.saturating_mul(BATCHES_PER_WORKER) + 2;
+    let (job_tx, job_rx) = sync_channel::<Batch>(bound);
+    let (done_tx, done_rx) = sync_channel::<(u64, Vec<Done>)>(bound);
+    // One token per batch between the reader and the writer, taken when a batch gets its
+    // first record and given back when it is written: at most `bound` batches exist, so a
+    // slow record holds back at most that many finished ones behind it.
     let (token_tx, token_rx) = sync_channel::<()>(bound);
+    let filling = Mutex::new(Filling {
+        jobs: Vec::new(),
+        bytes: 0,
+        since: Instant::now(),
+        seq: 0,
+        tx: Some(job_tx),
+    });
     let broken = AtomicBool::new(false);
     let job_rx = Arc::new(Mutex::new(job_rx));
     std::thread::scope(|s| {
@@ -581,20 +653,46 @@ fn run_parallel(
         }
         drop(done_tx);
         let broken = &broken;
-        let writer = s.spawn(move || write_in_order(done_rx, token_rx, broken, out, events));
-        let mut seq = 0u64;
+        let filling = &filling;
+        let writer =
+            s.spawn(move || write_in_order(done_rx, token_rx, filling, broken, out, events));
         read_all(config, first, counts, events, |item, _| {
             let job = match item {
-                Item::Page(rec) => Job::Page(seq, rec),
-                Item::Member(m) => Job::Member(seq, m),
-                Item::Fault(f) => Job::Fault(seq, f),
+                Item::Page(rec) => Job::Page(rec),
+                Item::Member(m) => Job::Member(m),
+                Item::Fault(f) => Job::Fault(f),
                 Item::Skip(_) => return true,
             };
-            seq += 1;
-            // Sends fail only when the writer or every worker is gone; then stop reading.
-            token_tx.send(()).is_ok() && job_tx.send(job).is_ok() && !broken.load(Ordering::Relaxed)
+            let Ok(mut f) = filling.lock() else {
+                return false;
+            };
+            if f.jobs.is_empty() {
+                // A new batch takes a token; waiting for one, the lock is not held (the
+                // writer gives tokens back and may look at the empty batch meanwhile).
+                drop(f);
+                if token_tx.send(()).is_err() {
+                    return false;
+                }
+                let Ok(again) = filling.lock() else {
+                    return false;
+                };
+                f = again;
+                f.since = Instant::now();
+            }
+            f.bytes += job.bytes();
+            f.jobs.push(job);
+            // Sends fail only when every worker is gone; then stop reading.
+            let sent = if f.jobs.len() >= BATCH_RECORDS || f.bytes >= BATCH_BYTES {
+                f.send()
+            } else {
+                true
+            };
+            sent && !broken.load(Ordering::Relaxed)
         });
-        drop(job_tx);
+        if let Ok(mut f) = filling.lock() {
+            f.send();
+            f.tx = None;
+        }
         drop(token_tx);
         if let Ok(written) = writer.join() {
             counts.sum.extracted = written.extracted;
@@ -606,29 +704,45 @@ fn run_parallel(
     });
 }
 
-fn worker(rx: &Mutex<Receiver<Job>>, tx: &SyncSender<(u64, Done)>, config: &Config, pool: &Pool) {
+fn worker(
+    rx: &Mutex<Receiver<Batch>>,
+    tx: &SyncSender<(u64, Vec<Done>)>,
+    config: &Config,
+    pool: &Pool,
+) {
     loop {
-        let job = match rx.lock() {
+        let batch = match rx.lock() {
             Ok(guard) => guard.recv(),
             Err(_) => return,
         };
-        let Ok(job) = job else { return };
-        let (seq, done) = match job {
-            Job::Page(seq, rec) => (seq, process(*rec, config, pool)),
-            Job::Member(seq, m) => (seq, finish_member(*m, config, pool)),
-            Job::Fault(seq, f) => (seq, fault_done(&f, config)),
-        };
+        let Ok((seq, jobs)) = batch else { return };
+        let done = jobs
+            .into_iter()
+            .map(|job| match job {
+                _ if config.skip_extraction => Done {
+                    out: String::new(),
+                    message: None,
+                    is_text_page: false,
+                    outcome: Outcome::Extracted,
+                },
+                Job::Page(rec) => process(*rec, config, pool),
+                Job::Member(m) => finish_member(*m, config, pool),
+                Job::Fault(f) => fault_done(&f, config),
+            })
+            .collect();
         if tx.send((seq, done)).is_err() {
             return;
         }
     }
 }
 
-/// Writes results as they complete, holding back the ones that overtook an earlier record;
-/// gives a token back for every record written.
+/// Writes batches in order as they complete, holding back the ones that overtook an earlier
+/// batch; gives a token back for every batch written, and sends the reader's partial batch
+/// on when it has waited long enough.
 fn write_in_order(
-    rx: Receiver<(u64, Done)>,
+    rx: Receiver<(u64, Vec<Done>)>,
     tokens: Receiver<()>,
+    filling: &Mutex<Filling>,
     broken: &AtomicBool,
     out: &mut (dyn Write + Send),
     events: Events<'_>,
@@ -640,25 +754,42 @@ fn write_in_order(
         broken: false,
     };
     let mut counts = Summary::default();
-    let mut pending: HashMap<u64, Done> = HashMap::new();
+    let mut pending: HashMap<u64, Vec<Done>> = HashMap::new();
     let mut next = 0u64;
+    let send_stale = || {
+        if let Ok(mut f) = filling.lock()
+            && !f.jobs.is_empty()
+            && f.since.elapsed() >= BATCH_WAIT
+        {
+            f.send();
+        }
+    };
     loop {
         // Output waits in the buffer while results keep coming; when none is ready it goes
         // out, so a slow stream (`tail -f | pith`) shows each document as soon as it is done.
         let (seq, done) = match rx.try_recv() {
             Ok(got) => got,
-            Err(std::sync::mpsc::TryRecvError::Empty) => {
+            Err(TryRecvError::Empty) => {
                 w.broken |= w.out.flush().is_err();
-                match rx.recv() {
-                    Ok(got) => got,
-                    Err(_) => break,
+                loop {
+                    match rx.recv_timeout(BATCH_WAIT) {
+                        Ok(got) => break got,
+                        Err(RecvTimeoutError::Timeout) => send_stale(),
+                        Err(RecvTimeoutError::Disconnected) => {
+                            let _ = w.out.flush();
+                            return counts;
+                        }
+                    }
                 }
             }
-            Err(std::sync::mpsc::TryRecvError::Disconnected) => break,
+            Err(TryRecvError::Disconnected) => break,
         };
+        send_stale();
         pending.insert(seq, done);
-        while let Some(d) = pending.remove(&next) {
-            w.write(&d, &mut counts);
+        while let Some(batch) = pending.remove(&next) {
+            for d in &batch {
+                w.write(d, &mut counts);
+            }
             let _ = tokens.try_recv();
             next += 1;
         }
