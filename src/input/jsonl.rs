@@ -45,6 +45,12 @@ impl<R: BufRead> Reader<R> {
         })
     }
 
+    /// Goes on from another reader: the next line is at byte `offset`; records are numbered
+    /// from 1 again.
+    pub fn resume(&mut self, offset: u64) {
+        self.offset = offset;
+    }
+
     /// The next page or fault; `None` at the end of the input.
     pub fn next_item(&mut self) -> Option<Item> {
         let mut line = Vec::new();

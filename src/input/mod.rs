@@ -13,6 +13,7 @@ pub mod compress;
 pub mod gzip;
 pub mod http;
 pub mod jsonl;
+pub mod ranges;
 pub mod split;
 pub mod warc;
 
@@ -132,6 +133,9 @@ pub enum Item {
     /// A record still in its gzip member, or a JSON line not yet parsed, to be read by
     /// [`split::Member::finish`] (on a worker).
     Member(Box<split::Member>),
+    /// Whole records of a plain WARC file, to be read by [`ranges::Range::read`] (on a
+    /// worker); only [`Input::open_for_workers`] gives them.
+    Range(Box<ranges::Range>),
     /// A record that is not an HTML page, with the reason.
     Skip(&'static str),
     /// A record that could not be read, with its place.
@@ -196,20 +200,23 @@ pub fn for_each_page<S: AsRef<str>>(
                 continue;
             }
         };
+        let mut one = |item: Item| match item {
+            Item::Page(rec) => each(name, rec),
+            Item::Member(m) => match m.finish(&pool) {
+                Item::Page(rec) => each(name, rec),
+                Item::Fault(f) => fault(f.to_string()),
+                _ => {}
+            },
+            Item::Fault(f) => fault(f.to_string()),
+            Item::Range(r) => r.read(&pool, |item| match item {
+                Item::Page(rec) => each(name, rec),
+                Item::Fault(f) => fault(f.to_string()),
+                _ => {}
+            }),
+            Item::Skip(_) => {}
+        };
         while let Some(item) = input.next_item() {
-            let rec = match item {
-                Item::Page(rec) => rec,
-                Item::Member(m) => match m.finish(&pool) {
-                    Item::Page(rec) => rec,
-                    _ => continue,
-                },
-                Item::Fault(f) => {
-                    fault(f.to_string());
-                    continue;
-                }
-                Item::Skip(_) => continue,
-            };
-            each(name, rec);
+            one(item);
         }
     }
 }
@@ -224,6 +231,8 @@ pub enum Input {
     Split(split::Splitter),
     /// JSON lines.
     Jsonl(jsonl::Reader<Stream>),
+    /// A plain WARC or JSON lines file cut into ranges of records for the workers to read.
+    Ranges(ranges::Ranges),
 }
 
 /// A raw input, read as it is or through gzip members.
@@ -392,6 +401,34 @@ impl Input {
         max_record_bytes: usize,
         count: std::sync::Arc<std::sync::atomic::AtomicU64>,
     ) -> io::Result<(Input, Framing)> {
+        Self::open_with(name, framing, max_record_bytes, count, true)
+    }
+
+    /// [`Input::open_with`] with `split`, and a plain WARC or JSON lines file (not standard
+    /// input) cut into
+    /// [`Item::Range`]s of whole records that workers read from the file themselves
+    /// ([`ranges`]): the reading thread reads only record headers.
+    pub fn open_for_workers(
+        name: &str,
+        framing: Framing,
+        max_record_bytes: usize,
+        count: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    ) -> io::Result<(Input, Framing)> {
+        if name != "-" && framing != Framing::Html {
+            let file = std::fs::File::open(name)?;
+            if file.metadata().is_ok_and(|m| m.is_file())
+                && let Some(r) = ranges::Ranges::new(
+                    file,
+                    Arc::from(name),
+                    framing,
+                    max_record_bytes,
+                    count.clone(),
+                )
+            {
+                let framing = r.framing();
+                return Ok((Input::Ranges(r), framing));
+            }
+        }
         Self::open_with(name, framing, max_record_bytes, count, true)
     }
 
@@ -584,6 +621,7 @@ impl Input {
             Input::Warc(r) => r.next_item(),
             Input::Split(r) => r.next_item(),
             Input::Jsonl(r) => r.next_item(),
+            Input::Ranges(r) => r.next_item(),
         }
     }
 }

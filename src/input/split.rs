@@ -469,6 +469,7 @@ mod tests {
                 Item::Skip(r) => format!("skip {r}"),
                 Item::Fault(f) => format!("fault {f}"),
                 Item::Member(_) => "member".into(),
+                Item::Range(_) => "range".into(),
             });
         }
         (out, s.fell_back())

@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 
 pub mod json;
 
+use crate::input::ranges::Range;
 use crate::input::split::Member;
 use crate::input::{Fault, Framing, Input, Item, Pool, Record};
 use crate::names::UnknownName;
@@ -143,6 +144,30 @@ struct Done {
     /// Text output of a page (gets a form-feed separator line before it when not the first).
     is_text_page: bool,
     outcome: Outcome,
+    /// A page that failed: the error and the template note, to say it again under another
+    /// record number ([`Renumber`]).
+    failure: Option<(String, Option<String>)>,
+    /// A record of a range whose numbers start at 1 ([`Local`]).
+    local: Option<Local>,
+}
+
+/// Where a record of a JSON lines range is: its range's records are numbered from 1 by the
+/// worker, and the writer, which sees the ranges in order, adds the records before the range.
+struct Local {
+    /// The range (numbered by the reader).
+    range: u64,
+    /// The range starts its input (its records are numbered from 1 already).
+    first: bool,
+    /// The record's number in the range.
+    index: u64,
+    /// What to say again under the right number when the record failed.
+    renumber: Option<Renumber>,
+}
+
+/// A failed record, kept to be said again under its number in the input.
+enum Renumber {
+    Fault(Fault),
+    Page(Box<Record>, usize),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -251,31 +276,43 @@ fn extract_record(
                 message: with_note(message),
                 is_text_page: !config.json,
                 outcome: Outcome::Extracted,
+                failure: None,
+                local: None,
             }
         }
-        Err(err) => {
-            let where_ = if plain_page(rec) {
-                rec.source.to_string()
-            } else {
-                location(rec)
-            };
-            let out = if config.json {
-                json::failed(
-                    rec,
-                    bytes_in,
-                    config.options.extract.algo.name(),
-                    &err.to_string(),
-                )
-            } else {
-                String::new()
-            };
-            Done {
-                out,
-                message: with_note(Some(format!("{where_}: {err}"))),
-                is_text_page: false,
-                outcome: Outcome::Failed,
-            }
-        }
+        Err(err) => failed_done(rec, bytes_in, err.to_string(), note, config),
+    }
+}
+
+/// A page whose extraction failed with `error` (after the template `note`, if any).
+fn failed_done(
+    rec: &Record,
+    bytes_in: usize,
+    error: String,
+    note: Option<String>,
+    config: &Config,
+) -> Done {
+    let where_ = if plain_page(rec) {
+        rec.source.to_string()
+    } else {
+        location(rec)
+    };
+    let out = if config.json {
+        json::failed(rec, bytes_in, config.options.extract.algo.name(), &error)
+    } else {
+        String::new()
+    };
+    let line = format!("{where_}: {error}");
+    Done {
+        out,
+        message: Some(match &note {
+            Some(n) => format!("{n}\n{line}"),
+            None => line,
+        }),
+        is_text_page: false,
+        outcome: Outcome::Failed,
+        failure: Some((error, note)),
+        local: None,
     }
 }
 
@@ -303,19 +340,46 @@ fn finish_member(m: Member, config: &Config, pool: &Pool) -> Done {
     match m.finish(pool) {
         Item::Page(rec) => process(*rec, config, pool),
         Item::Fault(f) => fault_done(&f, config),
-        Item::Skip(reason) => Done {
-            out: String::new(),
-            message: None,
-            is_text_page: false,
-            outcome: Outcome::Skipped(reason),
-        },
+        Item::Skip(reason) => skipped(reason),
         // `finish` reads a record; it never hands one on again.
-        Item::Member(_) => Done {
-            out: String::new(),
-            message: None,
-            is_text_page: false,
-            outcome: Outcome::Skipped("other record type"),
-        },
+        Item::Member(_) | Item::Range(_) => skipped("other record type"),
+    }
+}
+
+/// What a record of a range numbered from 1 became, with what the writer needs to number it
+/// in its input.
+fn local_done(item: Item, range: u64, first: bool, config: &Config, pool: &Pool) -> Done {
+    let (index, mut d, renumber) = match item {
+        Item::Page(mut rec) => {
+            let bytes_in = rec.page().len();
+            let html = std::mem::take(&mut rec.html);
+            let d = extract_record(&rec, html, bytes_in, config, pool);
+            let index = rec.index;
+            let again = d.failure.is_some().then_some(Renumber::Page(rec, bytes_in));
+            (index, d, again)
+        }
+        Item::Fault(f) => (f.index, fault_done(&f, config), Some(Renumber::Fault(f))),
+        // JSON lines give pages and faults only.
+        Item::Member(_) | Item::Range(_) | Item::Skip(_) => (0, skipped("other record type"), None),
+    };
+    d.local = Some(Local {
+        range,
+        first,
+        index,
+        renumber,
+    });
+    d
+}
+
+/// A record that is not a page, for the count by reason.
+fn skipped(reason: &'static str) -> Done {
+    Done {
+        out: String::new(),
+        message: None,
+        is_text_page: false,
+        outcome: Outcome::Skipped(reason),
+        failure: None,
+        local: None,
     }
 }
 
@@ -329,6 +393,8 @@ fn fault_done(f: &Fault, config: &Config) -> Done {
         message: Some(f.to_string()),
         is_text_page: false,
         outcome: Outcome::Failed,
+        failure: None,
+        local: None,
     }
 }
 
@@ -375,12 +441,17 @@ fn open(
     let counter = counts.bytes.clone();
     // With workers, a gzip WARC's records are inflated by them; alone, reading sequentially
     // inflates each byte once (the split reader inflates the start of each member twice).
-    let split = config.jobs > 1;
-    match Input::open_with(name, config.input, config.max_record_bytes, counter, split) {
+    let opened = if config.jobs > 1 {
+        Input::open_for_workers(name, config.input, config.max_record_bytes, counter)
+    } else {
+        Input::open_with(name, config.input, config.max_record_bytes, counter, false)
+    };
+    match opened {
         Ok((mut input, framing)) => {
             match &mut input {
                 Input::Warc(r) => r.pool = counts.pool.clone(),
                 Input::Split(r) => r.pool = counts.pool.clone(),
+                Input::Ranges(r) => r.pool = counts.pool.clone(),
                 _ => {}
             }
             counts.sum.opened += 1;
@@ -420,8 +491,10 @@ fn read_all(
             events(Event::Read {
                 records: counts.sum.read,
             });
-            if !matches!(item, Item::Skip(_)) || counts.sum.streams {
-                counts.sum.read += 1;
+            match &item {
+                Item::Range(r) => counts.sum.read += r.records(),
+                Item::Skip(_) if !counts.sum.streams => {}
+                _ => counts.sum.read += 1,
             }
             let item = match item {
                 Item::Skip(reason) => {
@@ -483,7 +556,8 @@ fn handle(item: Item, config: &Config, pool: &Pool) -> Option<Done> {
         Item::Page(rec) => process(*rec, config, pool),
         Item::Member(m) => finish_member(*m, config, pool),
         Item::Fault(f) => fault_done(&f, config),
-        Item::Skip(_) => return None,
+        // Only inputs opened for workers give ranges, and those runs do not come here.
+        Item::Range(_) | Item::Skip(_) => return None,
     })
 }
 
@@ -562,6 +636,7 @@ impl Iterator for JsonLines {
 enum Job {
     Page(Box<Record>),
     Member(Box<Member>),
+    Range(Box<Range>),
     Fault(Fault),
 }
 
@@ -571,6 +646,7 @@ impl Job {
         match self {
             Job::Page(rec) => rec.html.len(),
             Job::Member(m) => m.raw_len(),
+            Job::Range(r) => usize::try_from(r.len()).unwrap_or(usize::MAX),
             Job::Fault(_) => 0,
         }
     }
@@ -654,12 +730,13 @@ fn run_parallel(
         drop(done_tx);
         let broken = &broken;
         let filling = &filling;
-        let writer =
-            s.spawn(move || write_in_order(done_rx, token_rx, filling, broken, out, events));
+        let writer = s
+            .spawn(move || write_in_order(config, done_rx, token_rx, filling, broken, out, events));
         read_all(config, first, counts, events, |item, _| {
             let job = match item {
                 Item::Page(rec) => Job::Page(rec),
                 Item::Member(m) => Job::Member(m),
+                Item::Range(r) => Job::Range(r),
                 Item::Fault(f) => Job::Fault(f),
                 Item::Skip(_) => return true,
             };
@@ -695,6 +772,7 @@ fn run_parallel(
         }
         drop(token_tx);
         if let Ok(written) = writer.join() {
+            counts.sum.read += written.read;
             counts.sum.extracted = written.extracted;
             counts.sum.failed = written.failed;
             for (reason, n) in written.skipped {
@@ -716,22 +794,81 @@ fn worker(
             Err(_) => return,
         };
         let Ok((seq, jobs)) = batch else { return };
-        let done = jobs
-            .into_iter()
-            .map(|job| match job {
-                _ if config.skip_extraction => Done {
+        let mut done = Vec::with_capacity(jobs.len());
+        for job in jobs {
+            if config.skip_extraction {
+                done.push(Done {
                     out: String::new(),
                     message: None,
                     is_text_page: false,
                     outcome: Outcome::Extracted,
-                },
-                Job::Page(rec) => process(*rec, config, pool),
-                Job::Member(m) => finish_member(*m, config, pool),
-                Job::Fault(f) => fault_done(&f, config),
-            })
-            .collect();
+                    failure: None,
+                    local: None,
+                });
+                continue;
+            }
+            match job {
+                Job::Page(rec) => done.push(process(*rec, config, pool)),
+                Job::Member(m) => done.push(finish_member(*m, config, pool)),
+                Job::Range(r) if r.numbered() => r.read(pool, |item| {
+                    done.push(match item {
+                        Item::Skip(reason) => skipped(reason),
+                        other => handle(other, config, pool).unwrap_or_else(|| skipped("")),
+                    })
+                }),
+                Job::Range(r) => {
+                    let (range, first) = (r.id(), r.first());
+                    r.read(pool, |item| {
+                        done.push(local_done(item, range, first, config, pool))
+                    });
+                }
+                Job::Fault(f) => done.push(fault_done(&f, config)),
+            }
+        }
         if tx.send((seq, done)).is_err() {
             return;
+        }
+    }
+}
+
+/// The numbers of records of ranges numbered from 1, in input order.
+#[derive(Default)]
+struct Numbering {
+    /// The range being written, the records of its input before it, and the number of the
+    /// last record written.
+    range: u64,
+    base: u64,
+    last: u64,
+}
+
+impl Numbering {
+    /// `d` under its number in its input: said again when that changes what it says.
+    fn number(&mut self, d: Done, local: Local, config: &Config) -> Done {
+        if local.first {
+            self.range = local.range;
+            self.base = 0;
+        } else if local.range != self.range {
+            self.range = local.range;
+            self.base = self.last;
+        }
+        let index = self.base + local.index;
+        self.last = index;
+        if index == local.index {
+            return d;
+        }
+        match local.renumber {
+            Some(Renumber::Fault(mut f)) => {
+                f.index = index;
+                fault_done(&f, config)
+            }
+            Some(Renumber::Page(mut rec, bytes_in)) => match d.failure {
+                Some((error, note)) => {
+                    rec.index = index;
+                    failed_done(&rec, bytes_in, error, note, config)
+                }
+                None => d,
+            },
+            None => d,
         }
     }
 }
@@ -740,6 +877,7 @@ fn worker(
 /// batch; gives a token back for every batch written, and sends the reader's partial batch
 /// on when it has waited long enough.
 fn write_in_order(
+    config: &Config,
     rx: Receiver<(u64, Vec<Done>)>,
     tokens: Receiver<()>,
     filling: &Mutex<Filling>,
@@ -756,6 +894,7 @@ fn write_in_order(
     let mut counts = Summary::default();
     let mut pending: HashMap<u64, Vec<Done>> = HashMap::new();
     let mut next = 0u64;
+    let mut numbering = Numbering::default();
     let send_stale = || {
         if let Ok(mut f) = filling.lock()
             && !f.jobs.is_empty()
@@ -787,8 +926,12 @@ fn write_in_order(
         send_stale();
         pending.insert(seq, done);
         while let Some(batch) = pending.remove(&next) {
-            for d in &batch {
-                w.write(d, &mut counts);
+            for mut d in batch {
+                if let Some(local) = d.local.take() {
+                    d = numbering.number(d, local, config);
+                    counts.read += 1;
+                }
+                w.write(&d, &mut counts);
             }
             let _ = tokens.try_recv();
             next += 1;
