@@ -251,8 +251,9 @@ impl Ranges {
         let mut at = start + BATCH_BYTES - 1;
         let end = loop {
             if read_window(&self.file, at, WINDOW * 16, &mut self.window).is_err() {
-                // The worker reading the range meets the error again and reports it.
-                break at;
+                // The rest is one range: the worker reading it meets the error again and
+                // reports it where `-j 1` does.
+                break u64::MAX;
             }
             if self.window.is_empty() {
                 break at;
@@ -262,7 +263,7 @@ impl Ranges {
             }
             at += self.window.len() as u64;
         };
-        // Past the end of the file, `at` is where the file ended or the last read began.
+        // Past the end of the file, `end` is where the last read began: the file ends first.
         let end = end.min(self.file.metadata().map_or(end, |m| m.len()).max(start));
         if end <= start {
             self.done = true;

@@ -1,12 +1,17 @@
 //! The run loop: one reader, N workers, one writer; records come out in input order.
 //!
-//! The reader (the calling thread) opens each input in turn and numbers every page and fault
-//! it yields; workers extract pages; the writer puts results back in order with a small
-//! reorder buffer. At most four records per worker are in flight between the reader and the
-//! writer (a token per record, taken by the reader and given back by the writer), so the
-//! channels and the reorder buffer stay small however long the input is, even when one huge
-//! page holds up the records behind it. A single HTML page is extracted on the calling thread
-//! with no pool. When standard output closes (`pith ... | head`), reading stops.
+//! The reader (the calling thread) opens each input in turn and hands out its records in
+//! batches (64 records or 4 MB, whichever comes first; a partial batch is sent by the writer
+//! once it has waited 5 ms, so a slow stream shows each document at once). The reader does as
+//! little as it can: a plain WARC or JSON lines file goes out as byte ranges of whole records
+//! that the workers read themselves ([`crate::input::ranges`]), a gzip-per-record WARC as
+//! compressed members, JSON lines from a stream unparsed; workers read, extract and render; the
+//! writer puts batches back in order and numbers the records of JSON lines ranges. At most two
+//! batches per worker, plus two, are in flight (a token per batch, taken by the reader and
+//! given back by the writer), so the channels and the reorder buffer stay small however long
+//! the input is, even when one huge page holds up the batches behind it. One HTML page, and
+//! every input at `-j 1`, is read and extracted on the calling thread with no other thread.
+//! When standard output closes (`pith ... | head`), reading stops.
 //!
 //! Faults never stop the run: each gives one [`Event::Message`] (input, record number, offset,
 //! id) and, with JSON output, an object with `error`. Nothing is printed here: documents go to
