@@ -1,9 +1,14 @@
-//! WARC in, JSON lines out: records/s and MB/s of the `pith` binary at `-j 1` and `-j 2`, and
-//! of the WARC reading and framing alone (gzip members, headers, HTTP, no extraction), on a
-//! WARC built from every page of `../shared/data/*/html` (written to `target/tmp/`, gzip per
-//! record and uncompressed, never committed). Ratios come from one run; MB/s are of HTML.
+//! Records in, JSON lines out: records/s and MB/s of the `pith` binary at `-j 1` and `-j 2`
+//! for each framing (plain WARC, WARC with one gzip member per record, whole-file gzip WARC,
+//! JSON lines), built from every page of `../shared/data/*/html` (written to `target/tmp/`,
+//! never committed), and the pipeline's serial cost per record: a run with two workers that
+//! drop every record unread (no inflating, parsing or extraction), which times the reader,
+//! the hand-offs and the writer. The core count at which that serial part saturates is
+//! `ceiling = serial records/s / one worker's records/s`, one worker's time per record being
+//! the `-j 1` time less the serial time. Ratios come from one run; MB/s are of HTML.
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
@@ -39,9 +44,10 @@ fn main() {
             }));
         }
     }
-    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-pages.warc.gz");
-    let mut warc = Vec::new();
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let mut per_record = Vec::new();
     let mut plain = Vec::new();
+    let mut jsonl = Vec::new();
     for (n, page) in pages.iter().enumerate() {
         let mut block = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n".to_vec();
         block.extend_from_slice(page);
@@ -55,91 +61,103 @@ fn main() {
         rec.extend_from_slice(&block);
         rec.extend_from_slice(b"\r\n\r\n");
         plain.extend_from_slice(&rec);
-        let mut e = GzEncoder::new(Vec::new(), Compression::default());
-        let _ = e.write_all(&rec);
-        if let Ok(member) = e.finish() {
-            warc.extend(member);
-        }
+        per_record.extend(gzip(&rec));
+        let line = serde_json::json!({
+            "id": format!("{n}"),
+            "url": format!("http://bench.example/{n}"),
+            "html": String::from_utf8_lossy(page),
+        });
+        jsonl.extend(line.to_string().into_bytes());
+        jsonl.push(b'\n');
     }
-    let plain_path = path.with_extension("");
-    if std::fs::write(&path, &warc).is_err() || std::fs::write(&plain_path, &plain).is_err() {
-        println!("skipping WARC bench: cannot write {}", path.display());
-        return;
+    let whole = gzip(&plain);
+    let inputs: Vec<(&str, PathBuf, Vec<u8>)> = vec![
+        ("WARC", dir.join("bench-pages.warc"), plain),
+        (
+            "WARC, gzip per record",
+            dir.join("bench-pages.warc.gz"),
+            per_record,
+        ),
+        (
+            "WARC, whole-file gzip",
+            dir.join("bench-whole.warc.gz"),
+            whole,
+        ),
+        ("JSON lines", dir.join("bench-pages.jsonl"), jsonl),
+    ];
+    for (_, path, bytes) in &inputs {
+        if std::fs::write(path, bytes).is_err() {
+            println!("skipping WARC bench: cannot write {}", path.display());
+            return;
+        }
     }
     let mb: f64 = pages.iter().map(Vec::len).sum::<usize>() as f64 / 1e6;
     let records = pages.len() as f64;
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!(
-        "{} records, {:.1} MB of HTML, {:.1} MB gzip; median of {PASSES}\n",
+        "{} records, {mb:.1} MB of HTML; median of {PASSES}; load average {}\n",
         pages.len(),
-        mb,
-        warc.len() as f64 / 1e6
+        load.split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ")
     );
-
-    // What the reader thread does: with `split`, gzip members are found and classified but
-    // inflated by the workers; without, the reader inflates everything itself.
-    let frame = |p: &std::path::Path, split: bool| {
-        median(|| {
-            let name = p.to_string_lossy();
-            let auto = pith::input::Framing::Auto;
-            if let Ok((mut input, _)) =
-                pith::input::Input::open_with(&name, auto, 64 << 20, Default::default(), split)
-            {
-                while let Some(item) = input.next_item() {
-                    std::hint::black_box(&item);
-                }
-            }
-        })
-    };
-    let framing = frame(&path, true);
-    let framing_seq = frame(&path, false);
-    let framing_plain = frame(&plain_path, true);
-    // The workers' share of reading: inflating every member.
-    let inflate = median(|| {
-        let pool = pith::input::Pool::default();
-        let name = path.to_string_lossy();
-        let auto = pith::input::Framing::Auto;
-        if let Ok((mut input, _)) =
-            pith::input::Input::open_with(&name, auto, 64 << 20, Default::default(), true)
-        {
-            while let Some(item) = input.next_item() {
-                if let pith::input::Item::Member(m) = item {
-                    std::hint::black_box(m.finish(&pool));
-                }
-            }
-        }
-    });
-    let run = |jobs: &str| {
-        median(|| {
-            let status = Command::new(env!("CARGO_BIN_EXE_pith"))
-                .args(["--format", "json", "-j", jobs])
-                .arg(&path)
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .status();
-            assert!(status.is_ok_and(|s| s.success()));
-        })
-    };
-    let j1 = run("1");
-    let j2 = run("2");
-    println!("{:<36} {:>10} {:>9}", "stage", "records/s", "MB/s");
-    for (name, secs) in [
-        ("reader thread, .warc.gz (split)", framing),
-        ("reader + inflate, .warc.gz", inflate),
-        ("reader inflating, .warc.gz (seq.)", framing_seq),
-        ("reader thread, .warc", framing_plain),
-        ("pith --format json -j 1", j1),
-        ("pith --format json -j 2", j2),
-    ] {
-        println!("{name:<36} {:>10.0} {:>9.1}", records / secs, mb / secs);
-    }
     println!(
-        "\n-j 2 / -j 1: {:.2}x\nextraction behind the reader (-j 1 time less reading) / reader thread: \
-         {:.1}x .warc.gz split, {:.1}x .warc.gz sequential, {:.1}x .warc",
-        j1 / j2,
-        (j1 - inflate) / framing,
-        (j1 - framing_seq) / framing_seq,
-        (j1 - framing_plain) / framing_plain
+        "| input | MB | -j 1 records/s | -j 2 records/s | -j 2 / -j 1 | -j 1 MB/s | serial records/s | ceiling (workers) |"
     );
+    println!("|---|---|---|---|---|---|---|---|");
+    for (name, path, bytes) in &inputs {
+        let run = |jobs: &str| {
+            median(|| {
+                let status = Command::new(env!("CARGO_BIN_EXE_pith"))
+                    .args(["--format", "json", "-j", jobs])
+                    .arg(path)
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .status();
+                assert!(status.is_ok_and(|s| s.success()));
+            })
+        };
+        let j1 = run("1");
+        let j2 = run("2");
+        let serial = median(|| serial_run(path));
+        // One worker's time per record: a -j 1 run's, less what the serial part takes.
+        let worker = (j1 - serial).max(f64::EPSILON);
+        println!(
+            "| {name} | {:.1} | {:.0} | {:.0} | {:.2} | {:.0} | {:.0} | {:.1} |",
+            bytes.len() as f64 / 1e6,
+            records / j1,
+            records / j2,
+            j1 / j2,
+            mb / j1,
+            records / serial,
+            worker / serial,
+        );
+    }
+}
+
+/// One gzip member holding `bytes`.
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut e = GzEncoder::new(Vec::new(), Compression::default());
+    let _ = e.write_all(bytes);
+    e.finish().unwrap_or_default()
+}
+
+/// The pipeline with two workers that drop every record unread, JSON output to nowhere.
+fn serial_run(path: &Path) {
+    let config = pith::pipeline::Config {
+        options: pith::page::Options::default(),
+        json: true,
+        input: pith::input::Framing::Auto,
+        jobs: 2,
+        max_record_bytes: pith::input::DEFAULT_MAX_RECORD,
+        files: vec![path.to_string_lossy().into_owned()],
+        url: None,
+        templates: None,
+        skip_extraction: true,
+    };
+    let sum = pith::pipeline::run(&config, &mut std::io::sink(), &|_| {});
+    assert_eq!(sum.opened, 1);
 }
 
 fn median(mut f: impl FnMut()) -> f64 {

@@ -318,6 +318,7 @@ fn config_from(args: Args) -> Result<Run, String> {
         max_record_bytes: args.max_record_bytes,
         url: args.url,
         templates,
+        skip_extraction: false,
         files: if args.files.is_empty() {
             vec!["-".to_string()]
         } else {

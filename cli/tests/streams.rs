@@ -350,3 +350,64 @@ fn each_document_is_out_before_the_next_record_arrives() {
         reader.join().expect("reader");
     }
 }
+
+/// A plain WARC file and a JSON lines file are handed to the workers as byte ranges of whole
+/// records (the reader reads only headers and line ends): over several ranges, with damage,
+/// records that are not pages and bad lines among them, the documents, messages and counts
+/// are those of one worker, and of the same bytes on standard input.
+#[test]
+fn files_read_in_ranges_give_what_one_worker_gives() {
+    let dir = std::env::temp_dir().join(format!("pith-ranges-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let filler = "words and more words in the filler paragraph. ".repeat(1600);
+    let mut warc = Vec::new();
+    let mut jsonl = String::new();
+    for n in 0..300 {
+        let html = article(n, &filler[..filler.len() * (n % 7) / 7]);
+        match n {
+            // A Content-Length too small, mid-file: the sequential reader takes over there.
+            250 => {
+                let mut r = response(n, HTML_HEAD, html.as_bytes());
+                let at = r
+                    .windows(15)
+                    .position(|w| w == b"Content-Length:")
+                    .expect("length");
+                r[at + 16] = b'1';
+                warc.extend(r);
+            }
+            _ if n % 23 == 4 => warc.extend(mixed_records().concat()),
+            _ => warc.extend(response(n, HTML_HEAD, html.as_bytes())),
+        }
+        match n % 31 {
+            3 => jsonl.push_str("not a JSON line\n\n"),
+            9 => jsonl.push_str("{\"id\": 7}\n"),
+            _ => {}
+        }
+        let line = serde_json::json!({"id": format!("p{n}"), "html": html});
+        jsonl.push_str(&format!("{line}\n"));
+    }
+    assert!(jsonl.len() > 8 << 20, "three JSON lines ranges");
+    for (name, bytes) in [("a.warc", warc), ("a.jsonl", jsonl.into_bytes())] {
+        let path = dir.join(name);
+        std::fs::write(&path, &bytes).expect("write");
+        let file = path.to_string_lossy().into_owned();
+        for format in ["json", "text"] {
+            let run = |jobs: &str| {
+                let o = pith(&["--format", format, "-j", jobs, &file], b"");
+                (o.stdout, String::from_utf8_lossy(&o.stderr).into_owned())
+            };
+            let one = run("1");
+            assert!(one.1.contains(": record "), "{name}: {}", one.1);
+            for jobs in ["2", "8"] {
+                assert!(one == run(jobs), "{name} --format {format} -j {jobs}");
+            }
+            let piped = |jobs: &str| pith(&["--format", format, "-j", jobs], &bytes).stdout;
+            let stdin = piped("1");
+            assert_eq!(stdin, piped("2"), "{name} from stdin");
+            if format == "text" {
+                assert_eq!(one.0, stdin, "{name}: a file and stdin");
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

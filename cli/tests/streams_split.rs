@@ -36,6 +36,7 @@ fn items(path: &str, split: bool, max: usize) -> (Vec<String>, Option<bool>) {
             Item::Skip(reason) => format!("skip {reason}"),
             Item::Fault(f) => format!("fault {f}"),
             Item::Member(_) => "member".into(),
+            Item::Range(_) => "range".into(),
         });
     }
     let fell_back = match &input {

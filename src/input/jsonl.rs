@@ -15,6 +15,8 @@ pub struct Reader<R: BufRead> {
     index: u64,
     offset: u64,
     max_record_bytes: usize,
+    /// Hand each line out unparsed ([`Item::Member`]), for a worker to parse.
+    pub defer: bool,
 }
 
 impl<R: BufRead> Reader<R> {
@@ -27,29 +29,26 @@ impl<R: BufRead> Reader<R> {
             index: 0,
             offset: 0,
             max_record_bytes,
+            defer: false,
         }
     }
 
-    fn fault(&self, offset: u64, id: Option<String>, message: String) -> Item {
-        self.fault_at(offset, id, None, message)
-    }
-
-    fn fault_at(
-        &self,
-        offset: u64,
-        id: Option<String>,
-        url: Option<String>,
-        message: String,
-    ) -> Item {
+    fn fault(&self, offset: u64, message: String) -> Item {
         Item::Fault(Fault {
             source: self.source.clone(),
             index: self.index,
             offset,
             member_offset: None,
-            id,
-            url,
+            id: None,
+            url: None,
             message,
         })
+    }
+
+    /// Goes on from another reader: the next line is at byte `offset`; records are numbered
+    /// from 1 again.
+    pub fn resume(&mut self, offset: u64) {
+        self.offset = offset;
     }
 
     /// The next page or fault; `None` at the end of the input.
@@ -64,7 +63,7 @@ impl<R: BufRead> Reader<R> {
                 Ok(n) => n,
                 Err(e) => {
                     self.index += 1;
-                    return Some(self.fault(self.offset, None, format!("read error: {e}")));
+                    return Some(self.fault(self.offset, format!("read error: {e}")));
                 }
             };
             if n == 0 {
@@ -95,67 +94,112 @@ impl<R: BufRead> Reader<R> {
                 self.offset += skipped;
                 return Some(self.fault(
                     start,
-                    None,
                     format!(
                         "line over the record limit of {} bytes",
                         self.max_record_bytes
                     ),
                 ));
             }
-            let value: serde_json::Value = match serde_json::from_slice(&line) {
-                Ok(v) => v,
-                Err(e) => return Some(self.fault(start, None, format!("bad JSON line: {e}"))),
-            };
-            let serde_json::Value::Object(mut obj) = value else {
-                return Some(self.fault(start, None, "JSON line is not an object".into()));
-            };
-            // An id that is not a string (`"id": 7`) is named by its JSON text in messages and
-            // goes back out as it came (the output takes it from the passed-through fields).
-            let id = match obj.get("id") {
-                Some(serde_json::Value::String(_)) => match obj.remove("id") {
-                    Some(serde_json::Value::String(s)) => Some(s),
-                    _ => None,
-                },
-                Some(other) => Some(other.to_string()),
-                None => None,
-            };
-            let url = match obj.remove("url") {
-                Some(serde_json::Value::String(s)) => Some(s),
-                _ => None,
-            };
-            let html = match obj.remove("html") {
-                Some(serde_json::Value::String(s)) => s.into_bytes(),
-                _ => {
-                    return Some(self.fault_at(
-                        start,
-                        id,
-                        url,
-                        "JSON line without an \"html\" string".into(),
-                    ));
-                }
-            };
-            if html.len() > self.max_record_bytes {
-                return Some(self.fault_at(
-                    start,
-                    id,
-                    url,
-                    format!(
-                        "page over the record limit of {} bytes",
-                        self.max_record_bytes
-                    ),
-                ));
-            }
-            let rec = Record {
+            let line = Line {
                 source: self.source.clone(),
                 index: self.index,
                 offset: start,
+                bytes: line,
+                max_record_bytes: self.max_record_bytes,
+            };
+            return Some(if self.defer {
+                Item::Member(Box::new(super::split::Member::line(line)))
+            } else {
+                line.parse()
+            });
+        }
+    }
+}
+
+/// One JSON line as read, not yet parsed: [`Line::parse`] (on a worker, when the reader
+/// defers it) makes it a page or a fault.
+#[derive(Debug)]
+pub struct Line {
+    source: Arc<str>,
+    index: u64,
+    offset: u64,
+    bytes: Vec<u8>,
+    max_record_bytes: usize,
+}
+
+impl Line {
+    /// Bytes it holds.
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// True when it holds no bytes.
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    fn fault_at(&self, id: Option<String>, url: Option<String>, message: String) -> Item {
+        Item::Fault(Fault {
+            source: self.source.clone(),
+            index: self.index,
+            offset: self.offset,
+            member_offset: None,
+            id,
+            url,
+            message,
+        })
+    }
+
+    /// The page the line holds, or the fault it is.
+    pub fn parse(self) -> Item {
+        let start = self.offset;
+        let value: serde_json::Value = match serde_json::from_slice(&self.bytes) {
+            Ok(v) => v,
+            Err(e) => return self.fault_at(None, None, format!("bad JSON line: {e}")),
+        };
+        let serde_json::Value::Object(mut obj) = value else {
+            return self.fault_at(None, None, "JSON line is not an object".into());
+        };
+        // An id that is not a string (`"id": 7`) is named by its JSON text in messages and
+        // goes back out as it came (the output takes it from the passed-through fields).
+        let id = match obj.get("id") {
+            Some(serde_json::Value::String(_)) => match obj.remove("id") {
+                Some(serde_json::Value::String(s)) => Some(s),
+                _ => None,
+            },
+            Some(other) => Some(other.to_string()),
+            None => None,
+        };
+        let url = match obj.remove("url") {
+            Some(serde_json::Value::String(s)) => Some(s),
+            _ => None,
+        };
+        let html = match obj.remove("html") {
+            Some(serde_json::Value::String(s)) => s.into_bytes(),
+            _ => {
+                return self.fault_at(id, url, "JSON line without an \"html\" string".into());
+            }
+        };
+        if html.len() > self.max_record_bytes {
+            return self.fault_at(
                 id,
                 url,
-                html,
-                extra: Some(obj),
-                ..Record::default()
-            };
-            return Some(Item::Page(Box::new(rec)));
+                format!(
+                    "page over the record limit of {} bytes",
+                    self.max_record_bytes
+                ),
+            );
         }
+        let rec = Record {
+            source: self.source.clone(),
+            index: self.index,
+            offset: start,
+            id,
+            url,
+            html,
+            extra: Some(obj),
+            ..Record::default()
+        };
+        Item::Page(Box::new(rec))
     }
 }

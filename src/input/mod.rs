@@ -13,6 +13,7 @@ pub mod compress;
 pub mod gzip;
 pub mod http;
 pub mod jsonl;
+pub mod ranges;
 pub mod split;
 pub mod warc;
 
@@ -129,8 +130,12 @@ impl std::fmt::Display for Fault {
 pub enum Item {
     /// A page, read.
     Page(Box<Record>),
-    /// A record still in its gzip member, to be read by [`split::Member::finish`] (on a worker).
+    /// A record still in its gzip member, or a JSON line not yet parsed, to be read by
+    /// [`split::Member::finish`] (on a worker).
     Member(Box<split::Member>),
+    /// Whole records of a plain WARC file, to be read by [`ranges::Range::read`] (on a
+    /// worker); only [`Input::open_for_workers`] gives them.
+    Range(Box<ranges::Range>),
     /// A record that is not an HTML page, with the reason.
     Skip(&'static str),
     /// A record that could not be read, with its place.
@@ -195,20 +200,23 @@ pub fn for_each_page<S: AsRef<str>>(
                 continue;
             }
         };
+        let mut one = |item: Item| match item {
+            Item::Page(rec) => each(name, rec),
+            Item::Member(m) => match m.finish(&pool) {
+                Item::Page(rec) => each(name, rec),
+                Item::Fault(f) => fault(f.to_string()),
+                _ => {}
+            },
+            Item::Fault(f) => fault(f.to_string()),
+            Item::Range(r) => r.read(&pool, |item| match item {
+                Item::Page(rec) => each(name, rec),
+                Item::Fault(f) => fault(f.to_string()),
+                _ => {}
+            }),
+            Item::Skip(_) => {}
+        };
         while let Some(item) = input.next_item() {
-            let rec = match item {
-                Item::Page(rec) => rec,
-                Item::Member(m) => match m.finish(&pool) {
-                    Item::Page(rec) => rec,
-                    _ => continue,
-                },
-                Item::Fault(f) => {
-                    fault(f.to_string());
-                    continue;
-                }
-                Item::Skip(_) => continue,
-            };
-            each(name, rec);
+            one(item);
         }
     }
 }
@@ -223,6 +231,8 @@ pub enum Input {
     Split(split::Splitter),
     /// JSON lines.
     Jsonl(jsonl::Reader<Stream>),
+    /// A plain WARC or JSON lines file cut into ranges of records for the workers to read.
+    Ranges(ranges::Ranges),
 }
 
 /// A raw input, read as it is or through gzip members.
@@ -394,8 +404,37 @@ impl Input {
         Self::open_with(name, framing, max_record_bytes, count, true)
     }
 
-    /// [`Input::open_counted`]; `split` says whether a gzip WARC may be read member by member
-    /// with the inflating left to the workers ([`split`]), else it is read sequentially.
+    /// [`Input::open_with`] with `split`, and a plain WARC or JSON lines file (not standard
+    /// input) cut into
+    /// [`Item::Range`]s of whole records that workers read from the file themselves
+    /// ([`ranges`]): the reading thread reads only record headers.
+    pub fn open_for_workers(
+        name: &str,
+        framing: Framing,
+        max_record_bytes: usize,
+        count: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    ) -> io::Result<(Input, Framing)> {
+        if name != "-" && framing != Framing::Html {
+            let file = std::fs::File::open(name)?;
+            if file.metadata().is_ok_and(|m| m.is_file())
+                && let Some(r) = ranges::Ranges::new(
+                    file,
+                    Arc::from(name),
+                    framing,
+                    max_record_bytes,
+                    count.clone(),
+                )
+            {
+                let framing = r.framing();
+                return Ok((Input::Ranges(r), framing));
+            }
+        }
+        Self::open_with(name, framing, max_record_bytes, count, true)
+    }
+
+    /// [`Input::open_counted`]; `split` says whether records may be handed out unread for
+    /// workers to read ([`Item::Member`]): a gzip WARC member by member with the inflating
+    /// left to them ([`split`]), JSON lines unparsed. Else every record is read here.
     pub fn open_with(
         name: &str,
         framing: Framing,
@@ -520,7 +559,12 @@ impl Input {
                 }
                 Input::Warc(reader)
             }
-            Framing::Jsonl => Input::Jsonl(jsonl::Reader::new(r, source, max_record_bytes)),
+            Framing::Jsonl => {
+                let mut reader = jsonl::Reader::new(r, source, max_record_bytes);
+                // With workers, lines are parsed by them; the reader only finds line ends.
+                reader.defer = split;
+                Input::Jsonl(reader)
+            }
             _ => {
                 let expected = size.map_or(0, |len| len.min(max_record_bytes as u64) as usize);
                 let mut html = Vec::with_capacity(expected.saturating_add(1));
@@ -577,6 +621,7 @@ impl Input {
             Input::Warc(r) => r.next_item(),
             Input::Split(r) => r.next_item(),
             Input::Jsonl(r) => r.next_item(),
+            Input::Ranges(r) => r.next_item(),
         }
     }
 }

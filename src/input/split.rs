@@ -30,7 +30,7 @@ use std::sync::Arc;
 use flate2::bufread::GzDecoder;
 
 use super::warc::{self, Headers, Place};
-use super::{BUF, Item, Pool, Stream, gzip};
+use super::{BUF, Item, Pool, Stream, gzip, jsonl};
 
 /// Raw bytes read at a time.
 const READ: u64 = 1 << 20;
@@ -45,9 +45,20 @@ const PEEK: usize = 4 << 10;
 /// The smallest gzip member: 10 bytes of header, 2 of deflate, 8 of trailer.
 const MIN_MEMBER: usize = 20;
 
+/// A record handed out unread, for a worker to read ([`Member::finish`]): a gzip member of a
+/// WARC with one member per record, or a JSON line not yet parsed.
+#[derive(Debug)]
+pub struct Member(Deferred);
+
+#[derive(Debug)]
+enum Deferred {
+    Gzip(Compressed),
+    Line(jsonl::Line),
+}
+
 /// A wanted record still compressed: inflated and turned into an [`Item`] by a worker.
 #[derive(Debug)]
-pub struct Member {
+struct Compressed {
     place: Place,
     /// A record skipped by its header, inflated only to check its member (as the sequential
     /// reader does for skipped records under [`warc::RAW_SKIP_MIN`]): the reason it is skipped.
@@ -60,8 +71,31 @@ pub struct Member {
 }
 
 impl Member {
-    /// Inflates the member and reads the record in it: a page, a skip or a fault.
+    /// A JSON line to be parsed by a worker.
+    pub(crate) fn line(line: jsonl::Line) -> Member {
+        Member(Deferred::Line(line))
+    }
+
+    /// Bytes it holds (compressed, or the line's).
+    pub fn raw_len(&self) -> usize {
+        match &self.0 {
+            Deferred::Gzip(c) => c.raw.len(),
+            Deferred::Line(l) => l.len(),
+        }
+    }
+
+    /// Reads the record: a page, a skip or a fault.
     pub fn finish(self, pool: &Pool) -> Item {
+        match self.0 {
+            Deferred::Gzip(c) => c.finish(pool),
+            Deferred::Line(l) => l.parse(),
+        }
+    }
+}
+
+impl Compressed {
+    /// Inflates the member and reads the record in it: a page, a skip or a fault.
+    fn finish(self, pool: &Pool) -> Item {
         let want = self.header_len + self.len + 4;
         let mut out = pool.get();
         out.reserve(want);
@@ -91,9 +125,7 @@ impl Member {
             pool,
         )
     }
-}
 
-impl Member {
     /// The item the sequential reader gives for this member, read on its own from where it
     /// is in the input.
     fn reread(self, pool: &Pool) -> Item {
@@ -296,7 +328,7 @@ impl Splitter {
         self.out_pos += expected;
         let len = expected as usize - header_len - 4;
         let ship = |skip| {
-            Item::Member(Box::new(Member {
+            Item::Member(Box::new(Member(Deferred::Gzip(Compressed {
                 place: place.clone(),
                 skip,
                 len,
@@ -304,7 +336,7 @@ impl Splitter {
                 header_len,
                 raw: self.data[s..e].to_vec(),
                 max: self.max,
-            }))
+            }))))
         };
         Ok(Some(Some(match action {
             // Small skipped records are checked as the sequential reader checks them.
@@ -437,6 +469,7 @@ mod tests {
                 Item::Skip(r) => format!("skip {r}"),
                 Item::Fault(f) => format!("fault {f}"),
                 Item::Member(_) => "member".into(),
+                Item::Range(_) => "range".into(),
             });
         }
         (out, s.fell_back())

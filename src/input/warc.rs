@@ -194,7 +194,7 @@ impl Source for io::Cursor<Vec<u8>> {}
 
 /// True when `line` is a WARC version line: `WARC/`, digits, `.`, digits, then the line end
 /// (or the end of what is there).
-fn version_line(line: &[u8]) -> bool {
+pub(crate) fn version_line(line: &[u8]) -> bool {
     let Some(rest) = line.strip_prefix(b"WARC/") else {
         return false;
     };

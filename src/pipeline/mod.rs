@@ -1,12 +1,17 @@
 //! The run loop: one reader, N workers, one writer; records come out in input order.
 //!
-//! The reader (the calling thread) opens each input in turn and numbers every page and fault
-//! it yields; workers extract pages; the writer puts results back in order with a small
-//! reorder buffer. At most four records per worker are in flight between the reader and the
-//! writer (a token per record, taken by the reader and given back by the writer), so the
-//! channels and the reorder buffer stay small however long the input is, even when one huge
-//! page holds up the records behind it. A single HTML page is extracted on the calling thread
-//! with no pool. When standard output closes (`pith ... | head`), reading stops.
+//! The reader (the calling thread) opens each input in turn and hands out its records in
+//! batches (64 records or 4 MB, whichever comes first; a partial batch is sent by the writer
+//! once it has waited 5 ms, so a slow stream shows each document at once). The reader does as
+//! little as it can: a plain WARC or JSON lines file goes out as byte ranges of whole records
+//! that the workers read themselves ([`crate::input::ranges`]), a gzip-per-record WARC as
+//! compressed members, JSON lines from a stream unparsed; workers read, extract and render; the
+//! writer puts batches back in order and numbers the records of JSON lines ranges. At most two
+//! batches per worker, plus two, are in flight (a token per batch, taken by the reader and
+//! given back by the writer), so the channels and the reorder buffer stay small however long
+//! the input is, even when one huge page holds up the batches behind it. One HTML page, and
+//! every input at `-j 1`, is read and extracted on the calling thread with no other thread.
+//! When standard output closes (`pith ... | head`), reading stops.
 //!
 //! Faults never stop the run: each gives one [`Event::Message`] (input, record number, offset,
 //! id) and, with JSON output, an object with `error`. Nothing is printed here: documents go to
@@ -17,11 +22,13 @@
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TryRecvError, sync_channel};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 pub mod json;
 
+use crate::input::ranges::Range;
 use crate::input::split::Member;
 use crate::input::{Fault, Framing, Input, Item, Pool, Record};
 use crate::names::UnknownName;
@@ -75,6 +82,11 @@ pub struct Config {
     pub url: Option<String>,
     /// Site templates by host; pages of a learned host go through FastCE.
     pub templates: Option<Arc<Store>>,
+    /// For measuring the pipeline alone: workers drop each record unread (no inflating, no
+    /// parsing, no extraction) and give an empty document, so a run times the reader, the
+    /// hand-offs and the writer.
+    #[doc(hidden)]
+    pub skip_extraction: bool,
 }
 
 /// What a run reports besides its documents, in the order it happens.
@@ -137,6 +149,30 @@ struct Done {
     /// Text output of a page (gets a form-feed separator line before it when not the first).
     is_text_page: bool,
     outcome: Outcome,
+    /// A page that failed: the error and the template note, to say it again under another
+    /// record number ([`Renumber`]).
+    failure: Option<(String, Option<String>)>,
+    /// A record of a range whose numbers start at 1 ([`Local`]).
+    local: Option<Local>,
+}
+
+/// Where a record of a JSON lines range is: its range's records are numbered from 1 by the
+/// worker, and the writer, which sees the ranges in order, adds the records before the range.
+struct Local {
+    /// The range (numbered by the reader).
+    range: u64,
+    /// The range starts its input (its records are numbered from 1 already).
+    first: bool,
+    /// The record's number in the range.
+    index: u64,
+    /// What to say again under the right number when the record failed.
+    renumber: Option<Renumber>,
+}
+
+/// A failed record, kept to be said again under its number in the input.
+enum Renumber {
+    Fault(Fault),
+    Page(Box<Record>, usize),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -245,31 +281,43 @@ fn extract_record(
                 message: with_note(message),
                 is_text_page: !config.json,
                 outcome: Outcome::Extracted,
+                failure: None,
+                local: None,
             }
         }
-        Err(err) => {
-            let where_ = if plain_page(rec) {
-                rec.source.to_string()
-            } else {
-                location(rec)
-            };
-            let out = if config.json {
-                json::failed(
-                    rec,
-                    bytes_in,
-                    config.options.extract.algo.name(),
-                    &err.to_string(),
-                )
-            } else {
-                String::new()
-            };
-            Done {
-                out,
-                message: with_note(Some(format!("{where_}: {err}"))),
-                is_text_page: false,
-                outcome: Outcome::Failed,
-            }
-        }
+        Err(err) => failed_done(rec, bytes_in, err.to_string(), note, config),
+    }
+}
+
+/// A page whose extraction failed with `error` (after the template `note`, if any).
+fn failed_done(
+    rec: &Record,
+    bytes_in: usize,
+    error: String,
+    note: Option<String>,
+    config: &Config,
+) -> Done {
+    let where_ = if plain_page(rec) {
+        rec.source.to_string()
+    } else {
+        location(rec)
+    };
+    let out = if config.json {
+        json::failed(rec, bytes_in, config.options.extract.algo.name(), &error)
+    } else {
+        String::new()
+    };
+    let line = format!("{where_}: {error}");
+    Done {
+        out,
+        message: Some(match &note {
+            Some(n) => format!("{n}\n{line}"),
+            None => line,
+        }),
+        is_text_page: false,
+        outcome: Outcome::Failed,
+        failure: Some((error, note)),
+        local: None,
     }
 }
 
@@ -297,19 +345,46 @@ fn finish_member(m: Member, config: &Config, pool: &Pool) -> Done {
     match m.finish(pool) {
         Item::Page(rec) => process(*rec, config, pool),
         Item::Fault(f) => fault_done(&f, config),
-        Item::Skip(reason) => Done {
-            out: String::new(),
-            message: None,
-            is_text_page: false,
-            outcome: Outcome::Skipped(reason),
-        },
+        Item::Skip(reason) => skipped(reason),
         // `finish` reads a record; it never hands one on again.
-        Item::Member(_) => Done {
-            out: String::new(),
-            message: None,
-            is_text_page: false,
-            outcome: Outcome::Skipped("other record type"),
-        },
+        Item::Member(_) | Item::Range(_) => skipped("other record type"),
+    }
+}
+
+/// What a record of a range numbered from 1 became, with what the writer needs to number it
+/// in its input.
+fn local_done(item: Item, range: u64, first: bool, config: &Config, pool: &Pool) -> Done {
+    let (index, mut d, renumber) = match item {
+        Item::Page(mut rec) => {
+            let bytes_in = rec.page().len();
+            let html = std::mem::take(&mut rec.html);
+            let d = extract_record(&rec, html, bytes_in, config, pool);
+            let index = rec.index;
+            let again = d.failure.is_some().then_some(Renumber::Page(rec, bytes_in));
+            (index, d, again)
+        }
+        Item::Fault(f) => (f.index, fault_done(&f, config), Some(Renumber::Fault(f))),
+        // JSON lines give pages and faults only.
+        Item::Member(_) | Item::Range(_) | Item::Skip(_) => (0, skipped("other record type"), None),
+    };
+    d.local = Some(Local {
+        range,
+        first,
+        index,
+        renumber,
+    });
+    d
+}
+
+/// A record that is not a page, for the count by reason.
+fn skipped(reason: &'static str) -> Done {
+    Done {
+        out: String::new(),
+        message: None,
+        is_text_page: false,
+        outcome: Outcome::Skipped(reason),
+        failure: None,
+        local: None,
     }
 }
 
@@ -323,6 +398,8 @@ fn fault_done(f: &Fault, config: &Config) -> Done {
         message: Some(f.to_string()),
         is_text_page: false,
         outcome: Outcome::Failed,
+        failure: None,
+        local: None,
     }
 }
 
@@ -369,12 +446,17 @@ fn open(
     let counter = counts.bytes.clone();
     // With workers, a gzip WARC's records are inflated by them; alone, reading sequentially
     // inflates each byte once (the split reader inflates the start of each member twice).
-    let split = config.jobs > 1;
-    match Input::open_with(name, config.input, config.max_record_bytes, counter, split) {
+    let opened = if config.jobs > 1 {
+        Input::open_for_workers(name, config.input, config.max_record_bytes, counter)
+    } else {
+        Input::open_with(name, config.input, config.max_record_bytes, counter, false)
+    };
+    match opened {
         Ok((mut input, framing)) => {
             match &mut input {
                 Input::Warc(r) => r.pool = counts.pool.clone(),
                 Input::Split(r) => r.pool = counts.pool.clone(),
+                Input::Ranges(r) => r.pool = counts.pool.clone(),
                 _ => {}
             }
             counts.sum.opened += 1;
@@ -414,8 +496,10 @@ fn read_all(
             events(Event::Read {
                 records: counts.sum.read,
             });
-            if !matches!(item, Item::Skip(_)) || counts.sum.streams {
-                counts.sum.read += 1;
+            match &item {
+                Item::Range(r) => counts.sum.read += r.records(),
+                Item::Skip(_) if !counts.sum.streams => {}
+                _ => counts.sum.read += 1,
             }
             let item = match item {
                 Item::Skip(reason) => {
@@ -477,7 +561,8 @@ fn handle(item: Item, config: &Config, pool: &Pool) -> Option<Done> {
         Item::Page(rec) => process(*rec, config, pool),
         Item::Member(m) => finish_member(*m, config, pool),
         Item::Fault(f) => fault_done(&f, config),
-        Item::Skip(_) => return None,
+        // Only inputs opened for workers give ranges, and those runs do not come here.
+        Item::Range(_) | Item::Skip(_) => return None,
     })
 }
 
@@ -515,6 +600,7 @@ impl JsonLines {
             files: Vec::new(),
             url: None,
             templates: None,
+            skip_extraction: false,
         };
         JsonLines {
             input,
@@ -551,10 +637,69 @@ impl Iterator for JsonLines {
     }
 }
 
+/// One record on its way to a worker.
 enum Job {
-    Page(u64, Box<Record>),
-    Member(u64, Box<Member>),
-    Fault(u64, Fault),
+    Page(Box<Record>),
+    Member(Box<Member>),
+    Range(Box<Range>),
+    Fault(Fault),
+}
+
+impl Job {
+    /// Bytes the job holds (what a batch's byte bound counts).
+    fn bytes(&self) -> usize {
+        match self {
+            Job::Page(rec) => rec.html.len(),
+            Job::Member(m) => m.raw_len(),
+            Job::Range(r) => usize::try_from(r.len()).unwrap_or(usize::MAX),
+            Job::Fault(_) => 0,
+        }
+    }
+}
+
+/// Records a batch holds at most...
+const BATCH_RECORDS: usize = 64;
+/// ...and bytes at most (pages, or compressed members), whichever comes first: a hand-off per
+/// batch instead of per record keeps the reader's and the writer's share per record small,
+/// and the bytes bound keeps a batch of large pages from holding much memory.
+const BATCH_BYTES: usize = 4 << 20;
+/// A partial batch waits at most about this long for more records before it goes out, so
+/// that a slow stream (`tail -f crawl.jsonl | pith`) shows each document at once.
+const BATCH_WAIT: Duration = Duration::from_millis(5);
+/// Batches in flight per worker (being read, queued, extracted or waiting to be written).
+const BATCHES_PER_WORKER: usize = 2;
+
+/// A numbered batch of records.
+type Batch = (u64, Vec<Job>);
+
+/// The batch being filled, shared by the reader (which fills it and sends it when full) and
+/// the writer (which sends it when it has waited [`BATCH_WAIT`]).
+struct Filling {
+    jobs: Vec<Job>,
+    bytes: usize,
+    /// When its first record came.
+    since: Instant,
+    /// The number the next batch sent gets.
+    seq: u64,
+    /// To the workers; `None` once the reader is done (so the workers see the end).
+    tx: Option<SyncSender<Batch>>,
+}
+
+impl Filling {
+    /// Sends the batch as it is (nothing when empty). Never blocks: the channel holds as
+    /// many batches as there are tokens, and every batch holds one.
+    fn send(&mut self) -> bool {
+        if self.jobs.is_empty() {
+            return true;
+        }
+        let jobs = std::mem::take(&mut self.jobs);
+        self.bytes = 0;
+        let seq = self.seq;
+        self.seq += 1;
+        self.tx
+            .as_ref()
+            .is_some_and(|tx| tx.send((seq, jobs)).is_ok())
+    }
 }
 
 fn run_parallel(
@@ -564,12 +709,20 @@ fn run_parallel(
     out: &mut (dyn Write + Send),
     events: Events<'_>,
 ) {
-    let bound = config.jobs.saturating_mul(4);
-    let (job_tx, job_rx) = sync_channel::<Job>(bound);
-    let (done_tx, done_rx) = sync_channel::<(u64, Done)>(bound);
-    // One token per record between the reader and the writer: the reader blocks on the
-    // `bound`-th, so a slow record holds back at most `bound` finished ones behind it.
+    let bound = config.jobs.saturating_mul(BATCHES_PER_WORKER) + 2;
+    let (job_tx, job_rx) = sync_channel::<Batch>(bound);
+    let (done_tx, done_rx) = sync_channel::<(u64, Vec<Done>)>(bound);
+    // One token per batch between the reader and the writer, taken when a batch gets its
+    // first record and given back when it is written: at most `bound` batches exist, so a
+    // slow record holds back at most that many finished ones behind it.
     let (token_tx, token_rx) = sync_channel::<()>(bound);
+    let filling = Mutex::new(Filling {
+        jobs: Vec::new(),
+        bytes: 0,
+        since: Instant::now(),
+        seq: 0,
+        tx: Some(job_tx),
+    });
     let broken = AtomicBool::new(false);
     let job_rx = Arc::new(Mutex::new(job_rx));
     std::thread::scope(|s| {
@@ -581,22 +734,50 @@ fn run_parallel(
         }
         drop(done_tx);
         let broken = &broken;
-        let writer = s.spawn(move || write_in_order(done_rx, token_rx, broken, out, events));
-        let mut seq = 0u64;
+        let filling = &filling;
+        let writer = s
+            .spawn(move || write_in_order(config, done_rx, token_rx, filling, broken, out, events));
         read_all(config, first, counts, events, |item, _| {
             let job = match item {
-                Item::Page(rec) => Job::Page(seq, rec),
-                Item::Member(m) => Job::Member(seq, m),
-                Item::Fault(f) => Job::Fault(seq, f),
+                Item::Page(rec) => Job::Page(rec),
+                Item::Member(m) => Job::Member(m),
+                Item::Range(r) => Job::Range(r),
+                Item::Fault(f) => Job::Fault(f),
                 Item::Skip(_) => return true,
             };
-            seq += 1;
-            // Sends fail only when the writer or every worker is gone; then stop reading.
-            token_tx.send(()).is_ok() && job_tx.send(job).is_ok() && !broken.load(Ordering::Relaxed)
+            let Ok(mut f) = filling.lock() else {
+                return false;
+            };
+            if f.jobs.is_empty() {
+                // A new batch takes a token; waiting for one, the lock is not held (the
+                // writer gives tokens back and may look at the empty batch meanwhile).
+                drop(f);
+                if token_tx.send(()).is_err() {
+                    return false;
+                }
+                let Ok(again) = filling.lock() else {
+                    return false;
+                };
+                f = again;
+                f.since = Instant::now();
+            }
+            f.bytes += job.bytes();
+            f.jobs.push(job);
+            // Sends fail only when every worker is gone; then stop reading.
+            let sent = if f.jobs.len() >= BATCH_RECORDS || f.bytes >= BATCH_BYTES {
+                f.send()
+            } else {
+                true
+            };
+            sent && !broken.load(Ordering::Relaxed)
         });
-        drop(job_tx);
+        if let Ok(mut f) = filling.lock() {
+            f.send();
+            f.tx = None;
+        }
         drop(token_tx);
         if let Ok(written) = writer.join() {
+            counts.sum.read += written.read;
             counts.sum.extracted = written.extracted;
             counts.sum.failed = written.failed;
             for (reason, n) in written.skipped {
@@ -606,29 +787,105 @@ fn run_parallel(
     });
 }
 
-fn worker(rx: &Mutex<Receiver<Job>>, tx: &SyncSender<(u64, Done)>, config: &Config, pool: &Pool) {
+fn worker(
+    rx: &Mutex<Receiver<Batch>>,
+    tx: &SyncSender<(u64, Vec<Done>)>,
+    config: &Config,
+    pool: &Pool,
+) {
     loop {
-        let job = match rx.lock() {
+        let batch = match rx.lock() {
             Ok(guard) => guard.recv(),
             Err(_) => return,
         };
-        let Ok(job) = job else { return };
-        let (seq, done) = match job {
-            Job::Page(seq, rec) => (seq, process(*rec, config, pool)),
-            Job::Member(seq, m) => (seq, finish_member(*m, config, pool)),
-            Job::Fault(seq, f) => (seq, fault_done(&f, config)),
-        };
+        let Ok((seq, jobs)) = batch else { return };
+        let mut done = Vec::with_capacity(jobs.len());
+        for job in jobs {
+            if config.skip_extraction {
+                done.push(Done {
+                    out: String::new(),
+                    message: None,
+                    is_text_page: false,
+                    outcome: Outcome::Extracted,
+                    failure: None,
+                    local: None,
+                });
+                continue;
+            }
+            match job {
+                Job::Page(rec) => done.push(process(*rec, config, pool)),
+                Job::Member(m) => done.push(finish_member(*m, config, pool)),
+                Job::Range(r) if r.numbered() => r.read(pool, |item| {
+                    done.push(match item {
+                        Item::Skip(reason) => skipped(reason),
+                        other => handle(other, config, pool).unwrap_or_else(|| skipped("")),
+                    })
+                }),
+                Job::Range(r) => {
+                    let (range, first) = (r.id(), r.first());
+                    r.read(pool, |item| {
+                        done.push(local_done(item, range, first, config, pool))
+                    });
+                }
+                Job::Fault(f) => done.push(fault_done(&f, config)),
+            }
+        }
         if tx.send((seq, done)).is_err() {
             return;
         }
     }
 }
 
-/// Writes results as they complete, holding back the ones that overtook an earlier record;
-/// gives a token back for every record written.
+/// The numbers of records of ranges numbered from 1, in input order.
+#[derive(Default)]
+struct Numbering {
+    /// The range being written, the records of its input before it, and the number of the
+    /// last record written.
+    range: u64,
+    base: u64,
+    last: u64,
+}
+
+impl Numbering {
+    /// `d` under its number in its input: said again when that changes what it says.
+    fn number(&mut self, d: Done, local: Local, config: &Config) -> Done {
+        if local.first {
+            self.range = local.range;
+            self.base = 0;
+        } else if local.range != self.range {
+            self.range = local.range;
+            self.base = self.last;
+        }
+        let index = self.base + local.index;
+        self.last = index;
+        if index == local.index {
+            return d;
+        }
+        match local.renumber {
+            Some(Renumber::Fault(mut f)) => {
+                f.index = index;
+                fault_done(&f, config)
+            }
+            Some(Renumber::Page(mut rec, bytes_in)) => match d.failure {
+                Some((error, note)) => {
+                    rec.index = index;
+                    failed_done(&rec, bytes_in, error, note, config)
+                }
+                None => d,
+            },
+            None => d,
+        }
+    }
+}
+
+/// Writes batches in order as they complete, holding back the ones that overtook an earlier
+/// batch; gives a token back for every batch written, and sends the reader's partial batch
+/// on when it has waited long enough.
 fn write_in_order(
-    rx: Receiver<(u64, Done)>,
+    config: &Config,
+    rx: Receiver<(u64, Vec<Done>)>,
     tokens: Receiver<()>,
+    filling: &Mutex<Filling>,
     broken: &AtomicBool,
     out: &mut (dyn Write + Send),
     events: Events<'_>,
@@ -640,25 +897,47 @@ fn write_in_order(
         broken: false,
     };
     let mut counts = Summary::default();
-    let mut pending: HashMap<u64, Done> = HashMap::new();
+    let mut pending: HashMap<u64, Vec<Done>> = HashMap::new();
     let mut next = 0u64;
+    let mut numbering = Numbering::default();
+    let send_stale = || {
+        if let Ok(mut f) = filling.lock()
+            && !f.jobs.is_empty()
+            && f.since.elapsed() >= BATCH_WAIT
+        {
+            f.send();
+        }
+    };
     loop {
         // Output waits in the buffer while results keep coming; when none is ready it goes
         // out, so a slow stream (`tail -f | pith`) shows each document as soon as it is done.
         let (seq, done) = match rx.try_recv() {
             Ok(got) => got,
-            Err(std::sync::mpsc::TryRecvError::Empty) => {
+            Err(TryRecvError::Empty) => {
                 w.broken |= w.out.flush().is_err();
-                match rx.recv() {
-                    Ok(got) => got,
-                    Err(_) => break,
+                loop {
+                    match rx.recv_timeout(BATCH_WAIT) {
+                        Ok(got) => break got,
+                        Err(RecvTimeoutError::Timeout) => send_stale(),
+                        Err(RecvTimeoutError::Disconnected) => {
+                            let _ = w.out.flush();
+                            return counts;
+                        }
+                    }
                 }
             }
-            Err(std::sync::mpsc::TryRecvError::Disconnected) => break,
+            Err(TryRecvError::Disconnected) => break,
         };
+        send_stale();
         pending.insert(seq, done);
-        while let Some(d) = pending.remove(&next) {
-            w.write(&d, &mut counts);
+        while let Some(batch) = pending.remove(&next) {
+            for mut d in batch {
+                if let Some(local) = d.local.take() {
+                    d = numbering.number(d, local, config);
+                    counts.read += 1;
+                }
+                w.write(&d, &mut counts);
+            }
             let _ = tokens.try_recv();
             next += 1;
         }

@@ -340,6 +340,40 @@ pub fn read(bytes: &[u8], split: bool) -> Vec<String> {
     }
 }
 
+/// What the pipeline with two workers writes for `bytes` given as a file (a plain WARC file
+/// goes to the workers in byte ranges), with the file named as [`read`] names it.
+pub fn read_file(bytes: &[u8]) -> Vec<String> {
+    // One file per test thread: tests run side by side.
+    let thread =
+        format!("{:?}", std::thread::current().id()).replace(|c: char| !c.is_ascii_digit(), "");
+    let name = format!("pith-harness-{}-{thread}.warc", std::process::id());
+    let path = std::env::temp_dir().join(name);
+    if let Err(e) = std::fs::write(&path, bytes) {
+        return vec![format!("write error: {e}")];
+    }
+    let file = path.to_string_lossy().into_owned();
+    let config = pith::pipeline::Config {
+        options: pith::page::Options::default(),
+        json: true,
+        input: Framing::Auto,
+        jobs: 2,
+        max_record_bytes: 1 << 20,
+        files: vec![file.clone()],
+        url: None,
+        templates: None,
+        skip_extraction: false,
+    };
+    let mut out = Vec::new();
+    pith::pipeline::run(&config, &mut out, &|_| {});
+    let _ = std::fs::remove_file(&path);
+    let quoted = serde_json::to_string(&file).unwrap_or_default();
+    String::from_utf8_lossy(&out)
+        .replace(&quoted, "\"t.warc\"")
+        .split_inclusive('\n')
+        .map(String::from)
+        .collect()
+}
+
 /// The id of a JSON line, and whether it is an error line.
 fn parse(line: &str) -> (Option<String>, bool) {
     let v: serde_json::Value = serde_json::from_str(line).unwrap_or_default();
@@ -454,6 +488,12 @@ pub fn check(case: &Case) -> Result<(), String> {
     }
     if seq != split {
         return Err(format!("-j 1 and -j N differ\n{seq:#?}\n{split:#?}"));
+    }
+    let file = read_file(&bytes);
+    if seq != file {
+        return Err(format!(
+            "-j 1 and -j 2 on a file differ\n{seq:#?}\n{file:#?}"
+        ));
     }
     Ok(())
 }
