@@ -288,7 +288,16 @@ fn from_text(
         let output::Rendered { text, images } =
             output::render_page(&doc, &selection, &opts.output, cx.url);
         if opts.metadata {
-            let features = model::features(&doc, &selection, &text, cx.url);
+            // The models were trained on the plain text's figures (line count, line lengths):
+            // Markdown output is rendered once more as text for them.
+            let plain;
+            let model_text = if opts.output.format == output::Format::Text {
+                &text
+            } else {
+                plain = output::render(&doc, &selection, &output::Options::default());
+                &plain
+            };
+            let features = model::features(&doc, &selection, model_text, cx.url);
             let m = metadata::read(&doc, &text, cx.url);
             // Trained on `auto`'s output: no estimate for another algorithm's.
             let confidence = (algo == Algo::Auto.name()).then(|| model::confidence(&features));
