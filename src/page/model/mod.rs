@@ -7,7 +7,9 @@
 //! visible text, link density, digits and price-like tokens), the selection (the share of the
 //! visible text kept, its link density, the output's size), the page's declarations (JSON-LD
 //! `@type` and `og:type`, hashed) and the words of its URL's path and of its class/id
-//! attributes, hashed into a few buckets as FastCE hashes its paths. One linear pass over the
+//! attributes and of its headings, hashed into a few buckets as FastCE hashes its paths; runs
+//! of alike sibling cards (listings, collections) and densities per 1,000 characters of text
+//! (headings, form controls, links). One linear pass over the
 //! nodes; only computed when JSON output is asked for ([`crate::page::Options::metadata`]).
 //!
 //! Two models read them: a classifier of WCXB's page types ([`page_type`]) and a regressor of
@@ -118,6 +120,8 @@ pub const CLASS_BUCKETS: usize = 16;
 pub const LD_BUCKETS: usize = 8;
 /// Buckets of the hashed `og:type`.
 pub const OG_BUCKETS: usize = 4;
+/// Buckets of the hashed words of the page's visible headings (h1-h6).
+pub const HEADING_BUCKETS: usize = 16;
 
 /// The elements counted, one feature each ([`FEATURES`] names them `n_<tag>`).
 const COUNTED: [Tag; 34] = [
@@ -174,7 +178,7 @@ const COUNT_SLOT: [u8; Tag::Other as usize + 1] = {
 };
 
 /// The named features, in order, before the hashed buckets (path, class/id, JSON-LD, og:type).
-pub const NAMED: [&str; 70] = [
+pub const NAMED: [&str; 80] = [
     "bytes",
     "elements",
     "text_nodes",
@@ -245,14 +249,29 @@ pub const NAMED: [&str; 70] = [
     "output_line_chars",
     "output_long_lines",
     "output_paragraphs",
+    "rep_groups",
+    "rep_largest",
+    "rep_share",
+    "rep_kept_share",
+    "rep_prices",
+    "headings_per_k",
+    "controls_per_k",
+    "links_per_k",
+    "output_longest_line",
+    "output_paragraph_share",
 ];
 
 /// How many features [`features`] gives.
-pub const N_FEATURES: usize =
-    NAMED.len() + PATH_BUCKETS + TITLE_BUCKETS + CLASS_BUCKETS + LD_BUCKETS + OG_BUCKETS;
+pub const N_FEATURES: usize = NAMED.len()
+    + PATH_BUCKETS
+    + TITLE_BUCKETS
+    + CLASS_BUCKETS
+    + LD_BUCKETS
+    + OG_BUCKETS
+    + HEADING_BUCKETS;
 
 /// The name of every feature, in order: [`NAMED`], then `path0..`, `title0..`, `cls0..`,
-/// `ld0..`, `og0..`.
+/// `ld0..`, `og0..`, `head0..`.
 pub fn feature_names() -> Vec<String> {
     let mut out: Vec<String> = NAMED.iter().map(|s| s.to_string()).collect();
     for (prefix, n) in [
@@ -261,6 +280,7 @@ pub fn feature_names() -> Vec<String> {
         ("cls", CLASS_BUCKETS),
         ("ld", LD_BUCKETS),
         ("og", OG_BUCKETS),
+        ("head", HEADING_BUCKETS),
     ] {
         out.extend((0..n).map(|i| format!("{prefix}{i}")));
     }
@@ -290,6 +310,30 @@ mod within {
     pub const CHROME: u8 = 1 << 5;
     /// `blockquote` or `pre`.
     pub const QUOTE: u8 = 1 << 6;
+    /// An element whose tag and class repeat its previous element sibling's ([`signature`]):
+    /// the second and later cards of a run of alike siblings (a listing's entries, a
+    /// collection's products, a forum's posts).
+    pub const REPEAT: u8 = 1 << 7;
+}
+
+/// The elements a card or entry is made of; a run of alike paragraphs or inline elements is
+/// prose, not a repeated group.
+const CARD: [Tag; 6] = [
+    Tag::Div,
+    Tag::Li,
+    Tag::Article,
+    Tag::Section,
+    Tag::Tr,
+    Tag::Figure,
+];
+
+/// A run of alike element siblings this long or longer is a repeated group (cards, entries).
+const GROUP_RUN: u32 = 3;
+
+/// An element's tag and class attribute, hashed: alike siblings share it.
+fn signature(doc: &Document<'_>, id: NodeId, tag: Tag) -> u64 {
+    let h = fnv1a(FNV_OFFSET, &(tag as u16).to_le_bytes());
+    fnv1a(h, doc.attr(id, "class").unwrap_or("").trim().as_bytes())
 }
 
 /// The region bit of an element kind ([`within`]).
@@ -435,25 +479,46 @@ pub fn features(
     let (mut elements, mut text_nodes, mut link_chars, mut heading_chars) = (0.0, 0.0, 0.0, 0.0);
     let mut all = TextCount::default();
     let mut classes = [0.0f64; CLASS_BUCKETS];
+    let mut heads = [0.0f64; HEADING_BUCKETS];
     let mut ld = Vec::new();
     let mut og_type: Option<&str> = None;
     let mut page_url: Option<&str> = None;
     // The open elements down to the current node, each with the region bits ([`within`]) of
     // it and its ancestors: a stack no deeper than the tree (`MAX_DEPTH`), so that the pass
     // holds no memory per node.
-    let mut open: Vec<(NodeId, u8)> = Vec::new();
+    // Each open element also keeps the signature of its last element child and how many
+    // children in a row have had it (the run of alike siblings, [`within::REPEAT`]).
+    let mut open: Vec<(NodeId, u8, u64, u32)> = Vec::new();
     let mut in_region = [0.0f64; 7];
+    let (mut groups, mut largest, mut rep_chars, mut rep_kept, mut rep_prices) =
+        (0.0, 0u32, 0.0, 0.0, 0.0);
     // The selection's text nodes, in document order, are met in the same pass.
     let (mut kept_chars, mut kept_link, mut kept_nodes) = (0.0, 0.0, 0.0);
     let mut next_kept = 0;
     for (i, n) in tree.nodes.iter().enumerate() {
         let id = i as NodeId;
-        while open.last().is_some_and(|&(top, _)| top != n.parent) {
+        while open.last().is_some_and(|&(top, ..)| top != n.parent) {
             open.pop();
         }
-        let inherited = open.last().map_or(0, |&(_, bits)| bits);
+        let inherited = open.last().map_or(0, |&(_, bits, ..)| bits);
         if n.kind != Kind::Text {
-            open.push((id, inherited | region(n.tag)));
+            let mut bits = inherited | region(n.tag);
+            if n.kind == Kind::Element && CARD.contains(&n.tag) {
+                let sig = signature(doc, id, n.tag);
+                if let Some((_, _, last, run)) = open.last_mut() {
+                    if *last == sig && *run > 0 {
+                        *run = run.saturating_add(1);
+                        bits |= within::REPEAT;
+                    } else {
+                        (*last, *run) = (sig, 1);
+                    }
+                    if *run == GROUP_RUN {
+                        groups += 1.0;
+                    }
+                    largest = largest.max(*run);
+                }
+            }
+            open.push((id, bits, 0, 0));
         }
         match n.kind {
             Kind::Element => {
@@ -503,16 +568,22 @@ pub fn features(
             Kind::Text => {
                 let ctx = n.context();
                 let mut added = 0.0;
+                let repeated = inherited & within::REPEAT != 0;
                 if ctx & context::HIDDEN == 0 {
-                    let before = all.chars;
+                    let (before, prices) = (all.chars, all.prices);
                     all.add(doc.raw_text(id));
                     added = all.chars - before;
+                    if repeated {
+                        rep_chars += added;
+                        rep_prices += all.prices - prices;
+                    }
                     text_nodes += 1.0;
                     if ctx & context::LINK != 0 {
                         link_chars += added;
                     }
                     if ctx & context::HEADING != 0 {
                         heading_chars += added;
+                        hash_words(doc.raw_text(id), &mut heads);
                     }
                     for (bit, sum) in in_region.iter_mut().enumerate() {
                         if inherited & (1 << bit) != 0 {
@@ -527,6 +598,9 @@ pub fn features(
                     if k == id {
                         kept_chars += added;
                         kept_nodes += 1.0;
+                        if repeated {
+                            rep_kept += added;
+                        }
                         if ctx & context::LINK != 0 {
                             kept_link += added;
                         }
@@ -581,18 +655,47 @@ pub fn features(
     // Non-blank output lines: how many, their characters, how many long and paragraph-long
     // (counted, not collected: a page of many short lines holds no list of them).
     let (mut lines, mut line_chars, mut long, mut paragraphs) = (0usize, 0usize, 0usize, 0usize);
+    let (mut longest, mut paragraph_chars) = (0usize, 0usize);
     for n in text.lines().map(|l| l.trim().chars().count()) {
         if n > 0 {
             lines += 1;
             line_chars += n;
             long += usize::from(n >= LONG_LINE);
             paragraphs += usize::from(n >= PARAGRAPH_LINE);
+            longest = longest.max(n);
+            if n >= PARAGRAPH_LINE {
+                paragraph_chars += n;
+            }
         }
     }
     f.extend([
         ratio(line_chars as f64, lines as f64),
         ratio(long as f64, lines as f64),
         paragraphs as f64,
+    ]);
+    // Repetition, and counts per 1,000 characters of visible text.
+    let count = |t: Tag| {
+        COUNT_SLOT
+            .get(t as usize)
+            .and_then(|&k| counts.get(usize::from(k)))
+            .copied()
+            .unwrap_or(0.0)
+    };
+    let per_k = |x: f64| ratio(x * 1000.0, all.chars);
+    let headings = count(Tag::H1) + count(Tag::H2) + count(Tag::H3);
+    let controls =
+        count(Tag::Input) + count(Tag::Button) + count(Tag::Select) + count(Tag::Textarea);
+    f.extend([
+        groups,
+        f64::from(largest),
+        ratio(rep_chars, all.chars),
+        ratio(rep_kept, kept_chars),
+        rep_prices,
+        per_k(headings),
+        per_k(controls),
+        per_k(count(Tag::A)),
+        longest as f64,
+        ratio(paragraph_chars as f64, line_chars as f64),
     ]);
     let mut paths = [0.0f64; PATH_BUCKETS];
     hash_words(path, &mut paths);
@@ -618,6 +721,7 @@ pub fn features(
         }
     }
     f.extend(ogs);
+    f.extend(heads);
     f
 }
 
@@ -664,7 +768,7 @@ mod tests {
     #[test]
     fn names_match_the_features() {
         assert_eq!(feature_names().len(), N_FEATURES);
-        assert_eq!(COUNTED.len() + 10 + 26, NAMED.len());
+        assert_eq!(COUNTED.len() + 10 + 36, NAMED.len());
         assert_eq!(trees::N_FEATURES, N_FEATURES);
         assert_eq!(trees::FEATURES.to_vec(), feature_names());
         assert!(trees::CLASSES.iter().all(|c| PAGE_TYPES.contains(c)));
@@ -699,6 +803,24 @@ mod tests {
         let empty = Document::parse("<html><head><title>x</title></head></html>", &arena);
         let f = features(&empty, &Selection::default(), "", None);
         assert_eq!(page_type(&f), OTHER);
+    }
+
+    #[test]
+    fn runs_of_alike_cards_are_counted() {
+        let arena = bumpalo::Bump::new();
+        // Four alike cards (a run of 4: one group, three repeated members), then a different
+        // one, and paragraphs, which never make a run.
+        let src = "<html><body><h2>Shop</h2><ul><li class=card>Red $5</li><li class=card>Blue $6</li>\
+                   <li class=card>Green $7</li><li class=card>Gray $8</li><li class=big>Other</li>\
+                   </ul><p>one</p><p>two</p><p>three</p></body></html>";
+        let doc = Document::parse(src, &arena);
+        let f = features(&doc, &Selection::default(), "", None);
+        let at = |name: &str| f[NAMED.iter().position(|n| *n == name).unwrap()];
+        assert_eq!(at("rep_groups"), 1.0);
+        assert_eq!(at("rep_largest"), 4.0);
+        assert_eq!(at("rep_prices"), 3.0);
+        assert!(at("rep_share") > 0.2 && at("rep_share") < 0.6);
+        assert!(at("headings_per_k") > 0.0);
     }
 
     #[test]
