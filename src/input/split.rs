@@ -5,7 +5,10 @@
 //! does not inflate records. It inflates only the first bytes of each member (the WARC header,
 //! and the HTTP head of a response) to number, classify and skip records, finds where the
 //! member ends in the compressed bytes, and hands the compressed member of each wanted record
-//! to a worker ([`Member::finish`]), which inflates it.
+//! to a worker ([`Member::finish`]), which inflates it. The first 1 KiB is inflated once, by
+//! the boundary check that finds the member; when it holds the WARC header and HTTP head of a
+//! wanted record larger than 4 KiB, that decides it, and the rest of the 4 KiB head is left to
+//! the worker; otherwise the 4 KiB head decides, as the sequential reader does.
 //!
 //! Where a member ends is found without inflating it: at the next gzip header (`1f 8b 08`,
 //! reserved flag bits clear) whose four preceding bytes, the trailer's ISIZE (RFC 1952 section
@@ -38,6 +41,10 @@ const READ: u64 = 1 << 20;
 const HEAD: u64 = warc::MEMBER_HEAD;
 /// ...and when the WARC header does not, this much (the sequential reader's header limit).
 const HEAD_MAX: u64 = 64 << 10;
+/// Decompressed bytes inflated first: a WARC header and HTTP head mostly fit, and when they
+/// decide what [`HEAD`] bytes would ([`Splitter::quick_ship`]), the rest of the head is not
+/// inflated.
+const FIRST: u64 = 1 << 10;
 /// Raw bytes wanted in hand before inflating a head (a head rarely needs more).
 const HEAD_RAW: usize = 64 << 10;
 /// Raw bytes wanted in hand after a boundary candidate, to check that a record starts there.
@@ -175,6 +182,33 @@ pub struct Splitter {
     pub pool: Pool,
     /// The sequential reader, once the layout was not one record per member.
     fallback: Option<warc::Reader<Stream>>,
+    /// The next member's head, when the check of the boundary before it inflated it.
+    peeked: Option<Peeked>,
+}
+
+/// Inflates up to `n` bytes of the gzip member at the start of `all`: the bytes, the member's
+/// compressed length when it ended within them, and whether inflating failed. A head cut by a
+/// corrupt member keeps what was inflated; parsing decides. A member inflated whole (shorter
+/// than the head) says exactly where it ends: its length.
+fn inflate_head(all: &[u8], n: u64) -> (Vec<u8>, Option<usize>, bool) {
+    // Room for all of it at once: `read_to_end` into an empty vector reads in small probes,
+    // each too short for zlib's fast loop.
+    let mut head = Vec::with_capacity(n as usize + 1);
+    let mut d = GzDecoder::new(all);
+    let read = (&mut d).take(n).read_to_end(&mut head);
+    let whole = match read {
+        Ok(got) if (got as u64) < n => Some(all.len() - d.into_inner().len()),
+        _ => None,
+    };
+    (head, whole, read.is_err())
+}
+
+/// A member's head inflated ahead by the boundary check ([`Splitter::starts_record`]).
+struct Peeked {
+    /// The member's raw offset in the input.
+    at: u64,
+    head: Vec<u8>,
+    whole: Option<usize>,
 }
 
 /// Finds `pattern` in `hay` from `from` on.
@@ -197,6 +231,7 @@ impl Splitter {
             max,
             pool: Pool::default(),
             fallback: None,
+            peeked: None,
         }
     }
 
@@ -275,36 +310,40 @@ impl Splitter {
         if !self.data[s..].starts_with(&[0x1f, 0x8b, 0x08]) {
             return Err(());
         }
-        // A head cut by a corrupt member keeps what was inflated; parsing decides. A member
-        // inflated whole (shorter than the head) says exactly where it ends: its length.
-        let inflate_head = |n: u64| {
-            let mut head = Vec::new();
-            let all = &self.data[s..];
-            let mut d = GzDecoder::new(all);
-            let read = (&mut d).take(n).read_to_end(&mut head);
-            let whole = match read {
-                Ok(got) if (got as u64) < n => Some(all.len() - d.into_inner().len()),
-                _ => None,
-            };
-            (head, whole, read.is_err())
+        let at = self.data_pos + s as u64;
+        let (first, first_whole, first_corrupt) = match self.peeked.take() {
+            // The boundary check that found this member inflated its first bytes already.
+            Some(p) if p.at == at => (p.head, p.whole, false),
+            _ => inflate_head(&self.data[s..], FIRST),
         };
-        let (mut head, mut whole, mut corrupt) = inflate_head(HEAD);
-        if head.len() as u64 == HEAD && Headers::parse(&head).is_none() {
-            (head, whole, corrupt) = inflate_head(HEAD_MAX);
-        }
-        if corrupt {
-            // A member corrupt within its head: the sequential reader reads it, so that what
-            // is reported does not depend on how much of it each reader inflated.
-            return Err(());
-        }
-        let (headers, header_len, expected, action) = if head.is_empty() {
-            (Headers::default(), 0, 0u64, Action::Skip(""))
+        let quick = if first_corrupt || first_whole.is_some() {
+            None
         } else {
-            let (h, header_len) = Headers::parse(&head).ok_or(())?;
-            let len = h.content_length.ok_or(())?;
-            let expected = header_len as u64 + len + 4;
-            let action = self.classify(&h, &head[header_len..], len);
-            (h, header_len, expected, action)
+            self.quick_ship(&first)
+        };
+        let (headers, header_len, expected, action, whole, empty) = match quick {
+            Some((h, header_len, expected)) => (h, header_len, expected, Action::Ship, None, false),
+            None => {
+                let (mut head, mut whole, mut corrupt) = inflate_head(&self.data[s..], HEAD);
+                if head.len() as u64 == HEAD && Headers::parse(&head).is_none() {
+                    (head, whole, corrupt) = inflate_head(&self.data[s..], HEAD_MAX);
+                }
+                if corrupt {
+                    // A member corrupt within its head: the sequential reader reads it, so
+                    // that what is reported does not depend on how much of it each reader
+                    // inflated.
+                    return Err(());
+                }
+                if head.is_empty() {
+                    (Headers::default(), 0, 0u64, Action::Skip(""), whole, true)
+                } else {
+                    let (h, header_len) = Headers::parse(&head).ok_or(())?;
+                    let len = h.content_length.ok_or(())?;
+                    let expected = header_len as u64 + len + 4;
+                    let action = self.classify(&h, &head[header_len..], len);
+                    (h, header_len, expected, action, whole, false)
+                }
+            }
         };
         let e = self.member_end(expected)?;
         // Re-read: `more` may have moved the bytes left.
@@ -315,7 +354,7 @@ impl Splitter {
             return Err(());
         }
         self.start = e;
-        if head.is_empty() {
+        if empty {
             return Ok(Some(None));
         }
         self.index += 1;
@@ -347,6 +386,32 @@ impl Splitter {
         })))
     }
 
+    /// The header, its length and the record's size, when the first bytes of a member
+    /// ([`FIRST`], inflated without error and not the whole member) already decide what the
+    /// [`HEAD`] bytes would: a record larger than `HEAD`, wanted and within the limit, whose
+    /// HTTP head (for a response) ends within them. Such a record goes to a worker, which
+    /// inflates all of it and has any damage past these bytes reported as the sequential
+    /// reader reports it ([`Compressed::reread`]); every other record is decided from `HEAD`
+    /// bytes as before.
+    fn quick_ship(&self, first: &[u8]) -> Option<(Headers, usize, u64)> {
+        let (h, header_len) = Headers::parse(first)?;
+        let len = h.content_length?;
+        let expected = header_len as u64 + len + 4;
+        if expected <= HEAD {
+            return None;
+        }
+        let block_head = first.get(header_len..)?;
+        if h.kind == "response" {
+            // The HTTP head must end here, so that more bytes could not change the verdict.
+            let find = |p: &[u8]| memchr::memmem::find(block_head, p);
+            find(b"\n\r\n").or_else(|| find(b"\n\n"))?;
+        }
+        match self.classify(&h, block_head, len) {
+            Action::Ship => Some((h, header_len, expected)),
+            _ => None,
+        }
+    }
+
     /// What to do with a record, from its header and the start of its block.
     fn classify(&self, h: &Headers, block_head: &[u8], len: u64) -> Action {
         match h.kind.as_str() {
@@ -370,7 +435,22 @@ impl Splitter {
     /// True when the member at `data[p]` is empty or starts a record: the last check of a
     /// boundary, against a record whose stored bytes hold a gzip file (stored blocks keep it
     /// raw) right after four bytes that happen to equal the record's size.
-    fn starts_record(&self, p: usize) -> bool {
+    fn starts_record(&mut self, p: usize) -> bool {
+        // The member's head, inflated as `split_one` will want it when the boundary holds:
+        // kept, so that each member's first deflate block is decoded once. Only a head read
+        // without error is kept or judged here; any other goes the five-byte way below.
+        let (head, whole, corrupt) = inflate_head(&self.data[p..], FIRST);
+        if !corrupt {
+            let starts = head.is_empty() || head.starts_with(b"WARC/");
+            if starts {
+                self.peeked = Some(Peeked {
+                    at: self.data_pos + p as u64,
+                    head,
+                    whole,
+                });
+            }
+            return starts;
+        }
         let mut first = Vec::new();
         let _ = GzDecoder::new(&self.data[p..])
             .take(5)
