@@ -931,7 +931,19 @@ fn names_a_date(doc: &Document, id: NodeId) -> bool {
         (k.eq_ignore_ascii_case("class")
             || k.eq_ignore_ascii_case("id")
             || k.eq_ignore_ascii_case("itemprop"))
-            && DATE_CLASSES.iter().any(|c| contains_ignore_case(v, c))
+            && date_classes().is_match(v)
+    })
+}
+
+/// [`DATE_CLASSES`] as one automaton (ASCII case-insensitive): the class, id and itemprop of
+/// every element that can hold a date are asked, so one pass each, not one per word.
+fn date_classes() -> &'static aho_corasick::AhoCorasick {
+    static WORDS: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
+    WORDS.get_or_init(|| {
+        aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(DATE_CLASSES)
+            .unwrap_or_else(|_| unreachable!("a fixed list of short words builds an automaton"))
     })
 }
 
