@@ -44,6 +44,34 @@ pub fn header() -> String {
     cols.join("\t")
 }
 
+/// A gold set as the lab's tables read it: its name, its `MANIFEST.json` (`null` when absent or
+/// unreadable) and its pages and gold as `pith eval` reads them (`.html` or `.html.gz`; the
+/// set's name picks the gold's clean-up).
+pub struct GoldSet {
+    /// The folder's name (`wcxb_train`).
+    pub set: String,
+    /// The set's `MANIFEST.json`.
+    pub manifest: Value,
+    /// The pages and their gold.
+    pub ds: Dataset,
+}
+
+impl GoldSet {
+    /// Opens the set in `dir`.
+    pub fn open(dir: &Path) -> Result<GoldSet, pith::eval::Error> {
+        let set = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let manifest: Value = std::fs::read(dir.join("MANIFEST.json"))
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or(Value::Null);
+        let ds = Dataset::open(dir)?;
+        Ok(GoldSet { set, manifest, ds })
+    }
+}
+
 /// The host of a URL, lower-cased, without `www.` and port.
 pub fn host(url: &str) -> Option<String> {
     let rest = url.split_once("://").map_or(url, |x| x.1);
@@ -106,18 +134,8 @@ pub fn main(dirs: &[PathBuf], pages: Option<&Path>) -> ExitCode {
     let _ = writeln!(out, "{}", header());
     let opts = Options::default();
     for dir in dirs {
-        let set = dir
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let manifest: Value = std::fs::read(dir.join("MANIFEST.json"))
-            .ok()
-            .and_then(|b| serde_json::from_slice(&b).ok())
-            .unwrap_or(Value::Null);
-        // The pages and the gold as `pith eval` reads them (`.html` or `.html.gz`; the set's
-        // name picks the gold's clean-up).
-        let ds = match Dataset::open(dir) {
-            Ok(ds) => ds,
+        let GoldSet { set, manifest, ds } = match GoldSet::open(dir) {
+            Ok(g) => g,
             Err(e) => {
                 eprintln!("pith-lab blocks: {e}");
                 return ExitCode::FAILURE;

@@ -15,12 +15,11 @@ use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use pith::eval::Dataset;
 use pith::eval::metrics;
 use pith::page::{Context, Options, model};
 use serde_json::Value;
 
-use crate::blocks::{host, page_url};
+use crate::blocks::{GoldSet, host, page_url};
 
 /// The candidate extractions of `--candidates`: name and options.
 pub fn candidates() -> Vec<(&'static str, Options)> {
@@ -65,16 +64,8 @@ pub fn main(dirs: &[PathBuf], with_candidates: bool) -> ExitCode {
         vec![("", options())]
     };
     for dir in dirs {
-        let set = dir
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let manifest: Value = std::fs::read(dir.join("MANIFEST.json"))
-            .ok()
-            .and_then(|b| serde_json::from_slice(&b).ok())
-            .unwrap_or(Value::Null);
-        let ds = match Dataset::open(dir) {
-            Ok(ds) => ds,
+        let GoldSet { set, manifest, ds } = match GoldSet::open(dir) {
+            Ok(g) => g,
             Err(e) => {
                 eprintln!("pith-lab pages: {e}");
                 return ExitCode::FAILURE;
