@@ -70,6 +70,23 @@ impl GoldSet {
         let ds = Dataset::open(dir)?;
         Ok(GoldSet { set, manifest, ds })
     }
+
+    /// The grouping host of page `id` with URL `url`: the URL's host, else `set:id` (a page
+    /// with no URL is a group of its own).
+    pub fn host(&self, id: &str, url: Option<&str>) -> String {
+        url.and_then(host)
+            .unwrap_or_else(|| format!("{}:{id}", self.set))
+    }
+
+    /// Page `id`'s type: WCXB's `types` in the manifest, else the set's name.
+    pub fn page_type(&self, id: &str) -> String {
+        self.manifest
+            .get("types")
+            .and_then(|t| t.get(id))
+            .and_then(Value::as_str)
+            .unwrap_or(&self.set)
+            .to_string()
+    }
 }
 
 /// The host of a URL, lower-cased, without `www.` and port.
@@ -134,35 +151,28 @@ pub fn main(dirs: &[PathBuf], pages: Option<&Path>) -> ExitCode {
     let _ = writeln!(out, "{}", header());
     let opts = Options::default();
     for dir in dirs {
-        let GoldSet { set, manifest, ds } = match GoldSet::open(dir) {
+        let gs = match GoldSet::open(dir) {
             Ok(g) => g,
             Err(e) => {
                 eprintln!("pith-lab blocks: {e}");
                 return ExitCode::FAILURE;
             }
         };
+        let set = &gs.set;
         let (mut n_pages, mut n_blocks) = (0usize, 0usize);
-        for id in &ds.ids {
-            let gold = ds.gold(id);
+        for id in &gs.ds.ids {
+            let gold = gs.ds.gold(id);
             let Some(gold_text) = gold.text else { continue };
-            let bytes = match ds.page(id) {
+            let bytes = match gs.ds.page(id) {
                 Ok(b) => b,
                 Err(e) => {
                     eprintln!("pith-lab blocks: {}/html/{id}: {e}", dir.display());
                     continue;
                 }
             };
-            let url = page_url(&manifest, id, &bytes);
-            let host = url
-                .as_deref()
-                .and_then(host)
-                .unwrap_or_else(|| format!("{set}:{id}"));
-            let ptype = manifest
-                .get("types")
-                .and_then(|t| t.get(id))
-                .and_then(Value::as_str)
-                .unwrap_or(&set)
-                .to_string();
+            let url = page_url(&gs.manifest, id, &bytes);
+            let host = gs.host(id, url.as_deref());
+            let ptype = gs.page_type(id);
             let auto_text = pith::page::extract(&bytes, None, &opts)
                 .map(|e| e.text)
                 .unwrap_or_default();

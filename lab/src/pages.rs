@@ -17,9 +17,8 @@ use std::process::ExitCode;
 
 use pith::eval::metrics;
 use pith::page::{Context, Options, model};
-use serde_json::Value;
 
-use crate::blocks::{GoldSet, host, page_url};
+use crate::blocks::{GoldSet, page_url};
 
 /// The candidate extractions of `--candidates`: name and options.
 pub fn candidates() -> Vec<(&'static str, Options)> {
@@ -64,36 +63,29 @@ pub fn main(dirs: &[PathBuf], with_candidates: bool) -> ExitCode {
         vec![("", options())]
     };
     for dir in dirs {
-        let GoldSet { set, manifest, ds } = match GoldSet::open(dir) {
+        let gs = match GoldSet::open(dir) {
             Ok(g) => g,
             Err(e) => {
                 eprintln!("pith-lab pages: {e}");
                 return ExitCode::FAILURE;
             }
         };
+        let set = &gs.set;
         let mut n = 0usize;
-        for id in &ds.ids {
-            let Some(gold) = ds.gold(id).text else {
+        for id in &gs.ds.ids {
+            let Some(gold) = gs.ds.gold(id).text else {
                 continue;
             };
-            let bytes = match ds.page(id) {
+            let bytes = match gs.ds.page(id) {
                 Ok(b) => b,
                 Err(e) => {
                     eprintln!("pith-lab pages: {}/html/{id}: {e}", dir.display());
                     continue;
                 }
             };
-            let url = page_url(&manifest, id, &bytes).filter(|u| !u.trim().is_empty());
-            let host = url
-                .as_deref()
-                .and_then(host)
-                .unwrap_or_else(|| format!("{set}:{id}"));
-            let ptype = manifest
-                .get("types")
-                .and_then(|t| t.get(id))
-                .and_then(Value::as_str)
-                .unwrap_or(&set)
-                .to_string();
+            let url = page_url(&gs.manifest, id, &bytes).filter(|u| !u.trim().is_empty());
+            let host = gs.host(id, url.as_deref());
+            let ptype = gs.page_type(id);
             let cx = Context {
                 url: url.as_deref(),
                 ..Context::default()

@@ -246,8 +246,9 @@ impl<'a> Document<'a> {
     }
 }
 
-/// Decodes entities and collapses white space of a short inline string.
-fn clean_inline(raw: &str) -> String {
+/// Decodes entities, collapses white space and drops soft hyphens of a short inline string
+/// (a title, an attribute value, a caption).
+pub(crate) fn clean_inline(raw: &str) -> String {
     let mut decoded = String::with_capacity(raw.len());
     entities::decode_into(raw, &mut decoded);
     let mut out = String::with_capacity(decoded.len());

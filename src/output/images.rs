@@ -29,7 +29,7 @@ use std::ops::Range;
 use crate::html::entities;
 use crate::html::tags::Tag;
 use crate::html::tree::{Kind, NONE, NodeId, context};
-use crate::html::{Document, Selection};
+use crate::html::{Document, Selection, clean_inline};
 
 /// The most images listed for one page. A long photo story or gallery keeps tens of images;
 /// a page with hundreds inside its main text is a catalogue or a hostile page, whose list
@@ -387,11 +387,15 @@ fn keep(
         if !seen.insert(src.clone()) {
             continue;
         }
-        let attr_text = |name: &str| doc.attr(c.node, name).map(clean).filter(|t| !t.is_empty());
+        let attr_text = |name: &str| {
+            doc.attr(c.node, name)
+                .map(clean_inline)
+                .filter(|t| !t.is_empty())
+        };
         let alt = attr_text("alt").or_else(|| attr_text("title"));
         let caption = units
             .get(c.figure as usize)
-            .map(|f| clean(&f.caption_text))
+            .map(|f| clean_inline(&f.caption_text))
             .filter(|t| !t.is_empty());
         if caption.is_some() {
             match last_of_figure.last_mut() {
@@ -548,22 +552,6 @@ fn resolve(src: &str, base: Option<&url::Url>) -> String {
         Some(u) => u.to_string(),
         None => src.to_string(),
     }
-}
-
-/// An attribute value or caption as text: character references decoded, white space
-/// collapsed, soft hyphens dropped.
-fn clean(raw: &str) -> String {
-    let mut decoded = String::with_capacity(raw.len());
-    entities::decode_into(raw, &mut decoded);
-    let mut out = String::with_capacity(decoded.len());
-    for word in decoded.split_whitespace() {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(word);
-    }
-    out.retain(|c| c != '\u{ad}');
-    out
 }
 
 #[cfg(test)]
