@@ -7,7 +7,7 @@ use super::marks::{Bits, Flags, Marks, mark};
 use super::stats::{NodeStats, shown_chars};
 use super::{Outcome, Trace, Tuning};
 use crate::extract::Selection;
-use crate::html::Document;
+use crate::html::{Document, Node};
 use crate::html::tags::{Tag, flags};
 use crate::html::tree::{NodeId, context};
 
@@ -22,17 +22,33 @@ pub(super) fn collect(
     tuning: &Tuning,
     marks: &Marks,
 ) -> (Selection, u64) {
-    // Every element's flag is written as the pass meets it (before its children read it), so
-    // what an earlier pass left there is never read.
-    let inside = marks.flag(mark::INSIDE);
+    mark_inside(is_root, removed, stats, tuning, marks);
     let mut chars = 0u64;
     let mut sel = Selection {
         nodes: Vec::with_capacity(doc.tree.nodes.len()),
     };
+    for_each_taken(is_root, removed, stats, marks, |i, node| {
+        sel.nodes.push(i as NodeId);
+        chars += u64::from(shown_chars(doc, node));
+    });
+    (sel, chars)
+}
+
+/// The first half of [`collect`]: flags in `INSIDE` the elements whose text is taken.
+fn mark_inside(
+    is_root: &Flags<'_>,
+    removed: &Flags<'_>,
+    stats: &NodeStats,
+    tuning: &Tuning,
+    marks: &Marks,
+) {
+    // Every element's flag is written as the pass meets it (before its children read it), so
+    // what an earlier pass left there is never read.
+    let inside = marks.flag(mark::INSIDE);
     // The elements first, in document order: each reads only its parent's flag, written
-    // before it. Then the text nodes, which read their parent's final flag and are parents of
-    // nothing: the same decisions as one pass over all nodes, without a branch on each
-    // node's kind.
+    // before it. Then ([`for_each_taken`]) the text nodes, which read their parent's final
+    // flag and are parents of nothing: the same decisions as one pass over all nodes, without
+    // a branch on each node's kind.
     stats.for_each_element(|i, r, node| {
         let parent_inside = inside.get(node.parent as usize);
         let taken = (parent_inside || is_root.get(i)) && !removed.get(i);
@@ -48,14 +64,24 @@ pub(super) fn collect(
         };
         inside.assign(i, keep);
     });
+}
+
+/// The second half of [`collect`]: calls `f` with each visible text node taken, in document
+/// order, once [`mark_inside`] has run.
+fn for_each_taken(
+    is_root: &Flags<'_>,
+    removed: &Flags<'_>,
+    stats: &NodeStats,
+    marks: &Marks,
+    mut f: impl FnMut(usize, &Node),
+) {
+    let inside = marks.flag(mark::INSIDE);
     stats.for_each_text(|i, node| {
         let taken = (inside.get(node.parent as usize) || is_root.get(i)) && !removed.get(i);
         if taken && node.context() & context::HIDDEN == 0 {
-            sel.nodes.push(i as NodeId);
-            chars += u64::from(shown_chars(doc, node));
+            f(i, node);
         }
     });
-    (sel, chars)
 }
 
 /// The listing retry's reading: the page's body minus its boilerplate, with link lists kept
@@ -108,29 +134,40 @@ pub(super) fn spread(
     let removed = marks.flag(mark::REMOVED);
     let whole_root = marks.flag(mark::ROOT);
     mark_body(doc, &whole_root);
-    let (whole, whole_chars_all) = collect(doc, &whole_root, &removed, &stats, tuning, &marks);
-    // Teaser summaries outside the chosen text (a linked headline and its blurb, repeated)
-    // are other pages' content: a page beside a list of them is still one article.
+    // The whole page's text is counted first and listed only when it is the answer (most
+    // pages are one article): its characters, and those of teaser summaries outside the
+    // chosen text (a linked headline and its blurb, repeated), which are other pages'
+    // content: a page beside a list of them is still one article.
+    mark_inside(&whole_root, &removed, &stats, tuning, &marks);
     let in_teaser = marks.flag(mark::TEASER);
-    let teaser_chars: u64 = whole
-        .nodes
-        .iter()
-        .filter(|&&id| in_teaser.get(id as usize) && !in_sel.get(id as usize))
-        .map(|&id| u64::from(stats.get(id as usize).text))
-        .sum();
+    let (mut whole_chars_all, mut teaser_chars) = (0u64, 0u64);
+    for_each_taken(&whole_root, &removed, &stats, &marks, |i, node| {
+        let chars = u64::from(shown_chars(doc, node));
+        whole_chars_all += chars;
+        if in_teaser.get(i) && !in_sel.get(i) {
+            teaser_chars += chars;
+        }
+    });
     let whole_chars = whole_chars_all - teaser_chars;
     let spread =
         tuning.spread_share > 0.0 && (sel_chars as f32) < tuning.spread_share * whole_chars as f32;
     if let Some(t) = trace {
         t.record_spread(sel_chars, whole_chars, spread);
     }
-    // The reading's arrays go before the answer's list of nodes is made (the largest pages
-    // peak here: two lists of nodes would be held at once).
-    drop((marks, stats));
     if spread {
+        drop(in_sel);
+        let mut whole = Selection {
+            nodes: Vec::with_capacity(n),
+        };
+        for_each_taken(&whole_root, &removed, &stats, &marks, |i, _| {
+            whole.nodes.push(i as NodeId);
+        });
+        // The reading's arrays go before the answer is returned (the largest pages peak
+        // here).
+        drop((marks, stats));
         (whole, whole_chars_all)
     } else {
-        drop(whole);
+        drop((marks, stats));
         let sel = Selection {
             nodes: in_sel.ones().map(|i| i as NodeId).collect(),
         };
