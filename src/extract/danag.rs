@@ -264,9 +264,10 @@ struct Regions {
     content: u64,
     code: u64,
     /// `T1 - T2` of the line before the last complete one, and `T1 - T2` and T1 of the last
-    /// complete one, whose smoothed value waits for the next line.
-    before_last: Option<i64>,
-    last: Option<(i64, u64)>,
+    /// complete one, whose smoothed value waits for the next line (zeros before the first
+    /// lines: a missing neighbour adds nothing to a smoothed value).
+    before_last: i64,
+    last: (i64, u64),
     /// The positive run under way: its first line, content characters, and where its nodes
     /// start in `kept`.
     open: Option<(usize, u64, usize)>,
@@ -291,12 +292,13 @@ impl Regions {
     /// Closes the line being counted: the line before it now has its smoothed value.
     fn complete(&mut self) {
         let d = self.content as i64 - self.code as i64;
-        if let Some((d_last, content_last)) = self.last {
-            let diff = self.before_last.unwrap_or(0) + d_last + d;
-            self.settle(self.line - 1, diff, content_last);
+        let (d_last, content_last) = self.last;
+        // Line 0 has no line before it to settle.
+        if self.line > 0 {
+            self.settle(self.line - 1, self.before_last + d_last + d, content_last);
         }
-        self.before_last = self.last.map(|l| l.0);
-        self.last = Some((d, self.content));
+        self.before_last = d_last;
+        self.last = (d, self.content);
         (self.line, self.content, self.code) = (self.line + 1, 0, 0);
         std::mem::swap(&mut self.nodes, &mut self.last_nodes);
         self.nodes.clear();
@@ -319,9 +321,9 @@ impl Regions {
     fn finish(&mut self, lines: usize) -> Vec<(usize, usize, u64)> {
         self.reach(lines);
         // The last line has no line after it.
-        if let Some((d_last, content_last)) = self.last {
-            let diff = self.before_last.unwrap_or(0) + d_last;
-            self.settle(lines - 1, diff, content_last);
+        if self.line > 0 {
+            let (d_last, content_last) = self.last;
+            self.settle(lines - 1, self.before_last + d_last, content_last);
         }
         if let Some((start, chars, at)) = self.open.take() {
             self.regions.push((start, lines - 1, chars));

@@ -7,9 +7,9 @@ use super::marks::{Bits, Flags, Marks, mark};
 use super::stats::{NodeStats, shown_chars};
 use super::{Outcome, Trace, Tuning};
 use crate::extract::Selection;
-use crate::html::{Document, Node};
 use crate::html::tags::{Tag, flags};
 use crate::html::tree::{NodeId, context};
+use crate::html::{Document, Node};
 
 /// The text under `roots`, in document order, minus removed (boilerplate, hidden) subtrees and
 /// link-dense blocks, and its visible characters. One forward pass: `inside` is inherited
