@@ -297,7 +297,10 @@ impl LineWriter {
         }
     }
 
-    /// Appends words (no blank at either end), after the pending break or space.
+    /// Appends words (no blank at either end), after the pending break or space. Inlined into
+    /// [`Self::inline`]'s loop, which calls it for every piece (the calls cost 0.56 M
+    /// instructions on cleaneval with `auto`).
+    #[inline(always)]
     fn word(&mut self, words: &str) {
         self.break_if_pending();
         if self.pending_space && !self.line_is_empty() {
