@@ -335,16 +335,20 @@ impl LineWriter {
         {
             self.out.push(' ');
         }
-        let mut lines = text.split('\n').peekable();
-        while let Some(l) = lines.next() {
-            let trimmed = l.trim_end();
-            self.out.push_str(trimmed);
-            if lines.peek().is_some() && !self.line_is_empty() {
+        // Line by line; most runs (a highlighted token) are one line. A loop over `split_once`
+        // rather than a peekable `split` (wcxb_dev, `auto`: 813.1 M -> 812.6 M instructions).
+        let mut rest = text;
+        while let Some((line, after)) = rest.split_once('\n') {
+            self.out.push_str(line.trim_end());
+            if !self.line_is_empty() {
                 self.out.push('\n');
                 self.line_start = self.out.len();
             }
-            self.pending_space = lines.peek().is_none() && trimmed.len() < l.len();
+            rest = after;
         }
+        let trimmed = rest.trim_end();
+        self.out.push_str(trimmed);
+        self.pending_space = trimmed.len() < rest.len();
     }
 
     /// The text, ending with a newline when not empty.
