@@ -242,12 +242,13 @@ fn decode_legacy(bytes: &[u8], enc: &'static Encoding) -> String {
     }
 }
 
-/// How many bytes of `b` are not ASCII. Summed in blocks of 255 bytes into a byte each, a
-/// loop the compiler turns into SIMD adds.
+/// How many bytes of `b` are not ASCII. Summed in blocks of 128 bytes into a byte each, a
+/// loop of fixed length the compiler turns into SIMD adds (blocks of 255 left a remainder of 15
+/// bytes each added one at a time: 0.5 M more instructions on cleaneval).
 fn non_ascii(b: &[u8]) -> usize {
-    b.chunks(255)
-        .map(|block| block.iter().fold(0u8, |n, &c| n + (c >> 7)) as usize)
-        .sum()
+    let count = |block: &[u8]| block.iter().fold(0u8, |n, &c| n + (c >> 7)) as usize;
+    let (blocks, tail) = b.as_chunks::<128>();
+    blocks.iter().map(|block| count(block)).sum::<usize>() + count(tail)
 }
 
 /// The WHATWG `<meta>` prescan, simplified to the cases that occur: `<meta charset=x>` and
