@@ -211,17 +211,20 @@ fn lossy_utf8(bytes: &[u8]) -> String {
     text
 }
 
-/// Decodes a legacy or UTF-16 page as `Encoding::decode_without_bom_handling` does, straight
-/// into its string. encoding_rs decodes into the spare capacity of a string and touches every
-/// page of it first, so the worst case it would reserve (1.5x a UTF-16 page, 3x a single-byte
-/// one) would all become resident memory; the string is reserved instead for the page's bytes
-/// plus two for each non-ASCII byte, which holds the text of every ASCII-compatible encoding
-/// but ISO-2022-JP (an ASCII byte decodes to at most itself, a non-ASCII one to at most three
-/// bytes, the replacement character's). A page that decodes longer (ISO-2022-JP, UTF-16 CJK)
-/// gets more room when the decoder reports its output full. Decoding through a 32 KiB buffer
-/// instead cost a memset of the buffer and a copy of the text, a third of the instructions of
-/// decoding (cleaneval, `auto`: 8.0 M -> 5.4 M).
+/// Decodes a legacy or UTF-16 page as `Encoding::decode_without_bom_handling` does.
+/// encoding_rs decodes into the spare capacity of a string and touches every page of it
+/// first, so the worst case it would reserve (1.5x a UTF-16 page, 3x a single-byte one) would
+/// all become resident memory. An ASCII-compatible page is decoded straight into a string
+/// reserved for its bytes plus two for each non-ASCII byte, which holds its text (an ASCII
+/// byte decodes to at most itself, a non-ASCII one to at most three bytes, the replacement
+/// character's); decoding it through a 32 KiB buffer cost a memset of the buffer and a copy
+/// of the text, a third of the instructions of decoding (cleaneval, `auto`: 8.0 M -> 5.4 M).
+/// UTF-16 and ISO-2022-JP, whose text no byte count bounds that closely (an ASCII page in
+/// UTF-16 decodes to half its size), still go through the buffer.
 fn decode_legacy(bytes: &[u8], enc: &'static Encoding) -> String {
+    if !enc.is_ascii_compatible() {
+        return decode_in_pieces(bytes, enc);
+    }
     let mut decoder = enc.new_decoder_without_bom_handling();
     let mut text = String::with_capacity(bytes.len().saturating_add(2 * non_ascii(bytes)));
     let mut read = 0;
@@ -232,13 +235,38 @@ fn decode_legacy(bytes: &[u8], enc: &'static Encoding) -> String {
         if result == encoding_rs::CoderResult::InputEmpty {
             return text;
         }
-        // Output full: room for what is left at worst, up to 64 KiB at a time (the string
-        // grows by doubling beyond that).
+        // Output full, which the reserve above rules out; should a decoder write more, room
+        // for what is left at worst, 64 KiB of input at a time.
         let left = bytes.len() - read;
         let more = decoder
             .max_utf8_buffer_length(left.min(64 << 10))
             .unwrap_or(64 << 10);
         text.reserve(more);
+    }
+}
+
+/// [`decode_legacy`] through a small buffer: the string is reserved for the worst case but
+/// only what is written is touched (reserved capacity is address space, not memory).
+fn decode_in_pieces(bytes: &[u8], enc: &'static Encoding) -> String {
+    /// Decoded text moves through this buffer; large enough that the copy costs little.
+    const PIECE: usize = 32 << 10;
+    let mut decoder = enc.new_decoder_without_bom_handling();
+    let mut text = String::with_capacity(
+        decoder
+            .max_utf8_buffer_length(bytes.len())
+            .unwrap_or(bytes.len()),
+    );
+    let mut piece = [0u8; PIECE];
+    // Validated once: encoding_rs keeps a `&mut str` valid UTF-8 through every call.
+    let buf = simdutf8::basic::from_utf8_mut(&mut piece[..]).unwrap_or_default();
+    let mut read = 0;
+    loop {
+        let (result, n, written, _) = decoder.decode_to_str(&bytes[read..], buf, true);
+        read += n;
+        text.push_str(&buf[..written]);
+        if result == encoding_rs::CoderResult::InputEmpty {
+            return text;
+        }
     }
 }
 
@@ -377,8 +405,8 @@ mod tests {
         }
     }
 
-    /// Text long enough that decoding UTF-16 and ISO-2022-JP outgrows the string reserved for
-    /// it (several times 64 KiB), in `enc`, with bytes `enc` cannot read appended.
+    /// Text of several 32 KiB pieces' length whose multi-byte characters fall across the
+    /// pieces' borders, in `enc`, with bytes `enc` cannot read appended.
     fn long_page(enc: &'static Encoding) -> Vec<u8> {
         let text = "<p>Grüße, café; 日本語のテキスト — “quoted” 한국어 文字 Ω</p>\n".repeat(3000);
         let mut bytes = if enc == UTF_16LE || enc == UTF_16BE {
@@ -412,9 +440,14 @@ mod tests {
         ] {
             let bytes = long_page(enc);
             let (whole, _) = enc.decode_without_bom_handling(&bytes);
-            let direct = decode_legacy(&bytes, enc);
-            assert!(direct.len() > 3 * (64 << 10), "{}", enc.name());
-            assert!(direct == whole, "{}: decoded text differs", enc.name());
+            let decoded = decode_legacy(&bytes, enc);
+            assert!(decoded.len() > 4 * (32 << 10), "{}", enc.name());
+            assert!(decoded == whole, "{}: decoded text differs", enc.name());
+            if enc.is_ascii_compatible() {
+                // Reserved once, never grown.
+                let bound = bytes.len() + 2 * non_ascii(&bytes);
+                assert!(decoded.capacity() == bound, "{}", enc.name());
+            }
             assert_eq!(transcode(&bytes, enc, None).text, whole, "{}", enc.name());
         }
         // ASCII under an ASCII-compatible label is read as itself, without a copy.
