@@ -100,13 +100,20 @@ pub fn render_page(
     } else {
         images::Found::default()
     };
-    let text = no_controls(nfc(match opts.format {
-        Format::Text => text::render(doc, selection),
+    let text = match opts.format {
+        Format::Text => {
+            // The text writer knows whether a control character can be left to remove.
+            let (text, controls) = text::render_marked(doc, selection);
+            let text = nfc(text);
+            if controls { no_controls(text) } else { text }
+        }
         Format::Markdown => {
             let link_base = base.as_ref().filter(|_| opts.links);
-            markdown::render_with(doc, selection, opts.links, link_base, &found)
+            no_controls(nfc(markdown::render_with(
+                doc, selection, opts.links, link_base, &found,
+            )))
         }
-    }));
+    };
     let images = opts.images.then(|| {
         found
             .placed
