@@ -34,7 +34,7 @@ use bumpalo::collections::Vec as BumpVec;
 use memchr::memchr;
 
 use super::prepass;
-use super::tags::{Tag, flags};
+use super::tags::{Tag, ends_name, flags};
 use super::tree::{self, NodeId, Tree};
 
 /// What a token is.
@@ -259,11 +259,26 @@ pub struct Tokenizer<'a, 'arena> {
 fn name_end(bytes: &[u8], from: usize) -> usize {
     bytes
         .get(from..)
-        .and_then(|rest| {
-            rest.iter()
-                .position(|&b| matches!(b, b'>' | b'/' | b' ' | b'\t' | b'\n' | b'\r' | b'\x0c'))
-        })
+        .and_then(|rest| rest.iter().position(|&b| ends_name(b)))
         .map_or(bytes.len(), |i| from + i)
+}
+
+/// The kind and length of the tag name at `from`: a word at a time ([`Tag::scan`]) where 16
+/// bytes are left and the name ends within them, else byte by byte.
+#[inline(always)]
+fn tag_name(bytes: &[u8], from: usize) -> (Tag, usize) {
+    if let Some(found) = bytes
+        .get(from..from.saturating_add(16))
+        .and_then(|w| <&[u8; 16]>::try_from(w).ok())
+        .and_then(Tag::scan)
+    {
+        return found;
+    }
+    let end = name_end(bytes, from);
+    (
+        Tag::lookup(bytes.get(from..end).unwrap_or_default()),
+        end - from,
+    )
 }
 
 impl<'a, 'arena> Tokenizer<'a, 'arena> {
@@ -326,9 +341,9 @@ impl<'a, 'arena> Tokenizer<'a, 'arena> {
     /// Returns where scanning goes on.
     fn start_tag(&mut self, lt: usize) -> usize {
         let bytes = self.bytes;
-        let name = &bytes[lt + 1..name_end(bytes, lt + 1)];
+        let (tag, name_len) = tag_name(bytes, lt + 1);
+        let name = &bytes[lt + 1..lt + 1 + name_len];
         let end = prepass::start_tag_end(bytes, lt);
-        let tag = Tag::lookup(name);
         let t = tree::StartTag {
             tag,
             name_hash: if tag == Tag::Other {
@@ -372,7 +387,8 @@ impl<'a, 'arena> Tokenizer<'a, 'arena> {
     fn end_tag(&mut self, lt: usize) -> usize {
         let bytes = self.bytes;
         let name_start = lt + 2;
-        let after_name = name_end(bytes, name_start);
+        let (tag, name_len) = tag_name(bytes, name_start);
+        let after_name = name_start + name_len;
         let name = &bytes[name_start..after_name];
         // The name holds no `>`: the search for it starts past the name, where it nearly
         // always is (`</p>`), which one compare settles without a SIMD search's call.
@@ -380,7 +396,6 @@ impl<'a, 'arena> Tokenizer<'a, 'arena> {
             Some(b'>') => after_name + 1,
             _ => past_gt(bytes, after_name),
         };
-        let tag = Tag::lookup(name);
         let hash = if tag == Tag::Other {
             tree::name_hash(name)
         } else {
