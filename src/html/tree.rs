@@ -484,6 +484,7 @@ impl<'arena> Builder<'arena> {
         }
     }
 
+    #[inline]
     fn count_closed(&mut self, tag: Tag) {
         if tag == Tag::Other {
             let hash = self.other_hashes.pop().unwrap_or(0);
@@ -541,11 +542,18 @@ impl<'arena> Builder<'arena> {
     /// Pops the innermost element that has a node, closing it at `at` (its end tag's start) /
     /// `end`, and first the flattened elements inside it.
     fn pop(&mut self, at: u32, end: u32) {
-        let id = self.current;
-        if id == ROOT {
+        if self.current == ROOT {
             return;
         }
         self.close_flattened();
+        self.pop_node(at, end);
+    }
+
+    /// [`Builder::pop`] when an element other than the root is current and no flattened
+    /// element is open.
+    #[inline(always)]
+    fn pop_node(&mut self, at: u32, end: u32) {
+        let id = self.current;
         self.depth = self.depth.saturating_sub(1);
         let inner_start = self.tree.inner_start(id);
         let node = &mut self.tree.nodes[id as usize];
@@ -742,7 +750,26 @@ impl<'arena> Builder<'arena> {
     /// tag is not ([`Closed::Flattened`]: the tokenizer keeps it neither as an element's nor as
     /// a stray), so DANAg, which counts the code characters of each line from the tokens, does
     /// not count the tags of elements nested beyond the limit.
+    #[inline]
     pub fn end_tag(&mut self, tag: Tag, name_hash: u64, start: u32, end: u32) -> Closed {
+        // Most end tags close the current element: that is settled here, inlined into the
+        // tokenizer (the general search below cost a call and its set-up per end tag).
+        let id = self.current;
+        if id != ROOT
+            && self.flattened.is_empty()
+            && self.tree.nodes[id as usize].tag == tag
+            && !matches!(tag, Tag::Html | Tag::Body)
+            && (tag != Tag::Other || self.other_hashes.last() == Some(&name_hash))
+        {
+            self.pop_node(start, end);
+            return Closed::Node(id);
+        }
+        self.end_tag_search(tag, name_hash, start, end)
+    }
+
+    /// [`Builder::end_tag`] when the end tag does not close the current element.
+    #[inline(never)]
+    fn end_tag_search(&mut self, tag: Tag, name_hash: u64, start: u32, end: u32) -> Closed {
         // </html> and </body> do not close anything in practice: content after them still goes
         // into the body (WHATWG "after body" insertion mode reprocesses it there).
         if matches!(tag, Tag::Html | Tag::Body) || !self.is_open(tag, name_hash) {
