@@ -48,13 +48,16 @@ macro_rules! tags {
             /// The flags of this kind (see [`flags`]): one load from a table indexed by the
             /// kind, small enough to inline wherever the tree and the extractors ask it.
             #[inline(always)]
-            pub fn flags(self) -> u16 {
+            pub const fn flags(self) -> u16 {
                 const FLAGS: [u16; Tag::Other as usize + 1] = [$($flags,)* 0];
                 FLAGS[self as usize]
             }
 
             /// Every kind but [`Tag::Other`], in declaration order.
             const KNOWN: [Tag; Tag::Other as usize] = [$(Tag::$variant,)*];
+
+            /// Every kind, indexed by its number.
+            pub const ALL: [Tag; Tag::Other as usize + 1] = [$(Tag::$variant,)* Tag::Other];
 
             /// Their names, in the same order.
             const NAMES: [&'static str; Tag::Other as usize] = [$($name,)*];
@@ -355,9 +358,20 @@ impl Tag {
     /// A block element's tag, after which white space never separates words, and where a
     /// paragraph ends. Not `<br>`: text output breaks the line there, but markdown output joins
     /// the lines with the white space that follows it.
-    #[inline]
+    #[inline(always)]
     pub fn is_boundary(self) -> bool {
-        self.is(flags::BLOCK) && self != Tag::Br
+        // A table, as the tokenizer asks it of every tag.
+        const BOUNDARY: [bool; Tag::Other as usize + 1] = {
+            let mut boundary = [false; Tag::Other as usize + 1];
+            let mut i = 0;
+            while i < boundary.len() {
+                let tag = Tag::ALL[i];
+                boundary[i] = tag.flags() & flags::BLOCK != 0 && !matches!(tag, Tag::Br);
+                i += 1;
+            }
+            boundary
+        };
+        BOUNDARY[self as usize]
     }
 }
 

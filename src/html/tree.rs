@@ -250,17 +250,26 @@ impl Iterator for Children<'_, '_> {
     }
 }
 
-/// The context bits an element of kind `tag` gives its descendants. Without branches: every
-/// node appended asks it of its parent.
+/// The context bits an element of kind `tag` gives its descendants: one load from a table by
+/// kind, as every node appended asks it of its parent (the document's kind, [`Tag::Other`],
+/// gives none; a text node is never a parent).
 #[inline(always)]
-fn own_context(tag: Tag, kind: Kind) -> u8 {
-    let f = tag.flags();
-    let bit = |on: bool, b: u8| u8::from(on) * b;
-    let c = bit(f & flags::NO_CONTENT != 0, context::HIDDEN)
-        | bit(f & flags::PREFORMATTED != 0, context::PRE)
-        | bit(f & flags::HEADING != 0, context::HEADING)
-        | bit(tag == Tag::A, context::LINK);
-    bit(kind == Kind::Element, c)
+fn own_context(tag: Tag) -> u8 {
+    const OWN: [u8; Tag::Other as usize + 1] = {
+        let mut own = [0; Tag::Other as usize + 1];
+        let mut i = 0;
+        while i < own.len() {
+            let tag = Tag::ALL[i];
+            let f = tag.flags();
+            own[i] = ((f & flags::NO_CONTENT != 0) as u8 * context::HIDDEN)
+                | ((f & flags::PREFORMATTED != 0) as u8 * context::PRE)
+                | ((f & flags::HEADING != 0) as u8 * context::HEADING)
+                | (matches!(tag, Tag::A) as u8 * context::LINK);
+            i += 1;
+        }
+        own
+    };
+    OWN[tag as usize]
 }
 
 /// Whether a page is in quirks mode, from its DOCTYPE (WHATWG 13.2.6.4.1, "initial" insertion
@@ -432,14 +441,14 @@ impl<'arena> Builder<'arena> {
             Some(&(_, bits)) => bits,
             None => {
                 let p = &self.tree.nodes[self.current as usize];
-                p.context() | own_context(p.tag, p.kind)
+                p.context() | own_context(p.tag)
             }
         }
     }
 
     /// Opens an element beyond [`MAX_DEPTH`], without a node (see [`Builder::flattened`]).
     fn open_flattened(&mut self, tag: Tag, name_hash: u64) {
-        let bits = self.inner_context() | own_context(tag, Kind::Element);
+        let bits = self.inner_context() | own_context(tag);
         self.flattened.push((tag, bits));
         self.count_open(tag, name_hash);
     }
@@ -750,7 +759,7 @@ impl<'arena> Builder<'arena> {
     /// tag is not ([`Closed::Flattened`]: the tokenizer keeps it neither as an element's nor as
     /// a stray), so DANAg, which counts the code characters of each line from the tokens, does
     /// not count the tags of elements nested beyond the limit.
-    #[inline]
+    #[inline(always)]
     pub fn end_tag(&mut self, tag: Tag, name_hash: u64, start: u32, end: u32) -> Closed {
         // Most end tags close the current element: that is settled here, inlined into the
         // tokenizer (the general search below cost a call and its set-up per end tag).
