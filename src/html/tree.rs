@@ -484,6 +484,7 @@ impl<'arena> Builder<'arena> {
         }
     }
 
+    #[inline]
     fn count_open(&mut self, tag: Tag, name_hash: u64) {
         if tag == Tag::Other {
             self.other_hashes.push(name_hash);
@@ -586,10 +587,17 @@ impl<'arena> Builder<'arena> {
 
     /// Closes open elements up to and including the innermost `target`, if one is open and no
     /// element of `boundary` kinds lies above it.
+    #[inline(always)]
     fn close_known(&mut self, target: &[Tag], boundary: &[Tag], at: u32) {
-        if !target.iter().any(|&t| self.open_known[t as usize] > 0) {
-            return;
+        // Asked at most start tags, and nearly always answered by the counts: inlined.
+        if target.iter().any(|&t| self.open_known[t as usize] > 0) {
+            self.close_open(target, boundary, at);
         }
+    }
+
+    /// [`Builder::close_known`] once an element of a `target` kind is known to be open.
+    #[inline(never)]
+    fn close_open(&mut self, target: &[Tag], boundary: &[Tag], at: u32) {
         // The search stops at the boundary kinds (list and table containers), which keeps it
         // short on real pages, and after IMPLIED_END_SEARCH elements, which keeps hostile ones
         // (an open <li> under a million <div>s, then a million <li>s) linear. The flattened
