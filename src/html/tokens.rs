@@ -387,7 +387,12 @@ impl<'a, 'arena> Tokenizer<'a, 'arena> {
         let bytes = self.bytes;
         let (tag, name_len) = tag_name(bytes, lt + 1);
         let name = &bytes[lt + 1..lt + 1 + name_len];
-        let end = prepass::start_tag_end(bytes, lt);
+        // A known name (letters and digits: no quote that could open a value) right before
+        // `>` ends the tag there, without a scan (`<p>`, `<td>`: half of all start tags).
+        let end = match bytes.get(lt + 1 + name_len) {
+            Some(b'>') if tag != Tag::Other => lt + name_len + 2,
+            _ => prepass::start_tag_end(bytes, lt),
+        };
         let t = tree::StartTag {
             tag,
             name_hash: if tag == Tag::Other {

@@ -367,7 +367,8 @@ pub struct Builder<'arena> {
     /// nodes' links).
     /// Children are only ever appended to the innermost open element, and an open element has
     /// no next sibling yet (its siblings come after it is closed), so while it is open its
-    /// `next_sibling` field holds its last child.
+    /// `next_sibling` field holds its last child, or its own id while it has none (so that
+    /// appending a child links it without a test: the root's too, reset at the end).
     current: NodeId,
     /// How many elements are open with a node: the depth of `current` (0 for [`ROOT`]). Counted
     /// up when an element becomes current and down when it is popped, so the limit costs no
@@ -385,8 +386,6 @@ pub struct Builder<'arena> {
     text_since_boundary: bool,
     /// [`name_hash`] of each open unknown element, innermost last (the flattened ones too).
     other_hashes: Vec<u64>,
-    /// The last child of the document root.
-    root_last: NodeId,
     /// How many elements of each known kind are open: an end tag whose kind is not open is
     /// ignored in O(1) instead of searching the stack, which keeps stray end tags on a deeply
     /// nested page linear.
@@ -402,7 +401,10 @@ impl<'arena> Builder<'arena> {
     /// is in quirks mode.
     pub fn new(arena: &'arena Bump, capacity: usize, quirks: bool) -> Self {
         let mut nodes = BumpVec::with_capacity_in(capacity.min(MAX_NODES) + 1, arena);
-        nodes.push(Node::new(Kind::Document, Tag::Other, 0, 0));
+        let mut root = Node::new(Kind::Document, Tag::Other, 0, 0);
+        // Open, with no child yet (see `current`).
+        root.next_sibling = ROOT;
+        nodes.push(root);
         Builder {
             tree: Tree {
                 nodes,
@@ -416,7 +418,6 @@ impl<'arena> Builder<'arena> {
             other_hashes: Vec::new(),
             open_known: [0; 128],
             open_other: ahash::AHashMap::new(),
-            root_last: NONE,
             quirks,
         }
     }
@@ -513,12 +514,16 @@ impl<'arena> Builder<'arena> {
     }
 
     /// Appends `node` under the innermost open element; `start_tag_len` is its start tag's
-    /// length (0 for text and implied elements).
+    /// length (0 for text and implied elements); `opens` when it becomes the current element.
     #[inline(always)]
-    fn append(&mut self, mut node: Node, start_tag_len: u32) -> NodeId {
+    fn append(&mut self, mut node: Node, start_tag_len: u32, opens: bool) -> NodeId {
         let parent = self.current();
         let id = self.tree.nodes.len() as NodeId;
         node.parent = parent;
+        if opens {
+            // It becomes the current element, with no child yet (see `current`).
+            node.next_sibling = id;
+        }
         node.bits = self.inner_context();
         node.start_tag_len = if start_tag_len < u32::from(LONG_START_TAG) {
             start_tag_len as u8
@@ -527,16 +532,10 @@ impl<'arena> Builder<'arena> {
             self.tree.long_start_tags.push((id, inner_start));
             LONG_START_TAG
         };
-        // The parent's last child: in its `next_sibling` while it is open (see `current`).
-        let last = if parent == ROOT {
-            &mut self.root_last
-        } else {
-            &mut self.tree.nodes[parent as usize].next_sibling
-        };
-        let prev_last = std::mem::replace(last, id);
-        if prev_last != NONE {
-            self.tree.nodes[prev_last as usize].next_sibling = id;
-        }
+        // The parent's last child, or the parent itself: in its `next_sibling` while it is
+        // open (see `current`). Either one's next sibling is now the new node.
+        let prev_last = std::mem::replace(&mut self.tree.nodes[parent as usize].next_sibling, id);
+        self.tree.nodes[prev_last as usize].next_sibling = id;
         self.tree.nodes.push(node);
         id
     }
@@ -726,6 +725,7 @@ impl<'arena> Builder<'arena> {
         let id = self.append(
             Node::new(Kind::Element, tag, start, inner_start),
             inner_start - start,
+            !leaf,
         );
         if leaf {
             return Some(id);
@@ -745,7 +745,7 @@ impl<'arena> Builder<'arena> {
             self.open_flattened(tag, 0);
             return;
         }
-        let id = self.append(Node::new(Kind::Element, tag, at, at), 0);
+        let id = self.append(Node::new(Kind::Element, tag, at, at), 0, true);
         self.current = id;
         self.depth += 1;
         self.count_open(tag, 0);
@@ -849,7 +849,7 @@ impl<'arena> Builder<'arena> {
             // is a boundary anyway.)
             self.text_since_boundary = true;
         }
-        Some(self.append(Node::new(Kind::Text, Tag::Other, start, end), 0))
+        Some(self.append(Node::new(Kind::Text, Tag::Other, start, end), 0, false))
     }
 
     /// A block element's start or end tag (`start..end`) beyond [`MAX_DEPTH`], where it gets
@@ -863,7 +863,11 @@ impl<'arena> Builder<'arena> {
             return;
         }
         self.text_since_boundary = false;
-        self.append(Node::new(Kind::Element, Tag::Div, start, end), end - start);
+        self.append(
+            Node::new(Kind::Element, Tag::Div, start, end),
+            end - start,
+            false,
+        );
     }
 
     /// Whether elements are nested to [`MAX_DEPTH`], so that a start tag of a non-void element
@@ -875,7 +879,9 @@ impl<'arena> Builder<'arena> {
     /// Closes everything still open at the end of input and returns the tree.
     pub fn finish(mut self, len: u32) -> Tree<'arena> {
         self.close_all(len);
-        self.tree.nodes[ROOT as usize].end = len;
+        let root = &mut self.tree.nodes[ROOT as usize];
+        root.end = len;
+        root.next_sibling = NONE;
         self.tree.long_end_tags.sort_unstable();
         self.tree
     }
