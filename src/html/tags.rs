@@ -332,9 +332,8 @@ impl Tag {
         if !window.get(len).is_some_and(|&b| ends_name(b)) {
             return None;
         }
-        if len == 0 || len > MAX_NAME {
-            return Some((Tag::Other, len));
-        }
+        // An empty name's key (zero) and a name of more than [`MAX_NAME`] bytes (three or more
+        // past the eighth) equal no known name's key: no test of the length is needed.
         Some((Tag::from_key(lo, hi), len))
     }
 
