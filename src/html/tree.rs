@@ -250,17 +250,26 @@ impl Iterator for Children<'_, '_> {
     }
 }
 
-/// The context bits an element of kind `tag` gives its descendants. Without branches: every
-/// node appended asks it of its parent.
+/// The context bits an element of kind `tag` gives its descendants: one load from a table by
+/// kind, as every node appended asks it of its parent (the document's kind, [`Tag::Other`],
+/// gives none; a text node is never a parent).
 #[inline(always)]
-fn own_context(tag: Tag, kind: Kind) -> u8 {
-    let f = tag.flags();
-    let bit = |on: bool, b: u8| u8::from(on) * b;
-    let c = bit(f & flags::NO_CONTENT != 0, context::HIDDEN)
-        | bit(f & flags::PREFORMATTED != 0, context::PRE)
-        | bit(f & flags::HEADING != 0, context::HEADING)
-        | bit(tag == Tag::A, context::LINK);
-    bit(kind == Kind::Element, c)
+fn own_context(tag: Tag) -> u8 {
+    const OWN: [u8; Tag::Other as usize + 1] = {
+        let mut own = [0; Tag::Other as usize + 1];
+        let mut i = 0;
+        while i < own.len() {
+            let tag = Tag::ALL[i];
+            let f = tag.flags();
+            own[i] = ((f & flags::NO_CONTENT != 0) as u8 * context::HIDDEN)
+                | ((f & flags::PREFORMATTED != 0) as u8 * context::PRE)
+                | ((f & flags::HEADING != 0) as u8 * context::HEADING)
+                | (matches!(tag, Tag::A) as u8 * context::LINK);
+            i += 1;
+        }
+        own
+    };
+    OWN[tag as usize]
 }
 
 /// Whether a page is in quirks mode, from its DOCTYPE (WHATWG 13.2.6.4.1, "initial" insertion
@@ -268,10 +277,14 @@ fn own_context(tag: Tag, kind: Kind) -> u8 {
 /// Transitional or Frameset public identifier (4.01 ones only without a system identifier).
 pub fn quirks_mode(src: &[u8]) -> bool {
     let head = &src[..src.len().min(4096)];
-    let Some(at) = head
-        .windows(9)
-        .position(|w| w.eq_ignore_ascii_case(b"<!doctype"))
-    else {
+    // Only a `<!` can start it: a searcher finds those (testing every window cost 4 M
+    // instructions over cleaneval's 137 pages, most of which have no DOCTYPE).
+    static OPEN: std::sync::OnceLock<memchr::memmem::Finder<'static>> = std::sync::OnceLock::new();
+    let open = OPEN.get_or_init(|| memchr::memmem::Finder::new(b"<!"));
+    let Some(at) = open.find_iter(head).find(|&at| {
+        head.get(at..at + 9)
+            .is_some_and(|w| w.eq_ignore_ascii_case(b"<!doctype"))
+    }) else {
         return true;
     };
     let end = memchr::memchr(b'>', &head[at..]).map_or(head.len(), |i| at + i);
@@ -354,7 +367,8 @@ pub struct Builder<'arena> {
     /// nodes' links).
     /// Children are only ever appended to the innermost open element, and an open element has
     /// no next sibling yet (its siblings come after it is closed), so while it is open its
-    /// `next_sibling` field holds its last child.
+    /// `next_sibling` field holds its last child, or its own id while it has none (so that
+    /// appending a child links it without a test: the root's too, reset at the end).
     current: NodeId,
     /// How many elements are open with a node: the depth of `current` (0 for [`ROOT`]). Counted
     /// up when an element becomes current and down when it is popped, so the limit costs no
@@ -372,8 +386,6 @@ pub struct Builder<'arena> {
     text_since_boundary: bool,
     /// [`name_hash`] of each open unknown element, innermost last (the flattened ones too).
     other_hashes: Vec<u64>,
-    /// The last child of the document root.
-    root_last: NodeId,
     /// How many elements of each known kind are open: an end tag whose kind is not open is
     /// ignored in O(1) instead of searching the stack, which keeps stray end tags on a deeply
     /// nested page linear.
@@ -389,7 +401,10 @@ impl<'arena> Builder<'arena> {
     /// is in quirks mode.
     pub fn new(arena: &'arena Bump, capacity: usize, quirks: bool) -> Self {
         let mut nodes = BumpVec::with_capacity_in(capacity.min(MAX_NODES) + 1, arena);
-        nodes.push(Node::new(Kind::Document, Tag::Other, 0, 0));
+        let mut root = Node::new(Kind::Document, Tag::Other, 0, 0);
+        // Open, with no child yet (see `current`).
+        root.next_sibling = ROOT;
+        nodes.push(root);
         Builder {
             tree: Tree {
                 nodes,
@@ -403,7 +418,6 @@ impl<'arena> Builder<'arena> {
             other_hashes: Vec::new(),
             open_known: [0; 128],
             open_other: ahash::AHashMap::new(),
-            root_last: NONE,
             quirks,
         }
     }
@@ -428,14 +442,14 @@ impl<'arena> Builder<'arena> {
             Some(&(_, bits)) => bits,
             None => {
                 let p = &self.tree.nodes[self.current as usize];
-                p.context() | own_context(p.tag, p.kind)
+                p.context() | own_context(p.tag)
             }
         }
     }
 
     /// Opens an element beyond [`MAX_DEPTH`], without a node (see [`Builder::flattened`]).
     fn open_flattened(&mut self, tag: Tag, name_hash: u64) {
-        let bits = self.inner_context() | own_context(tag, Kind::Element);
+        let bits = self.inner_context() | own_context(tag);
         self.flattened.push((tag, bits));
         self.count_open(tag, name_hash);
     }
@@ -471,6 +485,7 @@ impl<'arena> Builder<'arena> {
         }
     }
 
+    #[inline]
     fn count_open(&mut self, tag: Tag, name_hash: u64) {
         if tag == Tag::Other {
             self.other_hashes.push(name_hash);
@@ -480,6 +495,7 @@ impl<'arena> Builder<'arena> {
         }
     }
 
+    #[inline]
     fn count_closed(&mut self, tag: Tag) {
         if tag == Tag::Other {
             let hash = self.other_hashes.pop().unwrap_or(0);
@@ -498,12 +514,16 @@ impl<'arena> Builder<'arena> {
     }
 
     /// Appends `node` under the innermost open element; `start_tag_len` is its start tag's
-    /// length (0 for text and implied elements).
+    /// length (0 for text and implied elements); `opens` when it becomes the current element.
     #[inline(always)]
-    fn append(&mut self, mut node: Node, start_tag_len: u32) -> NodeId {
+    fn append(&mut self, mut node: Node, start_tag_len: u32, opens: bool) -> NodeId {
         let parent = self.current();
         let id = self.tree.nodes.len() as NodeId;
         node.parent = parent;
+        if opens {
+            // It becomes the current element, with no child yet (see `current`).
+            node.next_sibling = id;
+        }
         node.bits = self.inner_context();
         node.start_tag_len = if start_tag_len < u32::from(LONG_START_TAG) {
             start_tag_len as u8
@@ -512,16 +532,10 @@ impl<'arena> Builder<'arena> {
             self.tree.long_start_tags.push((id, inner_start));
             LONG_START_TAG
         };
-        // The parent's last child: in its `next_sibling` while it is open (see `current`).
-        let last = if parent == ROOT {
-            &mut self.root_last
-        } else {
-            &mut self.tree.nodes[parent as usize].next_sibling
-        };
-        let prev_last = std::mem::replace(last, id);
-        if prev_last != NONE {
-            self.tree.nodes[prev_last as usize].next_sibling = id;
-        }
+        // The parent's last child, or the parent itself: in its `next_sibling` while it is
+        // open (see `current`). Either one's next sibling is now the new node.
+        let prev_last = std::mem::replace(&mut self.tree.nodes[parent as usize].next_sibling, id);
+        self.tree.nodes[prev_last as usize].next_sibling = id;
         self.tree.nodes.push(node);
         id
     }
@@ -537,11 +551,18 @@ impl<'arena> Builder<'arena> {
     /// Pops the innermost element that has a node, closing it at `at` (its end tag's start) /
     /// `end`, and first the flattened elements inside it.
     fn pop(&mut self, at: u32, end: u32) {
-        let id = self.current;
-        if id == ROOT {
+        if self.current == ROOT {
             return;
         }
         self.close_flattened();
+        self.pop_node(at, end);
+    }
+
+    /// [`Builder::pop`] when an element other than the root is current and no flattened
+    /// element is open.
+    #[inline(always)]
+    fn pop_node(&mut self, at: u32, end: u32) {
+        let id = self.current;
         self.depth = self.depth.saturating_sub(1);
         let inner_start = self.tree.inner_start(id);
         let node = &mut self.tree.nodes[id as usize];
@@ -565,10 +586,17 @@ impl<'arena> Builder<'arena> {
 
     /// Closes open elements up to and including the innermost `target`, if one is open and no
     /// element of `boundary` kinds lies above it.
+    #[inline(always)]
     fn close_known(&mut self, target: &[Tag], boundary: &[Tag], at: u32) {
-        if !target.iter().any(|&t| self.open_known[t as usize] > 0) {
-            return;
+        // Asked at most start tags, and nearly always answered by the counts: inlined.
+        if target.iter().any(|&t| self.open_known[t as usize] > 0) {
+            self.close_open(target, boundary, at);
         }
+    }
+
+    /// [`Builder::close_known`] once an element of a `target` kind is known to be open.
+    #[inline(never)]
+    fn close_open(&mut self, target: &[Tag], boundary: &[Tag], at: u32) {
         // The search stops at the boundary kinds (list and table containers), which keeps it
         // short on real pages, and after IMPLIED_END_SEARCH elements, which keeps hostile ones
         // (an open <li> under a million <div>s, then a million <li>s) linear. The flattened
@@ -697,6 +725,7 @@ impl<'arena> Builder<'arena> {
         let id = self.append(
             Node::new(Kind::Element, tag, start, inner_start),
             inner_start - start,
+            !leaf,
         );
         if leaf {
             return Some(id);
@@ -716,7 +745,7 @@ impl<'arena> Builder<'arena> {
             self.open_flattened(tag, 0);
             return;
         }
-        let id = self.append(Node::new(Kind::Element, tag, at, at), 0);
+        let id = self.append(Node::new(Kind::Element, tag, at, at), 0, true);
         self.current = id;
         self.depth += 1;
         self.count_open(tag, 0);
@@ -738,7 +767,26 @@ impl<'arena> Builder<'arena> {
     /// tag is not ([`Closed::Flattened`]: the tokenizer keeps it neither as an element's nor as
     /// a stray), so DANAg, which counts the code characters of each line from the tokens, does
     /// not count the tags of elements nested beyond the limit.
+    #[inline(always)]
     pub fn end_tag(&mut self, tag: Tag, name_hash: u64, start: u32, end: u32) -> Closed {
+        // Most end tags close the current element: that is settled here, inlined into the
+        // tokenizer (the general search below cost a call and its set-up per end tag).
+        let id = self.current;
+        if id != ROOT
+            && self.flattened.is_empty()
+            && self.tree.nodes[id as usize].tag == tag
+            && !matches!(tag, Tag::Html | Tag::Body)
+            && (tag != Tag::Other || self.other_hashes.last() == Some(&name_hash))
+        {
+            self.pop_node(start, end);
+            return Closed::Node(id);
+        }
+        self.end_tag_search(tag, name_hash, start, end)
+    }
+
+    /// [`Builder::end_tag`] when the end tag does not close the current element.
+    #[inline(never)]
+    fn end_tag_search(&mut self, tag: Tag, name_hash: u64, start: u32, end: u32) -> Closed {
         // </html> and </body> do not close anything in practice: content after them still goes
         // into the body (WHATWG "after body" insertion mode reprocesses it there).
         if matches!(tag, Tag::Html | Tag::Body) || !self.is_open(tag, name_hash) {
@@ -801,7 +849,7 @@ impl<'arena> Builder<'arena> {
             // is a boundary anyway.)
             self.text_since_boundary = true;
         }
-        Some(self.append(Node::new(Kind::Text, Tag::Other, start, end), 0))
+        Some(self.append(Node::new(Kind::Text, Tag::Other, start, end), 0, false))
     }
 
     /// A block element's start or end tag (`start..end`) beyond [`MAX_DEPTH`], where it gets
@@ -815,7 +863,11 @@ impl<'arena> Builder<'arena> {
             return;
         }
         self.text_since_boundary = false;
-        self.append(Node::new(Kind::Element, Tag::Div, start, end), end - start);
+        self.append(
+            Node::new(Kind::Element, Tag::Div, start, end),
+            end - start,
+            false,
+        );
     }
 
     /// Whether elements are nested to [`MAX_DEPTH`], so that a start tag of a non-void element
@@ -827,8 +879,35 @@ impl<'arena> Builder<'arena> {
     /// Closes everything still open at the end of input and returns the tree.
     pub fn finish(mut self, len: u32) -> Tree<'arena> {
         self.close_all(len);
-        self.tree.nodes[ROOT as usize].end = len;
+        let root = &mut self.tree.nodes[ROOT as usize];
+        root.end = len;
+        root.next_sibling = NONE;
         self.tree.long_end_tags.sort_unstable();
         self.tree
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quirks_mode_follows_the_doctype() {
+        assert!(quirks_mode(b"<html><p>no doctype"));
+        assert!(quirks_mode(b""));
+        assert!(quirks_mode(b"<!doctyp"));
+        assert!(!quirks_mode(b"<!DOCTYPE html><p>"));
+        assert!(!quirks_mode(b"\n<!-- c --><a><!doctype HTML>"));
+        let t401 = b"<!DocType HTML PUBLIC \"-//W3C//DTD HTML 4.01 Transitional//EN\">";
+        assert!(quirks_mode(t401));
+        let with_system = b"<!DOCTYPE HTML PUBLIC \"-//W3C//DTD HTML 4.01 Transitional//EN\" \
+                            \"http://www.w3.org/TR/html4/loose.dtd\">";
+        assert!(!quirks_mode(with_system));
+        assert!(quirks_mode(
+            b"<!x><! doctype><!DOCTYPE HTML PUBLIC \"-//IETF//DTD HTML 2.0//EN\">"
+        ));
+        // Only the first 4096 bytes are looked at.
+        let late = format!("{}<!DOCTYPE html>", " ".repeat(4090));
+        assert!(quirks_mode(late.as_bytes()));
     }
 }
