@@ -42,7 +42,7 @@ fn shown(html: &str, name: &str) -> usize {
         .unwrap_or_else(|| panic!("{name} is not a number"))
 }
 
-/// The report has what the issue asks for and nothing from outside.
+/// The report has every part it promises and nothing from outside.
 fn check_report(html: &str, ex: &pith::explain::Explained, text: &str) {
     assert!(html.starts_with("<!DOCTYPE html>") && html.ends_with("</body></html>\n"));
     for part in [

@@ -1,4 +1,4 @@
-//! Template families (issue 9, items 1-3): TEXT-MDL clustering of pages of known layouts
+//! Template families: TEXT-MDL clustering of pages of known layouts
 //! generated here, the MinHash estimate of the MDL cost against the exact cost, `pith cluster`,
 //! and several templates per host: `pith learn` writes one per cluster, detection picks the
 //! template whose known block paths are nearest the page's, and a page of no learned layout

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Cross-validated block model for issue 22: does a learned block model beat `auto`?
+"""Cross-validated block model: does a learned block model beat `auto`?
 
 Reads the block table of `pith-lab blocks` (TSV) and its page lines (`--pages` JSONL: gold text
 and `auto`'s real output), then:

@@ -1,4 +1,4 @@
-//! The page's text blocks as rows of features, for training a block model (issue 22).
+//! The page's text blocks as rows of features, for training a block model.
 //!
 //! The blocks are exactly the ones the report lists (`Page::blocks`: cut where the text
 //! renderer cuts lines), seen through `auto`'s run on the page ([`auto::extract_traced`], the

@@ -194,8 +194,8 @@ pub fn decode_page<'b>(
 
 /// [`extract_with`] on `page[start..]`, a buffer the caller gives away: when the page has to
 /// be transcoded (a legacy charset, UTF-16, invalid UTF-8), its bytes are freed as soon as the
-/// UTF-8 copy exists, so that the two are not both held beside the tree (issue #7: memory under
-/// 4x the record). The buffer comes back when it was kept (the page was UTF-8 already, or it
+/// UTF-8 copy exists, so that the two are not both held beside the tree (memory stays
+/// under 4x the record). The buffer comes back when it was kept (the page was UTF-8 already, or it
 /// could not be read), for reuse.
 pub fn extract_buffer(
     page: Vec<u8>,
