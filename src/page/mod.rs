@@ -288,8 +288,10 @@ fn from_text(
         let output::Rendered { text, images } =
             output::render_page(&doc, &selection, &opts.output, cx.url);
         if opts.metadata {
-            // The models were trained on the plain text's figures (line count, line lengths):
-            // Markdown output is rendered once more as text for them.
+            // The models were trained on the plain text's figures (line count, line lengths),
+            // and language detection reads words, not Markdown's markup (`lang` is the same
+            // under `json` and `json-markdown`): Markdown output is rendered once more as text
+            // for them.
             let plain;
             let model_text = if opts.output.format == output::Format::Text {
                 &text
@@ -298,7 +300,7 @@ fn from_text(
                 &plain
             };
             let features = model::features(&doc, &selection, model_text, cx.url);
-            let m = metadata::read(&doc, &text, cx.url);
+            let m = metadata::read(&doc, model_text, cx.url);
             // Trained on `auto`'s output: no estimate for another algorithm's.
             let confidence = (algo == Algo::Auto.name()).then(|| model::confidence(&features));
             return Extracted {
