@@ -25,7 +25,6 @@ pub mod rows;
 
 use std::fmt::Write as _;
 
-use crate::decode::{self, Charset};
 use crate::extract::auto::{self, Outcome, Trace};
 use crate::extract::danag::{self, Segments};
 use crate::extract::{self, Algo, Selection};
@@ -78,12 +77,8 @@ pub fn explain_with_gold(
     gold: Option<&str>,
 ) -> Result<Explained, Error> {
     // The same refusals as `page::extract`, in the same order.
-    crate::page::readable(bytes)?;
-    let decoded = decode::decode(bytes, opts.charset.as_ref().map(Charset::label), None);
+    let decoded = crate::page::decode_page(bytes, opts.charset.as_ref(), None)?;
     let eopts = &opts.extract;
-    if decoded.text.len() >= u32::MAX as usize {
-        return Err(Error::TooLarge);
-    }
     let arena = bumpalo::Bump::new();
     let doc = Document::parse(&decoded.text, &arena);
     let mut trace = Trace::default();
