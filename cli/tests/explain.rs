@@ -6,6 +6,9 @@
 #[path = "../../tests/common/mod.rs"]
 mod common;
 
+mod run_util;
+use run_util::pith_args as pith;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -286,13 +289,6 @@ fn html_auto() -> String {
     pith::explain::explain(&bytes, "article", &Options::default())
         .expect("explain")
         .html
-}
-
-fn pith(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_pith"))
-        .args(args)
-        .output()
-        .expect("run pith")
 }
 
 #[test]
