@@ -70,15 +70,9 @@ pub fn cluster_main(args: &[String]) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    let host = match &a.host {
-        Some(h) => match pith::site::host_of(h) {
-            Some(h) => Some(h),
-            None => {
-                eprintln!("pith: --host `{h}` is not a host name");
-                return ExitCode::from(2);
-            }
-        },
-        None => None,
+    let host = match crate::cmdline::host_flag(a.host.as_deref()) {
+        Ok(host) => host,
+        Err(code) => return code,
     };
     // Hosts in order of first appearance, each with its pages.
     let mut order: Vec<Option<String>> = Vec::new();

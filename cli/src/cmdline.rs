@@ -176,6 +176,16 @@ pub fn parse_pages<T: FromArgs + ArgsInfo>(
     Ok((a, framing))
 }
 
+/// The value of `--host` as a host name (`None` when the flag is not given); a usage error
+/// when it is not one.
+pub fn host_flag(host: Option<&str>) -> Result<Option<String>, ExitCode> {
+    host.map(|h| {
+        pith::site::host_of(h)
+            .ok_or_else(|| usage_error(format!("--host `{h}` is not a host name")))
+    })
+    .transpose()
+}
+
 /// Gives the files that stood for `-` their name back.
 pub fn dash_for_stdin(files: &mut [String]) {
     for f in files.iter_mut().filter(|f| *f == STDIN_ARG) {
