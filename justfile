@@ -45,7 +45,7 @@ eval-sites:
     ./target/release/pith-lab eval-sites ../shared/data/msv_big9 --markdown eval/SITES.md
     cargo bench -p pith-lab --bench templates
 
-# Template families (issue 9): TEXT-MDL clustering of all msv_big9 pages mixed (purity, NMI,
+# Template families: TEXT-MDL clustering of all msv_big9 pages mixed (purity, NMI,
 # ARI against sites and site-years, time; eval/CLUSTERS.md), FastCE with one template against
 # one per cluster (same-year, cross-year, pooled years: the last table of eval/SITES.md), then
 # clustering 1,250-10,000 generated pages of one host (time, near-linear); then the paper's two
@@ -111,7 +111,7 @@ train:
     target/train-venv/bin/pip install -q -r lab/train/requirements.txt
     target/train-venv/bin/python lab/train/page_model.py target/pages/pages.tsv --rust src/page/model/trees.rs --predictions lab/train/page_predictions.tsv --report eval/MODEL.md
 
-# Issue 22's first question: does a learned block model beat `auto` on pages no rule was
+# Does a learned block model beat `auto` on pages no rule was
 # written for? Writes the block table of the six text sets (target/blocks/), then trains
 # LightGBM (venv in target/train-venv, versions pinned in lab/train/requirements.txt) under
 # host-grouped 5-fold CV on wcxb_train and leave-one-set-out, scoring the model, `auto` and

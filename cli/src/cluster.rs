@@ -52,21 +52,17 @@ struct Read {
 
 /// `pith cluster ...`
 pub fn cluster_main(args: &[String]) -> ExitCode {
-    use pith::input::{Framing, for_each_page};
+    use pith::input::for_each_page;
     use std::io::Write;
-    let mut a: ClusterArgs = match crate::cmdline::parse(&["pith", "cluster"], args) {
-        Ok(a) => a,
+    let (a, framing) = match crate::cmdline::parse_pages(
+        &["pith", "cluster"],
+        args,
+        "cluster",
+        |a: &mut ClusterArgs| (&mut a.files, a.input.as_str()),
+    ) {
+        Ok(parsed) => parsed,
         Err(code) => return code,
     };
-    crate::cmdline::dash_for_stdin(&mut a.files);
-    let framing: Framing = match crate::cmdline::named("input", &a.input) {
-        Ok(f) => f,
-        Err(e) => return crate::cmdline::usage_error(e),
-    };
-    if a.files.is_empty() {
-        eprintln!("pith: give the pages to cluster (files, WARC or JSON lines)");
-        return ExitCode::from(2);
-    }
     if !(1..=pith::site::MAX_SIGNATURE as usize).contains(&a.signature) {
         eprintln!(
             "pith: --signature must be between 1 and {}",
@@ -74,15 +70,9 @@ pub fn cluster_main(args: &[String]) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    let host = match &a.host {
-        Some(h) => match pith::site::host_of(h) {
-            Some(h) => Some(h),
-            None => {
-                eprintln!("pith: --host `{h}` is not a host name");
-                return ExitCode::from(2);
-            }
-        },
-        None => None,
+    let host = match crate::cmdline::host_flag(a.host.as_deref()) {
+        Ok(host) => host,
+        Err(code) => return code,
     };
     // Hosts in order of first appearance, each with its pages.
     let mut order: Vec<Option<String>> = Vec::new();

@@ -154,6 +154,38 @@ pub fn parse<T: FromArgs + ArgsInfo>(cmd: &[&str], args: &[String]) -> Result<T,
     }
 }
 
+/// Parses the arguments of a command that reads pages (`pith cluster`, `pith learn`) with
+/// [`parse`], gives `-` (standard input) its name back among the files and reads `--input`;
+/// `fields` gives the parsed files and the value of `--input`. A usage error when `--input`
+/// names no framing or no file is given ("give the pages to `what` ...").
+pub fn parse_pages<T: FromArgs + ArgsInfo>(
+    cmd: &[&str],
+    args: &[String],
+    what: &str,
+    fields: fn(&mut T) -> (&mut Vec<String>, &str),
+) -> Result<(T, pith::input::Framing), ExitCode> {
+    let mut a: T = parse(cmd, args)?;
+    let (files, input) = fields(&mut a);
+    dash_for_stdin(files);
+    let framing = named("input", input).map_err(usage_error)?;
+    if files.is_empty() {
+        return Err(usage_error(format!(
+            "give the pages to {what} (files, WARC or JSON lines)"
+        )));
+    }
+    Ok((a, framing))
+}
+
+/// The value of `--host` as a host name (`None` when the flag is not given); a usage error
+/// when it is not one.
+pub fn host_flag(host: Option<&str>) -> Result<Option<String>, ExitCode> {
+    host.map(|h| {
+        pith::site::host_of(h)
+            .ok_or_else(|| usage_error(format!("--host `{h}` is not a host name")))
+    })
+    .transpose()
+}
+
 /// Gives the files that stood for `-` their name back.
 pub fn dash_for_stdin(files: &mut [String]) {
     for f in files.iter_mut().filter(|f| *f == STDIN_ARG) {

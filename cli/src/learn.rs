@@ -166,19 +166,15 @@ impl Reservoir {
 
 /// `pith learn ...`
 pub fn learn_main(args: &[String]) -> ExitCode {
-    let mut a: LearnArgs = match crate::cmdline::parse(&["pith", "learn"], args) {
-        Ok(a) => a,
+    let (a, framing) = match crate::cmdline::parse_pages(
+        &["pith", "learn"],
+        args,
+        "learn from",
+        |a: &mut LearnArgs| (&mut a.files, a.input.as_str()),
+    ) {
+        Ok(parsed) => parsed,
         Err(code) => return code,
     };
-    crate::cmdline::dash_for_stdin(&mut a.files);
-    let framing: Framing = match crate::cmdline::named("input", &a.input) {
-        Ok(f) => f,
-        Err(e) => return crate::cmdline::usage_error(e),
-    };
-    if a.files.is_empty() {
-        eprintln!("pith: give the pages to learn from (files, WARC or JSON lines)");
-        return ExitCode::from(2);
-    }
     if a.max_pages < 2
         || a.min_pages > a.max_pages
         || !(0.0..=1.0).contains(&a.share)
@@ -191,15 +187,9 @@ pub fn learn_main(args: &[String]) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    let host = match &a.host {
-        Some(h) => match pith::site::host_of(h) {
-            Some(h) => Some(h),
-            None => {
-                eprintln!("pith: --host `{h}` is not a host name");
-                return ExitCode::from(2);
-            }
-        },
-        None => None,
+    let host = match crate::cmdline::host_flag(a.host.as_deref()) {
+        Ok(host) => host,
+        Err(code) => return code,
     };
     let by_links = match a.select.as_str() {
         "sample" => false,

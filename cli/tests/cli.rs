@@ -1,5 +1,5 @@
 //! The real binary on real pages: article sentences in, menus and footers out, every bad input
-//! named in the core issue answered with a one-line message and the right exit code.
+//! answered with a one-line message and the right exit code.
 
 #[path = "../../tests/common/mod.rs"]
 mod common;

@@ -78,7 +78,7 @@ fn show_seed_records() {
     }
 }
 
-// The reproducers of issue 21 (its mk.py, built here), each run through the binary at `-j 1`,
+// The damage reproducers (built here), each run through the binary at `-j 1`,
 // `-j 2` and from standard input: the same lines, errors and summary every way.
 
 mod run_util;

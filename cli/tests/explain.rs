@@ -6,6 +6,9 @@
 #[path = "../../tests/common/mod.rs"]
 mod common;
 
+mod run_util;
+use run_util::pith_args as pith;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -42,7 +45,7 @@ fn shown(html: &str, name: &str) -> usize {
         .unwrap_or_else(|| panic!("{name} is not a number"))
 }
 
-/// The report has what the issue asks for and nothing from outside.
+/// The report has every part it promises and nothing from outside.
 fn check_report(html: &str, ex: &pith::explain::Explained, text: &str) {
     assert!(html.starts_with("<!DOCTYPE html>") && html.ends_with("</body></html>\n"));
     for part in [
@@ -286,13 +289,6 @@ fn html_auto() -> String {
     pith::explain::explain(&bytes, "article", &Options::default())
         .expect("explain")
         .html
-}
-
-fn pith(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_pith"))
-        .args(args)
-        .output()
-        .expect("run pith")
 }
 
 #[test]

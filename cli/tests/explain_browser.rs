@@ -9,6 +9,9 @@
 #[path = "../../tests/common/mod.rs"]
 mod common;
 
+mod run_util;
+use run_util::pith_args as pith;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -128,13 +131,6 @@ fn shown(dom: &str, name: &str) -> u64 {
         .next()
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("{name} is not a number"))
-}
-
-fn pith(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_pith"))
-        .args(args)
-        .output()
-        .expect("run pith")
 }
 
 fn screenshot(bin: &Path, report: &Path, name: &str) {

@@ -1,28 +1,20 @@
-//! Template families (issue 9, items 1-3): TEXT-MDL clustering of pages of known layouts
+//! Template families: TEXT-MDL clustering of pages of known layouts
 //! generated here, the MinHash estimate of the MDL cost against the exact cost, `pith cluster`,
 //! and several templates per host: `pith learn` writes one per cluster, detection picks the
 //! template whose known block paths are nearest the page's, and a page of no learned layout
 //! falls back to `auto`.
 
+mod run_util;
+use run_util::pith_args as pith;
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
 use pith::site::cluster::{self, MinHasher};
 use pith::site::learn::{self, PageSummary};
 use pith::site::paths;
 
-fn pith(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pith"))
-        .args(args)
-        .output()
-        .expect("run pith")
-}
-
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("pith-families-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("tmp dir");
-    d
+    run_util::fresh_dir("families", name)
 }
 
 /// xorshift64: the pages differ from run to run of the generator only through this seed.

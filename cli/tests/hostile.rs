@@ -1,4 +1,4 @@
-//! Hostile pages, in-process: every case the robustness issue names must come out with the
+//! Hostile pages, in-process: every hostile case must come out with the
 //! article and without a panic. Sizes here are what a debug build handles in about a second;
 //! the full sizes (1,000,000-deep nesting, a 200 MB page, a 100 MB line...) and their time and
 //! memory curves are measured by `cargo run --release --example hostile` (README, Robustness).

@@ -150,7 +150,7 @@ fn a_content_length_too_large_does_not_swallow_the_records_after_it() {
             "{extra}: {errors:?}"
         );
         // Every later record comes out, the one the lying block ends inside too: its head is
-        // in the block and is read again from there, its tail from the stream (issue 21).
+        // in the block and is read again from there, its tail from the stream.
         let lost: Vec<usize> = (3..=total).filter(|&n| !ids.contains(&id(n))).collect();
         assert!(lost.is_empty(), "{extra}: {lost:?}\n{err}");
         assert_eq!(errors.len(), 1, "{extra}: {errors:?}");

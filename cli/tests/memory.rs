@@ -1,4 +1,4 @@
-//! Memory on the hostile pages of issue #7 (item 3: under 4x the largest record), measured
+//! Memory on the hostile pages (it must stay under 4x the largest record), measured
 //! as resident memory, which the machine's load does not move: the process's peak resident
 //! set (VmHWM) is reset through `/proc/self/clear_refs` before each extraction, and the peak
 //! it reaches, less what was resident before, is what the extraction added to the page. Each
@@ -32,7 +32,7 @@ fn allocator_as_the_binary() {
     }
 }
 
-/// The target of issue #7: peak memory under 4x the largest record, the page included.
+/// The target: peak memory under 4x the largest record, the page included.
 const TARGET: f64 = 4.0;
 
 fn status_kb(field: &str) -> Option<u64> {

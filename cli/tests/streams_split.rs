@@ -166,7 +166,7 @@ fn split_reader_agrees_on_built_warcs_with_faults() {
         let (a, fell_back) = items(&p, true, max);
         let (b, _) = items(&p, false, max);
         assert_eq!(a, b, "{name}");
-        // The garbage between members is reported, once, by both readers (issue 21).
+        // The garbage between members is reported, once, by both readers.
         let expected = if name == "odd" { 41 } else { 40 };
         assert_eq!(a.len(), expected, "{name}: {a:#?}");
         if name == "clean" || name == "limit" {

@@ -5,15 +5,10 @@
 #[path = "../../tests/common/mod.rs"]
 mod common;
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod run_util;
+use run_util::pith_args as pith;
 
-fn pith(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pith"))
-        .args(args)
-        .output()
-        .expect("run pith")
-}
+use std::path::Path;
 
 fn pages(dir: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(dir)

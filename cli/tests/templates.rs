@@ -7,16 +7,10 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 mod run_util;
-
-fn pith(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pith"))
-        .args(args)
-        .output()
-        .expect("run pith")
-}
+use run_util::pith_args as pith;
 
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("pith-templates-{}-{name}", std::process::id()));

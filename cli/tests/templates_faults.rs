@@ -4,24 +4,16 @@
 //! loading allocates no more than the file's size justifies. Files are version 2 (a family of
 //! templates with their cluster signatures); version 1 files still load.
 
+mod run_util;
+use run_util::pith_args as pith;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use pith::extract::blocks::{FNV_OFFSET, fnv1a};
 use pith::site::{Family, LoadError, Member};
 
-fn pith(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pith"))
-        .args(args)
-        .output()
-        .expect("run pith")
-}
-
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("pith-tfaults-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("tmp dir");
-    d
+    run_util::fresh_dir("tfaults", name)
 }
 
 /// Signature length of the test family: short, so that flipping every byte stays quick.

@@ -1,4 +1,4 @@
-//! Issue 21's invariant on a damage the fuzzer chooses: a WARC built from known records (plain,
+//! The damage invariant on a damage the fuzzer chooses: a WARC built from known records (plain,
 //! one gzip member per record, or one member for the whole file), one record truncated,
 //! flipped, grown, shrunk, given a wrong Content-Length, stored in the other framing or spliced
 //! into a second file; every other record comes out byte for byte as from the clean file, the

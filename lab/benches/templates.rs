@@ -7,7 +7,7 @@
 //! picked by signature: what `pith learn` writes now), learning from 30 pages of each site as
 //! `pith learn` does (parsing and clustering included), and the file sizes.
 //!
-//! Targets (issue 6): FastCE per page <= 1.2x auto; learning 30 pages < 1 s; template < 64 KiB.
+//! Targets: FastCE per page <= 1.2x auto; learning 30 pages < 1 s; template < 64 KiB.
 
 use std::time::{Duration, Instant};
 

@@ -1,4 +1,4 @@
-//! `pith-lab blocks SET_DIR... [--pages FILE]`: the block table of issue 22.
+//! `pith-lab blocks SET_DIR... [--pages FILE]`: the block table for training a block model.
 //!
 //! One TSV row per text block of every gold page of the sets given (the blocks `pith explain`
 //! lists, see `pith::explain::rows`): the page's set, id, host and page type, the block's

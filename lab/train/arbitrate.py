@@ -22,9 +22,9 @@ import sys
 
 import numpy as np
 import pandas as pd
-from sklearn.model_selection import GroupKFold
 
 sys.path.insert(0, __import__("os").path.dirname(__file__))
+from common import SEED, host_folds, read_features  # noqa: E402
 from page_model import CONF_PARAMS, CONF_ROUNDS, CV_SET  # noqa: E402
 
 import lightgbm as lgb  # noqa: E402
@@ -34,10 +34,7 @@ CANDS = ["auto", "recall", "danag"]
 
 
 def load(path):
-    df = pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False, quoting=3)
-    feats = [c for c in df.columns if c not in META]
-    for c in feats + ["f1"]:
-        df[c] = np.array([float(v) for v in df[c]], dtype=np.float64)
+    df, feats = read_features(path, META)
     flags = pd.DataFrame({"cand_" + c: (df["candidate"] == c).astype(np.float64) for c in CANDS[1:]})
     df = pd.concat([df, flags], axis=1)
     return df, feats + list(flags.columns)
@@ -62,7 +59,7 @@ def choose(df, test_keys, pred):
     return out.reset_index()
 
 
-def boot(diff, hosts, draws=2000, seed=22):
+def boot(diff, hosts, draws=2000, seed=SEED):
     rng = np.random.default_rng(seed)
     uh, inv = np.unique(hosts, return_inverse=True)
     sums = np.bincount(inv, weights=diff)
@@ -101,7 +98,7 @@ def main():
     # CV on wcxb_train, folds by host over its pages (in table order, as page_model.py).
     cv_pages = df[(df["set"] == CV_SET) & (df["candidate"] == "auto")]
     parts = []
-    for _, test in GroupKFold(n_splits=5).split(cv_pages, groups=cv_pages["host"]):
+    for _, test in host_folds(cv_pages["host"]):
         test_pages = cv_pages.iloc[test]
         held = set(test_pages["host"])
         keys = df.index[(df["set"] == CV_SET) & df["page"].isin(set(test_pages["page"]))]

@@ -32,12 +32,10 @@ import time
 
 import lightgbm as lgb
 import numpy as np
-import pandas as pd
 from scipy.stats import pearsonr, spearmanr
-from sklearn.model_selection import GroupKFold
 
-SEED = 22
-THREADS = 2
+from common import DETERMINISTIC, host_folds, read_features
+
 META = ["set", "page", "host", "type", "url", "f1"]
 TYPE_SETS = ["wcxb_train", "wcxb_dev"]
 CV_SET = "wcxb_train"
@@ -49,14 +47,7 @@ COMMON = dict(
     bagging_freq=1,
     lambda_l2=1.0,
     max_bin=63,
-    num_threads=THREADS,
-    seed=SEED,
-    bagging_seed=SEED,
-    feature_fraction_seed=SEED,
-    data_random_seed=SEED,
-    deterministic=True,
-    force_row_wise=True,
-    verbose=-1,
+    **DETERMINISTIC,
 )
 # Smaller trees, more rounds: chosen by the host-grouped CV below among a few settings (15
 # leaves × 100 rounds 0.821, 7 × 200 0.828, learning rate 0.05 × 200 0.822; see docs/model.md).
@@ -64,16 +55,6 @@ TYPE_PARAMS = dict(COMMON, objective="multiclass", learning_rate=0.1, num_leaves
 TYPE_ROUNDS = 200
 CONF_PARAMS = dict(COMMON, objective="cross_entropy", learning_rate=0.05, min_data_in_leaf=20)
 CONF_ROUNDS = 150
-
-
-def load(path):
-    # Every column as text, numbers then parsed by Python's float(): exactly the f64 values
-    # pith-lab printed (Rust's shortest round-trip form), which the Rust evaluator sees too.
-    df = pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False, quoting=3)
-    feats = [c for c in df.columns if c not in META]
-    for c in feats + ["f1"]:
-        df[c] = np.array([float(v) for v in df[c]], dtype=np.float64)
-    return df, feats
 
 
 def fit_type(X, y, n_classes):
@@ -213,7 +194,7 @@ def main():
     ap.add_argument("--report", required=True)
     a = ap.parse_args()
     t0 = time.time()
-    df, feats = load(a.pages)
+    df, feats = read_features(a.pages, META)
     X = df[feats]
     is_type = df["set"].isin(TYPE_SETS).to_numpy()
     classes = sorted(df.loc[is_type, "type"].unique())
@@ -228,10 +209,9 @@ def main():
     oof_probs = np.zeros((len(df), len(classes)))
     oof_conf = np.full(len(df), np.nan)
     fold_of = np.full(len(df), -1)
-    for k, (_, test) in enumerate(GroupKFold(n_splits=5).split(cv, groups=hosts[cv])):
+    for k, (_, test) in enumerate(host_folds(hosts[cv])):
         test = cv[test]
         held = set(hosts[test])
-        assert not held & set(hosts[np.setdiff1d(cv, test)]), "a host in two folds"
         free = ~np.isin(hosts, list(held))
         tr_type = np.flatnonzero(free & is_type)
         m = fit_type(X.iloc[tr_type], y_type[tr_type], len(classes))

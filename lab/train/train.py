@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Cross-validated block model for issue 22: does a learned block model beat `auto`?
+"""Cross-validated block model: does a learned block model beat `auto`?
 
 Reads the block table of `pith-lab blocks` (TSV) and its page lines (`--pages` JSONL: gold text
 and `auto`'s real output), then:
@@ -38,10 +38,9 @@ import lightgbm as lgb
 import numpy as np
 import pandas as pd
 from scipy import sparse
-from sklearn.model_selection import GroupKFold
 
-SEED = 22
-THREADS = 2
+from common import DETERMINISTIC, THREADS, host_folds, read_table
+
 GRID = np.round(np.arange(0.10, 0.901, 0.05), 2)
 META = ["set", "page", "host", "type", "block", "label", "tag", "parent_tag", "text"]
 PARAMS = dict(
@@ -56,14 +55,7 @@ PARAMS = dict(
     max_bin=63,
     max_cat_to_onehot=8,
     cat_smooth=20,
-    num_threads=THREADS,
-    seed=SEED,
-    bagging_seed=SEED,
-    feature_fraction_seed=SEED,
-    data_random_seed=SEED,
-    deterministic=True,
-    force_row_wise=True,
-    verbose=-1,
+    **DETERMINISTIC,
 )
 ROUNDS = 100
 WORD = re.compile(r"\w+")
@@ -168,7 +160,7 @@ def fit_with_threshold(df, x, bank, train_mask):
     tr_idx = np.where(train_mask)[0]
     groups = df["host"].values[tr_idx]
     oof = np.zeros(len(df))
-    for inner_tr, _inner_te in GroupKFold(n_splits=2).split(tr_idx, groups=groups):
+    for inner_tr, _inner_te in host_folds(groups, n_splits=2):
         # Fit on the inner training pages, predict the inner held-out pages.
         itr = np.zeros(len(df), dtype=bool)
         itr[tr_idx[inner_tr]] = True
@@ -202,14 +194,9 @@ def main():
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     t0 = time.time()
-    df = pd.read_csv(
+    df = read_table(
         a.blocks,
-        sep="\t",
-        quoting=3,
-        keep_default_na=False,
-        na_values=[],
-        dtype={"set": str, "page": str, "host": str, "type": str, "tag": str, "parent_tag": str, "text": str},
-        low_memory=False,
+        {"set": str, "page": str, "host": str, "type": str, "tag": str, "parent_tag": str, "text": str},
     )
     pages = {}
     with open(a.pages) as f:
@@ -272,12 +259,11 @@ def main():
     wc_pages = [k for k in pages if k[0] == "wcxb_train"]
     wc_hosts = [pages[k]["host"] for k in wc_pages]
     folds = []
-    for i, (_tr, te) in enumerate(GroupKFold(n_splits=5).split(wc_pages, groups=wc_hosts)):
+    for i, (_tr, te) in enumerate(host_folds(wc_hosts)):
         name = f"fold{i + 1}"
         tr_keys = [f"{wc_pages[j][0]}/{wc_pages[j][1]}" for j in _tr]
         te_keys = [f"{wc_pages[j][0]}/{wc_pages[j][1]}" for j in te]
         trm, tem = np.isin(row_key, tr_keys), np.isin(row_key, te_keys)
-        assert not {wc_hosts[j] for j in _tr} & {wc_hosts[j] for j in te}
         test_pages[name] = [wc_pages[j] for j in te]
         folds.append((name, trm, tem))
     run("cv5-wcxb_train", folds)

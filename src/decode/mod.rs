@@ -157,7 +157,7 @@ pub fn decode<'a>(bytes: &'a [u8], forced: Option<&str>, transport: Option<&str>
         Some(e) if e == UTF_16LE || e == UTF_16BE => UTF_8,
         // A page labelled with a legacy encoding, single-byte or not (shift_jis, gbk,
         // euc-kr...), that is valid UTF-8 with non-ASCII bytes is UTF-8: legacy multi-byte
-        // text of any length is next to never valid UTF-8 (issue 21, D10).
+        // text of any length is next to never valid UTF-8.
         Some(_) if utf8_ok && !bytes.is_ascii() => UTF_8,
         Some(e) => e,
         None if utf8_ok => UTF_8,
@@ -195,7 +195,7 @@ fn transcode<'a>(bytes: &'a [u8], enc: &'static Encoding, valid: Option<&'a str>
 
 /// Invalid UTF-8 read as `String::from_utf8_lossy` reads it (one U+FFFD per invalid
 /// sequence), into a string of exactly its size: growing it by doubling would hold 1.5x the
-/// page for a moment beside the page itself (issue #7).
+/// page for a moment beside the page itself.
 fn lossy_utf8(bytes: &[u8]) -> String {
     let len: usize = bytes
         .utf8_chunks()

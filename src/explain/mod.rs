@@ -25,7 +25,6 @@ pub mod rows;
 
 use std::fmt::Write as _;
 
-use crate::decode::{self, Charset};
 use crate::extract::auto::{self, Outcome, Trace};
 use crate::extract::danag::{self, Segments};
 use crate::extract::{self, Algo, Selection};
@@ -78,12 +77,8 @@ pub fn explain_with_gold(
     gold: Option<&str>,
 ) -> Result<Explained, Error> {
     // The same refusals as `page::extract`, in the same order.
-    crate::page::readable(bytes)?;
-    let decoded = decode::decode(bytes, opts.charset.as_ref().map(Charset::label), None);
+    let decoded = crate::page::decode_page(bytes, opts.charset.as_ref(), None)?;
     let eopts = &opts.extract;
-    if decoded.text.len() >= u32::MAX as usize {
-        return Err(Error::TooLarge);
-    }
     let arena = bumpalo::Bump::new();
     let doc = Document::parse(&decoded.text, &arena);
     let mut trace = Trace::default();
@@ -440,24 +435,12 @@ impl Page<'_, '_> {
         for i in 1..n {
             let p = nodes[i].parent as usize;
             let removed = t.removed.get(i).copied().unwrap_or(false);
-            r.removed_at[i] = if r.removed_at[p] != NONE {
-                r.removed_at[p]
-            } else if removed {
-                i as NodeId
-            } else {
-                NONE
-            };
+            r.removed_at[i] = nearest(r.removed_at[p], removed, i);
             let is_root = match t.outcome {
                 Outcome::Spread => Some(i) == body || (body.is_none() && p == 0),
                 _ => t.is_root.get(i).copied().unwrap_or(false),
             };
-            r.root_of[i] = if r.root_of[p] != NONE {
-                r.root_of[p]
-            } else if is_root {
-                i as NodeId
-            } else {
-                NONE
-            };
+            r.root_of[i] = nearest(r.root_of[p], is_root, i);
             r.link_list_at[i] = r.link_list_at[p];
             if r.link_list_at[i] == NONE && r.root_of[p] != NONE && nodes[i].kind == Kind::Element {
                 let s = t.stats.get(i).copied().unwrap_or_default();
@@ -853,6 +836,18 @@ impl Page<'_, '_> {
         let range = lo.saturating_sub(margin)..(hi + margin).min(self.profile.content.len());
         // Only worth a second figure when the page is much longer than the selection.
         (range.len() * 2 < self.profile.content.len()).then_some(range)
+    }
+}
+
+/// What a node inherits on the way down: its parent's mark (the nearest marked ancestor), else
+/// itself when it is marked, else none.
+fn nearest(parent: NodeId, marked: bool, i: usize) -> NodeId {
+    if parent != NONE {
+        parent
+    } else if marked {
+        i as NodeId
+    } else {
+        NONE
     }
 }
 

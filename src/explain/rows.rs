@@ -1,4 +1,4 @@
-//! The page's text blocks as rows of features, for training a block model (issue 22).
+//! The page's text blocks as rows of features, for training a block model.
 //!
 //! The blocks are exactly the ones the report lists (`Page::blocks`: cut where the text
 //! renderer cuts lines), seen through `auto`'s run on the page ([`auto::extract_traced`], the
@@ -8,7 +8,7 @@
 //! here changes what any extractor does: it only reads the trace.
 
 use super::{GoldIndex, Page, in_gold};
-use crate::decode::{self, Charset};
+
 use crate::extract::auto::{self, Outcome, Trace};
 use crate::extract::blocks::{FNV_OFFSET, fnv1a};
 use crate::extract::danag::{self, Segments};
@@ -124,12 +124,8 @@ pub struct PageRows {
 /// `opts` should ask for `auto`: the `auto_*` features come from its trace, and are zero for
 /// the other algorithms.
 pub fn block_rows(bytes: &[u8], opts: &Options, gold: Option<&str>) -> Result<PageRows, Error> {
-    crate::page::readable(bytes)?;
-    let decoded = decode::decode(bytes, opts.charset.as_ref().map(Charset::label), None);
+    let decoded = crate::page::decode_page(bytes, opts.charset.as_ref(), None)?;
     let eopts = &opts.extract;
-    if decoded.text.len() >= u32::MAX as usize {
-        return Err(Error::TooLarge);
-    }
     let arena = bumpalo::Bump::new();
     let doc = Document::parse(&decoded.text, &arena);
     let mut trace = Trace::default();

@@ -3,7 +3,7 @@
 //!
 //! Browsers read `<` inside `<script>` and the other raw-text elements, and inside comments, as
 //! text, not as a tag (WHATWG 13.2.5, the RAWTEXT, RCDATA, script data and comment states);
-//! generic tokenizers get this wrong (tl reads a tag there: y21/tl issue 62). The tokenizer
+//! generic tokenizers get this wrong (the tl crate reads a tag there). The tokenizer
 //! ([`super::tokens`]) asks this module, at each `<`, where such a region ends:
 //!
 //! - a comment (`<!-- ... -->`) ends after `-->` (or the abrupt `<!-->` forms); DOCTYPEs,

@@ -19,7 +19,7 @@
 //! innermost open one, so the walk's chain of open elements is the builder's. An end tag that
 //! closed nothing (a stray) is only in the page; its offset is kept ([`Tokenizer::strays`])
 //! and merged in by position. On a page that is mostly tags the stream cost 4 bytes a token
-//! beside the tree (issue #7: memory under 4x the record). The start and end tags of elements
+//! beside the tree (memory stays under 4x the record). The start and end tags of elements
 //! nested beyond [`tree::MAX_DEPTH`] are in no token: those elements have no node, and their
 //! end tags closed something, so they are no strays either (DANAg, which counts the code
 //! characters of each line from the tokens, does not count them; their text it counts). A

@@ -38,11 +38,12 @@ pub enum Kind {
 /// One node. Spans are byte offsets into the page text.
 ///
 /// 20 bytes: a page that is mostly tags has a node every 10-20 bytes, so each field costs
-/// memory in proportion to the page (issue #7: under 4x the record). What can be recomputed
-/// in O(1) is not stored: the first child is the next node when its parent is this one (nodes
-/// are in document order and an element's children are appended right after it); the end of
-/// the start tag is `start` plus the tag's length and the start of the end tag is `end` less
-/// the end tag's length, each kept in a few bits ([`Tree::inner_start`], [`Tree::inner_end`]).
+/// memory in proportion to the page (memory must stay under 4x the record). What can be
+/// recomputed in O(1) is not stored: the first child is the next node when its parent is this
+/// one (nodes are in document order and an element's children are appended right after it);
+/// the end of the start tag is `start` plus the tag's length and the start of the end tag is
+/// `end` less the end tag's length, each kept in a few bits ([`Tree::inner_start`],
+/// [`Tree::inner_end`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Node {
     /// Document, element or text.
@@ -308,10 +309,10 @@ const IMPLIED_END_SEARCH: usize = 256;
 /// `html_construction_site.cc` and WebKit's `HTMLConstructionSite.cpp`). Those browsers flatten
 /// deeper elements into siblings (one that would nest deeper is attached to the current
 /// node's parent); pith, whose concern is which text belongs where, keeps no node for them at
-/// all (issue #7): their tags and the context bits they give their content are kept on a
-/// stack of 2 bytes an element ([`Builder::start_tag`]), so that memory is bounded by the
-/// page's text (and its leaves), not by its nesting (a million nested `<div>`s were a million
-/// 20-byte nodes). Their boundaries stay where they separate text: a block's tag after text
+/// all: their tags and the context bits they give their content are kept on a stack of 2
+/// bytes an element ([`Builder::start_tag`]), so that memory is bounded by the page's text
+/// (and its leaves), not by its nesting (a million nested `<div>`s were a million 20-byte
+/// nodes). Their boundaries stay where they separate text: a block's tag after text
 /// leaves a marker node ([`Builder::mark_boundary`]), so paragraphs nested beyond the limit
 /// are still lines of their own. Real pages never nest this deep (the deepest of the 1,228
 /// pages of `../shared/data` nests 52 elements).

@@ -25,7 +25,7 @@
 //!
 //! Outside the hunt, for WARC input, raw bytes between members that are not a member are
 //! handed up as they are (`member()` is `None` for them): the WARC reader reports junk and
-//! reads uncompressed records that follow compressed ones (issue 21).
+//! reads uncompressed records that follow compressed ones.
 
 use std::io::{self, BufRead, Read};
 

@@ -176,7 +176,7 @@ fn bounded(r: impl Read, max: usize) -> Result<Option<Vec<u8>>, String> {
 
 /// [`dechunk`], with a body that starts chunked but breaks off (a chunk size line that is not
 /// one where the previous chunk's size says the next begins) an error: passing the raw body on
-/// would put chunk sizes into the text and split characters (issue 21).
+/// would put chunk sizes into the text and split characters.
 pub fn dechunk_checked(body: &[u8]) -> Result<Option<Vec<u8>>, String> {
     match dechunk(body) {
         Some(out) => Ok(Some(out)),

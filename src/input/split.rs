@@ -24,7 +24,7 @@
 //! handles every fault; the split only ever acts on what it has checked (a member corrupt within
 //! its head goes there too). A worker that finds a member damaged (CRC32, ISIZE, a record that
 //! does not fill it) has the sequential reader read that member alone, so that `-j 1` and `-j N`
-//! report the same damage the same way (issue 21). Skipped records under
+//! report the same damage the same way. Skipped records under
 //! [`warc::RAW_SKIP_MIN`] are inflated by a worker too, to check their member as `-j 1` does.
 
 use std::io::{self, BufReader, Cursor, Read};

@@ -674,33 +674,28 @@ impl<R: Source> Reader<R> {
         }
         let mut block = self.pool.get();
         block.reserve(len as usize);
-        if let Err(e) = self.read_block(len, &mut block) {
-            self.pool.put(block);
-            return Ok(Some(self.damaged(
-                start,
-                h.id.clone(),
-                format!("record cut short: {e}"),
-                true,
-            )));
-        }
-        let got = block.len() as u64;
         let mut ws = Vec::new();
-        let end = if got < len {
-            None
-        } else {
-            match self.record_end(own, &mut ws) {
-                Ok(end) => Some(end),
-                Err(e) => {
-                    self.pool.put(block);
-                    return Ok(Some(self.damaged(
-                        start,
-                        h.id.clone(),
-                        format!("record cut short: {e}"),
-                        true,
-                    )));
-                }
+        // The block, then (when it is whole) what follows it; a read error in either cuts the
+        // record short.
+        let end = match self.read_block(len, &mut block).and_then(|()| {
+            if (block.len() as u64) < len {
+                Ok(None)
+            } else {
+                self.record_end(own, &mut ws).map(Some)
+            }
+        }) {
+            Ok(end) => end,
+            Err(e) => {
+                self.pool.put(block);
+                return Ok(Some(self.damaged(
+                    start,
+                    h.id.clone(),
+                    format!("record cut short: {e}"),
+                    true,
+                )));
             }
         };
+        let got = block.len() as u64;
         let end = match end {
             Some(End::Loose) if embedded_record(&block).is_none() => Some(End::Record),
             other => other,

@@ -39,7 +39,8 @@
 //!   `rel=tag`.
 //! - `lang`: declared by `<html lang>` (or `xml:lang`), `<meta http-equiv=content-language>`,
 //!   `<meta name=language>`, `og:locale` (`lang_source: "declared"`), else detected from the
-//!   extracted text by whatlang (`"detected"`, only when whatlang calls it reliable).
+//!   extracted plain text (Markdown output's too) by whatlang (`"detected"`, only when
+//!   whatlang calls it reliable).
 //!
 //! JSON-LD is parsed with serde_json, never matched with patterns; a hostile page's JSON-LD
 //! is bounded: [`LD_MAX_SCRIPT`] bytes per script, [`LD_MAX_TOTAL`] in all, [`LD_MAX_SCRIPTS`]
@@ -525,9 +526,9 @@ impl Found {
     }
 }
 
-/// Reads the metadata of a parsed page; `text` is its extracted text (for language detection
-/// when none is declared), `url` the page's URL when the caller knows it (a WARC record's, the
-/// command line's): a date in its path is a stated date.
+/// Reads the metadata of a parsed page; `text` is its extracted plain text, never Markdown
+/// (for language detection when none is declared), `url` the page's URL when the caller knows
+/// it (a WARC record's, the command line's): a date in its path is a stated date.
 pub fn read(doc: &Document, text: &str, url: Option<&str>) -> Metadata {
     let f = collect(doc);
     let sitename = sitename(&f);

@@ -194,8 +194,8 @@ pub fn decode_page<'b>(
 
 /// [`extract_with`] on `page[start..]`, a buffer the caller gives away: when the page has to
 /// be transcoded (a legacy charset, UTF-16, invalid UTF-8), its bytes are freed as soon as the
-/// UTF-8 copy exists, so that the two are not both held beside the tree (issue #7: memory under
-/// 4x the record). The buffer comes back when it was kept (the page was UTF-8 already, or it
+/// UTF-8 copy exists, so that the two are not both held beside the tree (memory stays
+/// under 4x the record). The buffer comes back when it was kept (the page was UTF-8 already, or it
 /// could not be read), for reuse.
 pub fn extract_buffer(
     page: Vec<u8>,
@@ -288,8 +288,10 @@ fn from_text(
         let output::Rendered { text, images } =
             output::render_page(&doc, &selection, &opts.output, cx.url);
         if opts.metadata {
-            // The models were trained on the plain text's figures (line count, line lengths):
-            // Markdown output is rendered once more as text for them.
+            // The models were trained on the plain text's figures (line count, line lengths),
+            // and language detection reads words, not Markdown's markup (`lang` is the same
+            // under `json` and `json-markdown`): Markdown output is rendered once more as text
+            // for them.
             let plain;
             let model_text = if opts.output.format == output::Format::Text {
                 &text
@@ -298,7 +300,7 @@ fn from_text(
                 &plain
             };
             let features = model::features(&doc, &selection, model_text, cx.url);
-            let m = metadata::read(&doc, &text, cx.url);
+            let m = metadata::read(&doc, model_text, cx.url);
             // Trained on `auto`'s output: no estimate for another algorithm's.
             let confidence = (algo == Algo::Auto.name()).then(|| model::confidence(&features));
             return Extracted {

@@ -1,5 +1,5 @@
 #![allow(dead_code)]
-//! The damage harness of issue 21: WARC files built from known records (plain, one gzip member
+//! The damage harness: WARC files built from known records (plain, one gzip member
 //! per record, one gzip member for the whole file), one record damaged, and the invariant
 //! checked on what pith reads from them:
 //!

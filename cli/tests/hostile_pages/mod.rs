@@ -1,4 +1,4 @@
-//! The hostile pages of issue #7 (item 3), by name and size: shared by the memory test
+//! The hostile pages, by name and size: shared by the memory test
 //! (`tests/memory.rs`) and the full-size curves (`examples/hostile.rs`).
 
 #![allow(dead_code)]

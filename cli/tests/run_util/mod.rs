@@ -61,6 +61,22 @@ pub fn pith(args: &[&str], stdin: &[u8]) -> Output {
     pith_within(args, stdin, Duration::from_secs(300))
 }
 
+/// Runs `pith` with `args` and no standard input (`Command::output`'s null stdin).
+pub fn pith_args(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pith"))
+        .args(args)
+        .output()
+        .expect("run pith")
+}
+
+/// An empty directory `<temp>/pith-<prefix>-<pid>-<name>` (emptied when it was there).
+pub fn fresh_dir(prefix: &str, name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("pith-{prefix}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("tmp dir");
+    d
+}
+
 /// Every stdout line parsed as JSON; fails on invalid UTF-8 or a line that is not JSON.
 pub fn json_lines(o: &Output) -> Vec<Value> {
     String::from_utf8(o.stdout.clone())

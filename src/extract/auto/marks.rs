@@ -41,7 +41,7 @@ impl Bits {
 
 /// The flags of one reading of the page ([`super::select`]), a bit each in one byte per node:
 /// separate `Vec<bool>`s took a byte per node per flag (on a page of a node every 12 bytes,
-/// each a twelfth of the page in memory; issue #7), and a bit per node per flag ([`Bits`])
+/// each a twelfth of the page in memory), and a bit per node per flag ([`Bits`])
 /// cost `auto` 5% more instructions in shifts. Cells, so that a step can write one flag while
 /// it reads others.
 pub(super) struct Marks(Vec<std::cell::Cell<u8>>);

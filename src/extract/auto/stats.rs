@@ -22,7 +22,7 @@ pub struct Stats {
 }
 
 // 16 bytes, one per element (text nodes' statistics are recomputed from their span, see
-// [`NodeStats`]): the largest of `auto`'s arrays (issue #7).
+// [`NodeStats`]): the largest of `auto`'s arrays, so its size bounds memory.
 const _: () = assert!(std::mem::size_of::<Stats>() == 16);
 
 impl Stats {
