@@ -27,7 +27,7 @@
 use std::ops::Range;
 
 use crate::html::entities;
-use crate::html::tags::Tag;
+use crate::html::tags::{Tag, flags};
 use crate::html::tree::{Kind, NONE, NodeId, context};
 use crate::html::{Document, Selection, clean_inline};
 
@@ -339,8 +339,9 @@ pub(crate) fn find(doc: &Document<'_>, sel: &Selection, base: Option<&url::Url>)
 }
 
 /// Whether a caption's text `next` (node `id`) after `text` (its last node `last`) needs a
-/// space the markup does not write: when their elements are siblings, neither inside the
-/// other. A caption and its credit are often two `<span>`s laid out apart by a style sheet
+/// space the markup does not write: when a block ends or starts between them
+/// (`<p>Reuters.</p>Photo`), or when their elements are siblings, neither inside the other. A
+/// caption and its credit are often two `<span>`s laid out apart by a style sheet
 /// (`...sought treatment</span><span>Credit: EPA`); markup inside a word
 /// (`Wiki<i>pedia</i>`) puts one text inside the other's element and stays joined.
 fn caption_gap(doc: &Document<'_>, last: NodeId, id: NodeId, text: &str, next: &str) -> bool {
@@ -350,11 +351,25 @@ fn caption_gap(doc: &Document<'_>, last: NodeId, id: NodeId, text: &str, next: &
     {
         return false;
     }
+    let inside = |parent: NodeId, x: NodeId| doc.tree.subtree(parent).contains(&(x as usize));
+    let block = |x: NodeId| doc.tree.node(x).tag.is(flags::BLOCK);
+    // The elements that end between the two texts: `last`'s ancestors that do not hold `id`.
+    // Each element of the caption ends once, so over a caption these walks are linear.
+    let mut up = doc.tree.node(last).parent;
+    while up != NONE && !inside(up, id) {
+        if block(up) {
+            return true;
+        }
+        up = doc.tree.node(up).parent;
+    }
+    // The elements that start between them: the nodes between the two, in document order.
+    if (last + 1..id).any(|x| doc.tree.node(x).kind == Kind::Element && block(x)) {
+        return true;
+    }
     let (a, b) = (doc.tree.node(last).parent, doc.tree.node(id).parent);
     if a == NONE || b == NONE || a == b {
         return false;
     }
-    let inside = |parent: NodeId, x: NodeId| doc.tree.subtree(parent).contains(&(x as usize));
     !inside(a, id) && !inside(b, last)
 }
 
@@ -616,6 +631,19 @@ mod tests {
         assert_eq!(got[0].alt, None);
         assert_eq!(got[1].alt.as_deref(), Some("Pic"));
         assert_eq!(got[2].caption.as_deref(), Some("Kept caption"));
+    }
+
+    #[test]
+    fn a_block_inside_a_caption_separates_its_words() {
+        // A paragraph ends, or a block starts, between two texts of the caption: a space,
+        // though the markup writes none; words split by inline markup stay joined.
+        let html = "<p>Text.</p><figure><img src=a.jpg><figcaption><p>Vote count.</p>Photo: \
+            <b>AP</b><figcaption>Inner</figcaption>Wiki<i>pedia</i></figcaption></figure>";
+        let got = images_of(html, &["Text.", "Vote count."], None);
+        assert_eq!(
+            got[0].caption.as_deref(),
+            Some("Vote count. Photo: AP Wikipedia")
+        );
     }
 
     #[test]
