@@ -115,38 +115,28 @@ fn images_of_the_content_only_resolved_against_url() {
 
 #[test]
 fn images_resolve_against_base_href_and_the_record_url() {
-    let html = page().replace(
-        "<!--BASE-->",
-        "<base href=\"https://media.courier.example/2024/\">",
-    );
-    let v = json(
-        &[
-            "--format",
-            "json",
-            "--images",
-            "--url",
-            "https://courier.example/news/mill.html",
-        ],
-        html.as_bytes(),
-    );
+    // The first image's source when the page's `<base>` is `base` and its URL is given.
+    let first_src = |base: &str| {
+        let html = page().replace("<!--BASE-->", base);
+        let v = json(
+            &[
+                "--format",
+                "json",
+                "--images",
+                "--url",
+                "https://courier.example/news/mill.html",
+            ],
+            html.as_bytes(),
+        );
+        images(&v)[0].0.clone()
+    };
     assert_eq!(
-        images(&v)[0].0,
+        first_src("<base href=\"https://media.courier.example/2024/\">"),
         "https://media.courier.example/2024/photos/mill-wheel.jpg"
     );
     // A relative `<base>` is resolved against the page's URL first.
-    let html = page().replace("<!--BASE-->", "<base href=\"/media/\">");
-    let v = json(
-        &[
-            "--format",
-            "json",
-            "--images",
-            "--url",
-            "https://courier.example/news/mill.html",
-        ],
-        html.as_bytes(),
-    );
     assert_eq!(
-        images(&v)[0].0,
+        first_src("<base href=\"/media/\">"),
         "https://courier.example/media/photos/mill-wheel.jpg"
     );
     // A JSON lines record's `url` is the page's URL.
