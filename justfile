@@ -99,8 +99,8 @@ eval-links:
 
 # The page models of JSON output (`page_type`, `confidence`; docs/model.md): the page table of
 # every text set in ../shared/data by `pith-lab pages`, LightGBM (target/train-venv, pinned) with
-# host-grouped 5-fold CV on wcxb_train; writes src/page/model/trees.rs (the models as Rust
-# tables), lab/train/page_predictions.tsv (the trainer's predictions, which tests/page_model.rs
+# host-grouped 5-fold CV on wcxb_train; writes src/page/model/trees.rs (the forests as Rust
+# tables), src/page/model/words.bin (the text model's weights), lab/train/page_predictions.tsv (the trainer's predictions, which tests/page_model.rs
 # checks the Rust evaluator against) and eval/MODEL.md (the CV figures). Deterministic: a re-run
 # writes the same bytes. About 2 minutes on 2 cores after the build.
 train:
@@ -109,7 +109,7 @@ train:
     ./target/release/pith-lab pages ../shared/data/scrapinghub ../shared/data/cleaneval_final ../shared/data/dragnet ../shared/data/l3s_gn1 ../shared/data/wcxb_dev ../shared/data/wcxb_train > target/pages/pages.tsv
     test -x target/train-venv/bin/python || python3 -m venv target/train-venv
     target/train-venv/bin/pip install -q -r lab/train/requirements.txt
-    target/train-venv/bin/python lab/train/page_model.py target/pages/pages.tsv --rust src/page/model/trees.rs --predictions lab/train/page_predictions.tsv --report eval/MODEL.md
+    target/train-venv/bin/python lab/train/page_model.py target/pages/pages.tsv --rust src/page/model/trees.rs --words src/page/model/words.bin --predictions lab/train/page_predictions.tsv --report eval/MODEL.md
 
 # Does a learned block model beat `auto` on pages no rule was
 # written for? Writes the block table of the six text sets (target/blocks/), then trains

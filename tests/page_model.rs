@@ -44,7 +44,7 @@ fn the_evaluator_gives_the_trainers_predictions_on_every_training_page() {
             ..Context::default()
         };
         let e = pith::page::extract_with(&bytes, &cx, &opts).expect("readable");
-        assert_eq!(e.features.len(), model::N_FEATURES);
+        assert_eq!(e.features.values.len(), model::N_FEATURES);
         let want: Vec<f64> = cols[3..]
             .iter()
             .map(|v| v.parse().expect("number"))

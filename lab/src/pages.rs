@@ -4,8 +4,10 @@
 //! the set's name), URL (`-` when unknown), the bag-of-words F1 of `auto`'s output against
 //! the gold (`pith eval`'s scorer and gold clean-up), then the page features of
 //! `pith::page::model::features`, as the library computes them for JSON output with the URL
-//! given (`pith --url URL --format json`). Numbers are written in Rust's shortest round-trip
-//! form, so the trainer reads exactly the values the library's evaluator sees.
+//! given (`pith --url URL --format json`), and last a `word_buckets` column: the page's hashed words
+//! (`pith::page::model::words`) as `bucket:count` pairs separated by spaces. Numbers are
+//! written in Rust's shortest round-trip form, so the trainer reads exactly the values the
+//! library's evaluator sees.
 //!
 //! With `--candidates`, one row per page and candidate extraction ([`CANDIDATES`]: `auto`,
 //! `auto --recall`, `danag`), a `candidate` column after `url`, each row's F1 and features
@@ -41,6 +43,7 @@ pub fn header(with_candidates: bool) -> String {
     }
     cols.push("f1".into());
     cols.extend(model::feature_names());
+    cols.push("word_buckets".into());
     cols.join("\t")
 }
 
@@ -106,10 +109,10 @@ pub fn main(dirs: &[PathBuf], with_candidates: bool) -> ExitCode {
                     let _ = write!(out, "\t{name}");
                 }
                 let _ = write!(out, "\t{f1}");
-                for v in &e.features {
+                for v in &e.features.values {
                     let _ = write!(out, "\t{v}");
                 }
-                let _ = writeln!(out);
+                let _ = writeln!(out, "\t{}", e.features.words.to_column());
             }
             n += 1;
         }

@@ -29,7 +29,7 @@ from page_model import CONF_PARAMS, CONF_ROUNDS, CV_SET  # noqa: E402
 
 import lightgbm as lgb  # noqa: E402
 
-META = ["set", "page", "host", "type", "url", "candidate", "f1"]
+META = ["set", "page", "host", "type", "url", "candidate", "f1", "word_buckets"]
 CANDS = ["auto", "recall", "danag"]
 
 

@@ -23,20 +23,25 @@ scored leave-one-set-out. Then both models are fit on all their pages and writte
 Deterministic: fixed seeds, deterministic=True, force_row_wise, a fixed thread count, the
 table's row order. Nothing here depends on the clock, so a re-run writes the same bytes.
 
-Usage: page_model.py PAGES.tsv --rust OUT_RS --predictions PREDICTIONS --report REPORT
+Usage: page_model.py PAGES.tsv --rust OUT_RS --words OUT_BIN --predictions PREDICTIONS --report REPORT
 """
 
 import argparse
+import math
+import struct
 import sys
 import time
 
 import lightgbm as lgb
 import numpy as np
+import pandas as pd
+from scipy import sparse
 from scipy.stats import pearsonr, spearmanr
+from sklearn.linear_model import LogisticRegression
 
 from common import DETERMINISTIC, host_folds, read_features
 
-META = ["set", "page", "host", "type", "url", "f1"]
+META = ["set", "page", "host", "type", "url", "f1", "word_buckets"]
 TYPE_SETS = ["wcxb_train", "wcxb_dev"]
 CV_SET = "wcxb_train"
 COMMON = dict(
@@ -55,6 +60,109 @@ TYPE_PARAMS = dict(COMMON, objective="multiclass", learning_rate=0.1, num_leaves
 TYPE_ROUNDS = 200
 CONF_PARAMS = dict(COMMON, objective="cross_entropy", learning_rate=0.05, min_data_in_leaf=20)
 CONF_ROUNDS = 150
+
+
+# The text model (src/page/model/words.rs): hashed word buckets, sublinear tf × smoothed idf,
+# unit length, multinomial logistic regression. C = 4 was the first value tried; C = 1 gave a
+# stacked CV accuracy of 0.869 against 0.882 (docs/model.md).
+TEXT_BUCKETS = 8192
+TEXT_C = 4.0
+
+
+def word_counts(column):
+    """The `word_buckets` column (`bucket:count` pairs) as a CSR matrix of counts."""
+    rows, cols, vals = [], [], []
+    for i, cell in enumerate(column):
+        for pair in cell.split():
+            b, c = pair.split(":")
+            rows.append(i)
+            cols.append(int(b))
+            vals.append(float(c))
+    return sparse.csr_matrix((vals, (rows, cols)), shape=(len(column), TEXT_BUCKETS))
+
+
+def tfidf(counts, idf):
+    """(1 + ln c) · idf per bucket, each row scaled to unit length."""
+    x = counts.astype(np.float64).tocsr(copy=True)
+    x.data = 1.0 + np.log(x.data)
+    x = sparse.csr_matrix(x.multiply(idf[None, :]))
+    norms = np.sqrt(np.asarray(x.multiply(x).sum(axis=1)).ravel())
+    norms[norms == 0] = 1.0
+    return sparse.csr_matrix(x.multiply(1.0 / norms[:, None]))
+
+
+class TextModel:
+    """The linear text model, trained on the rows of `counts` with labels `y`."""
+
+    def __init__(self, counts, y, n_classes):
+        n = counts.shape[0]
+        df = np.asarray((counts > 0).sum(axis=0)).ravel()
+        self.idf = np.log((1.0 + n) / (1.0 + df)) + 1.0
+        self.lr = LogisticRegression(C=TEXT_C, max_iter=5000)
+        self.lr.fit(tfidf(counts, self.idf), y)
+        if list(self.lr.classes_) != list(range(n_classes)):
+            raise SystemExit(f"text model: classes {self.lr.classes_}")
+
+    def probs(self, counts):
+        return self.lr.predict_proba(tfidf(counts, self.idf))
+
+    def probs_exact(self, counts):
+        """The probabilities computed as words.rs computes them, in the same order: bucket by
+        bucket, one float at a time (the values the Rust evaluator reproduces)."""
+        coef, icpt = self.lr.coef_, self.lr.intercept_
+        out = np.zeros((counts.shape[0], coef.shape[0]))
+        for i in range(counts.shape[0]):
+            row = counts.getrow(i)
+            order = np.argsort(row.indices, kind="stable")
+            buckets = [int(b) for b in row.indices[order]]
+            weighted = [(1.0 + math.log(float(c))) * float(self.idf[b]) for b, c in zip(buckets, row.data[order])]
+            norm = 0.0
+            for v in weighted:
+                norm += v * v
+            norm = math.sqrt(norm)
+            z = []
+            for k in range(coef.shape[0]):
+                acc = float(icpt[k])
+                if norm > 0.0:
+                    for b, v in zip(buckets, weighted):
+                        acc += v / norm * float(coef[k, b])
+                z.append(acc)
+            m = max(z)
+            e = [math.exp(v - m) for v in z]
+            t = 0.0
+            for v in e:
+                t += v
+            out[i] = [v / t for v in e]
+        return out
+
+    def to_bytes(self):
+        """words.bin: idf, intercepts, then each class's weights; f64 little-endian."""
+        values = list(self.idf) + list(self.lr.intercept_) + list(self.lr.coef_.ravel())
+        for v in values:
+            if not math.isfinite(v):
+                raise SystemExit("non-finite value in the text model")
+        return struct.pack(f"<{len(values)}d", *values)
+
+
+def text_columns(classes):
+    return [f"text_{c}" for c in classes]
+
+
+def fit_stacked_type(X, W, y, hosts, rows, classes):
+    """The text model on `rows` and the type trees on the features plus the text model's
+    out-of-fold probabilities (inner host-grouped 5-fold CV over `rows`)."""
+    inner = np.zeros((len(rows), len(classes)))
+    for itr, ite in host_folds(hosts[rows]):
+        tm = TextModel(W[rows[itr]], y[rows[itr]], len(classes))
+        inner[ite] = tm.probs(W[rows[ite]])
+    tm = TextModel(W[rows], y[rows], len(classes))
+    xs = stack(X.iloc[rows], inner, classes)
+    return fit_type(xs, y[rows], len(classes)), tm
+
+
+def stack(x, probs, classes):
+    extra = pd.DataFrame(probs, columns=text_columns(classes), index=x.index)
+    return pd.concat([x, extra], axis=1)
 
 
 def fit_type(X, y, n_classes):
@@ -150,6 +258,10 @@ def write_rust(path, feats, classes, type_model, conf_model):
         "/// How many features the models read.",
         f"pub const N_FEATURES: usize = {len(feats)};",
         "",
+        "/// The text model's probabilities (`super::words`), which the type classifier reads after",
+        "/// [`FEATURES`].",
+        f"pub const TEXT_FEATURES: [&str; {len(classes)}] = [" + ", ".join(f'"{c}"' for c in text_columns(classes)) + "];",
+        "",
         "const fn s(feature: u16, threshold: f64, left: i32, right: i32) -> Split {",
         "    Split { feature, threshold, left, right }",
         "}",
@@ -190,12 +302,14 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("pages")
     ap.add_argument("--rust", required=True)
+    ap.add_argument("--words", required=True, help="the text model's weights (words.bin)")
     ap.add_argument("--predictions", required=True)
     ap.add_argument("--report", required=True)
     a = ap.parse_args()
     t0 = time.time()
     df, feats = read_features(a.pages, META)
     X = df[feats]
+    W = word_counts(df["word_buckets"].to_numpy())
     is_type = df["set"].isin(TYPE_SETS).to_numpy()
     classes = sorted(df.loc[is_type, "type"].unique())
     cls_index = {c: i for i, c in enumerate(classes)}
@@ -206,6 +320,7 @@ def main():
     # Host-grouped 5-fold CV on wcxb_train.
     cv = np.flatnonzero((df["set"] == CV_SET).to_numpy())
     oof_type = np.full(len(df), -1)
+    oof_text = np.full(len(df), -1)
     oof_probs = np.zeros((len(df), len(classes)))
     oof_conf = np.full(len(df), np.nan)
     fold_of = np.full(len(df), -1)
@@ -214,8 +329,10 @@ def main():
         held = set(hosts[test])
         free = ~np.isin(hosts, list(held))
         tr_type = np.flatnonzero(free & is_type)
-        m = fit_type(X.iloc[tr_type], y_type[tr_type], len(classes))
-        p = m.predict(X.iloc[test])
+        m, tm = fit_stacked_type(X, W, y_type, hosts, tr_type, classes)
+        tp = tm.probs(W[test])
+        oof_text[test] = tp.argmax(axis=1)
+        p = m.predict(stack(X.iloc[test], tp, classes))
         oof_probs[test] = p
         oof_type[test] = p.argmax(axis=1)
         tr_conf = np.flatnonzero(free)
@@ -236,10 +353,12 @@ def main():
 
     # Final models on all their pages.
     all_type = np.flatnonzero(is_type)
-    type_model = fit_type(X.iloc[all_type], y_type[all_type], len(classes))
+    type_model, text_model = fit_stacked_type(X, W, y_type, hosts, all_type, classes)
     conf_model = fit_conf(X, y_conf)
     n_splits, n_leaves, n_trees = write_rust(a.rust, feats, classes, type_model, conf_model)
-    probs = type_model.predict(X)
+    with open(a.words, "wb") as f:
+        f.write(text_model.to_bytes())
+    probs = type_model.predict(stack(X, text_model.probs_exact(W), classes))
     conf = conf_model.predict(X)
     with open(a.predictions, "w") as f:
         f.write("\t".join(["set", "page", "url"] + classes + ["confidence"]) + "\n")
@@ -252,6 +371,8 @@ def main():
     t = cv
     truth, pred = y_type[t], oof_type[t]
     acc = float(np.mean(truth == pred))
+    text_acc = float(np.mean(truth == oof_text[t]))
+    text_bytes = len(text_model.to_bytes())
     fold_acc = [float(np.mean(truth[fold_of[t] == k] == pred[fold_of[t] == k])) for k in range(5)]
     majority = float(np.mean(truth == np.bincount(truth).argmax()))
     conf_m = np.zeros((len(classes), len(classes)), dtype=int)
@@ -279,14 +400,18 @@ def main():
         f"wcxb_train ({len(t)} pages, GroupKFold by host; each fold's models trained on every other",
         "page of their sets whose host is not in the fold), except the leave-one-set-out table.",
         "",
-        f"Features: {len(feats)}. Models: page type {TYPE_ROUNDS} rounds × {len(classes)} classes, confidence",
-        f"{CONF_ROUNDS} trees; {n_trees} trees, {n_splits} splits and {n_leaves} leaves in all.",
+        f"Features: {len(feats)}, and for the page type the text model's {len(classes)} probabilities",
+        f"({TEXT_BUCKETS} hashed word buckets, logistic regression with C = {TEXT_C:g}; the trees are",
+        "trained on its out-of-fold probabilities, an inner host-grouped 5-fold CV). Models: page type",
+        f"{TYPE_ROUNDS} rounds × {len(classes)} classes, confidence {CONF_ROUNDS} trees; {n_trees} trees,",
+        f"{n_splits} splits and {n_leaves} leaves in all; the text model {text_bytes:,} bytes.",
         "",
         "## Page type",
         "",
         f"Accuracy **{acc:.3f}** ({int(np.sum(truth == pred))} of {len(t)}); by fold "
         + ", ".join(f"{x:.3f}" for x in fold_acc)
-        + f". Always answering the commonest type would score {majority:.3f}.",
+        + f". Always answering the commonest type would score {majority:.3f}; the text model alone"
+        + f" {text_acc:.3f}, the trees without it 0.828 (the model before the text model was added).",
         "",
         "Confusion (rows: WCXB's type, columns: predicted), with each type's recall and precision:",
         "",

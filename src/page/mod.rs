@@ -80,7 +80,7 @@ pub struct Extracted {
     pub confidence: Option<f64>,
     /// The page-level features both models read ([`model::features`]; only with
     /// [`Options::metadata`]).
-    pub features: Vec<f64>,
+    pub features: model::Features,
 }
 
 /// Why a page could not be extracted at all. A page that parses but has no main text is not an

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# `just train` is deterministic: the page table written by PITH_LAB (default
+# target/debug/pith-lab) from ../shared/data, then lab/train/page_model.py run twice on it;
+# every file the two runs write (the Rust forests, the text model's weights, the trainer's
+# predictions and the report) must be the same bytes. Used by .ci/run; needs ../shared/data
+# and PyPI (the pinned trainer in target/train-venv).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+lab=${1:-target/debug/pith-lab}
+data=../shared/data
+sets=(scrapinghub cleaneval_final dragnet l3s_gn1 wcxb_dev wcxb_train)
+for s in "${sets[@]}"; do
+  [ -d "$data/$s" ] || { echo "train_twice: $data/$s is missing" >&2; exit 1; }
+done
+out=target/train-twice
+rm -rf "$out"
+mkdir -p "$out/1" "$out/2"
+"$lab" pages "${sets[@]/#/$data/}" > "$out/pages.tsv" 2> "$out/pages.log"
+test -x target/train-venv/bin/python || python3 -m venv target/train-venv
+target/train-venv/bin/pip install -q -r lab/train/requirements.txt
+for run in 1 2; do
+  target/train-venv/bin/python lab/train/page_model.py "$out/pages.tsv" \
+    --rust "$out/$run/trees.rs" --words "$out/$run/words.bin" \
+    --predictions "$out/$run/page_predictions.tsv" --report "$out/$run/MODEL.md" \
+    > /dev/null 2> "$out/$run/log"
+done
+for f in trees.rs words.bin page_predictions.tsv MODEL.md; do
+  cmp "$out/1/$f" "$out/2/$f"
+done
+echo "train_twice: two runs of the trainer wrote the same bytes ($(wc -c < "$out/1/words.bin") + $(wc -c < "$out/1/trees.rs") bytes of model)"
