@@ -2,10 +2,13 @@
 """The page models of `pith --format json`: `page_type` and `confidence` (`just train`).
 
 Reads the page table of `pith-lab pages` (TSV: set, page, host, type, url, f1 of `auto`'s
-output, then the features of `pith::page::model::features`) and trains two LightGBM models:
+output, then the features of `pith::page::model::features`, then the page's hashed words) and
+trains:
 
 - page type: a 7-class classifier on WCXB's page types (wcxb_train and wcxb_dev, the sets whose
-  MANIFEST gives `types`; the other sets' pages have no type and are left out);
+  MANIFEST gives `types`; the other sets' pages have no type and are left out): LightGBM trees
+  over the features and the seven probabilities of a linear text model over the words
+  (`TextModel`, a logistic regression; the trees train on its out-of-fold probabilities);
 - confidence: a regressor (cross-entropy objective, so a logistic output in 0..1) of the
   bag-of-words F1 of `auto`'s output against the gold, on the pages of every set.
 
@@ -16,6 +19,8 @@ scored leave-one-set-out. Then both models are fit on all their pages and writte
 
 - OUT_RS: the generated Rust source of both forests (tables of splits and leaves; see
   src/page/model/mod.rs for the evaluator);
+- OUT_BIN: the text model's idf, intercepts and weights as f64 (src/page/model/words.rs reads
+  them);
 - PREDICTIONS: the trainer's own predictions for every row of the table (class
   probabilities and confidence), which the Rust evaluator must reproduce (tests/page_model.rs);
 - REPORT: the validation tables (Markdown).
