@@ -209,6 +209,7 @@ def main():
                     help="leave out the features whose name starts with this (an ablation; repeatable)")
     ap.add_argument("--balance-sets", action="store_true",
                     help="every set weighs the same in training and in the threshold's choice")
+    ap.add_argument("--page-columns", help="a TSV of set, page and page-level features to join to every block")
     ap.add_argument("--cv-only", action="store_true",
                     help="only the wcxb_train CV (no leave-one-set-out, no model on every set)")
     a = ap.parse_args()
@@ -219,6 +220,15 @@ def main():
         a.blocks,
         {"set": str, "page": str, "host": str, "type": str, "tag": str, "parent_tag": str, "text": str},
     )
+    if a.page_columns:
+        # Page-level columns (e.g. out-of-fold page-type probabilities) joined to every block
+        # of their page as features.
+        extra = read_table(a.page_columns, {"set": str, "page": str})
+        df = df.merge(extra, on=["set", "page"], how="left", validate="many_to_one")
+        added = [c for c in extra.columns if c not in ("set", "page")]
+        if df[added].isna().any().any():
+            raise SystemExit(f"{a.page_columns}: a page of the block table is missing")
+        print(f"page columns: {', '.join(added)}", file=sys.stderr)
     pages = {}
     with open(a.pages) as f:
         for line in f:
