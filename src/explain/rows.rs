@@ -90,6 +90,10 @@ pub const FEATURES: &[&str] = &[
     "next_chars",
     "next_link_density",
     "next_auto_kept",
+    // Runs of alike siblings (cards, teasers, comments): the largest position in such a run
+    // among the block's element and its ancestors, and the depth of the nearest one.
+    "rep_position",
+    "rep_depth",
 ];
 
 /// The number of features of a row: [`FEATURES`] plus the hashed buckets.
@@ -203,6 +207,32 @@ pub fn block_rows(bytes: &[u8], opts: &Options, gold: Option<&str>) -> Result<Pa
         Outcome::Everything => 3.0,
     };
     let ld = |o: &Own| if o.chars > 0.0 { o.link / o.chars } else { 0.0 };
+    // Each element's position in a run of alike element siblings (same tag and class as the
+    // previous element sibling; 1 when it starts a run): one forward pass, the last child's
+    // signature and run kept per parent.
+    let mut run_at = vec![0u32; tree.nodes.len()];
+    {
+        let mut last: Vec<(u64, u32)> = vec![(0, 0); tree.nodes.len()];
+        for (i, node) in tree.nodes.iter().enumerate() {
+            if node.kind != Kind::Element {
+                continue;
+            }
+            let id = i as NodeId;
+            let class = doc.attr(id, "class").unwrap_or("");
+            let sig = fnv1a(fnv1a(FNV_OFFSET, &[node.tag as u8]), class.as_bytes());
+            if let Some(slot) = last.get_mut(node.parent as usize) {
+                let run = if slot.1 > 0 && slot.0 == sig {
+                    slot.1 + 1
+                } else {
+                    1
+                };
+                *slot = (sig, run);
+                if let Some(r) = run_at.get_mut(i) {
+                    *r = run;
+                }
+            }
+        }
+    }
 
     let mut rows = Vec::with_capacity(n);
     let mut before = 0.0f32;
@@ -290,6 +320,7 @@ pub fn block_rows(bytes: &[u8], opts: &Options, gold: Option<&str>) -> Result<Pa
         let mut has = [false; 17];
         let mut anc = [0.0f32; ANCESTOR_BUCKETS];
         let mut mine = [0.0f32; OWN_BUCKETS];
+        let (mut rep_position, mut rep_depth) = (0u32, 0.0f32);
         if owner != NONE {
             for (k, a) in std::iter::once(owner)
                 .chain(tree.ancestors(owner))
@@ -300,6 +331,11 @@ pub fn block_rows(bytes: &[u8], opts: &Options, gold: Option<&str>) -> Result<Pa
                 if node.kind != Kind::Element {
                     continue;
                 }
+                let run = run_at.get(a as usize).copied().unwrap_or(0);
+                if run >= 2 && rep_position == 0 {
+                    rep_depth = k as f32 + 1.0;
+                }
+                rep_position = rep_position.max(if run >= 2 { run } else { 0 });
                 let slot = match node.tag {
                     Tag::Li => 0,
                     Tag::Table => 1,
@@ -362,6 +398,7 @@ pub fn block_rows(bytes: &[u8], opts: &Options, gold: Option<&str>) -> Result<Pa
                 None => f.extend([0.0, 0.0, 0.0]),
             }
         }
+        f.extend([rep_position as f32, rep_depth]);
         debug_assert_eq!(f.len(), FEATURES.len());
         f.extend(anc);
         f.extend(mine);
@@ -402,4 +439,35 @@ fn words(v: &str) -> impl Iterator<Item = String> + '_ {
         .filter(|w| w.len() >= 2)
         .take(32)
         .map(str::to_ascii_lowercase)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_in_runs_of_alike_cards_say_where_in_the_run_they_are() {
+        let page = b"<html><body><p>An opening paragraph of the page, with words enough.</p>\
+            <div class=list><div class=card><h3>First story</h3></div>\
+            <div class=card><h3>Second story</h3></div>\
+            <div class=card><h3>Third story</h3></div>\
+            <div class=other><h3>Not a card</h3></div></div></body></html>";
+        let rows = block_rows(page, &Options::default(), None).expect("a page");
+        let at = |name: &str| FEATURES.iter().position(|f| *f == name).expect(name);
+        let feature = |text: &str, name: &str| {
+            let row = rows
+                .blocks
+                .iter()
+                .find(|r| r.text.contains(text))
+                .unwrap_or_else(|| panic!("no block {text}"));
+            row.features[at(name)]
+        };
+        assert_eq!(feature("opening", "rep_position"), 0.0);
+        assert_eq!(feature("First story", "rep_position"), 0.0);
+        assert_eq!(feature("Second story", "rep_position"), 2.0);
+        assert_eq!(feature("Third story", "rep_position"), 3.0);
+        // The card is the h3's parent: the second element on the walk up.
+        assert_eq!(feature("Third story", "rep_depth"), 2.0);
+        assert_eq!(feature("Not a card", "rep_position"), 0.0);
+    }
 }
