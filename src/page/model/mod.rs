@@ -371,23 +371,14 @@ fn bucket(word: &[u8], n: usize) -> usize {
     (fnv1a(FNV_OFFSET, word) % n as u64) as usize
 }
 
-/// Adds the ASCII letter runs of two or more letters in `s`, lower-cased, to `buckets`.
+/// Adds the words of `s` ([`words::each_word`]) to `buckets`.
 fn hash_words(s: &str, buckets: &mut [f64]) {
     let n = buckets.len() as u64;
-    let (mut h, mut len) = (FNV_OFFSET, 0usize);
-    for b in s.bytes().chain(std::iter::once(b' ')) {
-        if b.is_ascii_alphabetic() {
-            h = fnv1a(h, &[b.to_ascii_lowercase()]);
-            len += 1;
-        } else {
-            if len >= 2
-                && let Some(c) = buckets.get_mut((h % n.max(1)) as usize)
-            {
-                *c += 1.0;
-            }
-            (h, len) = (FNV_OFFSET, 0);
+    words::each_word(FNV_OFFSET, s, |h| {
+        if let Some(c) = buckets.get_mut((h % n.max(1)) as usize) {
+            *c += 1.0;
         }
-    }
+    });
 }
 
 /// What one text's characters add up to.

@@ -101,22 +101,13 @@ impl Counter {
         self.words(fnv1a(FNV_OFFSET, URL_PREFIX), path);
     }
 
-    /// ASCII letter runs of two or more, lower-cased, each hashed from `seed`.
+    /// Counts every word of `s`, each hashed from `seed` ([`each_word`]).
     fn words(&mut self, seed: u64, s: &str) {
-        let (mut h, mut len) = (seed, 0usize);
-        for b in s.bytes().chain(std::iter::once(b' ')) {
-            if b.is_ascii_alphabetic() {
-                h = fnv1a(h, &[b.to_ascii_lowercase()]);
-                len += 1;
-            } else {
-                if len >= 2
-                    && let Some(c) = self.counts.get_mut((h % BUCKETS as u64) as usize)
-                {
-                    *c = c.saturating_add(1);
-                }
-                (h, len) = (seed, 0);
+        each_word(seed, s, |h| {
+            if let Some(c) = self.counts.get_mut((h % BUCKETS as u64) as usize) {
+                *c = c.saturating_add(1);
             }
-        }
+        });
     }
 
     /// The counted buckets, in order.
@@ -129,6 +120,24 @@ impl Counter {
                 .map(|(b, &c)| (b as u16, c))
                 .collect(),
         )
+    }
+}
+
+/// Calls `f` with the FNV-1a hash, continued from `seed`, of every word of `s`: each ASCII
+/// letter run of two or more letters, lower-cased. The page features' hashed words
+/// ([`super::features`]) and the text model's counts are the same words.
+pub(super) fn each_word(seed: u64, s: &str, mut f: impl FnMut(u64)) {
+    let (mut h, mut len) = (seed, 0usize);
+    for b in s.bytes().chain(std::iter::once(b' ')) {
+        if b.is_ascii_alphabetic() {
+            h = fnv1a(h, &[b.to_ascii_lowercase()]);
+            len += 1;
+        } else {
+            if len >= 2 {
+                f(h);
+            }
+            (h, len) = (seed, 0);
+        }
     }
 }
 
