@@ -207,8 +207,8 @@ pub fn block_rows(bytes: &[u8], opts: &Options, gold: Option<&str>) -> Result<Pa
         Outcome::Everything => 3.0,
     };
     let ld = |o: &Own| if o.chars > 0.0 { o.link / o.chars } else { 0.0 };
-    // Each element's position in a run of alike element siblings (same tag and class as the
-    // previous element sibling; 1 when it starts a run): one forward pass, the last child's
+    // Each element's position in a run of alike element siblings (the page features' signature,
+    // tag and class, equal to the previous element sibling's; 1 when it starts a run): one forward pass, the last child's
     // signature and run kept per parent.
     let mut run_at = vec![0u32; tree.nodes.len()];
     {
@@ -218,8 +218,7 @@ pub fn block_rows(bytes: &[u8], opts: &Options, gold: Option<&str>) -> Result<Pa
                 continue;
             }
             let id = i as NodeId;
-            let class = doc.attr(id, "class").unwrap_or("");
-            let sig = fnv1a(fnv1a(FNV_OFFSET, &[node.tag as u8]), class.as_bytes());
+            let sig = crate::page::model::signature(&doc, id, node.tag);
             if let Some(slot) = last.get_mut(node.parent as usize) {
                 let run = if slot.1 > 0 && slot.0 == sig {
                     slot.1 + 1

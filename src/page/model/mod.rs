@@ -346,8 +346,9 @@ const CARD: [Tag; 6] = [
 /// A run of alike element siblings this long or longer is a repeated group (cards, entries).
 const GROUP_RUN: u32 = 3;
 
-/// An element's tag and class attribute, hashed: alike siblings share it.
-fn signature(doc: &Document<'_>, id: NodeId, tag: Tag) -> u64 {
+/// An element's tag and class attribute, hashed: alike siblings share it (also the block
+/// table's runs, `explain::rows`).
+pub(crate) fn signature(doc: &Document<'_>, id: NodeId, tag: Tag) -> u64 {
     let h = fnv1a(FNV_OFFSET, &(tag as u16).to_le_bytes());
     fnv1a(h, doc.attr(id, "class").unwrap_or("").trim().as_bytes())
 }
