@@ -5,7 +5,7 @@
 
 use super::marks::{Bits, Flags, Marks, mark};
 use super::stats::{NodeStats, shown_chars};
-use super::{Outcome, Trace, Tuning};
+use super::{Outcome, Rule, Trace, Tuning};
 use crate::extract::Selection;
 use crate::html::tags::{Tag, flags};
 use crate::html::tree::{NodeId, context};
@@ -57,7 +57,8 @@ fn mark_inside(
         let keep = taken && {
             let starts_here = is_root.get(i) && !parent_inside;
             let s = &stats.element(r);
-            let link_list = node.tag.is(flags::BLOCK)
+            let link_list = !tuning.off.has(Rule::LinkLists)
+                && node.tag.is(flags::BLOCK)
                 && s.text > 0
                 && s.link_density() > tuning.link_list_density;
             starts_here || !link_list
@@ -149,8 +150,9 @@ pub(super) fn spread(
         }
     });
     let whole_chars = whole_chars_all - teaser_chars;
-    let spread =
-        tuning.spread_share > 0.0 && (sel_chars as f32) < tuning.spread_share * whole_chars as f32;
+    let spread = tuning.spread_share > 0.0
+        && !tuning.off.has(Rule::Spread)
+        && (sel_chars as f32) < tuning.spread_share * whole_chars as f32;
     if let Some(t) = trace {
         t.record_spread(sel_chars, whole_chars, spread);
     }

@@ -11,7 +11,7 @@ use super::rules::{
     HIDING_STYLES, NEGATIVE, PARAGRAPH_MIN_TEXT, POSITIVE, WRAPPER_DANAG_SHARE,
 };
 use super::stats::NodeStats;
-use super::{Retry, Tuning};
+use super::{Retry, Rule, Tuning};
 use crate::html::Document;
 use crate::html::tags::{Tag, flags};
 use crate::html::tree::{Kind, NodeId};
@@ -228,7 +228,9 @@ pub(super) fn judge(
         &hidden,
         &removed,
     );
-    if article_text(stats, &block_child, &removed) < ARTICLE_MIN_CHARS {
+    if !tuning.off.has(Rule::Thread)
+        && article_text(stats, &block_child, &removed) < ARTICLE_MIN_CHARS
+    {
         mark_removed(
             doc,
             tuning,
@@ -293,6 +295,7 @@ fn mark_removed(
     removed: &Flags<'_>,
 ) {
     let nodes = &doc.tree.nodes;
+    let off = tuning.off;
     // Elements only: a text node's flag stays clear, and `collect`, which alone reads it,
     // reaches a text node only through its parent, which is then not removed.
     stats.for_each_element(|i, r, node| {
@@ -319,20 +322,34 @@ fn mark_removed(
         // A boilerplate-looking element that holds most of DANAg's densest region is a page
         // wrapper with an unlucky class, not a boilerplate block.
         let wraps_main = || {
-            WRAPPER_DANAG_SHARE.exceeded(u64::from(s.danag), u64::from(total_danag))
+            !off.has(Rule::Wrapper)
+                && WRAPPER_DANAG_SHARE.exceeded(u64::from(s.danag), u64::from(total_danag))
                 && (thread || hint[r] != COMMENT_HINT)
         };
-        let class_boiler = hint[r] < 0 && retry != Retry::HiddenAndClasses;
+        let class_boiler = hint[r] < 0
+            && retry != Retry::HiddenAndClasses
+            && !off.has(if hint[r] == COMMENT_HINT {
+                Rule::CommentWords
+            } else {
+                Rule::ClassWords
+            });
         // HTML's `<header>` in an `<article>` is that article's own header (its title, its
         // standfirst; on a listing, a card's headline and summary), not the page's.
-        let article_header =
-            || node.tag == Tag::Header && nodes[node.parent as usize].tag == Tag::Article;
-        let tag_boiler = rules::boilerplate_tag(node.tag) && !article_header();
-        let boiler =
-            rules::never_main_tag(node.tag) || ((tag_boiler || class_boiler) && !wraps_main());
+        let article_header = || {
+            !off.has(Rule::ArticleHeader)
+                && node.tag == Tag::Header
+                && nodes[node.parent as usize].tag == Tag::Article
+        };
+        let tags = !off.has(Rule::BoilerplateTags);
+        let tag_boiler = tags && rules::boilerplate_tag(node.tag) && !article_header();
+        let boiler = (tags && rules::never_main_tag(node.tag))
+            || ((tag_boiler || class_boiler) && !wraps_main());
         removed.assign(
             i,
-            boiler || (hidden.get(i) && matches!(retry, Retry::None | Retry::Listing)),
+            boiler
+                || (hidden.get(i)
+                    && !off.has(Rule::Hidden)
+                    && matches!(retry, Retry::None | Retry::Listing)),
         );
     });
 }

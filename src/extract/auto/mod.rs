@@ -40,6 +40,7 @@
 //! every visible text is the answer. `marks.rs` holds the per-node sets the steps hand each
 //! other; `trace.rs` records the decisions for `pith explain`.
 
+mod ablate;
 mod collect;
 mod container;
 mod hints;
@@ -50,6 +51,7 @@ mod stats;
 mod teasers;
 mod trace;
 
+pub use ablate::{Rule, Rules};
 pub(crate) use hints::{COMMENT_HINT, element_hints};
 pub use stats::Stats;
 pub use trace::{Outcome, Trace};
@@ -58,6 +60,7 @@ use crate::extract::Selection;
 use crate::extract::danag::{self, Segments};
 use crate::html::Document;
 use crate::html::tree::{Kind, NodeId, context};
+use ablate::Rule as R;
 use marks::{Bits, Marks, mark};
 use rules::{ARTICLE_MIN_CHARS, EXTRACTED_MIN_CHARS, RETRY_GAIN, TEASER_REPEAT};
 
@@ -78,6 +81,8 @@ pub struct Tuning {
     /// When the chosen text is under this share of the page's non-boilerplate text, the page
     /// is not one article and all of that text is kept (0: never).
     pub spread_share: f32,
+    /// Rules switched off, to measure what each is worth (`pith-lab rules`); none by default.
+    pub off: Rules,
 }
 
 impl Tuning {
@@ -139,20 +144,25 @@ pub fn extract_traced(
     for retry in [Retry::Hidden, Retry::HiddenAndClasses, Retry::Listing] {
         let wanted = match retry {
             Retry::None => false,
-            Retry::Hidden => kept < ARTICLE_MIN_CHARS,
+            Retry::Hidden => !tuning.off.has(R::RetryHidden) && kept < ARTICLE_MIN_CHARS,
             // Under trafilatura's `MIN_EXTRACTED_SIZE` (250 characters, where it falls back to
             // other extractors), the page's class names are not trusted either: a wrapper
             // named like boilerplate (`sidebar-layout`, `promo-article`) must not leave a page
             // empty. Nor are they when they removed most of the page's prose, piecewise, and
             // more than the extraction keeps: then they name the site's layout (see `hints::judge`).
-            Retry::HiddenAndClasses => kept < EXTRACTED_MIN_CHARS || class_prose > kept,
+            Retry::HiddenAndClasses => {
+                (!tuning.off.has(R::RetryClasses) && kept < EXTRACTED_MIN_CHARS)
+                    || (!tuning.off.has(R::LayoutClasses) && class_prose > kept)
+            }
             // Still under `MIN_EXTRACTED_SIZE`, on a page whose content is its links (a job
             // board, a catalogue of linked cards: `TEASER_REPEAT` links that each hold a card,
             // as for teasers): the link-density rules took it. Like trafilatura's baseline
             // fallback, take the page minus its boilerplate with the link lists kept. (A
             // menu's links hold one word each: a short post beside menus stays short.)
             Retry::Listing => {
-                kept < EXTRACTED_MIN_CHARS && teasers::linked_cards(doc) >= TEASER_REPEAT
+                !tuning.off.has(R::RetryListing)
+                    && kept < EXTRACTED_MIN_CHARS
+                    && teasers::linked_cards(doc) >= TEASER_REPEAT
             }
         };
         if !wanted {
@@ -241,11 +251,11 @@ fn select(
         };
     }
     // Teasers, before the container so that they do not count as its prose when it climbs.
-    if !tuning.comments {
+    if !tuning.comments && !tuning.off.has(R::Teasers) {
         teasers::mark(doc, &stats, &marks);
     }
     // 3. The container, or DANAg's selection when none has text enough.
-    let scores = container::score(doc, &stats, hints.by_element, &marks);
+    let scores = container::score(doc, tuning, &stats, hints.by_element, &marks);
     if let Some(t) = trace.as_deref_mut() {
         t.record_scores(doc, &stats, &marks, &scores);
     }
@@ -253,7 +263,7 @@ fn select(
         return danag_reading(doc, in_danag, class_prose);
     };
     drop(in_danag);
-    let chosen = container::choose(doc, &stats, &marks, scores, winner);
+    let chosen = container::choose(doc, tuning, &stats, &marks, scores, winner);
     // 4. Prose outside the container.
     recover::recover(doc, tuning, &stats, &marks, &chosen.roots);
     // 5. The text of the chosen roots.

@@ -3,10 +3,10 @@
 //! split off), unless a boilerplate ancestor removed it, it stands in a teaser, or it is a
 //! site's legal notice. The thresholds are the mode's ([`Tuning`]).
 
-use super::Tuning;
 use super::marks::{Marks, mark, mark_subtrees};
 use super::rules::{COPYRIGHT_SIGNS, RIGHTS_RESERVED};
 use super::stats::NodeStats;
+use super::{Rule, Tuning};
 use crate::html::Document;
 use crate::html::tree::{Kind, NodeId};
 
@@ -41,11 +41,12 @@ pub(super) fn recover(
             && !removed.get(i)
             && !teaser.get(i)
             && tuning.recover_min_text > 0
+            && !tuning.off.has(Rule::Recover)
             && stats.get(i).text >= tuning.recover_min_text
             && stats.get(i).link_density() < tuning.recover_max_link_density
             && stats.get(nodes[i].parent as usize).link_density()
                 < tuning.recover_max_parent_link_density
-            && !legal_notice(doc, i as NodeId)
+            && (tuning.off.has(Rule::LegalNotice) || !legal_notice(doc, i as NodeId))
         {
             is_root.set(i);
         }
