@@ -28,6 +28,7 @@ const PAGES: &[(&str, &str, &str)] = &[
     ("legal-notice", "l3s_gn1", "560cec3d-261b-47"),
     ("link-lists", "wcxb_train", "4650"),
     ("spread", "wcxb_train", "0274"),
+    ("recovered-count", "wcxb_train", "4854"),
     ("retry-hidden", "wcxb_train", "0468"),
     ("retry-classes", "wcxb_train", "2864"),
     ("layout-classes", "wcxb_train", "4435"),

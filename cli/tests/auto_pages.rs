@@ -1009,3 +1009,50 @@ fn an_articles_own_header_stays_on_built_pages() {
     );
     assert_out(&text, &["Subscribe to our print edition"]);
 }
+
+/// A service page: a short introduction (the container), the plans as lists of short items,
+/// and one paragraph of prose elsewhere that recovery brings back. The container holds under
+/// half of the page's text, so the page is not one article and spreads; the recovered
+/// paragraph must not count for the container (it did, and kept the plans out).
+/// (wcxb_train/0025, a college coach's packages, is the real page of the same shape.)
+#[test]
+fn recovered_prose_does_not_make_a_page_one_article_on_built_pages() {
+    let html = "<html><body><div class=wrap><div class=intro><h1>Coaching plans for the new season</h1> \
+        <p>Our coaches have worked with runners of every level for twelve years, from first races to national championships, and every plan below starts with a long conversation about your goals.</p> \
+        <p>Each plan is built around your weekly schedule, your injuries and your races, and it changes as you do: nothing is copied from a template, and every session is reviewed within a day.</p> \
+        </div></div> \
+        <div class=plans> \
+        <div class=plan><h3>Starter plan</h3><ul><li>Two runs a week</li><li>A monthly call</li><li>Shoe advice</li><li>A race calendar</li><li>Stretching guide</li><li>Email support</li></ul></div> \
+        <div class=plan><h3>Club plan</h3><ul><li>Four runs a week</li><li>A weekly call</li><li>Gait analysis</li><li>Track sessions</li><li>Strength guide</li><li>Chat support</li></ul></div> \
+        <div class=plan><h3>Elite plan</h3><ul><li>Daily sessions</li><li>Two calls a week</li><li>Blood tests</li><li>Altitude camps</li><li>Nutrition plan</li><li>Phone support</li></ul></div> \
+        </div> \
+        <div class=more><div class=box><p>Every plan can be paused for up to two months a year at no cost, for illness, injury or travel, and it restarts where you left it, with your coach adjusting the next weeks to how you feel.</p></div></div> \
+        </body></html>";
+    let text = pith_html(html, &[]);
+    assert_in(
+        &text,
+        &[
+            "Our coaches have worked with runners",
+            "Starter plan",
+            "Gait analysis",
+            "Nutrition plan",
+            "Every plan can be paused",
+        ],
+    );
+}
+
+/// The real page: a college coach's five packages under a short introduction.
+#[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
+fn recovered_prose_does_not_make_a_page_one_article() {
+    let text = pith(&shared_page("wcxb_train", "0025"), &[]);
+    assert_in(
+        &text,
+        &[
+            "College Admissions Initial Consultation (6th-12th grades)",
+            "Academic Planning and Resume Package (6th-10th grades)",
+            "All-Inclusive Package (11th-12th grades)",
+            "The Elite Applicant Package (11th-12th grades)",
+        ],
+    );
+}

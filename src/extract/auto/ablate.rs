@@ -49,6 +49,9 @@ pub enum Rule {
     LinkLists,
     /// Step 6: a page whose container holds under half of its text gives the whole page.
     Spread,
+    /// Step 6: the spread test counts the container's text without the paragraphs recovered
+    /// outside it (off: with them, as before this rule).
+    RecoveredCount,
     /// Retry: a page under 500 characters is read again with hiding ignored.
     RetryHidden,
     /// Retry: a page under 250 characters is read again with class/id words ignored too.
@@ -62,7 +65,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order of the steps.
-    pub const ALL: [Rule; 22] = [
+    pub const ALL: [Rule; 23] = [
         Rule::ClassWords,
         Rule::CommentWords,
         Rule::BoilerplateTags,
@@ -81,6 +84,7 @@ impl Rule {
         Rule::LegalNotice,
         Rule::LinkLists,
         Rule::Spread,
+        Rule::RecoveredCount,
         Rule::RetryHidden,
         Rule::RetryClasses,
         Rule::LayoutClasses,
@@ -108,6 +112,7 @@ impl Rule {
             Rule::LegalNotice => "legal-notice",
             Rule::LinkLists => "link-lists",
             Rule::Spread => "spread",
+            Rule::RecoveredCount => "recovered-count",
             Rule::RetryHidden => "retry-hidden",
             Rule::RetryClasses => "retry-classes",
             Rule::LayoutClasses => "layout-classes",

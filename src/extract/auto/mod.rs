@@ -265,7 +265,7 @@ fn select(
     drop(in_danag);
     let chosen = container::choose(doc, tuning, &stats, &marks, scores, winner);
     // 4. Prose outside the container.
-    recover::recover(doc, tuning, &stats, &marks, &chosen.roots);
+    let recovered = recover::recover(doc, tuning, &stats, &marks, &chosen.roots);
     // 5. The text of the chosen roots.
     let (is_root, removed) = (marks.flag(mark::ROOT), marks.flag(mark::REMOVED));
     let collected = collect::collect(doc, &is_root, &removed, &stats, tuning, &marks);
@@ -273,7 +273,7 @@ fn select(
         t.record_choice(chosen.top, &chosen.roots, &marks);
     }
     // 6. The whole page instead, when the chosen text is too little of it.
-    let (sel, chars) = collect::spread(doc, tuning, stats, marks, collected, trace);
+    let (sel, chars) = collect::spread(doc, tuning, stats, marks, collected, recovered, trace);
     Reading {
         sel,
         chars,

@@ -11,14 +11,14 @@ use crate::html::Document;
 use crate::html::tree::{Kind, NodeId};
 
 /// Flags the chosen `roots` and the paragraphs recovered outside them in `ROOT`, the roots'
-/// subtrees in `UNDER`.
+/// subtrees in `UNDER`; gives whether any paragraph was recovered.
 pub(super) fn recover(
     doc: &Document<'_>,
     tuning: &Tuning,
     stats: &NodeStats,
     marks: &Marks,
     roots: &[NodeId],
-) {
+) -> bool {
     let nodes = &doc.tree.nodes;
     let n = nodes.len();
     let (is_paragraph, removed, teaser) = (
@@ -35,6 +35,7 @@ pub(super) fn recover(
     let mut in_order = roots.to_vec();
     in_order.sort_unstable();
     mark_subtrees(doc, &in_order, &under);
+    let mut recovered = false;
     for i in 1..n {
         if is_paragraph.get(i)
             && !under.get(i)
@@ -49,8 +50,10 @@ pub(super) fn recover(
             && (tuning.off.has(Rule::LegalNotice) || !legal_notice(doc, i as NodeId))
         {
             is_root.set(i);
+            recovered = true;
         }
     }
+    recovered
 }
 
 /// A site's legal footer (a copyright line, a data-provider notice): it reads as prose but
