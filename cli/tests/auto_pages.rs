@@ -1056,3 +1056,55 @@ fn recovered_prose_does_not_make_a_page_one_article() {
         ],
     );
 }
+
+/// React's streaming server rendering sends the suspended part of a page late, as
+/// `<div hidden id="S:0">`, and a script of the same response moves it into place at once:
+/// the article of an EV dealer's guide (wcxb_train/4053) is all in such a segment, and only a
+/// footer blurb was left.
+#[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
+fn react_streamed_segments_are_shown() {
+    let text = pith(&shared_page("wcxb_train", "4053"), &[]);
+    assert_in(
+        &text,
+        &[
+            "is simply a battery electric vehicle (BEV)",
+            "Automakers and regulators usually use the term battery electric vehicle",
+        ],
+    );
+}
+
+/// The same on a built page: the streamed segment is read, other `hidden` elements (a
+/// sign-up dialog) stay out.
+#[test]
+fn react_streamed_segments_are_shown_on_built_pages() {
+    let html = "<html><body><div class=top><p>Our dealership has sold used electric cars \
+        since 2015 and every car comes with a battery report, a warranty and free delivery to \
+        your door within two weeks of the order, anywhere in the country.</p><p>Visit our \
+        showrooms in Leeds and Bristol, open seven days a week, or book a video tour of any \
+        car with one of our advisers, who will answer your questions about charging.</p>\
+        <p>Finance is available on every car, with quotes that do not affect your credit score \
+        and a decision within the hour, and part exchange for any petrol or diesel car.</p>\
+        </div><template id=\"B:0\"></template>\
+        <div hidden id=\"S:0\"><article><h1>What is a full electric car?</h1><p>A full \
+        electric car runs only on electricity stored in its battery, with no petrol tank and \
+        no exhaust, and it is charged from a wall box at home or from public chargers.</p>\
+        <p>Its range depends on the size of the battery, the weather and the speed: most new \
+        models cover between two and four hundred miles on a full charge in mild weather.</p>\
+        <p>Running costs are lower than a petrol car's, because electricity costs less per \
+        mile and an electric motor has few moving parts that wear or need servicing.</p>\
+        <p>Before buying, check where you will charge, how far you drive on a typical day and \
+        whether the battery's warranty still covers the car you are looking at.</p>\
+        </article></div><div hidden id=signup><p>Sign up to our newsletter for weekly deals \
+        on used electric cars, charging tips and invitations to our test drive days.</p>\
+        </div></body></html>";
+    let text = pith_html(html, &[]);
+    assert_in(
+        &text,
+        &[
+            "A full electric car runs only on electricity",
+            "check where you will charge",
+        ],
+    );
+    assert_out(&text, &["Sign up to our newsletter"]);
+}

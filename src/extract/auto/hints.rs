@@ -73,6 +73,8 @@ pub(crate) const COMMENT_HINT: i8 = -2;
 pub(crate) fn element_hints(doc: &Document<'_>, id: NodeId, comments: bool) -> (i8, bool) {
     // One scan of the start tag collects every attribute this needs.
     let (mut class, mut ident, mut hidden): (&[u8], &[u8], bool) = (b"", b"", false);
+    // The `hidden` attribute alone, apart from the other ways of hiding (see below).
+    let mut hidden_attr = false;
     // Bytes, not `str`s: every test below compares bytes.
     let mut attrs = doc.attributes(id);
     while let Some((name, value)) = attrs.next_bytes() {
@@ -80,7 +82,7 @@ pub(crate) fn element_hints(doc: &Document<'_>, id: NodeId, comments: bool) -> (
         match name.len() {
             5 if name.eq_ignore_ascii_case(b"class") => class = value,
             2 if name.eq_ignore_ascii_case(b"id") => ident = value,
-            6 if name.eq_ignore_ascii_case(b"hidden") => hidden = true,
+            6 if name.eq_ignore_ascii_case(b"hidden") => hidden_attr = true,
             11 if name.eq_ignore_ascii_case(b"aria-hidden") => {
                 hidden |= value.eq_ignore_ascii_case(b"true");
             }
@@ -94,6 +96,10 @@ pub(crate) fn element_hints(doc: &Document<'_>, id: NodeId, comments: bool) -> (
             _ => {}
         }
     }
+    // React's streaming server rendering sends a suspended part of the page (often the whole
+    // article) late, as `<div hidden id="S:0">`, and a script of the same response moves it
+    // into its placeholder at once: shown content, not hidden content.
+    hidden |= hidden_attr && !react_segment(ident);
     let m = hint_matchers();
     let (mut boiler, mut comment, mut pos) = (false, false, false);
     // Class and id are two names of the element. A content word cancels a boilerplate word of
@@ -128,6 +134,13 @@ pub(crate) fn element_hints(doc: &Document<'_>, id: NodeId, comments: bool) -> (
         (false, false, false) => 0,
     };
     (hint, hidden)
+}
+
+/// Whether `id` names a segment of React's streaming server rendering (`S:` and the segment's
+/// number in hexadecimal, as React DOM's `renderToPipeableStream` writes it).
+fn react_segment(id: &[u8]) -> bool {
+    id.strip_prefix(b"S:")
+        .is_some_and(|n| !n.is_empty() && n.iter().all(u8::is_ascii_hexdigit))
 }
 
 /// Calls `found(word, start, end)` for every occurrence of a hint word in `hay`, overlapping
@@ -396,6 +409,21 @@ mod style_hides_tests {
             "isplay:none",
         ] {
             assert!(!style_hides(shows.as_bytes()), "{shows:?}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod react_segment_tests {
+    use super::react_segment;
+
+    #[test]
+    fn segments_are_s_and_a_hexadecimal_number() {
+        for id in ["S:0", "S:2e", "S:1A0"] {
+            assert!(react_segment(id.as_bytes()), "{id}");
+        }
+        for id in ["S:", "s:0", "S:0x", "B:0", "P:1", "S:g", "modal", ""] {
+            assert!(!react_segment(id.as_bytes()), "{id}");
         }
     }
 }
