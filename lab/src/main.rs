@@ -53,6 +53,10 @@ struct Args {
     #[argh(option)]
     off: Option<String>,
 
+    /// rules: read this set's pages with comments kept, as its gold keeps them (dragnet)
+    #[argh(option)]
+    comments: Vec<String>,
+
     /// eval-links: input framing, auto (default), html, warc or jsonl
     #[argh(option, default = "Framing::Auto")]
     input: Framing,
@@ -76,7 +80,7 @@ fn main() -> ExitCode {
         ) => need_dir(),
         ("blocks", Some(_)) => blocks::main(&a.paths, a.pages.as_deref()),
         ("pages", Some(_)) => pages::main(&a.paths, a.candidates),
-        ("rules", Some(_)) => rules::main(&a.paths, a.off.as_deref()),
+        ("rules", Some(_)) => rules::main(&a.paths, a.off.as_deref(), &a.comments),
         ("eval-links", _) => {
             let params = links::Params {
                 n: a.cs_size.max(2),

@@ -7,7 +7,8 @@
 //! of [`Rule::ALL`] switched off in turn (one column per rule, named as the rule). Text
 //! output, default settings otherwise (no comments, balanced mode), the page's URL given.
 //! `--off` switches rules off in every column (the base), to measure a rule set chosen by
-//! the analysis.
+//! the analysis; `--comments SET` reads that set's pages with comments kept (`pith
+//! --comments`), as its gold keeps them (dragnet's: the protocol for it).
 //!
 //! The pages are read by two threads, each taking every other page; rows come out in the
 //! sets' order.
@@ -38,6 +39,7 @@ pub fn parse_off(list: Option<&str>) -> Result<Rules, String> {
 /// One page to score.
 struct Job {
     bytes: Vec<u8>,
+    comments: bool,
     url: Option<String>,
     gold: String,
     head: String,
@@ -53,6 +55,7 @@ fn scores(job: &Job, base: Rules) -> Vec<f64> {
     let f1 = |off: Rules| -> f64 {
         let mut opts = Options::default();
         opts.extract.rules_off = off;
+        opts.extract.comments = job.comments;
         match pith::page::extract_with(&job.bytes, &cx, &opts) {
             Ok(e) => metrics::bow(&metrics::tokens(&e.text), &gold).f1,
             Err(_) => 0.0,
@@ -64,7 +67,7 @@ fn scores(job: &Job, base: Rules) -> Vec<f64> {
 }
 
 /// Writes the table to stdout.
-pub fn main(dirs: &[PathBuf], off: Option<&str>) -> ExitCode {
+pub fn main(dirs: &[PathBuf], off: Option<&str>, comments: &[String]) -> ExitCode {
     let base = match parse_off(off) {
         Ok(b) => b,
         Err(e) => {
@@ -81,6 +84,7 @@ pub fn main(dirs: &[PathBuf], off: Option<&str>) -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
+        let with_comments = comments.contains(&gs.set);
         for id in &gs.ds.ids {
             let Some(gold) = gs.ds.gold(id).text else {
                 continue;
@@ -101,6 +105,7 @@ pub fn main(dirs: &[PathBuf], off: Option<&str>) -> ExitCode {
             );
             jobs.push(Job {
                 bytes,
+                comments: with_comments,
                 url,
                 gold,
                 head,
