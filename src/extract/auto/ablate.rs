@@ -39,8 +39,6 @@ pub enum Rule {
     CommonAncestor,
     /// Step 3: the container climbs while its parent holds clearly more prose.
     Climb,
-    /// Step 3: siblings scoring close to the container, or plain paragraphs, join it.
-    Siblings,
     /// Step 4: paragraphs of prose outside the container are recovered.
     Recover,
     /// Step 4: a legal notice (copyright, "all rights reserved") is never recovered.
@@ -52,9 +50,8 @@ pub enum Rule {
     /// Step 6: the spread test counts the container's text without the paragraphs recovered
     /// outside it (off: with them, as before this rule).
     RecoveredCount,
-    /// Retry: a page under 500 characters is read again with hiding ignored.
-    RetryHidden,
-    /// Retry: a page under 250 characters is read again with class/id words ignored too.
+    /// Retry: a page under 250 characters is read again with hiding and class/id words
+    /// ignored.
     RetryClasses,
     /// Retry: class/id words that removed most of the page's prose piecewise name its layout,
     /// and the page is read again without them.
@@ -65,7 +62,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order of the steps.
-    pub const ALL: [Rule; 23] = [
+    pub const ALL: [Rule; 21] = [
         Rule::ClassWords,
         Rule::CommentWords,
         Rule::BoilerplateTags,
@@ -79,13 +76,11 @@ impl Rule {
         Rule::DanagCover,
         Rule::CommonAncestor,
         Rule::Climb,
-        Rule::Siblings,
         Rule::Recover,
         Rule::LegalNotice,
         Rule::LinkLists,
         Rule::Spread,
         Rule::RecoveredCount,
-        Rule::RetryHidden,
         Rule::RetryClasses,
         Rule::LayoutClasses,
         Rule::RetryListing,
@@ -107,13 +102,11 @@ impl Rule {
             Rule::DanagCover => "danag-cover",
             Rule::CommonAncestor => "common-ancestor",
             Rule::Climb => "climb",
-            Rule::Siblings => "siblings",
             Rule::Recover => "recover",
             Rule::LegalNotice => "legal-notice",
             Rule::LinkLists => "link-lists",
             Rule::Spread => "spread",
             Rule::RecoveredCount => "recovered-count",
-            Rule::RetryHidden => "retry-hidden",
             Rule::RetryClasses => "retry-classes",
             Rule::LayoutClasses => "layout-classes",
             Rule::RetryListing => "retry-listing",

@@ -21,9 +21,10 @@
 //!    Readability scores candidates (Mozilla Readability, `_grabArticle`); a candidate's score
 //!    is scaled by its share of non-link text and by how much of its text DANAg's densest
 //!    region covers. The winner moves up to the ancestor its runners-up share and climbs
-//!    while its parent holds clearly more prose; siblings that score close to it, or that are
-//!    plain paragraphs, join it. When no container wins (a page of short texts), DANAg's own
-//!    selection is the answer.
+//!    while its parent holds clearly more prose. When no container wins (a page of short
+//!    texts), DANAg's own selection is the answer. (Readability's sibling rule, which let
+//!    siblings scoring close to the container join it, was dropped: it changed 16 of the 1,171
+//!    wcxb_train pages for no gain and cost scrapinghub; docs/rules.md.)
 //! 4. Prose outside the container (`recover.rs`): paragraphs of real sentences with hardly any
 //!    links, unless boilerplate, a teaser or a legal notice, join the collected roots.
 //! 5. Collection (`collect.rs`): inside the roots, text comes out in document order minus
@@ -34,9 +35,9 @@
 //!    boilerplate is the answer.
 //!
 //! [`extract_traced`] reads the page again when the first reading kept little (as Readability
-//! retries `_grabArticle` with fewer rules): with hiding ignored, then with class/id words
-//! ignored too, then, on a page of linked cards, as a listing (the page minus boilerplate with
-//! its link lists kept); a retry wins with twice the text. When nothing at all is selected,
+//! retries `_grabArticle` with fewer rules): with hiding and class/id words ignored, then, on
+//! a page of linked cards, as a listing (the page minus boilerplate with its link lists kept);
+//! a retry wins with twice the text. When nothing at all is selected,
 //! every visible text is the answer. `marks.rs` holds the per-node sets the steps hand each
 //! other; `trace.rs` records the decisions for `pith explain`.
 
@@ -62,7 +63,7 @@ use crate::html::Document;
 use crate::html::tree::{Kind, NodeId, context};
 use ablate::Rule as R;
 use marks::{Bits, Marks, mark};
-use rules::{ARTICLE_MIN_CHARS, EXTRACTED_MIN_CHARS, RETRY_GAIN, TEASER_REPEAT};
+use rules::{EXTRACTED_MIN_CHARS, RETRY_GAIN, TEASER_REPEAT};
 
 /// The trade-off knobs of `auto`; [`Tuning::new`] gives them for a [`Mode`] (the values and
 /// their reasons are in `rules.rs`).
@@ -137,14 +138,15 @@ pub fn extract_traced(
     // The characters of `sel`, kept up to date as a retry replaces it.
     let mut kept = first.chars;
     // Like Readability, which runs `_grabArticle` again with fewer removal rules when the text
-    // is under its 500-character threshold: a page that hides its main text in the markup and
-    // shows it from a script (`display:none` until an age gate, a lock or a tab script runs)
-    // is read again with the `hidden`, `aria-hidden` and style hiding ignored, and a text at
-    // least twice as long wins.
-    for retry in [Retry::Hidden, Retry::HiddenAndClasses, Retry::Listing] {
+    // is short: a page that hides its main text in the markup and shows it from a script
+    // (`display:none` until an age gate, a lock or a tab script runs), or that names its
+    // wrappers like boilerplate, is read again with the `hidden`, `aria-hidden` and style
+    // hiding and the class/id words ignored, and a text at least twice as long wins. (A first
+    // retry with hiding alone ignored, under 500 characters, was dropped: on wcxb_train it
+    // lost more pages than it mended; docs/rules.md.)
+    for retry in [Retry::HiddenAndClasses, Retry::Listing] {
         let wanted = match retry {
             Retry::None => false,
-            Retry::Hidden => !tuning.off.has(R::RetryHidden) && kept < ARTICLE_MIN_CHARS,
             // Under trafilatura's `MIN_EXTRACTED_SIZE` (250 characters, where it falls back to
             // other extractors), the page's class names are not trusted either: a wrapper
             // named like boilerplate (`sidebar-layout`, `promo-article`) must not leave a page
@@ -202,9 +204,8 @@ pub fn extract_traced(
 enum Retry {
     /// The first reading: every rule.
     None,
-    /// Elements hidden by their attributes (`hidden`, `aria-hidden`, style) count as shown.
-    Hidden,
-    /// ...and class/id words no longer make boilerplate (tags still do).
+    /// Elements hidden by their attributes (`hidden`, `aria-hidden`, style) count as shown,
+    /// and class/id words no longer make boilerplate (tags still do).
     HiddenAndClasses,
     /// Every rule, and the answer is the page minus its boilerplate with link lists kept
     /// (a page whose content is its links).
@@ -263,14 +264,14 @@ fn select(
         return danag_reading(doc, in_danag, class_prose);
     };
     drop(in_danag);
-    let chosen = container::choose(doc, tuning, &stats, &marks, scores, winner);
+    let top = container::choose(doc, tuning, &stats, &marks, scores, winner);
     // 4. Prose outside the container.
-    let recovered = recover::recover(doc, tuning, &stats, &marks, &chosen.roots);
+    let recovered = recover::recover(doc, tuning, &stats, &marks, top);
     // 5. The text of the chosen roots.
     let (is_root, removed) = (marks.flag(mark::ROOT), marks.flag(mark::REMOVED));
     let collected = collect::collect(doc, &is_root, &removed, &stats, tuning, &marks);
     if let Some(t) = trace.as_deref_mut() {
-        t.record_choice(chosen.top, &chosen.roots, &marks);
+        t.record_choice(top, &marks);
     }
     // 6. The whole page instead, when the chosen text is too little of it.
     let (sel, chars) = collect::spread(doc, tuning, stats, marks, collected, recovered, trace);
