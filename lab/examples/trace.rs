@@ -35,9 +35,12 @@ fn main() {
     if let Some(top) = t.top {
         println!("top {} text {}", label(&doc, top as u32), t.stats[top].text);
     }
+    for &r in &t.roots {
+        println!("root {} text {}", label(&doc, r), t.stats[r as usize].text);
+    }
     let mut n = 0;
     for (i, &r) in t.is_root.iter().enumerate() {
-        if r && t.top != Some(i) {
+        if r && !t.roots.contains(&(i as u32)) {
             n += 1;
             let s: String = doc.text_of(i as u32).chars().take(70).collect();
             let p = doc.tree.node(i as u32).parent;

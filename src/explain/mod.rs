@@ -380,8 +380,8 @@ impl Page<'_, '_> {
         };
         match t.outcome {
             Outcome::Container => format!(
-                "auto: main container {} ({}), {} root(s) with recovered paragraphs; \
-                 boilerplate, hidden and link-list blocks removed inside.",
+                "auto: main container {} ({}), {} root(s) with joined siblings and recovered \
+                 paragraphs; boilerplate, hidden and link-list blocks removed inside.",
                 self.label(t.top.map_or(NONE, |x| x as NodeId)),
                 match t.best.filter(|&b| Some(b) != t.top) {
                     Some(b) => format!(
@@ -418,12 +418,18 @@ impl Page<'_, '_> {
         let nodes = &self.doc.tree.nodes;
         let n = nodes.len();
         let mut r = Reasons {
+            is_sibling_root: vec![false; n],
             hints: Default::default(),
             removed_at: vec![NONE; n],
             root_of: vec![NONE; n],
             link_list_at: vec![NONE; n],
         };
         let Some(t) = self.trace else { return r };
+        for &root in &t.roots {
+            if let Some(x) = r.is_sibling_root.get_mut(root as usize) {
+                *x = true;
+            }
+        }
         let tuning = auto::Tuning::new(self.opts.mode, self.opts.comments);
         let body = nodes.iter().position(|n| n.tag == Tag::Body);
         for i in 1..n {
@@ -530,8 +536,11 @@ impl Page<'_, '_> {
                 "dropped".into()
             };
         }
+        let score = t.score.get(root as usize).copied().unwrap_or(0.0);
         let kind = if Some(root as usize) == t.top {
             format!("in the main container {}", self.label(root))
+        } else if r.is_sibling_root.get(root as usize) == Some(&true) {
+            format!("sibling joined to the main container (score {score:.1})")
         } else {
             let s = t.stats.get(root as usize).copied().unwrap_or_default();
             format!(
@@ -855,6 +864,8 @@ fn quantile(values: impl Iterator<Item = i64>, q: f64) -> i64 {
 
 /// Per-node reasons of `auto` (see [`Page::node_reasons`]).
 struct Reasons {
+    /// The container's joined siblings, by node.
+    is_sibling_root: Vec<bool>,
     /// `auto::element_hints` per element asked about: an element with 100,000 attributes may
     /// own many blocks, and each block must not read them again.
     hints: std::cell::RefCell<std::collections::HashMap<NodeId, (i8, bool)>>,

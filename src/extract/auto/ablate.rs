@@ -39,6 +39,8 @@ pub enum Rule {
     CommonAncestor,
     /// Step 3: the container climbs while its parent holds clearly more prose.
     Climb,
+    /// Step 3: siblings scoring close to the container, or plain paragraphs, join it.
+    Siblings,
     /// Step 4: paragraphs of prose outside the container are recovered.
     Recover,
     /// Step 4: a legal notice (copyright, "all rights reserved") is never recovered.
@@ -62,7 +64,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order of the steps.
-    pub const ALL: [Rule; 21] = [
+    pub const ALL: [Rule; 22] = [
         Rule::ClassWords,
         Rule::CommentWords,
         Rule::BoilerplateTags,
@@ -76,6 +78,7 @@ impl Rule {
         Rule::DanagCover,
         Rule::CommonAncestor,
         Rule::Climb,
+        Rule::Siblings,
         Rule::Recover,
         Rule::LegalNotice,
         Rule::LinkLists,
@@ -102,6 +105,7 @@ impl Rule {
             Rule::DanagCover => "danag-cover",
             Rule::CommonAncestor => "common-ancestor",
             Rule::Climb => "climb",
+            Rule::Siblings => "siblings",
             Rule::Recover => "recover",
             Rule::LegalNotice => "legal-notice",
             Rule::LinkLists => "link-lists",

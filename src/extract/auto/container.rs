@@ -4,18 +4,20 @@
 //! of non-link text and by how much of its text DANAg's densest region covers ([`score`]).
 //! From the winner, [`choose`] moves to the ancestor that runners-up share, climbs while the
 //! parent holds clearly more prose, decides whether it is an article (teasers stay out) or a
-//! listing.
+//! listing, and lets siblings that score close to it, or that are plain paragraphs, join it.
 
-use super::marks::{Marks, mark};
+use super::marks::{Flags, Marks, mark};
 use super::rules::{
     self, ARTICLE_MIN_CHARS, CLASS_WEIGHT, CLIMB_MAX_LINK_DENSITY, CLIMB_PROSE_GAIN,
     CONTAINER_MIN_TEXT, DANAG_COVER_BASE, GRANDPARENT_DIVIDER, LEADERS, LISTING_TEASER_SHARE,
-    PARAGRAPH_MIN_TEXT, PROSE_MAX_LINK_DENSITY, RIVAL_SHARE, RIVALS_SHARING, VOTE_BASE,
-    VOTE_CHARS_PER_POINT, VOTE_LENGTH_POINTS_MAX,
+    PARAGRAPH_MIN_TEXT, PROSE_MAX_LINK_DENSITY, RIVAL_SHARE, RIVALS_SHARING, SENTENCE_ENDS,
+    SIBLING_MIN_SCORE, SIBLING_P_MAX_LINK_DENSITY, SIBLING_P_MIN_TEXT, SIBLING_SCORE_SHARE,
+    VOTE_BASE, VOTE_CHARS_PER_POINT, VOTE_LENGTH_POINTS_MAX,
 };
 use super::stats::NodeStats;
 use super::{Rule, Tuning};
 use crate::html::Document;
+use crate::html::tags::Tag;
 use crate::html::tree::{Kind, NONE, NodeId, context};
 
 /// The candidates' scores.
@@ -32,12 +34,19 @@ pub(super) struct Scores {
 }
 
 impl Scores {
-    /// The winner, when it has text enough to be a container.
-    pub(super) fn winner(&self, stats: &NodeStats) -> Option<usize> {
+    /// The winner and its score, when it has text enough to be a container.
+    pub(super) fn winner(&self, stats: &NodeStats) -> Option<(usize, f32)> {
         self.best
-            .map(|(top, _)| top)
-            .filter(|&top| stats.get(top).text >= CONTAINER_MIN_TEXT)
+            .filter(|&(top, _)| stats.get(top).text >= CONTAINER_MIN_TEXT)
     }
+}
+
+/// The chosen container.
+pub(super) struct Container {
+    /// The container itself.
+    pub(super) top: usize,
+    /// The container and the siblings that joined it, in document order.
+    pub(super) roots: Vec<NodeId>,
 }
 
 /// Candidate containers scored by their paragraphs. Flags paragraph-like elements in
@@ -127,7 +136,7 @@ pub(super) fn score(
     }
 }
 
-/// From the winner `top` of `scores` to the container (its element). Clears
+/// From the winner `(top, top_score)` of `scores` to the container and its siblings. Clears
 /// `TEASER` when the container is no article (teasers are a listing's content).
 pub(super) fn choose(
     doc: &Document<'_>,
@@ -135,13 +144,14 @@ pub(super) fn choose(
     stats: &NodeStats,
     marks: &Marks,
     scores: Scores,
-    top: usize,
-) -> usize {
+    (top, top_score): (usize, f32),
+) -> Container {
     let nodes = &doc.tree.nodes;
     let removed = marks.flag(mark::REMOVED);
     let is_paragraph = marks.flag(mark::PARAGRAPH);
     let teaser = marks.flag(mark::TEASER);
     let Scores {
+        by_element: score,
         best_readability,
         leaders,
         ..
@@ -220,18 +230,55 @@ pub(super) fn choose(
     }
     // Teasers stay out only beside an article; on a listing, where the container is one card,
     // they are the content (Readability's floor for an article, see [`ARTICLE_MIN_CHARS`]).
-    // A container that is mostly teasers itself is a listing too. The text of its teaser
-    // summaries is summed over its run of the arena, as the prose above.
-    let teaser_text: u64 = run
-        .filter(|&j| teaser.get(j) && nodes[j].kind == Kind::Text)
-        .map(|j| u64::from(stats.get(j).text))
-        .sum();
-    let text = u64::from(stats.get(top).text);
-    let article = text >= ARTICLE_MIN_CHARS && !LISTING_TEASER_SHARE.reached(teaser_text, text);
+    // A container that is mostly teasers itself is a listing too.
+    // The text of teaser summaries in a subtree, summed over its run of the arena (as the
+    // prose above) for the container and its siblings only.
+    let teaser_text = |id: usize, teaser: &Flags<'_>| -> u64 {
+        doc.tree
+            .subtree(id as NodeId)
+            .filter(|&j| teaser.get(j) && nodes[j].kind == Kind::Text)
+            .map(|j| u64::from(stats.get(j).text))
+            .sum()
+    };
+    let article = u64::from(stats.get(top).text) >= ARTICLE_MIN_CHARS
+        && !LISTING_TEASER_SHARE.reached(teaser_text(top, &teaser), u64::from(stats.get(top).text));
     if !article {
         teaser.clear();
     }
-    top
+
+    // Siblings that belong with the winner (Readability's sibling rule), but not a list of
+    // teasers beside an article.
+    let parent = nodes[top].parent;
+    let threshold = (top_score * SIBLING_SCORE_SHARE).max(SIBLING_MIN_SCORE);
+    let mut roots: Vec<NodeId> = Vec::new();
+    for sib in doc.tree.children(parent) {
+        let i = sib as usize;
+        if sib as usize == top {
+            roots.push(sib);
+            continue;
+        }
+        if removed.get(i) || nodes[i].kind != Kind::Element {
+            continue;
+        }
+        let s = &stats.get(i);
+        let mostly_teasers = || {
+            let t = teaser_text(i, &teaser);
+            t > 0 && LISTING_TEASER_SHARE.reached(t, u64::from(s.text))
+        };
+        if tuning.off.has(Rule::Siblings) || (article && mostly_teasers()) {
+            continue;
+        }
+        let keep = score[stats.rank(i)] >= threshold
+            || (nodes[i].tag == Tag::P
+                && s.text > SIBLING_P_MIN_TEXT
+                && s.link_density() < SIBLING_P_MAX_LINK_DENSITY)
+            || (nodes[i].tag == Tag::P && s.text > 0 && s.link == 0 && ends_sentence(doc, sib));
+        if keep {
+            roots.push(sib);
+        }
+    }
+    drop(score);
+    Container { top, roots }
 }
 
 /// Whether two subtrees show the same text, byte for byte, compared as they are read (no copy:
@@ -247,4 +294,10 @@ fn same_text(doc: &Document<'_>, a: NodeId, b: NodeId) -> bool {
             .flat_map(|i| doc.raw_text(i as NodeId).bytes())
     };
     text(a).eq(text(b))
+}
+
+/// The element's text ends like a sentence (one of [`SENTENCE_ENDS`]).
+fn ends_sentence(doc: &Document<'_>, id: NodeId) -> bool {
+    let text = doc.text_of(id);
+    text.ends_with(SENTENCE_ENDS)
 }

@@ -21,10 +21,9 @@
 //!    Readability scores candidates (Mozilla Readability, `_grabArticle`); a candidate's score
 //!    is scaled by its share of non-link text and by how much of its text DANAg's densest
 //!    region covers. The winner moves up to the ancestor its runners-up share and climbs
-//!    while its parent holds clearly more prose. When no container wins (a page of short
-//!    texts), DANAg's own selection is the answer. (Readability's sibling rule, which let
-//!    siblings scoring close to the container join it, was dropped: it changed 16 of the 1,171
-//!    wcxb_train pages for no gain and cost scrapinghub; docs/rules.md.)
+//!    while its parent holds clearly more prose; siblings that score close to it, or that are
+//!    plain paragraphs, join it. When no container wins (a page of short texts), DANAg's own
+//!    selection is the answer.
 //! 4. Prose outside the container (`recover.rs`): paragraphs of real sentences with hardly any
 //!    links, unless boilerplate, a teaser or a legal notice, join the collected roots.
 //! 5. Collection (`collect.rs`): inside the roots, text comes out in document order minus
@@ -143,7 +142,7 @@ pub fn extract_traced(
     // wrappers like boilerplate, is read again with the `hidden`, `aria-hidden` and style
     // hiding and the class/id words ignored, and a text at least twice as long wins. (A first
     // retry with hiding alone ignored, under 500 characters, was dropped: on wcxb_train it
-    // lost more pages than it mended; docs/rules.md.)
+    // lost more pages than it mended and no other set gained from it; docs/rules.md.)
     for retry in [Retry::HiddenAndClasses, Retry::Listing] {
         let wanted = match retry {
             Retry::None => false,
@@ -264,14 +263,14 @@ fn select(
         return danag_reading(doc, in_danag, class_prose);
     };
     drop(in_danag);
-    let top = container::choose(doc, tuning, &stats, &marks, scores, winner);
+    let chosen = container::choose(doc, tuning, &stats, &marks, scores, winner);
     // 4. Prose outside the container.
-    let recovered = recover::recover(doc, tuning, &stats, &marks, top);
+    let recovered = recover::recover(doc, tuning, &stats, &marks, &chosen.roots);
     // 5. The text of the chosen roots.
     let (is_root, removed) = (marks.flag(mark::ROOT), marks.flag(mark::REMOVED));
     let collected = collect::collect(doc, &is_root, &removed, &stats, tuning, &marks);
     if let Some(t) = trace.as_deref_mut() {
-        t.record_choice(top, &marks);
+        t.record_choice(chosen.top, &chosen.roots, &marks);
     }
     // 6. The whole page instead, when the chosen text is too little of it.
     let (sel, chars) = collect::spread(doc, tuning, stats, marks, collected, recovered, trace);

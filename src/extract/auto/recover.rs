@@ -10,14 +10,14 @@ use super::{Rule, Tuning};
 use crate::html::Document;
 use crate::html::tree::{Kind, NodeId};
 
-/// Flags the container `top` and the paragraphs recovered outside it in `ROOT`, the
-/// container's subtree in `UNDER`; gives whether any paragraph was recovered.
+/// Flags the chosen `roots` and the paragraphs recovered outside them in `ROOT`, the roots'
+/// subtrees in `UNDER`; gives whether any paragraph was recovered.
 pub(super) fn recover(
     doc: &Document<'_>,
     tuning: &Tuning,
     stats: &NodeStats,
     marks: &Marks,
-    top: usize,
+    roots: &[NodeId],
 ) -> bool {
     let nodes = &doc.tree.nodes;
     let n = nodes.len();
@@ -27,10 +27,14 @@ pub(super) fn recover(
         marks.flag(mark::TEASER),
     );
     let is_root = marks.flag(mark::ROOT);
-    is_root.set(top);
-    // Inside the container (collected anyway: no paragraph there needs recovering).
+    for &r in roots {
+        is_root.set(r as usize);
+    }
+    // Inside the chosen roots (collected anyway: no paragraph there needs recovering).
     let under = marks.flag(mark::UNDER);
-    mark_subtrees(doc, &[top as NodeId], &under);
+    let mut in_order = roots.to_vec();
+    in_order.sort_unstable();
+    mark_subtrees(doc, &in_order, &under);
     let mut recovered = false;
     for i in 1..n {
         if is_paragraph.get(i)

@@ -348,9 +348,24 @@ pub(crate) const CLIMB_MAX_LINK_DENSITY: f32 = 0.35;
 /// A paragraph counts as prose for the climb when under this share of it is link text.
 pub(crate) const PROSE_MAX_LINK_DENSITY: f32 = 0.5;
 
-/// A container whose text is at least this share teaser summaries is a listing, not an
-/// article.
+/// A container (or a sibling of it) whose text is at least this share teaser summaries is a
+/// listing, not an article.
 pub(crate) const LISTING_TEASER_SHARE: Share = HALF;
+
+/// A sibling of the container joins it when it scores this share of the winner
+/// (Readability's `siblingScoreThreshold`: `Math.max(10, topCandidate.score * 0.2)`)...
+pub(crate) const SIBLING_SCORE_SHARE: f32 = 0.2;
+/// ...or at least this.
+pub(crate) const SIBLING_MIN_SCORE: f32 = 10.0;
+/// A `<p>` sibling joins with more than this much text...
+pub(crate) const SIBLING_P_MIN_TEXT: u32 = 80;
+/// ...under this share of links (Readability: `nodeLength > 80 && linkDensity < 0.25`), or
+/// when it has no link and ends like a sentence ([`SENTENCE_ENDS`]).
+pub(crate) const SIBLING_P_MAX_LINK_DENSITY: f32 = 0.25;
+
+/// How a sentence ends, for a sibling `<p>` without links (Readability keeps a short one with a
+/// period followed by a space or the end), in Latin and CJK script, closing quotes included.
+pub(crate) const SENTENCE_ENDS: [char; 6] = ['.', '!', '?', '。', '"', '”'];
 
 // ---------------------------------------------------------------------------------------------
 // Step 4: recovery of prose outside the container (its thresholds are the modes')

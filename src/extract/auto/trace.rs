@@ -5,7 +5,7 @@ use super::container::Scores;
 use super::marks::{Flags, Marks, mark};
 use super::stats::{NodeStats, Stats};
 use crate::html::Document;
-use crate::html::tree::Kind;
+use crate::html::tree::{Kind, NodeId};
 
 /// What `auto` decided on one page, recorded by [`super::extract_traced`] for `pith explain`.
 /// Vectors are indexed by node id; empty when the step that fills them was not reached.
@@ -21,7 +21,9 @@ pub struct Trace {
     pub best: Option<usize>,
     /// The container chosen after climbing to parents.
     pub top: Option<usize>,
-    /// Roots of the collected text: `top` plus recovered prose paragraphs.
+    /// The chosen container and the siblings that joined it.
+    pub roots: Vec<NodeId>,
+    /// Roots of the collected text: `roots` plus recovered prose paragraphs.
     pub is_root: Vec<bool>,
     /// Inside a teaser summary that stayed out (beside an article; see `teasers.rs`).
     pub teaser: Vec<bool>,
@@ -35,7 +37,7 @@ pub struct Trace {
 /// Which rule gave the final selection.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Outcome {
-    /// The chosen container and recovered paragraphs.
+    /// The chosen container, its siblings and recovered paragraphs.
     Container,
     /// Too little of the page in the container: the page minus boilerplate.
     Spread,
@@ -73,9 +75,9 @@ impl Trace {
         self.outcome = Outcome::Danag;
     }
 
-    /// Steps 3 to 5: the container, the collected roots and the teasers left out.
-    pub(super) fn record_choice(&mut self, top: usize, marks: &Marks) {
-        (self.top, self.outcome) = (Some(top), Outcome::Container);
+    /// Steps 3 to 5: the container, its roots, the collected roots and the teasers left out.
+    pub(super) fn record_choice(&mut self, top: usize, roots: &[NodeId], marks: &Marks) {
+        (self.top, self.roots, self.outcome) = (Some(top), roots.to_vec(), Outcome::Container);
         self.is_root = marks.flag(mark::ROOT).bools();
         self.teaser = marks.flag(mark::TEASER).bools();
     }
