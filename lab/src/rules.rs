@@ -1,10 +1,13 @@
 //! `pith-lab rules SET_DIR... [--off RULE,...]`: what each of `auto`'s rules is worth, page by
 //! page (`lab/train/rules.py` reads it; docs/rules.md).
 //!
-//! One TSV row per page with a text gold: its set, id, host and page type (as in
-//! `pith-lab pages`), then the bag-of-words F1 against the gold (`pith eval`'s scorer and
-//! gold clean-up) of `auto` with every rule on (column `auto`), and of `auto` with each rule
-//! of [`Rule::ALL`] switched off in turn (one column per rule, named as the rule). Text
+//! One TSV row per page with a gold: its set, id, host and page type (as in `pith-lab
+//! pages`), then the score against the gold of `auto` with every rule on (column `auto`), and
+//! of `auto` with each rule of [`Rule::ALL`] switched off in turn (one column per rule, named
+//! as the rule). A page with a text gold is scored by its bag-of-words F1 (`pith eval`'s
+//! scorer and gold clean-up); a page with snippets only (trafilatura_eval) by its snippet
+//! counts, written `tp:fn:fp:tn`, since that set is scored on the counts summed over its
+//! pages (`pith eval`). Text
 //! output, default settings otherwise (no comments, balanced mode), the page's URL given.
 //! `--off` switches rules off in every column (the base), to measure a rule set chosen by
 //! the analysis; `--comments SET` reads that set's pages with comments kept (`pith
@@ -36,33 +39,54 @@ pub fn parse_off(list: Option<&str>) -> Result<Rules, String> {
     Ok(off)
 }
 
+/// A page's gold.
+enum Gold {
+    /// The gold text.
+    Text(String),
+    /// Snippets the output must hold, and ones it must not.
+    Snippets(Vec<String>, Vec<String>),
+}
+
 /// One page to score.
 struct Job {
     bytes: Vec<u8>,
     comments: bool,
     url: Option<String>,
-    gold: String,
+    gold: Gold,
     head: String,
 }
 
-/// The F1 of `auto` with `base` off, then with each rule also off, on one page.
-fn scores(job: &Job, base: Rules) -> Vec<f64> {
+/// The scores of `auto` with `base` off, then with each rule also off, on one page, as
+/// written in the table.
+fn scores(job: &Job, base: Rules) -> Vec<String> {
     let cx = Context {
         url: job.url.as_deref(),
         ..Context::default()
     };
-    let gold = metrics::tokens(&job.gold);
-    let f1 = |off: Rules| -> f64 {
+    let gold_tokens = match &job.gold {
+        Gold::Text(t) => metrics::tokens(t),
+        Gold::Snippets(..) => Vec::new(),
+    };
+    let score = |off: Rules| -> String {
         let mut opts = Options::default();
         opts.extract.rules_off = off;
         opts.extract.comments = job.comments;
-        match pith::page::extract_with(&job.bytes, &cx, &opts) {
-            Ok(e) => metrics::bow(&metrics::tokens(&e.text), &gold).f1,
-            Err(_) => 0.0,
+        // An unreadable page scores as an empty output.
+        let text = pith::page::extract_with(&job.bytes, &cx, &opts)
+            .map(|e| e.text)
+            .unwrap_or_default();
+        match &job.gold {
+            Gold::Text(_) => metrics::bow(&metrics::tokens(&text), &gold_tokens)
+                .f1
+                .to_string(),
+            Gold::Snippets(with, without) => {
+                let c = metrics::snippets(&text, with, without);
+                format!("{}:{}:{}:{}", c.tp, c.fn_, c.fp, c.tn)
+            }
         }
     };
-    let mut row = vec![f1(base)];
-    row.extend(Rule::ALL.iter().map(|&r| f1(base.with(r))));
+    let mut row = vec![score(base)];
+    row.extend(Rule::ALL.iter().map(|&r| score(base.with(r))));
     row
 }
 
@@ -86,8 +110,11 @@ pub fn main(dirs: &[PathBuf], off: Option<&str>, comments: &[String]) -> ExitCod
         };
         let with_comments = comments.contains(&gs.set);
         for id in &gs.ds.ids {
-            let Some(gold) = gs.ds.gold(id).text else {
-                continue;
+            let g = gs.ds.gold(id);
+            let gold = match g.text {
+                Some(t) => Gold::Text(t),
+                None if g.has_snippets => Gold::Snippets(g.with, g.without),
+                None => continue,
             };
             let bytes = match gs.ds.page(id) {
                 Ok(b) => b,
@@ -113,7 +140,7 @@ pub fn main(dirs: &[PathBuf], off: Option<&str>, comments: &[String]) -> ExitCod
         }
     }
     // Two workers, each every other page.
-    let rows: Vec<Vec<f64>> = std::thread::scope(|s| {
+    let rows: Vec<Vec<String>> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..2)
             .map(|w| {
                 let jobs = &jobs;
@@ -126,7 +153,7 @@ pub fn main(dirs: &[PathBuf], off: Option<&str>, comments: &[String]) -> ExitCod
                 })
             })
             .collect();
-        let mut halves: Vec<std::vec::IntoIter<Vec<f64>>> = workers
+        let mut halves: Vec<std::vec::IntoIter<Vec<String>>> = workers
             .into_iter()
             .map(|h| h.join().unwrap_or_default().into_iter())
             .collect();
