@@ -29,16 +29,17 @@
 //! 5. Collection (`collect.rs`): inside the roots, text comes out in document order minus
 //!    boilerplate subtrees, hidden ones and link-dense blocks (menus and link lists inside the
 //!    article).
-//! 6. Spread (`collect.rs`, `spread`): when the collected text is under the mode's share of the
-//!    page's non-boilerplate text, the page is not one article, and the page minus its
-//!    boilerplate is the answer.
+//! 6. Spread (`collect.rs`, `spread`): when the container's text (the recovered paragraphs
+//!    left out) is under the mode's share of the page's non-boilerplate text, the page is not
+//!    one article, and the page minus its boilerplate is the answer.
 //!
 //! [`extract_traced`] reads the page again when the first reading kept little (as Readability
 //! retries `_grabArticle` with fewer rules): with hiding and class/id words ignored, then, on
 //! a page of linked cards, as a listing (the page minus boilerplate with its link lists kept);
-//! a retry wins with twice the text. When nothing at all is selected,
-//! every visible text is the answer. `marks.rs` holds the per-node sets the steps hand each
-//! other; `trace.rs` records the decisions for `pith explain`.
+//! a retry wins with twice the text. When nothing at all is selected, every visible text is
+//! the answer. `marks.rs` holds the per-node sets the steps hand each other; `trace.rs`
+//! records the decisions for `pith explain`; `ablate.rs` names the rules, each of which can be
+//! switched off to measure what it is worth (docs/rules.md).
 
 mod ablate;
 mod collect;
@@ -140,9 +141,9 @@ pub fn extract_traced(
     // is short: a page that hides its main text in the markup and shows it from a script
     // (`display:none` until an age gate, a lock or a tab script runs), or that names its
     // wrappers like boilerplate, is read again with the `hidden`, `aria-hidden` and style
-    // hiding and the class/id words ignored, and a text at least twice as long wins. (A first
-    // retry with hiding alone ignored, under 500 characters, was dropped: on wcxb_train it
-    // lost more pages than it mended and no other set gained from it; docs/rules.md.)
+    // hiding and the class/id words ignored, and a text at least twice as long wins. (No
+    // retry ignores hiding alone under Readability's 500 characters: on wcxb_train such a
+    // retry lost more pages than it mended, and no other set gained from it; docs/rules.md.)
     for retry in [Retry::HiddenAndClasses, Retry::Listing] {
         let wanted = match retry {
             Retry::None => false,
