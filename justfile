@@ -111,6 +111,17 @@ train:
     target/train-venv/bin/pip install -q -r lab/train/requirements.txt
     target/train-venv/bin/python lab/train/page_model.py target/pages/pages.tsv --rust src/page/model/trees.rs --words src/page/model/words.bin --predictions lab/train/page_predictions.tsv --report eval/MODEL.md
 
+# What each rule of `auto` is worth on pages no rule was written for: every gold page's F1 with
+# each rule switched off in turn (target/rules/rules.tsv, 10 s), then the test each rule is held
+# to, per set, per fold and per page type (docs/rules.md quotes it).
+rules:
+    cargo build --release -p pith-lab
+    mkdir -p target/rules
+    ./target/release/pith-lab rules ../shared/data/scrapinghub ../shared/data/cleaneval_final ../shared/data/dragnet ../shared/data/l3s_gn1 ../shared/data/trafilatura_eval ../shared/data/wcxb_dev ../shared/data/wcxb_train --comments dragnet > target/rules/rules.tsv
+    test -x target/train-venv/bin/python || python3 -m venv target/train-venv
+    target/train-venv/bin/pip install -q -r lab/train/requirements.txt
+    target/train-venv/bin/python lab/train/rules.py target/rules/rules.tsv
+
 # Does a learned block model beat `auto` on pages no rule was
 # written for? Writes the block table of the six text sets (target/blocks/), then trains
 # LightGBM (venv in target/train-venv, versions pinned in lab/train/requirements.txt) under

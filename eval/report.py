@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """Writes eval/RESULTS.md: `pith eval --json` on every gold set in ../shared/data, pith's
-algorithms beside the peers' figures from ../shared/peers/<set>.json, best value in bold.
+algorithms beside the peers' figures from ../shared/peers/<set>.json, best value in bold; for
+a set whose MANIFEST.json gives page types (WCXB), also the mean F1 per page type and the
+pages under 0.5, pith's from `pith eval --per-page`, the peers' from
+../shared/peers/<set>/per_page.tsv.
 
 Usage: python3 eval/report.py [PITH_BINARY]   (run by `just eval`; skips without ../shared)
 """
-import json, os, subprocess, sys, time
+import csv, json, os, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.path.normpath(os.path.join(ROOT, "..", "shared"))
@@ -33,8 +36,17 @@ def main():
         path = os.path.join(data, name)
         rows = {}
         pages = 0
+        per_page = {}  # system -> {page id: bow F1}
         for args in RUNS:
-            r = subprocess.run([binary, "eval", "--json", *args, path], capture_output=True, text=True)
+            with tempfile.TemporaryDirectory() as tmp:
+                csv_path = os.path.join(tmp, "per_page.csv")
+                r = subprocess.run([binary, "eval", "--json", "--per-page", csv_path, *args, path],
+                                   capture_output=True, text=True)
+                if r.returncode == 0 and os.path.exists(csv_path):
+                    with open(csv_path, newline="", encoding="utf-8") as f:
+                        for row in csv.DictReader(f):
+                            if row["bow_f1"]:
+                                per_page.setdefault("pith " + row["system"], {})[row["id"]] = float(row["bow_f1"])
             if r.returncode != 0:
                 print(f"{name}: pith eval failed: {r.stderr.strip()}", file=sys.stderr)
                 continue
@@ -67,6 +79,7 @@ def main():
             elif "bow" in r:
                 out.append(f"| {sys_name} | {b} | {r['bow']['precision']['mean']:.3f} | {r['bow']['recall']['mean']:.3f} | {r['lcs']['f1']['mean']:.3f} | {r.get('empty', 0)} | {pps} |")
         out.append("")
+        out += by_type(path, name, per_page)
         mine = {k: f1(v) for k, v in rows.items() if k.startswith("pith ")}
         peer = max((f1(v), k) for k, v in rows.items() if not k.startswith("pith "))
         print(f"{name}: " + " ".join(f"{k[5:]}={v:.3f}" for k, v in mine.items()) + f" | best peer {peer[1]}={peer[0]:.3f}", flush=True)
@@ -75,6 +88,41 @@ def main():
     with open(os.path.join(ROOT, "eval", "RESULTS.md"), "w", encoding="utf-8") as f:
         f.write("\n".join(out))
     print(f"wrote eval/RESULTS.md in {time.perf_counter() - started:.1f} s")
+
+
+def by_type(path, name, per_page):
+    """The per-type table of a set whose manifest gives page types (else nothing): pith's
+    auto modes from `per_page`, the peers from ../shared/peers/<set>/per_page.tsv."""
+    try:
+        types = json.load(open(os.path.join(path, "MANIFEST.json"))).get("types") or {}
+    except (OSError, ValueError):
+        return []
+    if not types:
+        return []
+    systems = {k: v for k, v in per_page.items() if k.startswith("pith auto")}
+    peers_tsv = os.path.join(SHARED, "peers", name, "per_page.tsv")
+    if os.path.exists(peers_tsv):
+        with open(peers_tsv, newline="", encoding="utf-8") as f:
+            for row in csv.DictReader(f, delimiter="\t"):
+                systems.setdefault(row["tool"], {})[row["id"]] = float(row["bow_f1"])
+    kinds = sorted(set(types.values()), key=lambda t: -sum(1 for v in types.values() if v == t))
+    count = {t: sum(1 for v in types.values() if v == t) for t in kinds}
+    def mean(scores, t):
+        vals = [scores.get(i, 0.0) for i, ty in types.items() if ty == t]
+        return sum(vals) / len(vals)
+    best = {t: max(mean(s, t) for s in systems.values()) for t in kinds}
+    out = [f"Per page type (mean bow F1; a page a system has no score for counts 0), and pages under 0.5:", "",
+           "| system | " + " | ".join(f"{t} ({count[t]})" for t in kinds) + " | under 0.5 |",
+           "|---|" + "---|" * (len(kinds) + 1)]
+    order = sorted(systems.items(), key=lambda kv: -sum(kv[1].get(i, 0.0) for i in types))
+    for sys_name, scores in order:
+        cells = []
+        for t in kinds:
+            m = mean(scores, t)
+            cells.append(f"**{m:.3f}**" if m == best[t] else f"{m:.3f}")
+        under = sum(1 for i in types if scores.get(i, 0.0) < 0.5)
+        out.append(f"| {sys_name} | " + " | ".join(cells) + f" | {under} |")
+    return out + [""]
 
 
 if __name__ == "__main__":

@@ -303,6 +303,7 @@ fn config_from(args: Args) -> Result<Run, String> {
                 gap: args.gap,
                 mode,
                 comments: args.comments,
+                ..extract::Options::default()
             },
             charset,
             output: output::Options {

@@ -138,6 +138,7 @@ fn options(args: &ExplainArgs) -> Result<Options, String> {
             gap: args.gap,
             mode,
             comments: args.comments,
+            ..extract::Options::default()
         },
         charset: crate::args::charset_arg(args.charset.as_deref())?,
         ..Options::default()

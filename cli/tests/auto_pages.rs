@@ -1009,3 +1009,102 @@ fn an_articles_own_header_stays_on_built_pages() {
     );
     assert_out(&text, &["Subscribe to our print edition"]);
 }
+
+/// A service page: a short introduction (the container), the plans as lists of short items,
+/// and one paragraph of prose elsewhere that recovery brings back. The container holds under
+/// half of the page's text, so the page is not one article and spreads; the recovered
+/// paragraph must not count for the container (it did, and kept the plans out).
+/// (wcxb_train/0025, a college coach's packages, is the real page of the same shape.)
+#[test]
+fn recovered_prose_does_not_make_a_page_one_article_on_built_pages() {
+    let html = "<html><body><div class=wrap><div class=intro><h1>Coaching plans for the new season</h1> \
+        <p>Our coaches have worked with runners of every level for twelve years, from first races to national championships, and every plan below starts with a long conversation about your goals.</p> \
+        <p>Each plan is built around your weekly schedule, your injuries and your races, and it changes as you do: nothing is copied from a template, and every session is reviewed within a day.</p> \
+        </div></div> \
+        <div class=plans> \
+        <div class=plan><h3>Starter plan</h3><ul><li>Two runs a week</li><li>A monthly call</li><li>Shoe advice</li><li>A race calendar</li><li>Stretching guide</li><li>Email support</li></ul></div> \
+        <div class=plan><h3>Club plan</h3><ul><li>Four runs a week</li><li>A weekly call</li><li>Gait analysis</li><li>Track sessions</li><li>Strength guide</li><li>Chat support</li></ul></div> \
+        <div class=plan><h3>Elite plan</h3><ul><li>Daily sessions</li><li>Two calls a week</li><li>Blood tests</li><li>Altitude camps</li><li>Nutrition plan</li><li>Phone support</li></ul></div> \
+        </div> \
+        <div class=more><div class=box><p>Every plan can be paused for up to two months a year at no cost, for illness, injury or travel, and it restarts where you left it, with your coach adjusting the next weeks to how you feel.</p></div></div> \
+        </body></html>";
+    let text = pith_html(html, &[]);
+    assert_in(
+        &text,
+        &[
+            "Our coaches have worked with runners",
+            "Starter plan",
+            "Gait analysis",
+            "Nutrition plan",
+            "Every plan can be paused",
+        ],
+    );
+}
+
+/// The real page: a college coach's five packages under a short introduction.
+#[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
+fn recovered_prose_does_not_make_a_page_one_article() {
+    let text = pith(&shared_page("wcxb_train", "0025"), &[]);
+    assert_in(
+        &text,
+        &[
+            "College Admissions Initial Consultation (6th-12th grades)",
+            "Academic Planning and Resume Package (6th-10th grades)",
+            "All-Inclusive Package (11th-12th grades)",
+            "The Elite Applicant Package (11th-12th grades)",
+        ],
+    );
+}
+
+/// React's streaming server rendering sends the suspended part of a page late, as
+/// `<div hidden id="S:0">`, and a script of the same response moves it into place at once:
+/// the article of an EV dealer's guide (wcxb_train/4053) is all in such a segment, and only a
+/// footer blurb was left.
+#[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
+fn react_streamed_segments_are_shown() {
+    let text = pith(&shared_page("wcxb_train", "4053"), &[]);
+    assert_in(
+        &text,
+        &[
+            "is simply a battery electric vehicle (BEV)",
+            "Automakers and regulators usually use the term battery electric vehicle",
+        ],
+    );
+}
+
+/// The same on a built page: the streamed segment is read, other `hidden` elements (a
+/// sign-up dialog) stay out.
+#[test]
+fn react_streamed_segments_are_shown_on_built_pages() {
+    let html = "<html><body><div class=top><p>Our dealership has sold used electric cars \
+        since 2015 and every car comes with a battery report, a warranty and free delivery to \
+        your door within two weeks of the order, anywhere in the country.</p><p>Visit our \
+        showrooms in Leeds and Bristol, open seven days a week, or book a video tour of any \
+        car with one of our advisers, who will answer your questions about charging.</p>\
+        <p>Finance is available on every car, with quotes that do not affect your credit score \
+        and a decision within the hour, and part exchange for any petrol or diesel car.</p>\
+        </div><template id=\"B:0\"></template>\
+        <div hidden id=\"S:0\"><article><h1>What is a full electric car?</h1><p>A full \
+        electric car runs only on electricity stored in its battery, with no petrol tank and \
+        no exhaust, and it is charged from a wall box at home or from public chargers.</p>\
+        <p>Its range depends on the size of the battery, the weather and the speed: most new \
+        models cover between two and four hundred miles on a full charge in mild weather.</p>\
+        <p>Running costs are lower than a petrol car's, because electricity costs less per \
+        mile and an electric motor has few moving parts that wear or need servicing.</p>\
+        <p>Before buying, check where you will charge, how far you drive on a typical day and \
+        whether the battery's warranty still covers the car you are looking at.</p>\
+        </article></div><div hidden id=signup><p>Sign up to our newsletter for weekly deals \
+        on used electric cars, charging tips and invitations to our test drive days.</p>\
+        </div></body></html>";
+    let text = pith_html(html, &[]);
+    assert_in(
+        &text,
+        &[
+            "A full electric car runs only on electricity",
+            "check where you will charge",
+        ],
+    );
+    assert_out(&text, &["Sign up to our newsletter"]);
+}

@@ -5,5 +5,6 @@
 
 pub mod blocks;
 pub mod pages;
+pub mod rules;
 pub mod sites;
 pub mod synth;

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use argh::FromArgs;
 use pith::input::Framing;
 use pith::site::links;
-use pith_lab::{blocks, pages, sites};
+use pith_lab::{blocks, pages, rules, sites};
 
 /// pith's research harnesses.
 ///
@@ -16,11 +16,12 @@ use pith_lab::{blocks, pages, sites};
 /// `eval-links [WARC...]` scores link-based templates on generated sites and reports what they
 /// find in the crawls given; `blocks SET_DIR... [--pages FILE]` writes the block table (TSV on
 /// stdout) a learned block model trains on; `pages SET_DIR...` writes the page table (TSV on
-/// stdout) the page-type and confidence models train on.
+/// stdout) the page-type and confidence models train on; `rules SET_DIR... [--off RULE,...]`
+/// writes each page's F1 with each of `auto`'s rules switched off (TSV on stdout).
 #[derive(FromArgs, Debug)]
 struct Args {
     /// eval-sites DIR | eval-clusters DIR | eval-detectors DIR | eval-links [INPUT...] |
-    /// blocks SET_DIR... | pages SET_DIR...
+    /// blocks SET_DIR... | pages SET_DIR... | rules SET_DIR...
     #[argh(positional)]
     action: String,
 
@@ -48,6 +49,14 @@ struct Args {
     #[argh(switch)]
     candidates: bool,
 
+    /// rules: switch these rules off in every column (comma-separated names)
+    #[argh(option)]
+    off: Option<String>,
+
+    /// rules: read this set's pages with comments kept, as its gold keeps them (dragnet)
+    #[argh(option)]
+    comments: Vec<String>,
+
     /// eval-links: input framing, auto (default), html, warc or jsonl
     #[argh(option, default = "Framing::Auto")]
     input: Framing,
@@ -65,11 +74,13 @@ fn main() -> ExitCode {
         ("eval-sites", Some(dir)) => sites::main(dir, md),
         ("eval-clusters", Some(dir)) => sites::clusters_main(dir, md),
         ("eval-detectors", Some(dir)) => sites::detectors_main(dir, md),
-        ("eval-sites" | "eval-clusters" | "eval-detectors" | "blocks" | "pages", None) => {
-            need_dir()
-        }
+        (
+            "eval-sites" | "eval-clusters" | "eval-detectors" | "blocks" | "pages" | "rules",
+            None,
+        ) => need_dir(),
         ("blocks", Some(_)) => blocks::main(&a.paths, a.pages.as_deref()),
         ("pages", Some(_)) => pages::main(&a.paths, a.candidates),
+        ("rules", Some(_)) => rules::main(&a.paths, a.off.as_deref(), &a.comments),
         ("eval-links", _) => {
             let params = links::Params {
                 n: a.cs_size.max(2),
@@ -80,7 +91,7 @@ fn main() -> ExitCode {
         }
         (other, _) => {
             eprintln!(
-                "pith-lab: unknown action `{other}` (one of: eval-sites, eval-clusters, eval-detectors, eval-links, blocks, pages)"
+                "pith-lab: unknown action `{other}` (one of: eval-sites, eval-clusters, eval-detectors, eval-links, blocks, pages, rules)"
             );
             ExitCode::from(2)
         }

@@ -136,6 +136,19 @@ pub struct Options {
     pub mode: auto::Mode,
     /// Keep user comments (`auto`).
     pub comments: bool,
+    /// `auto`'s rules switched off, to measure what each is worth (`pith-lab rules`); none by
+    /// default, and no CLI flag sets it.
+    pub rules_off: auto::Rules,
+}
+
+impl Options {
+    /// `auto`'s knobs under these options.
+    pub fn tuning(&self) -> auto::Tuning {
+        auto::Tuning {
+            off: self.rules_off,
+            ..auto::Tuning::new(self.mode, self.comments)
+        }
+    }
 }
 
 impl Default for Options {
@@ -145,6 +158,7 @@ impl Default for Options {
             gap: danag::PAPER_GAP,
             mode: auto::Mode::Balanced,
             comments: false,
+            rules_off: auto::Rules::NONE,
         }
     }
 }
@@ -161,7 +175,7 @@ pub struct SiteParams {
 /// Runs the chosen algorithm on a parsed document.
 pub fn run(doc: &Document<'_>, opts: &Options) -> Selection {
     match opts.algo {
-        Algo::Auto => auto::extract(doc, &auto::Tuning::new(opts.mode, opts.comments)),
+        Algo::Auto => auto::extract(doc, &opts.tuning()),
         Algo::Danag => danag::extract(doc, danag::Segments::Normalized, opts.gap),
         Algo::DanagLines => danag::extract(doc, danag::Segments::PhysicalLines, opts.gap),
     }

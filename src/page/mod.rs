@@ -9,7 +9,7 @@
 
 use crate::decode::{self, Charset};
 use crate::extract::fastce::model::Family;
-use crate::extract::{self, Algo, auto, blocks, fastce};
+use crate::extract::{self, Algo, blocks, fastce};
 use crate::html::Document;
 use crate::output;
 
@@ -254,7 +254,7 @@ fn from_text(
     }
     Ok(with_arena(|arena| {
         let doc = Document::parse(text, arena);
-        let tuning = auto::Tuning::new(opts.extract.mode, opts.extract.comments);
+        let tuning = opts.extract.tuning();
         // The picked template's selection trimmed by `auto`'s ([`fastce::with_template`]); a
         // page that does not match it falls back to `opts.extract.algo`, reusing `auto`'s selection
         // when that was already made and is the fallback.

@@ -5,7 +5,7 @@
 
 use super::marks::{Bits, Flags, Marks, mark};
 use super::stats::{NodeStats, shown_chars};
-use super::{Outcome, Trace, Tuning};
+use super::{Outcome, Rule, Trace, Tuning};
 use crate::extract::Selection;
 use crate::html::tags::{Tag, flags};
 use crate::html::tree::{NodeId, context};
@@ -57,7 +57,8 @@ fn mark_inside(
         let keep = taken && {
             let starts_here = is_root.get(i) && !parent_inside;
             let s = &stats.element(r);
-            let link_list = node.tag.is(flags::BLOCK)
+            let link_list = !tuning.off.has(Rule::LinkLists)
+                && node.tag.is(flags::BLOCK)
                 && s.text > 0
                 && s.link_density() > tuning.link_list_density;
             starts_here || !link_list
@@ -108,10 +109,14 @@ pub(super) fn listing(
 }
 
 /// Step 6. A page that is not one article (a listing, a product or service page, a
-/// collection) spreads its content over many blocks: when the chosen text `sel` (of
-/// `sel_chars` characters, collected from `ROOT`) is less than the mode's share of the text
-/// that no boilerplate rule removed, the page minus its boilerplate is the answer (the approach
-/// of Resiliparse and of jusText's paragraph filter). Gives the answer and its characters.
+/// collection) spreads its content over many blocks: when the container's text (the part of
+/// the chosen text `sel`, of `sel_chars` characters collected from `ROOT`, that lies in
+/// `UNDER`) is less than the mode's share of the text that no boilerplate rule removed, the
+/// page minus its boilerplate is the answer (the approach of Resiliparse and of jusText's
+/// paragraph filter). Paragraphs recovered outside the container (`recovered`) do not count
+/// for the container: prose found outside it is no sign that the page is one article, and
+/// counting it kept pages of many short texts from spreading. Gives the answer and its
+/// characters.
 ///
 /// The chosen roots stay roots: a container kept for its own merits must not vanish from the
 /// whole page because an ancestor of it is link-dense (the whole page holds the chosen text).
@@ -121,6 +126,7 @@ pub(super) fn spread(
     stats: NodeStats,
     marks: Marks,
     (sel, sel_chars): (Selection, u64),
+    recovered: bool,
     trace: Option<&mut Trace>,
 ) -> (Selection, u64) {
     let n = doc.tree.nodes.len();
@@ -130,6 +136,18 @@ pub(super) fn spread(
     for &id in &sel.nodes {
         in_sel.set(id as usize);
     }
+    // The container's share of the chosen text: all of it unless paragraphs were recovered.
+    let container_chars = if recovered && !tuning.off.has(Rule::RecoveredCount) {
+        let under = marks.flag(mark::UNDER);
+        let nodes = &doc.tree.nodes;
+        sel.nodes
+            .iter()
+            .filter(|&&id| under.get(id as usize))
+            .map(|&id| u64::from(shown_chars(doc, &nodes[id as usize])))
+            .sum()
+    } else {
+        sel_chars
+    };
     drop(sel);
     let removed = marks.flag(mark::REMOVED);
     let whole_root = marks.flag(mark::ROOT);
@@ -149,10 +167,11 @@ pub(super) fn spread(
         }
     });
     let whole_chars = whole_chars_all - teaser_chars;
-    let spread =
-        tuning.spread_share > 0.0 && (sel_chars as f32) < tuning.spread_share * whole_chars as f32;
+    let spread = tuning.spread_share > 0.0
+        && !tuning.off.has(Rule::Spread)
+        && (container_chars as f32) < tuning.spread_share * whole_chars as f32;
     if let Some(t) = trace {
-        t.record_spread(sel_chars, whole_chars, spread);
+        t.record_spread(container_chars, whole_chars, spread);
     }
     if spread {
         drop(in_sel);

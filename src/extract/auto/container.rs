@@ -15,6 +15,7 @@ use super::rules::{
     VOTE_BASE, VOTE_CHARS_PER_POINT, VOTE_LENGTH_POINTS_MAX,
 };
 use super::stats::NodeStats;
+use super::{Rule, Tuning};
 use crate::html::Document;
 use crate::html::tags::Tag;
 use crate::html::tree::{Kind, NONE, NodeId, context};
@@ -50,7 +51,14 @@ pub(super) struct Container {
 
 /// Candidate containers scored by their paragraphs. Flags paragraph-like elements in
 /// `PARAGRAPH`; `hint` is each element's class/id verdict (step 2), dropped once read.
-pub(super) fn score(doc: &Document<'_>, stats: &NodeStats, hint: Vec<i8>, marks: &Marks) -> Scores {
+pub(super) fn score(
+    doc: &Document<'_>,
+    tuning: &Tuning,
+    stats: &NodeStats,
+    hint: Vec<i8>,
+    marks: &Marks,
+) -> Scores {
+    let off = tuning.off;
     let nodes = &doc.tree.nodes;
     let removed = marks.flag(mark::REMOVED);
     let block_child = marks.flag(mark::BLOCK_CHILD);
@@ -85,9 +93,20 @@ pub(super) fn score(doc: &Document<'_>, stats: &NodeStats, hint: Vec<i8>, marks:
             return;
         }
         let s = &stats.element(r);
-        let tag_prior = rules::tag_prior(node.tag);
-        let class_prior = f32::from(hint[r]) * CLASS_WEIGHT;
-        let danag_cover = if s.text == 0 {
+        let tag_prior = if off.has(Rule::TagPrior) {
+            0.0
+        } else {
+            rules::tag_prior(node.tag)
+        };
+        let class_prior = if off.has(Rule::ClassPrior) {
+            0.0
+        } else {
+            f32::from(hint[r]) * CLASS_WEIGHT
+        };
+        // Without the rule, every candidate is scaled as if DANAg selected all its text.
+        let danag_cover = if off.has(Rule::DanagCover) {
+            1.0
+        } else if s.text == 0 {
             0.0
         } else {
             s.danag as f32 / s.text as f32
@@ -121,6 +140,7 @@ pub(super) fn score(doc: &Document<'_>, stats: &NodeStats, hint: Vec<i8>, marks:
 /// `TEASER` when the container is no article (teasers are a listing's content).
 pub(super) fn choose(
     doc: &Document<'_>,
+    tuning: &Tuning,
     stats: &NodeStats,
     marks: &Marks,
     scores: Scores,
@@ -158,7 +178,10 @@ pub(super) fn choose(
         .filter(|&&(i, s)| i != top && s >= best_readability * RIVAL_SHARE && !copy_of_top(i))
         .map(|&(i, _)| i)
         .collect();
-    if best_readability > 0.0 && rivals.len() >= RIVALS_SHARING {
+    if !tuning.off.has(Rule::CommonAncestor)
+        && best_readability > 0.0
+        && rivals.len() >= RIVALS_SHARING
+    {
         // Up from the winner, each ancestor's subtree (a range of ids) is tested against the
         // few runners-up: no per-node memory, linear in the depth.
         let mut a = nodes[top].parent as usize;
@@ -188,7 +211,7 @@ pub(super) fn choose(
     };
     let mut run = doc.tree.subtree(top as NodeId);
     let mut prose_top = voting_prose(run.clone());
-    loop {
+    while !tuning.off.has(Rule::Climb) {
         let p = nodes[top].parent as usize;
         if p == 0 || rules::page_tag(nodes[p].tag) || removed.get(p) {
             break;
@@ -242,7 +265,7 @@ pub(super) fn choose(
             let t = teaser_text(i, &teaser);
             t > 0 && LISTING_TEASER_SHARE.reached(t, u64::from(s.text))
         };
-        if article && mostly_teasers() {
+        if tuning.off.has(Rule::Siblings) || (article && mostly_teasers()) {
             continue;
         }
         let keep = score[stats.rank(i)] >= threshold

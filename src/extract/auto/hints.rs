@@ -11,7 +11,7 @@ use super::rules::{
     HIDING_STYLES, NEGATIVE, PARAGRAPH_MIN_TEXT, POSITIVE, WRAPPER_DANAG_SHARE,
 };
 use super::stats::NodeStats;
-use super::{Retry, Tuning};
+use super::{Retry, Rule, Tuning};
 use crate::html::Document;
 use crate::html::tags::{Tag, flags};
 use crate::html::tree::{Kind, NodeId};
@@ -73,6 +73,8 @@ pub(crate) const COMMENT_HINT: i8 = -2;
 pub(crate) fn element_hints(doc: &Document<'_>, id: NodeId, comments: bool) -> (i8, bool) {
     // One scan of the start tag collects every attribute this needs.
     let (mut class, mut ident, mut hidden): (&[u8], &[u8], bool) = (b"", b"", false);
+    // The `hidden` attribute alone, apart from the other ways of hiding (see below).
+    let mut hidden_attr = false;
     // Bytes, not `str`s: every test below compares bytes.
     let mut attrs = doc.attributes(id);
     while let Some((name, value)) = attrs.next_bytes() {
@@ -80,7 +82,7 @@ pub(crate) fn element_hints(doc: &Document<'_>, id: NodeId, comments: bool) -> (
         match name.len() {
             5 if name.eq_ignore_ascii_case(b"class") => class = value,
             2 if name.eq_ignore_ascii_case(b"id") => ident = value,
-            6 if name.eq_ignore_ascii_case(b"hidden") => hidden = true,
+            6 if name.eq_ignore_ascii_case(b"hidden") => hidden_attr = true,
             11 if name.eq_ignore_ascii_case(b"aria-hidden") => {
                 hidden |= value.eq_ignore_ascii_case(b"true");
             }
@@ -94,6 +96,10 @@ pub(crate) fn element_hints(doc: &Document<'_>, id: NodeId, comments: bool) -> (
             _ => {}
         }
     }
+    // React's streaming server rendering sends a suspended part of the page (often the whole
+    // article) late, as `<div hidden id="S:0">`, and a script of the same response moves it
+    // into its placeholder at once: shown content, not hidden content.
+    hidden |= hidden_attr && !react_segment(ident);
     let m = hint_matchers();
     let (mut boiler, mut comment, mut pos) = (false, false, false);
     // Class and id are two names of the element. A content word cancels a boilerplate word of
@@ -128,6 +134,13 @@ pub(crate) fn element_hints(doc: &Document<'_>, id: NodeId, comments: bool) -> (
         (false, false, false) => 0,
     };
     (hint, hidden)
+}
+
+/// Whether `id` names a segment of React's streaming server rendering (`S:` and the segment's
+/// number in hexadecimal, as React DOM's `renderToPipeableStream` writes it).
+fn react_segment(id: &[u8]) -> bool {
+    id.strip_prefix(b"S:")
+        .is_some_and(|n| !n.is_empty() && n.iter().all(u8::is_ascii_hexdigit))
 }
 
 /// Calls `found(word, start, end)` for every occurrence of a hint word in `hay`, overlapping
@@ -228,7 +241,9 @@ pub(super) fn judge(
         &hidden,
         &removed,
     );
-    if article_text(stats, &block_child, &removed) < ARTICLE_MIN_CHARS {
+    if !tuning.off.has(Rule::Thread)
+        && article_text(stats, &block_child, &removed) < ARTICLE_MIN_CHARS
+    {
         mark_removed(
             doc,
             tuning,
@@ -293,6 +308,7 @@ fn mark_removed(
     removed: &Flags<'_>,
 ) {
     let nodes = &doc.tree.nodes;
+    let off = tuning.off;
     // Elements only: a text node's flag stays clear, and `collect`, which alone reads it,
     // reaches a text node only through its parent, which is then not removed.
     stats.for_each_element(|i, r, node| {
@@ -319,20 +335,34 @@ fn mark_removed(
         // A boilerplate-looking element that holds most of DANAg's densest region is a page
         // wrapper with an unlucky class, not a boilerplate block.
         let wraps_main = || {
-            WRAPPER_DANAG_SHARE.exceeded(u64::from(s.danag), u64::from(total_danag))
+            !off.has(Rule::Wrapper)
+                && WRAPPER_DANAG_SHARE.exceeded(u64::from(s.danag), u64::from(total_danag))
                 && (thread || hint[r] != COMMENT_HINT)
         };
-        let class_boiler = hint[r] < 0 && retry != Retry::HiddenAndClasses;
+        let class_boiler = hint[r] < 0
+            && retry != Retry::HiddenAndClasses
+            && !off.has(if hint[r] == COMMENT_HINT {
+                Rule::CommentWords
+            } else {
+                Rule::ClassWords
+            });
         // HTML's `<header>` in an `<article>` is that article's own header (its title, its
         // standfirst; on a listing, a card's headline and summary), not the page's.
-        let article_header =
-            || node.tag == Tag::Header && nodes[node.parent as usize].tag == Tag::Article;
-        let tag_boiler = rules::boilerplate_tag(node.tag) && !article_header();
-        let boiler =
-            rules::never_main_tag(node.tag) || ((tag_boiler || class_boiler) && !wraps_main());
+        let article_header = || {
+            !off.has(Rule::ArticleHeader)
+                && node.tag == Tag::Header
+                && nodes[node.parent as usize].tag == Tag::Article
+        };
+        let tags = !off.has(Rule::BoilerplateTags);
+        let tag_boiler = tags && rules::boilerplate_tag(node.tag) && !article_header();
+        let boiler = (tags && rules::never_main_tag(node.tag))
+            || ((tag_boiler || class_boiler) && !wraps_main());
         removed.assign(
             i,
-            boiler || (hidden.get(i) && matches!(retry, Retry::None | Retry::Listing)),
+            boiler
+                || (hidden.get(i)
+                    && !off.has(Rule::Hidden)
+                    && matches!(retry, Retry::None | Retry::Listing)),
         );
     });
 }
@@ -379,6 +409,21 @@ mod style_hides_tests {
             "isplay:none",
         ] {
             assert!(!style_hides(shows.as_bytes()), "{shows:?}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod react_segment_tests {
+    use super::react_segment;
+
+    #[test]
+    fn segments_are_s_and_a_hexadecimal_number() {
+        for id in ["S:0", "S:2e", "S:1A0"] {
+            assert!(react_segment(id.as_bytes()), "{id}");
+        }
+        for id in ["S:", "s:0", "S:0x", "B:0", "P:1", "S:g", "modal", ""] {
+            assert!(!react_segment(id.as_bytes()), "{id}");
         }
     }
 }

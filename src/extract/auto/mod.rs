@@ -29,17 +29,19 @@
 //! 5. Collection (`collect.rs`): inside the roots, text comes out in document order minus
 //!    boilerplate subtrees, hidden ones and link-dense blocks (menus and link lists inside the
 //!    article).
-//! 6. Spread (`collect.rs`, `spread`): when the collected text is under the mode's share of the
-//!    page's non-boilerplate text, the page is not one article, and the page minus its
-//!    boilerplate is the answer.
+//! 6. Spread (`collect.rs`, `spread`): when the container's text (the recovered paragraphs
+//!    left out) is under the mode's share of the page's non-boilerplate text, the page is not
+//!    one article, and the page minus its boilerplate is the answer.
 //!
 //! [`extract_traced`] reads the page again when the first reading kept little (as Readability
-//! retries `_grabArticle` with fewer rules): with hiding ignored, then with class/id words
-//! ignored too, then, on a page of linked cards, as a listing (the page minus boilerplate with
-//! its link lists kept); a retry wins with twice the text. When nothing at all is selected,
-//! every visible text is the answer. `marks.rs` holds the per-node sets the steps hand each
-//! other; `trace.rs` records the decisions for `pith explain`.
+//! retries `_grabArticle` with fewer rules): with hiding and class/id words ignored, then, on
+//! a page of linked cards, as a listing (the page minus boilerplate with its link lists kept);
+//! a retry wins with twice the text. When nothing at all is selected, every visible text is
+//! the answer. `marks.rs` holds the per-node sets the steps hand each other; `trace.rs`
+//! records the decisions for `pith explain`; `ablate.rs` names the rules, each of which can be
+//! switched off to measure what it is worth (docs/rules.md).
 
+mod ablate;
 mod collect;
 mod container;
 mod hints;
@@ -50,6 +52,7 @@ mod stats;
 mod teasers;
 mod trace;
 
+pub use ablate::{Rule, Rules};
 pub(crate) use hints::{COMMENT_HINT, element_hints};
 pub use stats::Stats;
 pub use trace::{Outcome, Trace};
@@ -58,8 +61,9 @@ use crate::extract::Selection;
 use crate::extract::danag::{self, Segments};
 use crate::html::Document;
 use crate::html::tree::{Kind, NodeId, context};
+use ablate::Rule as R;
 use marks::{Bits, Marks, mark};
-use rules::{ARTICLE_MIN_CHARS, EXTRACTED_MIN_CHARS, RETRY_GAIN, TEASER_REPEAT};
+use rules::{EXTRACTED_MIN_CHARS, RETRY_GAIN, TEASER_REPEAT};
 
 /// The trade-off knobs of `auto`; [`Tuning::new`] gives them for a [`Mode`] (the values and
 /// their reasons are in `rules.rs`).
@@ -78,6 +82,8 @@ pub struct Tuning {
     /// When the chosen text is under this share of the page's non-boilerplate text, the page
     /// is not one article and all of that text is kept (0: never).
     pub spread_share: f32,
+    /// Rules switched off, to measure what each is worth (`pith-lab rules`); none by default.
+    pub off: Rules,
 }
 
 impl Tuning {
@@ -132,27 +138,33 @@ pub fn extract_traced(
     // The characters of `sel`, kept up to date as a retry replaces it.
     let mut kept = first.chars;
     // Like Readability, which runs `_grabArticle` again with fewer removal rules when the text
-    // is under its 500-character threshold: a page that hides its main text in the markup and
-    // shows it from a script (`display:none` until an age gate, a lock or a tab script runs)
-    // is read again with the `hidden`, `aria-hidden` and style hiding ignored, and a text at
-    // least twice as long wins.
-    for retry in [Retry::Hidden, Retry::HiddenAndClasses, Retry::Listing] {
+    // is short: a page that hides its main text in the markup and shows it from a script
+    // (`display:none` until an age gate, a lock or a tab script runs), or that names its
+    // wrappers like boilerplate, is read again with the `hidden`, `aria-hidden` and style
+    // hiding and the class/id words ignored, and a text at least twice as long wins. (No
+    // retry ignores hiding alone under Readability's 500 characters: on wcxb_train such a
+    // retry lost more pages than it mended, and no other set gained from it; docs/rules.md.)
+    for retry in [Retry::HiddenAndClasses, Retry::Listing] {
         let wanted = match retry {
             Retry::None => false,
-            Retry::Hidden => kept < ARTICLE_MIN_CHARS,
             // Under trafilatura's `MIN_EXTRACTED_SIZE` (250 characters, where it falls back to
             // other extractors), the page's class names are not trusted either: a wrapper
             // named like boilerplate (`sidebar-layout`, `promo-article`) must not leave a page
             // empty. Nor are they when they removed most of the page's prose, piecewise, and
             // more than the extraction keeps: then they name the site's layout (see `hints::judge`).
-            Retry::HiddenAndClasses => kept < EXTRACTED_MIN_CHARS || class_prose > kept,
+            Retry::HiddenAndClasses => {
+                (!tuning.off.has(R::RetryClasses) && kept < EXTRACTED_MIN_CHARS)
+                    || (!tuning.off.has(R::LayoutClasses) && class_prose > kept)
+            }
             // Still under `MIN_EXTRACTED_SIZE`, on a page whose content is its links (a job
             // board, a catalogue of linked cards: `TEASER_REPEAT` links that each hold a card,
             // as for teasers): the link-density rules took it. Like trafilatura's baseline
             // fallback, take the page minus its boilerplate with the link lists kept. (A
             // menu's links hold one word each: a short post beside menus stays short.)
             Retry::Listing => {
-                kept < EXTRACTED_MIN_CHARS && teasers::linked_cards(doc) >= TEASER_REPEAT
+                !tuning.off.has(R::RetryListing)
+                    && kept < EXTRACTED_MIN_CHARS
+                    && teasers::linked_cards(doc) >= TEASER_REPEAT
             }
         };
         if !wanted {
@@ -192,9 +204,8 @@ pub fn extract_traced(
 enum Retry {
     /// The first reading: every rule.
     None,
-    /// Elements hidden by their attributes (`hidden`, `aria-hidden`, style) count as shown.
-    Hidden,
-    /// ...and class/id words no longer make boilerplate (tags still do).
+    /// Elements hidden by their attributes (`hidden`, `aria-hidden`, style) count as shown,
+    /// and class/id words no longer make boilerplate (tags still do).
     HiddenAndClasses,
     /// Every rule, and the answer is the page minus its boilerplate with link lists kept
     /// (a page whose content is its links).
@@ -241,11 +252,11 @@ fn select(
         };
     }
     // Teasers, before the container so that they do not count as its prose when it climbs.
-    if !tuning.comments {
+    if !tuning.comments && !tuning.off.has(R::Teasers) {
         teasers::mark(doc, &stats, &marks);
     }
     // 3. The container, or DANAg's selection when none has text enough.
-    let scores = container::score(doc, &stats, hints.by_element, &marks);
+    let scores = container::score(doc, tuning, &stats, hints.by_element, &marks);
     if let Some(t) = trace.as_deref_mut() {
         t.record_scores(doc, &stats, &marks, &scores);
     }
@@ -253,9 +264,9 @@ fn select(
         return danag_reading(doc, in_danag, class_prose);
     };
     drop(in_danag);
-    let chosen = container::choose(doc, &stats, &marks, scores, winner);
+    let chosen = container::choose(doc, tuning, &stats, &marks, scores, winner);
     // 4. Prose outside the container.
-    recover::recover(doc, tuning, &stats, &marks, &chosen.roots);
+    let recovered = recover::recover(doc, tuning, &stats, &marks, &chosen.roots);
     // 5. The text of the chosen roots.
     let (is_root, removed) = (marks.flag(mark::ROOT), marks.flag(mark::REMOVED));
     let collected = collect::collect(doc, &is_root, &removed, &stats, tuning, &marks);
@@ -263,7 +274,7 @@ fn select(
         t.record_choice(chosen.top, &chosen.roots, &marks);
     }
     // 6. The whole page instead, when the chosen text is too little of it.
-    let (sel, chars) = collect::spread(doc, tuning, stats, marks, collected, trace);
+    let (sel, chars) = collect::spread(doc, tuning, stats, marks, collected, recovered, trace);
     Reading {
         sel,
         chars,

@@ -3,22 +3,22 @@
 //! split off), unless a boilerplate ancestor removed it, it stands in a teaser, or it is a
 //! site's legal notice. The thresholds are the mode's ([`Tuning`]).
 
-use super::Tuning;
 use super::marks::{Marks, mark, mark_subtrees};
 use super::rules::{COPYRIGHT_SIGNS, RIGHTS_RESERVED};
 use super::stats::NodeStats;
+use super::{Rule, Tuning};
 use crate::html::Document;
 use crate::html::tree::{Kind, NodeId};
 
 /// Flags the chosen `roots` and the paragraphs recovered outside them in `ROOT`, the roots'
-/// subtrees in `UNDER`.
+/// subtrees in `UNDER`; gives whether any paragraph was recovered.
 pub(super) fn recover(
     doc: &Document<'_>,
     tuning: &Tuning,
     stats: &NodeStats,
     marks: &Marks,
     roots: &[NodeId],
-) {
+) -> bool {
     let nodes = &doc.tree.nodes;
     let n = nodes.len();
     let (is_paragraph, removed, teaser) = (
@@ -35,21 +35,25 @@ pub(super) fn recover(
     let mut in_order = roots.to_vec();
     in_order.sort_unstable();
     mark_subtrees(doc, &in_order, &under);
+    let mut recovered = false;
     for i in 1..n {
         if is_paragraph.get(i)
             && !under.get(i)
             && !removed.get(i)
             && !teaser.get(i)
             && tuning.recover_min_text > 0
+            && !tuning.off.has(Rule::Recover)
             && stats.get(i).text >= tuning.recover_min_text
             && stats.get(i).link_density() < tuning.recover_max_link_density
             && stats.get(nodes[i].parent as usize).link_density()
                 < tuning.recover_max_parent_link_density
-            && !legal_notice(doc, i as NodeId)
+            && (tuning.off.has(Rule::LegalNotice) || !legal_notice(doc, i as NodeId))
         {
             is_root.set(i);
+            recovered = true;
         }
     }
+    recovered
 }
 
 /// A site's legal footer (a copyright line, a data-provider notice): it reads as prose but

@@ -6,7 +6,7 @@
 //! statistics and hints (steps 1-2), teasers, the container (step 3), recovery (step 4), and
 //! the retries of [`super::extract_traced`].
 
-use super::{Mode, Tuning};
+use super::{Mode, Rules, Tuning};
 use crate::html::tags::{Tag, flags};
 
 /// A share of a whole, `num / den`, compared in integers (`part * den` against `whole * num`,
@@ -50,6 +50,7 @@ pub(crate) const BALANCED: Tuning = Tuning {
     link_list_density: 0.5,
     comments: false,
     spread_share: SPREAD_SHARE,
+    off: Rules::NONE,
 };
 
 /// `--precision`: only the main container (no recovery, never spread), and blocks a third
@@ -61,6 +62,7 @@ pub(crate) const PRECISION: Tuning = Tuning {
     link_list_density: 0.33,
     comments: false,
     spread_share: 0.0,
+    off: Rules::NONE,
 };
 
 /// `--recall`: one sentence (80 characters) is enough to come back, with more links in it and
@@ -73,6 +75,7 @@ pub(crate) const RECALL: Tuning = Tuning {
     link_list_density: 0.66,
     comments: false,
     spread_share: 0.75,
+    off: Rules::NONE,
 };
 
 /// The knobs of `mode` (comment sections not kept).
