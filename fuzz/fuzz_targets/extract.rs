@@ -17,6 +17,7 @@ fuzz_target!(|data: &[u8]| {
             mode: [Mode::Balanced, Mode::Precision, Mode::Recall][(sel as usize / 3) % 3],
             comments: sel & 0x10 != 0,
             gap: if sel & 0x80 != 0 { 0 } else { 20 },
+            ..Default::default()
         },
         output: pith::output::Options {
             format: if sel & 0x20 != 0 {
