@@ -71,6 +71,21 @@ impl GoldSet {
         Ok(GoldSet { set, manifest, ds })
     }
 
+    /// Page `id`'s bytes and its URL ([`page_url`], a blank one dropped), as the page tables
+    /// give them to the library; `None` after a message naming `tool` when the page cannot be
+    /// read.
+    pub fn page_and_url(&self, id: &str, tool: &str) -> Option<(Vec<u8>, Option<String>)> {
+        let bytes = match self.ds.page(id) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("pith-lab {tool}: {}/html/{id}: {e}", self.ds.dir.display());
+                return None;
+            }
+        };
+        let url = page_url(&self.manifest, id, &bytes).filter(|u| !u.trim().is_empty());
+        Some((bytes, url))
+    }
+
     /// The grouping host of page `id` with URL `url`: the URL's host, else `set:id` (a page
     /// with no URL is a group of its own).
     pub fn host(&self, id: &str, url: Option<&str>) -> String {

@@ -20,7 +20,7 @@ use std::process::ExitCode;
 use pith::eval::metrics;
 use pith::page::{Context, Options, model};
 
-use crate::blocks::{GoldSet, page_url};
+use crate::blocks::GoldSet;
 
 /// The candidate extractions of `--candidates`: name and options.
 pub fn candidates() -> Vec<(&'static str, Options)> {
@@ -79,14 +79,9 @@ pub fn main(dirs: &[PathBuf], with_candidates: bool) -> ExitCode {
             let Some(gold) = gs.ds.gold(id).text else {
                 continue;
             };
-            let bytes = match gs.ds.page(id) {
-                Ok(b) => b,
-                Err(e) => {
-                    eprintln!("pith-lab pages: {}/html/{id}: {e}", dir.display());
-                    continue;
-                }
+            let Some((bytes, url)) = gs.page_and_url(id, "pages") else {
+                continue;
             };
-            let url = page_url(&gs.manifest, id, &bytes).filter(|u| !u.trim().is_empty());
             let host = gs.host(id, url.as_deref());
             let ptype = gs.page_type(id);
             let cx = Context {

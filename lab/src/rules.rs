@@ -24,7 +24,7 @@ use pith::eval::metrics;
 use pith::extract::auto::{Rule, Rules};
 use pith::page::{Context, Options};
 
-use crate::blocks::{GoldSet, page_url};
+use crate::blocks::GoldSet;
 
 /// Parses `--off`'s comma-separated rule names.
 pub fn parse_off(list: Option<&str>) -> Result<Rules, String> {
@@ -116,14 +116,9 @@ pub fn main(dirs: &[PathBuf], off: Option<&str>, comments: &[String]) -> ExitCod
                 None if g.has_snippets => Gold::Snippets(g.with, g.without),
                 None => continue,
             };
-            let bytes = match gs.ds.page(id) {
-                Ok(b) => b,
-                Err(e) => {
-                    eprintln!("pith-lab rules: {}/html/{id}: {e}", dir.display());
-                    continue;
-                }
+            let Some((bytes, url)) = gs.page_and_url(id, "rules") else {
+                continue;
             };
-            let url = page_url(&gs.manifest, id, &bytes).filter(|u| !u.trim().is_empty());
             let head = format!(
                 "{}\t{id}\t{}\t{}",
                 gs.set,
