@@ -143,7 +143,7 @@ pub fn extract_traced(
     // wrappers like boilerplate, is read again with the `hidden`, `aria-hidden` and style
     // hiding and the class/id words ignored, and a text at least twice as long wins. (No
     // retry ignores hiding alone under Readability's 500 characters: on wcxb_train such a
-    // retry lost more pages than it mended, and no other set gained from it; docs/rules.md.)
+    // retry lost more pages than it mended, and no other set gained clearly; docs/rules.md.)
     for retry in [Retry::HiddenAndClasses, Retry::Listing] {
         let wanted = match retry {
             Retry::None => false,
