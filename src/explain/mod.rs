@@ -88,11 +88,7 @@ pub fn explain_with_gold(
         Algo::Danag => (Segments::Normalized, eopts.gap),
     };
     let selection = match eopts.algo {
-        Algo::Auto => auto::extract_traced(
-            &doc,
-            &auto::Tuning::new(eopts.mode, eopts.comments),
-            Some(&mut trace),
-        ),
+        Algo::Auto => auto::extract_traced(&doc, &eopts.tuning(), Some(&mut trace)),
         // The others as `pith` runs them.
         _ => extract::run(&doc, eopts),
     };
@@ -430,7 +426,7 @@ impl Page<'_, '_> {
                 *x = true;
             }
         }
-        let tuning = auto::Tuning::new(self.opts.mode, self.opts.comments);
+        let tuning = self.opts.tuning();
         let body = nodes.iter().position(|n| n.tag == Tag::Body);
         for i in 1..n {
             let p = nodes[i].parent as usize;

@@ -133,11 +133,7 @@ pub fn block_rows(bytes: &[u8], opts: &Options, gold: Option<&str>) -> Result<Pa
     let arena = bumpalo::Bump::new();
     let doc = Document::parse(&decoded.text, &arena);
     let mut trace = Trace::default();
-    let selection = auto::extract_traced(
-        &doc,
-        &auto::Tuning::new(eopts.mode, eopts.comments),
-        Some(&mut trace),
-    );
+    let selection = auto::extract_traced(&doc, &eopts.tuning(), Some(&mut trace));
     let profile = danag::profile(&doc, Segments::Normalized);
     let token_lines = danag::token_lines(&doc, Segments::Normalized);
     let choice = danag::choose(&profile, danag::PAPER_GAP);

@@ -144,10 +144,7 @@ pub struct Options {
 impl Options {
     /// `auto`'s knobs under these options.
     pub fn tuning(&self) -> auto::Tuning {
-        auto::Tuning {
-            off: self.rules_off,
-            ..auto::Tuning::new(self.mode, self.comments)
-        }
+        auto::Tuning::new(self.mode, self.comments).without(self.rules_off)
     }
 }
 

@@ -1,10 +1,12 @@
-//! `auto`'s rules by name, each of which can be switched off ([`Tuning::off`]) to measure
-//! what it is worth on pages no rule was written for (`pith-lab rules`, `lab/train/rules.py`,
-//! docs/rules.md). Every rule is on by default; switching one off changes only the decision
-//! it names, at the place where it is made, and nothing else. Not a user setting: the CLI has
-//! no flag for it.
+//! `auto`'s rules by name, each of which can be switched off ([`Tuning::without`]) to
+//! measure what it is worth on pages no rule was written for (`pith-lab rules`,
+//! `lab/train/rules.py`, docs/rules.md). Every rule is on by default; switching one off
+//! changes only the decision it names, and nothing else: through the knob of [`Tuning`] that
+//! already turns it off (recovery, link lists, the spread test), else at the place where the
+//! decision is made. Not a user setting: the CLI has no flag for it.
 //!
-//! [`Tuning::off`]: super::Tuning::off
+//! [`Tuning::without`]: super::Tuning::without
+//! [`Tuning`]: super::Tuning
 
 /// One rule of `auto`, as named in the module docs of its step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

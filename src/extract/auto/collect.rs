@@ -57,8 +57,7 @@ fn mark_inside(
         let keep = taken && {
             let starts_here = is_root.get(i) && !parent_inside;
             let s = &stats.element(r);
-            let link_list = !tuning.off.has(Rule::LinkLists)
-                && node.tag.is(flags::BLOCK)
+            let link_list = node.tag.is(flags::BLOCK)
                 && s.text > 0
                 && s.link_density() > tuning.link_list_density;
             starts_here || !link_list
@@ -168,7 +167,6 @@ pub(super) fn spread(
     });
     let whole_chars = whole_chars_all - teaser_chars;
     let spread = tuning.spread_share > 0.0
-        && !tuning.off.has(Rule::Spread)
         && (container_chars as f32) < tuning.spread_share * whole_chars as f32;
     if let Some(t) = trace {
         t.record_spread(container_chars, whole_chars, spread);

@@ -82,7 +82,8 @@ pub struct Tuning {
     /// When the chosen text is under this share of the page's non-boilerplate text, the page
     /// is not one article and all of that text is kept (0: never).
     pub spread_share: f32,
-    /// Rules switched off, to measure what each is worth (`pith-lab rules`); none by default.
+    /// Rules switched off that no knob above expresses, to measure what each is worth
+    /// (`pith-lab rules`); none by default. Set through [`Tuning::without`].
     pub off: Rules,
 }
 
@@ -93,6 +94,23 @@ impl Tuning {
             comments,
             ..rules::tuning(mode)
         }
+    }
+
+    /// These settings with the rules `off` switched off. A rule that a knob already turns off
+    /// (as `--precision` turns off recovery and the spread test) is switched off by that
+    /// knob; the others are kept in [`Tuning::off`] for the step that decides them.
+    pub fn without(self, off: Rules) -> Tuning {
+        let mut t = Tuning { off, ..self };
+        if off.has(R::Recover) {
+            t.recover_min_text = 0;
+        }
+        if off.has(R::LinkLists) {
+            t.link_list_density = f32::INFINITY;
+        }
+        if off.has(R::Spread) {
+            t.spread_share = 0.0;
+        }
+        t
     }
 }
 

@@ -42,7 +42,6 @@ pub(super) fn recover(
             && !removed.get(i)
             && !teaser.get(i)
             && tuning.recover_min_text > 0
-            && !tuning.off.has(Rule::Recover)
             && stats.get(i).text >= tuning.recover_min_text
             && stats.get(i).link_density() < tuning.recover_max_link_density
             && stats.get(nodes[i].parent as usize).link_density()
