@@ -51,6 +51,7 @@ pub mod output;
 pub mod page;
 pub mod pipeline;
 pub mod site;
+pub mod text;
 
 pub use extract::{Algo, SiteAlgo};
 pub use input::{Framing, Input};

@@ -257,7 +257,7 @@ def write_rust(path, feats, classes, type_model, conf_model):
         "",
         "#![allow(clippy::excessive_precision, clippy::approx_constant, clippy::unreadable_literal)]",
         "",
-        "use super::{Forest, Split};",
+        "use super::{Forest, Split, Test};",
         "",
         "/// The classifier's classes, in its output order.",
         f"pub const CLASSES: [&str; {len(classes)}] = [" + ", ".join(f'"{c}"' for c in classes) + "];",
@@ -278,7 +278,7 @@ def write_rust(path, feats, classes, type_model, conf_model):
         f"pub const TEXT_FEATURES: [&str; {len(classes)}] = [" + ", ".join(f'"{c}"' for c in text_columns(classes)) + "];",
         "",
         "const fn s(feature: u16, threshold: f64, left: i32, right: i32) -> Split {",
-        "    Split { feature, threshold, left, right }",
+        "    Split { feature, test: Test::AtMost(threshold), left, right }",
         "}",
         "",
     ]

@@ -13,46 +13,8 @@
 //!   `without` snippets, counted over a whole set.
 
 use ahash::AHashMap;
-use unicode_general_category::{GeneralCategory as G, get_general_category};
 
-/// Python's `\w` (with `str.lower` applied before): `_`, letters and numbers.
-fn is_word_char(c: char) -> bool {
-    if c.is_ascii() {
-        return c.is_ascii_alphanumeric() || c == '_';
-    }
-    matches!(
-        get_general_category(c),
-        G::UppercaseLetter
-            | G::LowercaseLetter
-            | G::TitlecaseLetter
-            | G::ModifierLetter
-            | G::OtherLetter
-            | G::DecimalNumber
-            | G::LetterNumber
-            | G::OtherNumber
-    )
-}
-
-/// The lower-cased `\w+` tokens of `text`.
-pub fn tokens(text: &str) -> Vec<String> {
-    let lower = text.to_lowercase();
-    let mut out = Vec::new();
-    let mut start = None;
-    for (i, c) in lower.char_indices() {
-        match (is_word_char(c), start) {
-            (true, None) => start = Some(i),
-            (false, Some(s)) => {
-                out.push(lower[s..i].to_string());
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    if let Some(s) = start {
-        out.push(lower[s..].to_string());
-    }
-    out
-}
+pub use crate::text::tokens;
 
 /// Precision, recall and F1 of one page. P is `None` for an empty prediction and R for an empty
 /// gold, so set means can skip them as the reference scorer does.

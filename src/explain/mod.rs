@@ -27,10 +27,11 @@ use std::fmt::Write as _;
 
 use crate::extract::auto::{self, Outcome, Trace};
 use crate::extract::danag::{self, Segments};
-use crate::extract::{self, Algo, Selection};
-use crate::html::tags::{Tag, flags};
-use crate::html::tree::{Kind, NONE, NodeId, context};
-use crate::html::{Document, TokenKind, entities};
+use crate::extract::learned::analysis::{Analysis, Block, Reasons, Status};
+use crate::extract::{self, Algo};
+use crate::html::tags::Tag;
+use crate::html::tree::{Kind, NONE, NodeId};
+use crate::html::{Document, entities};
 use crate::output;
 use crate::page::{Error, Options};
 
@@ -97,14 +98,14 @@ pub fn explain_with_gold(
     let token_lines = danag::token_lines(&doc, segments);
     let choice = danag::choose(&profile, gap);
     let title = doc.title();
-    let page = Page {
+    let page = Page(Analysis {
         doc: &doc,
         opts: eopts,
         trace: (eopts.algo == Algo::Auto).then_some(&trace),
         profile: &profile,
         token_lines: &token_lines,
         choice: &choice,
-    };
+    });
     let mut blocks = page.blocks(&selection);
     let gold = gold.map(GoldIndex::new);
     if let Some(g) = &gold {
@@ -197,149 +198,17 @@ pub fn explain_with_gold(
     })
 }
 
-/// Kept or dropped, per block.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Status {
-    Kept,
-    Dropped,
-    Partial,
-}
+/// The report's page: the block analysis and what the report draws from it.
+struct Page<'p, 'a>(Analysis<'p, 'a>);
 
-/// A run of text nodes between two line boundaries, with the element that holds it.
-struct Block {
-    nodes: Vec<(NodeId, bool)>,
-    owner: NodeId,
-    line: u32,
-    status: Status,
-    /// Whether the gold text has it, when a gold text was given.
-    gold: Option<bool>,
-}
-
-/// Everything one report is drawn from.
-struct Page<'p, 'a> {
-    doc: &'p Document<'a>,
-    opts: &'p extract::Options,
-    trace: Option<&'p Trace>,
-    profile: &'p danag::Profile,
-    /// The line each token starts on.
-    token_lines: &'p [u32],
-    choice: &'p danag::Choice,
+impl<'p, 'a> std::ops::Deref for Page<'p, 'a> {
+    type Target = Analysis<'p, 'a>;
+    fn deref(&self) -> &Analysis<'p, 'a> {
+        &self.0
+    }
 }
 
 impl Page<'_, '_> {
-    /// DANAg's smoothed value of `line` (0 past the profile).
-    fn diff(&self, line: usize) -> i64 {
-        if line < self.profile.content.len() {
-            danag::smoothed(self.profile, line)
-        } else {
-            0
-        }
-    }
-
-    /// The page's text blocks, cut as the text renderer cuts lines; blank-only runs left out.
-    fn blocks(&self, sel: &Selection) -> Vec<Block> {
-        let doc = self.doc;
-        let mut selected = vec![false; doc.tree.nodes.len()];
-        for &id in &sel.nodes {
-            if let Some(s) = selected.get_mut(id as usize) {
-                *s = true;
-            }
-        }
-        let mut blocks = Vec::new();
-        let mut cur: Vec<(NodeId, bool)> = Vec::new();
-        // The line of the block's first non-blank text: where DANAg counted it.
-        let mut first_line: Option<u32> = None;
-        let flush = |cur: &mut Vec<(NodeId, bool)>, line: u32, blocks: &mut Vec<Block>| {
-            let solid: Vec<bool> = cur
-                .iter()
-                .filter(|(id, _)| self.solid(*id))
-                .map(|&(_, k)| k)
-                .collect();
-            if !solid.is_empty() {
-                let status = if solid.iter().all(|&k| k) {
-                    Status::Kept
-                } else if solid.iter().any(|&k| k) {
-                    Status::Partial
-                } else {
-                    Status::Dropped
-                };
-                let first = cur
-                    .iter()
-                    .find(|(id, _)| self.solid(*id))
-                    .map_or(NONE, |x| x.0);
-                blocks.push(Block {
-                    nodes: std::mem::take(cur),
-                    owner: self.owner(first),
-                    line,
-                    status,
-                    gold: None,
-                });
-            }
-            cur.clear();
-        };
-        for (i, tok) in doc.tokens().enumerate() {
-            if tok.node == NONE {
-                continue;
-            }
-            let node = doc.tree.node(tok.node);
-            match tok.kind {
-                TokenKind::StartTag | TokenKind::EndTag => {
-                    if matches!(node.tag, Tag::Td | Tag::Th) {
-                        // The renderer separates cells of a row by a tab: a marker here.
-                        if !cur.is_empty() {
-                            cur.push((NONE, true));
-                        }
-                    } else if node.tag.is(flags::BLOCK) {
-                        flush(&mut cur, first_line.take().unwrap_or(0), &mut blocks);
-                    }
-                }
-                TokenKind::Text => {
-                    if node.context() & context::HIDDEN != 0 {
-                        continue;
-                    }
-                    if first_line.is_none() && self.solid(tok.node) {
-                        first_line = self.token_lines.get(i).copied();
-                    }
-                    cur.push((tok.node, selected[tok.node as usize]));
-                }
-            }
-        }
-        flush(&mut cur, first_line.take().unwrap_or(0), &mut blocks);
-        blocks
-    }
-
-    /// The block's text, entities decoded, cells separated by tabs.
-    fn block_text(&self, b: &Block) -> String {
-        let mut s = String::new();
-        for &(id, _) in &b.nodes {
-            if id == NONE {
-                s.push('\t');
-            } else {
-                entities::decode_into(self.doc.raw_text(id), &mut s);
-            }
-        }
-        s
-    }
-
-    /// A text node with more than blanks (not a cell marker).
-    fn solid(&self, id: NodeId) -> bool {
-        id != NONE && !self.doc.raw_text(id).trim().is_empty()
-    }
-
-    /// The nearest block-level element holding a text node (its parent when none is).
-    fn owner(&self, text: NodeId) -> NodeId {
-        let tree = &self.doc.tree;
-        if text == NONE {
-            return NONE;
-        }
-        let parent = tree.node(text).parent;
-        // Bounded: an inline chain deeper than this is reported at its innermost element.
-        tree.ancestors(text)
-            .take(64)
-            .find(|&a| tree.node(a).kind == Kind::Element && tree.node(a).tag.is(flags::BLOCK))
-            .unwrap_or(parent)
-    }
-
     /// `tag#id.class`, short.
     fn label(&self, id: NodeId) -> String {
         if id == NONE || self.doc.tree.node(id).kind != Kind::Element {
@@ -406,49 +275,6 @@ impl Page<'_, '_> {
                 "auto: nothing stood out; every visible text is the answer.".into()
             }
         }
-    }
-
-    /// Per node: the ancestor-or-self that removed it (boilerplate or hidden), the chosen root
-    /// it lies under, and the link-list block that cut it off; one forward pass.
-    fn node_reasons(&self) -> Reasons {
-        let nodes = &self.doc.tree.nodes;
-        let n = nodes.len();
-        let mut r = Reasons {
-            is_sibling_root: vec![false; n],
-            hints: Default::default(),
-            removed_at: vec![NONE; n],
-            root_of: vec![NONE; n],
-            link_list_at: vec![NONE; n],
-        };
-        let Some(t) = self.trace else { return r };
-        for &root in &t.roots {
-            if let Some(x) = r.is_sibling_root.get_mut(root as usize) {
-                *x = true;
-            }
-        }
-        let tuning = self.opts.tuning();
-        let body = nodes.iter().position(|n| n.tag == Tag::Body);
-        for i in 1..n {
-            let p = nodes[i].parent as usize;
-            let removed = t.removed.get(i).copied().unwrap_or(false);
-            r.removed_at[i] = nearest(r.removed_at[p], removed, i);
-            let is_root = match t.outcome {
-                Outcome::Spread => Some(i) == body || (body.is_none() && p == 0),
-                _ => t.is_root.get(i).copied().unwrap_or(false),
-            };
-            r.root_of[i] = nearest(r.root_of[p], is_root, i);
-            r.link_list_at[i] = r.link_list_at[p];
-            if r.link_list_at[i] == NONE && r.root_of[p] != NONE && nodes[i].kind == Kind::Element {
-                let s = t.stats.get(i).copied().unwrap_or_default();
-                if nodes[i].tag.is(flags::BLOCK)
-                    && s.text > 0
-                    && s.link_density() > tuning.link_list_density
-                {
-                    r.link_list_at[i] = i as NodeId;
-                }
-            }
-        }
-        r
     }
 
     /// Why a text node was kept or dropped.
@@ -550,27 +376,6 @@ impl Page<'_, '_> {
         } else {
             format!("dropped although {kind}")
         }
-    }
-
-    /// `auto`'s class/id verdict and hidden flag of an element, read once per element.
-    fn hints(&self, r: &Reasons, id: NodeId) -> (i8, bool) {
-        *r.hints
-            .borrow_mut()
-            .entry(id)
-            .or_insert_with(|| auto::element_hints(self.doc, id, self.opts.comments))
-    }
-
-    /// The line lies in DANAg's selected regions.
-    fn in_danag(&self, line: u32) -> bool {
-        let line = line as usize;
-        // The regions are disjoint and in order: a binary search, not a scan per block.
-        let sel = self
-            .choice
-            .regions
-            .get(self.choice.joined.clone())
-            .unwrap_or_default();
-        let k = sel.partition_point(|r| r.1 < line);
-        sel.get(k).is_some_and(|r| r.0 <= line)
     }
 
     /// The block list: one row per block, text with kept parts marked, reason and signals.
@@ -835,18 +640,6 @@ impl Page<'_, '_> {
     }
 }
 
-/// What a node inherits on the way down: its parent's mark (the nearest marked ancestor), else
-/// itself when it is marked, else none.
-fn nearest(parent: NodeId, marked: bool, i: usize) -> NodeId {
-    if parent != NONE {
-        parent
-    } else if marked {
-        i as NodeId
-    } else {
-        NONE
-    }
-}
-
 /// The `q` quantile of the values (0 for none).
 fn quantile(values: impl Iterator<Item = i64>, q: f64) -> i64 {
     let mut v: Vec<i64> = values.collect();
@@ -856,18 +649,6 @@ fn quantile(values: impl Iterator<Item = i64>, q: f64) -> i64 {
     v.sort_unstable();
     let i = ((v.len() - 1) as f64 * q).round() as usize;
     v.get(i).copied().unwrap_or(0)
-}
-
-/// Per-node reasons of `auto` (see [`Page::node_reasons`]).
-struct Reasons {
-    /// The container's joined siblings, by node.
-    is_sibling_root: Vec<bool>,
-    /// `auto::element_hints` per element asked about: an element with 100,000 attributes may
-    /// own many blocks, and each block must not read them again.
-    hints: std::cell::RefCell<std::collections::HashMap<NodeId, (i8, bool)>>,
-    removed_at: Vec<NodeId>,
-    root_of: Vec<NodeId>,
-    link_list_at: Vec<NodeId>,
 }
 
 /// The word bigrams of a gold text.

@@ -1,103 +1,17 @@
-//! The page's text blocks as rows of features, for training a block model.
+//! The page's text blocks as rows of features, for training the block model.
 //!
-//! The blocks are exactly the ones the report lists (`Page::blocks`: cut where the text
-//! renderer cuts lines), seen through `auto`'s run on the page ([`auto::extract_traced`], the
-//! same call `pith explain` makes) and DANAg's profile. Each row holds the block's text, its
-//! gold label by the report's rule (`in_gold`: at least half of its word pairs are in the
-//! gold; `None` under two words), and the numbers named by [`FEATURES`] in that order. Nothing
-//! here changes what any extractor does: it only reads the trace.
+//! The blocks and their numbers are the block model's own ([`learned::features`]: the blocks
+//! the report lists, seen through `auto`'s run and DANAg's profile); this module adds each
+//! block's gold label by the report's rule (`in_gold`: at least half of its word pairs are in
+//! the gold; `None` under two words). Nothing here changes what any extractor does.
 
-use super::{GoldIndex, Page, in_gold};
+use super::{GoldIndex, in_gold};
 
-use crate::extract::auto::{self, Outcome, Trace};
-use crate::extract::blocks::{FNV_OFFSET, fnv1a};
-use crate::extract::danag::{self, Segments};
-use crate::html::tags::Tag;
-use crate::html::tree::{Kind, NONE, NodeId, context};
-use crate::html::{Document, entities};
+use crate::extract::auto::Outcome;
+use crate::extract::learned::features;
+pub use crate::extract::learned::features::{ANCESTOR_BUCKETS, FEATURES, N_FEATURES, OWN_BUCKETS};
+use crate::html::Document;
 use crate::page::{Error, Options};
-
-/// Buckets of the hashed class/id words of all of a block's ancestors.
-pub const ANCESTOR_BUCKETS: usize = 32;
-/// Buckets of the hashed class/id words of the block's own element and its parent.
-pub const OWN_BUCKETS: usize = 16;
-
-/// The names of [`BlockRow::features`], in order (the hashed buckets last: `anc0..`, then
-/// `own0..`).
-pub const FEATURES: &[&str] = &[
-    // The block's own text.
-    "chars",
-    "words",
-    "link_density",
-    "commas",
-    "stops",
-    "digit_frac",
-    "text_nodes",
-    "cells",
-    // What `auto` decided and why.
-    "auto_kept",
-    "auto_removed",
-    "auto_under_root",
-    "auto_root_is_top",
-    "auto_link_list",
-    "auto_teaser",
-    "owner_hint",
-    "owner_hidden",
-    "owner_text",
-    "owner_link_density",
-    "owner_commas",
-    "owner_danag_frac",
-    "owner_score",
-    "owner_text_density",
-    "root_score",
-    "page_best_score",
-    // DANAg's profile at the block's line.
-    "danag_t1",
-    "danag_t2",
-    "danag_smoothed",
-    "danag_selected",
-    "line_rel",
-    // Where the block is.
-    "depth",
-    "pos_rel",
-    "char_pos_rel",
-    "in_heading",
-    "in_pre",
-    "in_link_all",
-    "in_li",
-    "in_table",
-    "in_p",
-    "in_form",
-    "in_nav",
-    "in_aside",
-    "in_footer",
-    "in_header",
-    "in_article",
-    "in_main",
-    "in_section",
-    "in_blockquote",
-    "in_figure",
-    "in_dl",
-    // The page.
-    "page_blocks",
-    "page_chars",
-    "page_outcome",
-    "page_auto_share",
-    // The neighbours.
-    "prev_chars",
-    "prev_link_density",
-    "prev_auto_kept",
-    "next_chars",
-    "next_link_density",
-    "next_auto_kept",
-    // Runs of alike siblings (cards, teasers, comments): the largest position in such a run
-    // among the block's element and its ancestors, and the depth of the nearest one.
-    "rep_position",
-    "rep_depth",
-];
-
-/// The number of features of a row: [`FEATURES`] plus the hashed buckets.
-pub const N_FEATURES: usize = FEATURES.len() + ANCESTOR_BUCKETS + OWN_BUCKETS;
 
 /// One text block of a page, with its label and features.
 #[derive(Clone, Debug)]
@@ -125,315 +39,37 @@ pub struct PageRows {
 }
 
 /// Cuts the page into the report's text blocks and describes each (see the module docs).
-/// `opts` should ask for `auto`: the `auto_*` features come from its trace, and are zero for
-/// the other algorithms.
+/// `opts` should ask for `auto`: the `auto_*` features come from its trace.
 pub fn block_rows(bytes: &[u8], opts: &Options, gold: Option<&str>) -> Result<PageRows, Error> {
     let decoded = crate::page::decode_page(bytes, opts.charset.as_ref(), None)?;
-    let eopts = &opts.extract;
     let arena = bumpalo::Bump::new();
     let doc = Document::parse(&decoded.text, &arena);
-    let mut trace = Trace::default();
-    let selection = auto::extract_traced(&doc, &eopts.tuning(), Some(&mut trace));
-    let profile = danag::profile(&doc, Segments::Normalized);
-    let token_lines = danag::token_lines(&doc, Segments::Normalized);
-    let choice = danag::choose(&profile, danag::PAPER_GAP);
-    let page = Page {
-        doc: &doc,
-        opts: eopts,
-        trace: Some(&trace),
-        profile: &profile,
-        token_lines: &token_lines,
-        choice: &choice,
-    };
-    let blocks = page.blocks(&selection);
-    let reasons = page.node_reasons();
+    let d = features::describe(&doc, &opts.extract);
     let gold = gold.map(GoldIndex::new);
-    let tree = &doc.tree;
-    let t = &trace;
-
-    // Per block: text, own counts, kept share.
-    struct Own {
-        text: String,
-        chars: f32,
-        link: f32,
-        kept: f32,
-    }
-    let own: Vec<Own> = blocks
+    let blocks = d
+        .texts
         .iter()
-        .map(|b| {
-            let text = page.block_text(b);
-            let (mut chars, mut link, mut solid, mut kept) = (0usize, 0usize, 0usize, 0usize);
-            for &(id, k) in &b.nodes {
-                if id == NONE {
-                    continue;
-                }
-                let mut s = String::new();
-                entities::decode_into(doc.raw_text(id), &mut s);
-                let n = s.trim().chars().count();
-                chars += n;
-                if tree.node(id).context() & context::LINK != 0 {
-                    link += n;
-                }
-                if page.solid(id) {
-                    solid += 1;
-                    kept += usize::from(k);
-                }
-            }
-            Own {
-                text,
-                chars: chars as f32,
-                link: link as f32,
-                kept: if solid == 0 {
-                    0.0
-                } else {
-                    kept as f32 / solid as f32
-                },
+        .enumerate()
+        .map(|(i, text)| {
+            let (tag, parent_tag) = d.tags.get(i).copied().unwrap_or(("", ""));
+            BlockRow {
+                gold: gold.as_ref().and_then(|g| in_gold(g, text)),
+                text: text.clone(),
+                tag,
+                parent_tag,
+                features: d.row(i).to_vec(),
             }
         })
         .collect();
-    let total_chars: f32 = own.iter().map(|o| o.chars).sum::<f32>().max(1.0);
-    let kept_chars: f32 = own.iter().map(|o| o.chars * o.kept).sum();
-    let n = blocks.len();
-    let lines = profile.content.len().max(1) as f32;
-    let best_score = t.best.and_then(|b| t.score.get(b)).copied().unwrap_or(0.0);
-    let outcome = match t.outcome {
-        Outcome::Container => 0.0,
-        Outcome::Spread => 1.0,
-        Outcome::Danag => 2.0,
-        Outcome::Everything => 3.0,
-    };
-    let ld = |o: &Own| if o.chars > 0.0 { o.link / o.chars } else { 0.0 };
-    // Each element's position in a run of alike element siblings (the page features' signature,
-    // tag and class, equal to the previous element sibling's; 1 when it starts a run): one forward pass, the last child's
-    // signature and run kept per parent.
-    let mut run_at = vec![0u32; tree.nodes.len()];
-    {
-        let mut last: Vec<(u64, u32)> = vec![(0, 0); tree.nodes.len()];
-        for (i, node) in tree.nodes.iter().enumerate() {
-            if node.kind != Kind::Element {
-                continue;
-            }
-            let id = i as NodeId;
-            let sig = crate::page::model::signature(&doc, id, node.tag);
-            if let Some(slot) = last.get_mut(node.parent as usize) {
-                let run = if slot.1 > 0 && slot.0 == sig {
-                    slot.1 + 1
-                } else {
-                    1
-                };
-                *slot = (sig, run);
-                if let Some(r) = run_at.get_mut(i) {
-                    *r = run;
-                }
-            }
-        }
-    }
-
-    let mut rows = Vec::with_capacity(n);
-    let mut before = 0.0f32;
-    for (i, (b, o)) in blocks.iter().zip(&own).enumerate() {
-        let mut f = Vec::with_capacity(N_FEATURES);
-        let tokens = crate::eval::metrics::tokens(&o.text);
-        let count = |p: &dyn Fn(char) -> bool| o.text.chars().filter(|&c| p(c)).count() as f32;
-        let digits = count(&|c| c.is_ascii_digit());
-        f.extend([
-            o.chars,
-            tokens.len() as f32,
-            ld(o),
-            count(&|c| matches!(c, ',' | '，' | '、')),
-            count(&|c| matches!(c, '.' | '!' | '?' | '。' | '！' | '？')),
-            if o.chars > 0.0 { digits / o.chars } else { 0.0 },
-            b.nodes.iter().filter(|x| x.0 != NONE).count() as f32,
-            b.nodes.iter().filter(|x| x.0 == NONE).count() as f32,
-        ]);
-        // `auto`'s reasons for the block's first solid text node.
-        let first = b
-            .nodes
-            .iter()
-            .find(|(id, _)| page.solid(*id))
-            .map_or(NONE, |x| x.0);
-        let at = |v: &[NodeId]| {
-            if first == NONE {
-                NONE
-            } else {
-                v.get(first as usize).copied().unwrap_or(NONE)
-            }
-        };
-        let root = at(&reasons.root_of);
-        let owner = b.owner;
-        let s = t.stats.get(owner as usize).copied().unwrap_or_default();
-        let (hint, hidden) = if owner == NONE || tree.node(owner).kind != Kind::Element {
-            (0, false)
-        } else {
-            page.hints(&reasons, owner)
-        };
-        let span = if owner == NONE {
-            1
-        } else {
-            let node = tree.node(owner);
-            node.end.saturating_sub(node.start).max(1)
-        };
-        f.extend([
-            o.kept,
-            f32::from(u8::from(at(&reasons.removed_at) != NONE)),
-            f32::from(u8::from(root != NONE)),
-            f32::from(u8::from(root != NONE && Some(root as usize) == t.top)),
-            f32::from(u8::from(at(&reasons.link_list_at) != NONE)),
-            f32::from(u8::from(
-                first != NONE && t.teaser.get(first as usize) == Some(&true),
-            )),
-            f32::from(hint),
-            f32::from(u8::from(hidden)),
-            s.text as f32,
-            s.link_density(),
-            s.commas as f32,
-            if s.text == 0 {
-                0.0
-            } else {
-                s.danag as f32 / s.text as f32
-            },
-            t.score.get(owner as usize).copied().unwrap_or(0.0),
-            s.text as f32 / span as f32,
-            if root == NONE {
-                0.0
-            } else {
-                t.score.get(root as usize).copied().unwrap_or(0.0)
-            },
-            best_score,
-        ]);
-        let line = b.line as usize;
-        let pv = |v: &[u32]| v.get(line).copied().unwrap_or(0) as f32;
-        f.extend([
-            pv(&profile.content),
-            pv(&profile.code),
-            page.diff(line) as f32,
-            f32::from(u8::from(page.in_danag(b.line))),
-            line as f32 / lines,
-        ]);
-        // The ancestors: depth, context tags, class/id words.
-        let mut depth = 0.0f32;
-        let mut has = [false; 17];
-        let mut anc = [0.0f32; ANCESTOR_BUCKETS];
-        let mut mine = [0.0f32; OWN_BUCKETS];
-        let (mut rep_position, mut rep_depth) = (0u32, 0.0f32);
-        if owner != NONE {
-            for (k, a) in std::iter::once(owner)
-                .chain(tree.ancestors(owner))
-                .enumerate()
-            {
-                depth += 1.0;
-                let node = tree.node(a);
-                if node.kind != Kind::Element {
-                    continue;
-                }
-                let run = run_at.get(a as usize).copied().unwrap_or(0);
-                if run >= 2 && rep_position == 0 {
-                    rep_depth = k as f32 + 1.0;
-                }
-                rep_position = rep_position.max(if run >= 2 { run } else { 0 });
-                let slot = match node.tag {
-                    Tag::Li => 0,
-                    Tag::Table => 1,
-                    Tag::P => 2,
-                    Tag::Form => 3,
-                    Tag::Nav | Tag::Menu => 4,
-                    Tag::Aside => 5,
-                    Tag::Footer => 6,
-                    Tag::Header => 7,
-                    Tag::Article => 8,
-                    Tag::Main => 9,
-                    Tag::Section => 10,
-                    Tag::Blockquote => 11,
-                    Tag::Figure | Tag::Figcaption => 12,
-                    Tag::Dl | Tag::Dt | Tag::Dd => 13,
-                    _ => 16,
-                };
-                has[slot] = true;
-                if k < 64 {
-                    for name in ["class", "id"] {
-                        let Some(v) = doc.attr(a, name) else { continue };
-                        for w in words(v) {
-                            let h = fnv1a(FNV_OFFSET, w.as_bytes());
-                            anc[(h % ANCESTOR_BUCKETS as u64) as usize] += 1.0;
-                            if k < 2 {
-                                mine[(h % OWN_BUCKETS as u64) as usize] += 1.0;
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        let ctx_all = |bit: u8| {
-            let mut any = false;
-            let all = b
-                .nodes
-                .iter()
-                .filter(|(id, _)| page.solid(*id))
-                .all(|&(id, _)| {
-                    any = true;
-                    tree.node(id).context() & bit != 0
-                });
-            f32::from(u8::from(any && all))
-        };
-        let flag = |k: usize| f32::from(u8::from(has[k]));
-        f.extend([
-            depth,
-            i as f32 / n as f32,
-            before / total_chars,
-            ctx_all(context::HEADING),
-            ctx_all(context::PRE),
-            ctx_all(context::LINK),
-        ]);
-        f.extend((0..14).map(flag));
-        f.extend([n as f32, total_chars, outcome, kept_chars / total_chars]);
-        let (p, q) = (i.checked_sub(1).and_then(|j| own.get(j)), own.get(i + 1));
-        for nb in [p, q] {
-            match nb {
-                Some(x) => f.extend([x.chars, ld(x), x.kept]),
-                None => f.extend([0.0, 0.0, 0.0]),
-            }
-        }
-        f.extend([rep_position as f32, rep_depth]);
-        debug_assert_eq!(f.len(), FEATURES.len());
-        f.extend(anc);
-        f.extend(mine);
-        before += o.chars;
-        let name = |id: NodeId| {
-            if id == NONE || tree.node(id).kind != Kind::Element {
-                ""
-            } else {
-                tree.node(id).tag.name()
-            }
-        };
-        rows.push(BlockRow {
-            gold: gold.as_ref().and_then(|g| in_gold(g, &o.text)),
-            text: o.text.clone(),
-            tag: name(owner),
-            parent_tag: if owner == NONE {
-                ""
-            } else {
-                name(tree.node(owner).parent)
-            },
-            features: f,
-        });
-    }
     Ok(PageRows {
-        blocks: rows,
-        outcome: match t.outcome {
+        blocks,
+        outcome: match d.outcome {
             Outcome::Container => "container",
             Outcome::Spread => "spread",
             Outcome::Danag => "danag",
             Outcome::Everything => "everything",
         },
     })
-}
-
-/// The lower-cased words of a class or id value: runs of ASCII letters of two or more.
-fn words(v: &str) -> impl Iterator<Item = String> + '_ {
-    v.split(|c: char| !c.is_ascii_alphabetic())
-        .filter(|w| w.len() >= 2)
-        .take(32)
-        .map(str::to_ascii_lowercase)
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ pub mod blocks;
 pub mod ce;
 pub mod danag;
 pub mod fastce;
+pub mod learned;
 pub mod sample;
 pub mod tmpl_dom;
 pub mod tmpl_text;

@@ -22,6 +22,7 @@
 //! never recursively.
 
 use crate::extract::blocks::{FNV_OFFSET, fnv1a};
+use crate::extract::learned::features::signature;
 use crate::html::tags::Tag;
 use crate::html::tree::{Kind, NodeId, context};
 use crate::html::{Document, Selection};
@@ -41,74 +42,7 @@ pub struct Features {
     pub words: words::Words,
 }
 
-/// One split of a tree: a value at most `threshold` goes to `left`, else to `right`. A child
-/// `c >= 0` is a split's index in [`Forest::splits`]; `c < 0` is the leaf `!c` of
-/// [`Forest::leaves`].
-#[derive(Clone, Copy, Debug)]
-pub struct Split {
-    /// The feature's index in [`FEATURES`].
-    pub feature: u16,
-    /// The split value (LightGBM's: `x <= threshold` goes left).
-    pub threshold: f64,
-    /// The left child.
-    pub left: i32,
-    /// The right child.
-    pub right: i32,
-}
-
-/// A boosted forest as LightGBM trains it: tree `i` adds to output `i % outputs`.
-#[derive(Clone, Copy, Debug)]
-pub struct Forest {
-    /// Outputs: 1 for a regressor, the number of classes for a classifier.
-    pub outputs: usize,
-    /// Each tree's root, encoded as a child is ([`Split`]).
-    pub roots: &'static [i32],
-    /// All trees' splits.
-    pub splits: &'static [Split],
-    /// All trees' leaf values.
-    pub leaves: &'static [f64],
-}
-
-impl Forest {
-    /// The raw scores (sums of leaf values, in tree order) of the page described by `x`. A
-    /// missing or NaN feature counts as 0, as LightGBM treats them in a model trained without
-    /// missing values.
-    pub fn raw(&self, x: &[f64]) -> Vec<f64> {
-        let mut out = vec![0.0; self.outputs.max(1)];
-        let value = |f: u16| {
-            x.get(usize::from(f))
-                .copied()
-                .filter(|v| !v.is_nan())
-                .unwrap_or(0.0)
-        };
-        for (i, &root) in self.roots.iter().enumerate() {
-            let mut node = root;
-            // Every child index is above its parent's, so a walk takes at most one step per
-            // split; the bound only guards a hand-edited table.
-            let mut steps = 0;
-            while node >= 0 && steps <= self.splits.len() {
-                let Some(s) = self.splits.get(node as usize) else {
-                    break;
-                };
-                node = if value(s.feature) <= s.threshold {
-                    s.left
-                } else {
-                    s.right
-                };
-                steps += 1;
-            }
-            let leaf = if node < 0 {
-                self.leaves.get(!node as usize).copied().unwrap_or(0.0)
-            } else {
-                0.0
-            };
-            if let Some(o) = out.get_mut(i % self.outputs.max(1)) {
-                *o += leaf;
-            }
-        }
-        out
-    }
-}
+pub use crate::extract::learned::forest::{Forest, Split, Test};
 
 /// The page types `page_type` gives: WCXB's seven ([`trees::CLASSES`]) and `other`, for a
 /// page without visible text.
@@ -345,13 +279,6 @@ const CARD: [Tag; 6] = [
 
 /// A run of alike element siblings this long or longer is a repeated group (cards, entries).
 const GROUP_RUN: u32 = 3;
-
-/// An element's tag and class attribute, hashed: alike siblings share it (also the block
-/// table's runs, `explain::rows`).
-pub(crate) fn signature(doc: &Document<'_>, id: NodeId, tag: Tag) -> u64 {
-    let h = fnv1a(FNV_OFFSET, &(tag as u16).to_le_bytes());
-    fnv1a(h, doc.attr(id, "class").unwrap_or("").trim().as_bytes())
-}
 
 /// The region bit of an element kind ([`within`]).
 fn region(tag: Tag) -> u8 {
@@ -845,34 +772,5 @@ mod tests {
         assert_eq!(at("rep_prices"), 3.0);
         assert!(at("rep_share") > 0.2 && at("rep_share") < 0.6);
         assert!(at("headings_per_k") > 0.0);
-    }
-
-    #[test]
-    fn a_forest_is_walked_as_lightgbm_does() {
-        // One tree: x0 <= 1.5 ? (x1 <= 0 ? 1 : 2) : 3; a second tree adds 0.5.
-        static SPLITS: [Split; 2] = [
-            Split {
-                feature: 0,
-                threshold: 1.5,
-                left: 1,
-                right: !2,
-            },
-            Split {
-                feature: 1,
-                threshold: 0.0,
-                left: !0,
-                right: !1,
-            },
-        ];
-        static F: Forest = Forest {
-            outputs: 1,
-            roots: &[0, !3],
-            splits: &SPLITS,
-            leaves: &[1.0, 2.0, 3.0, 0.5],
-        };
-        assert_eq!(F.raw(&[1.5, 0.0]), vec![1.5]);
-        assert_eq!(F.raw(&[1.0, 1.0]), vec![2.5]);
-        assert_eq!(F.raw(&[2.0, -1.0]), vec![3.5]);
-        assert_eq!(F.raw(&[f64::NAN]), vec![1.5]); // NaN and missing as 0
     }
 }

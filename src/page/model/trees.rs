@@ -4,7 +4,7 @@
 
 #![allow(clippy::excessive_precision, clippy::approx_constant, clippy::unreadable_literal)]
 
-use super::{Forest, Split};
+use super::{Forest, Split, Test};
 
 /// The classifier's classes, in its output order.
 pub const CLASSES: [&str; 7] = ["article", "collection", "documentation", "forum", "listing", "product", "service"];
@@ -41,7 +41,7 @@ pub const N_FEATURES: usize = 156;
 pub const TEXT_FEATURES: [&str; 7] = ["text_article", "text_collection", "text_documentation", "text_forum", "text_listing", "text_product", "text_service"];
 
 const fn s(feature: u16, threshold: f64, left: i32, right: i32) -> Split {
-    Split { feature, threshold, left, right }
+    Split { feature, test: Test::AtMost(threshold), left, right }
 }
 
 static TYPE_SPLITS: [Split; 8398] = [
