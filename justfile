@@ -97,19 +97,26 @@ eval-links:
     cargo build --release --workspace
     ./target/release/pith-lab eval-links ../shared/data/warc_samples/files/*.warc* --markdown eval/LINKS.md
 
-# The page models of JSON output (`page_type`, `confidence`; docs/model.md): the page table of
-# every text set in ../shared/data by `pith-lab pages`, LightGBM (target/train-venv, pinned) with
-# host-grouped 5-fold CV on wcxb_train; writes src/page/model/trees.rs (the forests as Rust
-# tables), src/page/model/words.bin (the text model's weights), lab/train/page_predictions.tsv (the trainer's predictions, which tests/page_model.rs
-# checks the Rust evaluator against) and eval/MODEL.md (the CV figures). Deterministic: a re-run
-# writes the same bytes. About 2 minutes on 2 cores after the build.
+# The shipped models, trained from every text set in ../shared/data with LightGBM
+# (target/train-venv, versions pinned in lab/train/requirements.txt); deterministic: a re-run
+# writes the same bytes. About 3 minutes on 2 cores after the build.
+# - The page models of JSON output (`page_type`, `confidence`): the page table of `pith-lab
+#   pages`, host-grouped 5-fold CV on wcxb_train; writes src/page/model/trees.rs (the forests as
+#   Rust tables), src/page/model/words.bin (the text model's weights),
+#   lab/train/page_predictions.tsv (checked by tests/page_model.rs) and eval/MODEL.md.
+# - The block model of `--algo model` (docs/model.md): the block table of `pith-lab blocks`,
+#   trained on every block with its thresholds from an inner host-grouped CV; writes
+#   src/extract/learned/trees.rs and lab/train/block_predictions.tsv (checked by
+#   tests/block_model.rs). Its cross-validated figures are `just train-lab`'s.
 train:
     cargo build --release -p pith-lab
-    mkdir -p target/pages
+    mkdir -p target/pages target/blocks
     ./target/release/pith-lab pages ../shared/data/scrapinghub ../shared/data/cleaneval_final ../shared/data/dragnet ../shared/data/l3s_gn1 ../shared/data/wcxb_dev ../shared/data/wcxb_train > target/pages/pages.tsv
     test -x target/train-venv/bin/python || python3 -m venv target/train-venv
     target/train-venv/bin/pip install -q -r lab/train/requirements.txt
     target/train-venv/bin/python lab/train/page_model.py target/pages/pages.tsv --rust src/page/model/trees.rs --words src/page/model/words.bin --predictions lab/train/page_predictions.tsv --report eval/MODEL.md
+    ./target/release/pith-lab blocks ../shared/data/scrapinghub ../shared/data/cleaneval_final ../shared/data/dragnet ../shared/data/l3s_gn1 ../shared/data/wcxb_dev ../shared/data/wcxb_train --pages target/blocks/pages.jsonl > target/blocks/blocks.tsv
+    target/train-venv/bin/python lab/train/train.py target/blocks/blocks.tsv target/blocks/pages.jsonl --rust src/extract/learned/trees.rs --predictions lab/train/block_predictions.tsv
 
 # What each rule of `auto` is worth on pages no rule was written for: every gold page's F1 with
 # each rule switched off in turn (target/rules/rules.tsv, 10 s), then the test each rule is held
@@ -122,17 +129,18 @@ rules:
     target/train-venv/bin/pip install -q -r lab/train/requirements.txt
     target/train-venv/bin/python lab/train/rules.py target/rules/rules.tsv
 
-# Does a learned block model beat `auto` on pages no rule was
-# written for? Writes the block table of the six text sets (target/blocks/), then trains
-# LightGBM (venv in target/train-venv, versions pinned in lab/train/requirements.txt) under
-# host-grouped 5-fold CV on wcxb_train and leave-one-set-out, scoring the model, `auto` and
-# trafilatura with one scorer; tables in target/train/results.md, then the paired model − auto
-# differences with host-bootstrap intervals (docs/model.md quotes both).
+# The block model of `--algo model` on pages it was not trained on: the block table of the six
+# text sets (target/blocks/), then LightGBM under host-grouped 5-fold CV on wcxb_train and
+# leave-one-set-out, scoring the model (as `--algo model` selects: auto's selection when no
+# block reaches the threshold), `auto` and trafilatura with one scorer, per set and per page
+# type; writes eval/BLOCK_MODEL.md and target/train/per_page.tsv, then the paired model − auto
+# differences with host-bootstrap intervals (docs/model.md quotes both). 4 to 17 minutes on 2
+# cores, depending on the machine's load.
 train-lab:
     cargo build --release -p pith-lab
     mkdir -p target/blocks
     ./target/release/pith-lab blocks ../shared/data/scrapinghub ../shared/data/cleaneval_final ../shared/data/dragnet ../shared/data/l3s_gn1 ../shared/data/wcxb_dev ../shared/data/wcxb_train --pages target/blocks/pages.jsonl > target/blocks/blocks.tsv
     test -x target/train-venv/bin/python || python3 -m venv target/train-venv
     target/train-venv/bin/pip install -q -r lab/train/requirements.txt
-    target/train-venv/bin/python lab/train/train.py target/blocks/blocks.tsv target/blocks/pages.jsonl --peers ../shared/peers --out target/train
+    target/train-venv/bin/python lab/train/train.py target/blocks/blocks.tsv target/blocks/pages.jsonl --peers ../shared/peers --out target/train --report eval/BLOCK_MODEL.md
     target/train-venv/bin/python lab/train/compare.py target/train/per_page.tsv

@@ -16,7 +16,7 @@ echo "${#pages[@]} pages"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0
-modes=("--algo auto" "--precision" "--recall" "--comments" "--algo danag" "--algo danag-lines" "--format json" "--format markdown")
+modes=("--algo auto" "--precision" "--recall" "--comments" "--algo danag" "--algo danag-lines" "--algo model" "--format json" "--format markdown")
 for mode in "${modes[@]}"; do
     # shellcheck disable=SC2086
     "$old" -j 1 $mode "${pages[@]}" > "$tmp/old" 2> "$tmp/old.err"

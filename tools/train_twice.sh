@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# `just train` is deterministic: the page table written by PITH_LAB (default
-# target/debug/pith-lab) from ../shared/data, then lab/train/page_model.py run twice on it;
-# every file the two runs write (the Rust forests, the text model's weights, the trainer's
-# predictions and the report) must be the same bytes. Used by .ci/run; needs ../shared/data
+# `just train` is deterministic: the page and block tables written by PITH_LAB (default
+# target/debug/pith-lab) from ../shared/data, then lab/train/page_model.py and
+# lab/train/train.py --rust each run twice on them; every file the two runs write (the Rust
+# forests, the text model's weights, the trainers' predictions and the report) must be the
+# same bytes. Used by .ci/run; needs ../shared/data
 # and PyPI (the pinned trainer in target/train-venv).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +17,7 @@ out=target/train-twice
 rm -rf "$out"
 mkdir -p "$out/1" "$out/2"
 "$lab" pages "${sets[@]/#/$data/}" > "$out/pages.tsv" 2> "$out/pages.log"
+"$lab" blocks "${sets[@]/#/$data/}" --pages "$out/blocks.jsonl" > "$out/blocks.tsv" 2> "$out/blocks.log"
 test -x target/train-venv/bin/python || python3 -m venv target/train-venv
 target/train-venv/bin/pip install -q -r lab/train/requirements.txt
 for run in 1 2; do
@@ -23,8 +25,11 @@ for run in 1 2; do
     --rust "$out/$run/trees.rs" --words "$out/$run/words.bin" \
     --predictions "$out/$run/page_predictions.tsv" --report "$out/$run/MODEL.md" \
     > /dev/null 2> "$out/$run/log"
+  target/train-venv/bin/python lab/train/train.py "$out/blocks.tsv" "$out/blocks.jsonl" \
+    --rust "$out/$run/block_trees.rs" --predictions "$out/$run/block_predictions.tsv" \
+    > /dev/null 2> "$out/$run/block_log"
 done
-for f in trees.rs words.bin page_predictions.tsv MODEL.md; do
+for f in trees.rs words.bin page_predictions.tsv MODEL.md block_trees.rs block_predictions.tsv; do
   cmp "$out/1/$f" "$out/2/$f"
 done
-echo "train_twice: two runs of the trainer wrote the same bytes ($(wc -c < "$out/1/words.bin") + $(wc -c < "$out/1/trees.rs") bytes of model)"
+echo "train_twice: two runs of each trainer wrote the same bytes ($(wc -c < "$out/1/words.bin") + $(wc -c < "$out/1/trees.rs") bytes of page models, $(wc -c < "$out/1/block_trees.rs") of block model)"

@@ -25,18 +25,21 @@ use pith::{output, page};
 #[argh(help_triggers("--help"))]
 struct Args {
     /// extraction algorithm: auto (the default: DANAg's profile plus tree signals), danag (DANAg
-    /// on block-normalized lines), danag-lines (DANAg on the source's physical lines, as the paper)
-    /// or, over the HTML files given as pages of one site: ce (ContentExtractor), tmpl-dom (DOM
+    /// on block-normalized lines), danag-lines (DANAg on the source's physical lines, as the
+    /// paper), model (a learned model keeps each text block it judges content, over auto's
+    /// signals; ahead of auto on mixed pages, behind it on news: docs/model.md) or, over the HTML files given as pages of one site: ce (ContentExtractor), tmpl-dom (DOM
     /// template-hash detector) or tmpl-text (text sliding-window detector), with their
     /// default parameters (`pith site --help` lists them)
     #[argh(option, default = "AnyAlgo::default()")]
     algo: AnyAlgo,
 
-    /// auto: favour precision (only the main container; fewer boilerplate lines, some content lost)
+    /// favour precision: auto keeps only the main container, model only blocks it is surer of
+    /// (fewer boilerplate lines, some content lost)
     #[argh(switch)]
     precision: bool,
 
-    /// auto: favour recall (recover shorter paragraphs; more content, some boilerplate kept)
+    /// favour recall: auto recovers shorter paragraphs, model keeps blocks it is less sure of
+    /// (more content, some boilerplate kept)
     #[argh(switch)]
     recall: bool,
 
@@ -296,15 +299,19 @@ fn config_from(args: Args) -> Result<Run, String> {
         AnyAlgo::Page(a) => a,
         AnyAlgo::Site(_) => extract::Algo::default(),
     };
+    let extract = extract::Options {
+        algo: page_algo,
+        gap: args.gap,
+        mode,
+        comments: args.comments,
+        ..extract::Options::default()
+    };
+    if let Some(why) = extract.conflict() {
+        return Err(format!("--comments with --algo model: {why}"));
+    }
     let pipeline = pipeline::Config {
         options: page::Options {
-            extract: extract::Options {
-                algo: page_algo,
-                gap: args.gap,
-                mode,
-                comments: args.comments,
-                ..extract::Options::default()
-            },
+            extract,
             charset,
             output: output::Options {
                 format: format.body,

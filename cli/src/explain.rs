@@ -17,8 +17,8 @@ use pith::page::Options;
 #[derive(FromArgs, ArgsInfo, Debug)]
 #[argh(help_triggers("--help"))]
 struct ExplainArgs {
-    /// algorithm to explain: auto (default), danag or danag-lines (ce needs several pages of
-    /// a site, as in `pith --algo ce`)
+    /// algorithm to explain: auto (default), danag, danag-lines or model (each block's
+    /// probability of content); ce needs several pages of a site, as in `pith --algo ce`
     #[argh(option, default = "AnyAlgo::default()")]
     algo: AnyAlgo,
 
@@ -127,7 +127,7 @@ fn options(args: &ExplainArgs) -> Result<Options, String> {
         AnyAlgo::Page(a) => a,
         AnyAlgo::Site(a) => {
             return Err(format!(
-                "--algo {} compares pages of one site; explain one page with auto, danag or danag-lines",
+                "--algo {} compares pages of one site; explain one page with auto, danag, danag-lines or model",
                 a.name()
             ));
         }
@@ -143,6 +143,9 @@ fn options(args: &ExplainArgs) -> Result<Options, String> {
         charset: crate::args::charset_arg(args.charset.as_deref())?,
         ..Options::default()
     };
+    if let Some(why) = opts.extract.conflict() {
+        return Err(format!("--comments with --algo model: {why}"));
+    }
     if args.record == Some(0) {
         return Err("--record counts from 1 (the first record is --record 1)".into());
     }

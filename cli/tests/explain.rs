@@ -99,13 +99,20 @@ fn explain_agrees_with_extract_on_every_scrapinghub_page() {
             assert_eq!(ex.title, got.title);
             assert!(ex.lines > 0, "{name}: empty profile");
             check_report(&ex.html, &ex, &got.text);
-            if algo != Algo::Auto {
+            if matches!(algo, Algo::Danag | Algo::DanagLines) {
                 // DANAg keeps exactly the text of its selected lines: every kept block starts
                 // on a line the plotted profile shades as selected.
                 for item in ex.html.split("<li class=\"block ").skip(1) {
                     if item.starts_with("kept\"") {
                         assert!(item.contains("(DANAg region)"), "{name}: {item}");
                     }
+                }
+            }
+            if algo == Algo::Model && !ex.html.contains("auto's selection is the answer") {
+                // The model keeps exactly the blocks at or above its threshold.
+                for item in ex.html.split("<li class=\"block ").skip(1) {
+                    let above = item.contains("(at or above the threshold");
+                    assert_eq!(item.starts_with("kept\""), above, "{name}: {item}");
                 }
             }
             explained += 1;

@@ -209,11 +209,13 @@ pub fn main(dirs: &[PathBuf], pages: Option<&Path>) -> ExitCode {
                         b.parent_tag
                     },
                 );
+                // The shortest text that reads back as the same f32: the trainer sees
+                // exactly the numbers the library's evaluator computes.
                 for v in &b.features {
                     if v.fract() == 0.0 && v.abs() < 1e9 {
                         let _ = write!(out, "\t{}", *v as i64);
                     } else {
-                        let _ = write!(out, "\t{v:.5}");
+                        let _ = write!(out, "\t{v}");
                     }
                 }
                 let _ = writeln!(out, "\t{}", clean(&b.text));

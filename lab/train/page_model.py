@@ -45,7 +45,7 @@ from scipy import sparse
 from scipy.stats import pearsonr, spearmanr
 from sklearn.linear_model import LogisticRegression
 
-from common import DETERMINISTIC, host_folds, read_features
+from common import DETERMINISTIC, export, host_folds, read_features
 
 META = ["set", "page", "host", "type", "url", "f1", "word_buckets"]
 TYPE_SETS = ["wcxb_train", "wcxb_dev"]
@@ -188,65 +188,6 @@ def fit_type(X, y, n_classes):
 def fit_conf(X, y):
     ds = lgb.Dataset(X, label=y, free_raw_data=False)
     return lgb.train(CONF_PARAMS, ds, num_boost_round=CONF_ROUNDS)
-
-
-def rs_float(x):
-    x = float(x)
-    if not np.isfinite(x):
-        raise SystemExit(f"non-finite value {x} in a model")
-    return repr(x)
-
-
-def export(booster, name, outputs):
-    """One forest as Rust statics: the roots, splits and leaves of every tree, in tree order;
-    within a tree, nodes in pre-order (a child's index is above its parent's)."""
-    model = booster.dump_model()
-    if model.get("num_tree_per_iteration", 1) != outputs:
-        raise SystemExit(f"{name}: {model.get('num_tree_per_iteration')} trees per iteration")
-    splits, leaves, roots = [], [], []
-    for info in model["tree_info"]:
-        root = info["tree_structure"]
-        # Pre-order numbering first, so that a parent knows its children's indices.
-        order, stack = [], [root]
-        while stack:
-            node = stack.pop()
-            order.append(node)
-            if "split_index" in node:
-                stack.append(node["right_child"])
-                stack.append(node["left_child"])
-        ref = {}
-        s_base, l_base = len(splits), len(leaves)
-        s_i, l_i = 0, 0
-        for node in order:
-            if "split_index" in node:
-                ref[id(node)] = s_base + s_i
-                s_i += 1
-            else:
-                ref[id(node)] = ~(l_base + l_i)
-                l_i += 1
-        for node in order:
-            if "split_index" in node:
-                if node["decision_type"] != "<=" or node.get("missing_type", "None") != "None":
-                    raise SystemExit(f"{name}: unsupported split {node['decision_type']} {node.get('missing_type')}")
-                splits.append(
-                    (node["split_feature"], rs_float(node["threshold"]), ref[id(node["left_child"])], ref[id(node["right_child"])])
-                )
-            else:
-                leaves.append(rs_float(node["leaf_value"]))
-        roots.append(ref[id(root)])
-    up = name.upper()
-    out = [f"static {up}_SPLITS: [Split; {len(splits)}] = ["]
-    out += [f"    s({f}, {t}, {l}, {r})," for f, t, l, r in splits]
-    out.append("];")
-    out.append(f"static {up}_LEAVES: [f64; {len(leaves)}] = [")
-    for i in range(0, len(leaves), 6):
-        out.append("    " + " ".join(v + "," for v in leaves[i : i + 6]))
-    out.append("];")
-    out.append(f"static {up}_ROOTS: [i32; {len(roots)}] = [")
-    for i in range(0, len(roots), 16):
-        out.append("    " + " ".join(f"{v}," for v in roots[i : i + 16]))
-    out.append("];")
-    return out, len(splits), len(leaves), len(roots)
 
 
 def write_rust(path, feats, classes, type_model, conf_model):

@@ -8,7 +8,7 @@ __version__: str
 # The values of `page_type` in JSON output.
 PAGE_TYPES: List[str]
 
-Algo = Literal["auto", "danag", "danag-lines"]
+Algo = Literal["auto", "danag", "danag-lines", "model"]
 Format = Literal["text", "markdown", "md"]
 # extract() and extract_many() also take the CLI's JSON formats: a dict per page.
 JsonFormat = Literal["json", "jsonl", "json-markdown"]

@@ -22,7 +22,7 @@ class PithExtractor(BaseExtractor):
     """Replaces each document's HTML (``doc.text``) with its main content, extracted by pith.
 
     Args:
-        algo: "auto" (default), "danag" or "danag-lines".
+        algo: "auto" (default), "danag", "danag-lines" or "model".
         favour_precision: lean to precision (the CLI's --precision), as datatrove's Trafilatura
             extractor does by default; False keeps pith's balanced default.
         favour_recall: lean to recall (--recall).

@@ -87,13 +87,19 @@ fn options(
         Some(label) => Some(label.parse().map_err(err)?),
         None => None,
     };
+    let extract = pith_core::extract::Options {
+        algo,
+        mode,
+        comments,
+        ..Default::default()
+    };
+    if let Some(why) = extract.conflict() {
+        return Err(PyValueError::new_err(format!(
+            "comments=True with algo=\"model\": {why}"
+        )));
+    }
     Ok(Options {
-        extract: pith_core::extract::Options {
-            algo,
-            mode,
-            comments,
-            ..Default::default()
-        },
+        extract,
         output: pith_core::output::Options {
             format,
             links,
@@ -204,7 +210,7 @@ fn shape(format: &str) -> PyResult<OutputFormat> {
 ///
 /// html: the page, as bytes (decoded as the CLI decodes a file: BOM, charset, <meta>, detection)
 /// or str (read as the text it is). url: the page's URL (its host picks the site template;
-/// the CLI's --url). algo: "auto", "danag" or "danag-lines". format: "text" (one paragraph per
+/// the CLI's --url). algo: "auto", "danag", "danag-lines" or "model". format: "text" (one paragraph per
 /// line), "markdown", or "json" / "json-markdown": a dict with every field of `pith --format
 /// json` (url, title, author, date, sitename, lang, text...). comments: keep user comments.
 /// links: keep link targets in Markdown. images: keep the images of the main content (the

@@ -50,6 +50,8 @@ def test_extract_equals_cli_on_every_gold_page(pith_bin, gold_pages, fmt):
     [
         ({"algo": "danag"}, ["--algo", "danag"]),
         ({"algo": "danag-lines"}, ["--algo", "danag-lines"]),
+        ({"algo": "model"}, ["--algo", "model"]),
+        ({"algo": "model", "favor": "precision"}, ["--algo", "model", "--precision"]),
         ({"comments": True}, ["--comments"]),
         ({"favor": "precision"}, ["--precision"]),
         ({"favor": "recall"}, ["--recall"]),

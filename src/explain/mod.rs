@@ -27,7 +27,10 @@ use std::fmt::Write as _;
 
 use crate::extract::auto::{self, Outcome, Trace};
 use crate::extract::danag::{self, Segments};
-use crate::extract::learned::analysis::{Analysis, Block, Reasons, Status};
+use crate::extract::learned::{
+    self,
+    analysis::{Analysis, Block, Reasons, Status},
+};
 use crate::extract::{self, Algo};
 use crate::html::tags::Tag;
 use crate::html::tree::{Kind, NONE, NodeId};
@@ -84,7 +87,7 @@ pub fn explain_with_gold(
     let doc = Document::parse(&decoded.text, &arena);
     let mut trace = Trace::default();
     let (segments, gap) = match eopts.algo {
-        Algo::Auto => (Segments::Normalized, danag::PAPER_GAP),
+        Algo::Auto | Algo::Model => (Segments::Normalized, danag::PAPER_GAP),
         Algo::DanagLines => (Segments::PhysicalLines, eopts.gap),
         Algo::Danag => (Segments::Normalized, eopts.gap),
     };
@@ -98,14 +101,32 @@ pub fn explain_with_gold(
     let token_lines = danag::token_lines(&doc, segments);
     let choice = danag::choose(&profile, gap);
     let title = doc.title();
-    let page = Page(Analysis {
-        doc: &doc,
-        opts: eopts,
-        trace: (eopts.algo == Algo::Auto).then_some(&trace),
-        profile: &profile,
-        token_lines: &token_lines,
-        choice: &choice,
+    // The block model's probabilities, block by block: its blocks are the report's (the same
+    // cut, `learned::analysis`).
+    let model = (eopts.algo == Algo::Model).then(|| {
+        let d = learned::describe(&doc);
+        let t = learned::threshold(eopts.mode);
+        let probs = learned::raw_scores(&d)
+            .into_iter()
+            .enumerate()
+            .map(|(i, raw)| {
+                let need = t.for_block(learned::auto_kept(&d, i));
+                (learned::forest::logistic(raw), need)
+            })
+            .collect();
+        (probs, t)
     });
+    let page = Page {
+        analysis: Analysis {
+            doc: &doc,
+            opts: eopts,
+            trace: (eopts.algo == Algo::Auto).then_some(&trace),
+            profile: &profile,
+            token_lines: &token_lines,
+            choice: &choice,
+        },
+        model,
+    };
     let mut blocks = page.blocks(&selection);
     let gold = gold.map(GoldIndex::new);
     if let Some(g) = &gold {
@@ -199,12 +220,17 @@ pub fn explain_with_gold(
 }
 
 /// The report's page: the block analysis and what the report draws from it.
-struct Page<'p, 'a>(Analysis<'p, 'a>);
+struct Page<'p, 'a> {
+    analysis: Analysis<'p, 'a>,
+    /// Under `--algo model`: each block's probability of content and the threshold it had to
+    /// reach (by whether `auto` kept it), and the mode's thresholds.
+    model: Option<(Vec<(f64, f64)>, learned::Threshold)>,
+}
 
 impl<'p, 'a> std::ops::Deref for Page<'p, 'a> {
     type Target = Analysis<'p, 'a>;
     fn deref(&self) -> &Analysis<'p, 'a> {
-        &self.0
+        &self.analysis
     }
 }
 
@@ -230,6 +256,21 @@ impl Page<'_, '_> {
 
     /// One sentence on the rule that gave the selection.
     fn verdict(&self) -> String {
+        if let Some((probs, t)) = &self.model {
+            let sure = probs.iter().filter(|&&(p, need)| p >= need).count();
+            return if sure == 0 {
+                "model: no text block reaches its threshold; auto's selection is the answer.".into()
+            } else {
+                format!(
+                    "model: {sure} of {} text blocks reach their threshold and are kept: a \
+                     probability of content of at least {:.2} for a block auto kept, {:.2} for \
+                     one it dropped; the others are dropped.",
+                    probs.len(),
+                    t.kept,
+                    t.added
+                )
+            };
+        }
         let Some(t) = self.trace else {
             return match self.choice.best {
                 Some(b) => format!(
@@ -404,7 +445,7 @@ impl Page<'_, '_> {
         }
         html.push_str("\n<ol id=blocks>\n");
         let mut decoded = String::new();
-        for b in blocks.iter().take(MAX_BLOCKS) {
+        for (i, b) in blocks.iter().enumerate().take(MAX_BLOCKS) {
             let class = match b.status {
                 Status::Kept => "kept",
                 Status::Dropped => "dropped",
@@ -438,7 +479,14 @@ impl Page<'_, '_> {
                 .iter()
                 .find(|&&(id, k)| self.solid(id) && (b.status != Status::Partial || !k))
                 .copied();
-            if let Some((id, k)) = decisive {
+            if let Some((probs, _)) = &self.model {
+                let (p, need) = probs.get(i).copied().unwrap_or((0.0, 1.0));
+                let _ = write!(
+                    html,
+                    "<b>model: probability of content {p:.2} ({} the threshold {need:.2})</b>",
+                    if p >= need { "at or above" } else { "below" }
+                );
+            } else if let Some((id, k)) = decisive {
                 let _ = write!(
                     html,
                     "<b>{}</b>",

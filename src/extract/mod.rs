@@ -32,11 +32,14 @@ pub enum Algo {
     Danag,
     /// DANAg over the physical lines of the source, exactly as the paper counts them.
     DanagLines,
+    /// The learned block model over `auto`'s signals ([`learned`]): each text block kept when
+    /// its predicted probability of content reaches the trainer's threshold.
+    Model,
 }
 
 impl Algo {
     /// Every algorithm, in the order `--help` and eval tables list them.
-    pub const ALL: &'static [Algo] = &[Algo::Auto, Algo::Danag, Algo::DanagLines];
+    pub const ALL: &'static [Algo] = &[Algo::Auto, Algo::Danag, Algo::DanagLines, Algo::Model];
 
     /// The name used on the command line and in JSON output.
     pub fn name(self) -> &'static str {
@@ -44,6 +47,7 @@ impl Algo {
             Algo::Auto => "auto",
             Algo::Danag => "danag",
             Algo::DanagLines => "danag-lines",
+            Algo::Model => "model",
         }
     }
 }
@@ -133,7 +137,8 @@ pub struct Options {
     pub algo: Algo,
     /// DANAg's gap: positive regions at most this many lines apart are joined (paper: 20).
     pub gap: usize,
-    /// `--precision` / `--recall`: which way `auto` leans.
+    /// `--precision` / `--recall`: which way `auto` leans, or which of the block model's
+    /// thresholds it uses.
     pub mode: auto::Mode,
     /// Keep user comments (`auto`).
     pub comments: bool,
@@ -143,6 +148,15 @@ pub struct Options {
 }
 
 impl Options {
+    /// Why these options contradict each other, if they do: keeping comments is `auto`'s, and
+    /// the block model was trained on pages without their comments.
+    pub fn conflict(&self) -> Option<&'static str> {
+        (self.comments && self.algo == Algo::Model).then_some(
+            "keeping comments is auto's: the block model was trained on pages without their \
+             comments (use the auto algorithm to keep them)",
+        )
+    }
+
     /// `auto`'s knobs under these options.
     pub fn tuning(&self) -> auto::Tuning {
         auto::Tuning::new(self.mode, self.comments).without(self.rules_off)
@@ -176,6 +190,7 @@ pub fn run(doc: &Document<'_>, opts: &Options) -> Selection {
         Algo::Auto => auto::extract(doc, &opts.tuning()),
         Algo::Danag => danag::extract(doc, danag::Segments::Normalized, opts.gap),
         Algo::DanagLines => danag::extract(doc, danag::Segments::PhysicalLines, opts.gap),
+        Algo::Model => learned::extract(doc, opts.mode),
     }
 }
 

@@ -97,6 +97,11 @@ pub const FEATURES: &[&str] = &[
     "rep_depth",
 ];
 
+/// The index of `auto_kept` in [`FEATURES`]: the share of the block's text `auto` kept.
+pub const AUTO_KEPT: usize = 8;
+
+const _: () = assert!(matches!(FEATURES[AUTO_KEPT].as_bytes(), b"auto_kept"));
+
 /// The number of features of a block: [`FEATURES`] plus the hashed buckets.
 pub const N_FEATURES: usize = FEATURES.len() + ANCESTOR_BUCKETS + OWN_BUCKETS;
 

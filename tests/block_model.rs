@@ -1,0 +1,69 @@
+//! The block model compiled into the library (`pith::extract::learned`) gives the trainer's own
+//! scores on every block it trained on: the features recomputed here from ../shared/data by
+//! the library, the forest walked by its evaluator, against lab/train/block_predictions.tsv
+//! (written by `just train`: per page, the number of blocks and an FNV-1a hash of the
+//! trainer's raw scores' f64 bits in block order). The hash asks for the same bits, not
+//! nearly the same numbers: the evaluator adds the same leaf values in the same order as
+//! LightGBM. A difference means the evaluator or the features drifted from what the model was
+//! trained on; `just train` again.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use pith::eval::Dataset;
+use pith::extract::blocks::{FNV_OFFSET, fnv1a};
+use pith::extract::learned;
+use pith::html::Document;
+
+#[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
+fn the_evaluator_gives_the_trainers_scores_on_every_training_block() {
+    let table = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("lab/train/block_predictions.tsv"),
+    )
+    .expect("lab/train/block_predictions.tsv");
+    let mut lines = table.lines();
+    assert_eq!(
+        lines.next(),
+        Some("set\tpage\tblocks\tfnv\tmean_probability")
+    );
+    let mut sets: BTreeMap<String, Dataset> = BTreeMap::new();
+    let (mut pages, mut blocks, mut worst) = (0, 0, 0.0f64);
+    for line in lines {
+        let cols: Vec<&str> = line.split('\t').collect();
+        assert_eq!(cols.len(), 5, "{line}");
+        let (set, page) = (cols[0], cols[1]);
+        let ds = sets.entry(set.to_string()).or_insert_with(|| {
+            Dataset::open(&common::shared(&format!("data/{set}"))).expect("gold set")
+        });
+        let bytes = ds.page(page).expect("page");
+        let decoded = pith::page::decode_page(&bytes, None, None).expect("readable");
+        let arena = bumpalo::Bump::new();
+        let doc = Document::parse(&decoded.text, &arena);
+        let d = learned::describe(&doc);
+        let raw = learned::raw_scores(&d);
+        assert_eq!(raw.len().to_string(), cols[2], "{set}/{page}: blocks");
+        let bits: Vec<u8> = raw.iter().flat_map(|r| r.to_le_bytes()).collect();
+        let hash = format!("{:016x}", fnv1a(FNV_OFFSET, &bits));
+        let mean = raw
+            .iter()
+            .map(|&r| pith::extract::learned::forest::logistic(r))
+            .sum::<f64>()
+            / raw.len().max(1) as f64;
+        let want: f64 = cols[4].parse().expect("number");
+        worst = worst.max((mean - want).abs());
+        assert_eq!(
+            hash, cols[3],
+            "{set}/{page}: the evaluator's scores differ from the trainer's (mean probability \
+             {mean:.9} against {want:.9})"
+        );
+        pages += 1;
+        blocks += raw.len();
+    }
+    assert!(
+        pages >= 1_800 && blocks >= 400_000,
+        "{pages} pages, {blocks} blocks"
+    );
+    eprintln!("{pages} pages, {blocks} blocks, same bits; mean probability within {worst:e}");
+}
