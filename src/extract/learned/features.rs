@@ -166,6 +166,7 @@ pub fn describe(doc: &Document<'_>, opts: &extract::Options) -> Described {
         link: f32,
         kept: f32,
     }
+    let mut s = String::new();
     let own: Vec<Own> = blocks
         .iter()
         .map(|b| {
@@ -175,7 +176,7 @@ pub fn describe(doc: &Document<'_>, opts: &extract::Options) -> Described {
                 if id == NONE {
                     continue;
                 }
-                let mut s = String::new();
+                s.clear();
                 entities::decode_into(doc.raw_text(id), &mut s);
                 let n = s.trim().chars().count();
                 chars += n;
@@ -237,17 +238,18 @@ pub fn describe(doc: &Document<'_>, opts: &extract::Options) -> Described {
         }
     }
 
+    let mut class_words = ClassWords::new();
     let mut values = Vec::with_capacity(n * N_FEATURES);
     let mut tags = Vec::with_capacity(n);
     let mut before = 0.0f32;
     for (i, (b, o)) in blocks.iter().zip(&own).enumerate() {
         let mut f = Vec::with_capacity(N_FEATURES);
-        let tokens = crate::text::tokens(&o.text);
+
         let count = |p: &dyn Fn(char) -> bool| o.text.chars().filter(|&c| p(c)).count() as f32;
         let digits = count(&|c| c.is_ascii_digit());
         f.extend([
             o.chars,
-            tokens.len() as f32,
+            crate::text::count_tokens(&o.text) as f32,
             ld(o),
             count(&|c| matches!(c, ',' | '，' | '、')),
             count(&|c| matches!(c, '.' | '!' | '?' | '。' | '！' | '？')),
@@ -359,14 +361,10 @@ pub fn describe(doc: &Document<'_>, opts: &extract::Options) -> Described {
                 };
                 has[slot] = true;
                 if k < 64 {
-                    for name in ["class", "id"] {
-                        let Some(v) = doc.attr(a, name) else { continue };
-                        for w in words(v) {
-                            let h = fnv1a(FNV_OFFSET, w.as_bytes());
-                            anc[(h % ANCESTOR_BUCKETS as u64) as usize] += 1.0;
-                            if k < 2 {
-                                mine[(h % OWN_BUCKETS as u64) as usize] += 1.0;
-                            }
+                    for &h in class_words.of(doc, a) {
+                        anc[(h % ANCESTOR_BUCKETS as u64) as usize] += 1.0;
+                        if k < 2 {
+                            mine[(h % OWN_BUCKETS as u64) as usize] += 1.0;
                         }
                     }
                 }
@@ -441,10 +439,48 @@ pub fn describe(doc: &Document<'_>, opts: &extract::Options) -> Described {
     }
 }
 
-/// The lower-cased words of a class or id value: runs of ASCII letters of two or more.
-fn words(v: &str) -> impl Iterator<Item = String> + '_ {
-    v.split(|c: char| !c.is_ascii_alphabetic())
-        .filter(|w| w.len() >= 2)
-        .take(32)
-        .map(str::to_ascii_lowercase)
+/// The hashed class and id words of the elements asked about, each element's read once: many
+/// blocks share their ancestors, and an element's attributes are parsed from its source on
+/// every read.
+struct ClassWords {
+    /// Per element asked about: its hashes' range in `hashes`.
+    at: ahash::AHashMap<NodeId, (u32, u32)>,
+    hashes: Vec<u64>,
+}
+
+impl ClassWords {
+    fn new() -> ClassWords {
+        ClassWords {
+            at: ahash::AHashMap::new(),
+            hashes: Vec::new(),
+        }
+    }
+
+    /// The FNV-1a hashes of the lower-cased words of `id`'s `class` then `id` attribute:
+    /// runs of ASCII letters of two or more, at most 32 of each.
+    fn of(&mut self, doc: &Document<'_>, id: NodeId) -> &[u64] {
+        let (start, end) = *self.at.entry(id).or_insert_with(|| {
+            let start = self.hashes.len() as u32;
+            for name in ["class", "id"] {
+                let Some(v) = doc.attr(id, name) else {
+                    continue;
+                };
+                let words = v
+                    .split(|c: char| !c.is_ascii_alphabetic())
+                    .filter(|w| w.len() >= 2)
+                    .take(32);
+                for w in words {
+                    let mut h = FNV_OFFSET;
+                    for b in w.bytes() {
+                        h = fnv1a(h, &[b.to_ascii_lowercase()]);
+                    }
+                    self.hashes.push(h);
+                }
+            }
+            (start, self.hashes.len() as u32)
+        });
+        self.hashes
+            .get(start as usize..end as usize)
+            .unwrap_or_default()
+    }
 }
