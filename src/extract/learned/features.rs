@@ -138,9 +138,47 @@ pub(crate) fn signature(doc: &Document<'_>, id: NodeId, tag: Tag) -> u64 {
     fnv1a(h, doc.attr(id, "class").unwrap_or("").trim().as_bytes())
 }
 
+/// The page's blocks after [`each_block`] described them.
+#[derive(Debug)]
+pub struct Walked {
+    /// The blocks in document order.
+    pub blocks: Vec<Block>,
+    /// Each block's text, entities decoded, cells separated by tabs.
+    pub texts: Vec<String>,
+    /// `auto`'s selection of the page.
+    pub selection: Selection,
+    /// Which rule gave `auto`'s selection.
+    pub outcome: Outcome,
+}
+
 /// Runs `auto` on the page (recording its trace) and DANAg's profile, cuts the page into text
-/// blocks and describes each.
+/// blocks and describes each, keeping every block's numbers (for the block table and tests;
+/// the extractor scores them one block at a time with [`each_block`], which holds one row).
 pub fn describe(doc: &Document<'_>, opts: &extract::Options) -> Described {
+    let mut values = Vec::new();
+    let mut tags = Vec::new();
+    let walked = each_block(doc, opts, |_, row, tag| {
+        values.extend_from_slice(row);
+        tags.push(tag);
+    });
+    Described {
+        blocks: walked.blocks,
+        texts: walked.texts,
+        values,
+        tags,
+        selection: walked.selection,
+        outcome: walked.outcome,
+    }
+}
+
+/// [`describe`], handing each block's numbers to `each` as they are made (block index, the
+/// [`N_FEATURES`] numbers, the tag names of the block's element and its parent) instead of
+/// keeping them: the memory held is the page's blocks and texts, not a row per block.
+pub fn each_block(
+    doc: &Document<'_>,
+    opts: &extract::Options,
+    mut each: impl FnMut(usize, &[f32], (&'static str, &'static str)),
+) -> Walked {
     let mut trace = Trace::default();
     let selection = auto::extract_traced(doc, &opts.tuning(), Some(&mut trace));
     let profile = danag::profile(doc, Segments::Normalized);
@@ -239,11 +277,10 @@ pub fn describe(doc: &Document<'_>, opts: &extract::Options) -> Described {
     }
 
     let mut class_words = ClassWords::new();
-    let mut values = Vec::with_capacity(n * N_FEATURES);
-    let mut tags = Vec::with_capacity(n);
     let mut before = 0.0f32;
+    let mut f = Vec::with_capacity(N_FEATURES);
     for (i, (b, o)) in blocks.iter().zip(&own).enumerate() {
-        let mut f = Vec::with_capacity(N_FEATURES);
+        f.clear();
 
         let count = |p: &dyn Fn(char) -> bool| o.text.chars().filter(|&c| p(c)).count() as f32;
         let digits = count(&|c| c.is_ascii_digit());
@@ -417,23 +454,21 @@ pub fn describe(doc: &Document<'_>, opts: &extract::Options) -> Described {
                 tree.node(id).tag.name()
             }
         };
-        tags.push((
+        let tags = (
             name(owner),
             if owner == NONE {
                 ""
             } else {
                 name(tree.node(owner).parent)
             },
-        ));
-        values.extend_from_slice(&f);
+        );
+        each(i, &f, tags);
     }
     let texts = own.into_iter().map(|o| o.text).collect();
     let outcome = t.outcome;
-    Described {
+    Walked {
         blocks,
         texts,
-        values,
-        tags,
         selection,
         outcome,
     }

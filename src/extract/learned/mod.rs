@@ -30,33 +30,50 @@ use crate::html::tree::NONE;
 
 use features::{Described, N_FEATURES};
 
-/// The inputs of block `i` in the model's order ([`trees::INPUTS`]): its tag's and its
+/// The inputs of a block in the model's order ([`trees::INPUTS`]): its tag's and its
 /// parent's index among the categories the trainer saw (-1 for one it never saw), then its
 /// [`features`] as f64 (the trainer reads the same f32 values).
-pub fn inputs(d: &Described, i: usize, x: &mut Vec<f64>) {
+pub fn inputs(row: &[f32], (tag, parent): (&str, &str), x: &mut Vec<f64>) {
     let code = |names: &[&str], tag: &str| {
         names
             .iter()
             .position(|n| *n == tag)
             .map_or(-1.0, |p| p as f64)
     };
-    let (tag, parent) = d.tags.get(i).copied().unwrap_or(("", ""));
     x.clear();
     x.push(code(&trees::TAGS, tag));
     x.push(code(&trees::PARENT_TAGS, parent));
-    x.extend(d.row(i).iter().map(|&v| f64::from(v)));
+    x.extend(row.iter().map(|&v| f64::from(v)));
 }
 
-/// The model's raw score of every block (its logistic is the probability of content).
+/// Scores blocks one at a time, with one buffer.
+struct Scorer {
+    x: Vec<f64>,
+    out: [f64; 1],
+}
+
+impl Scorer {
+    fn new() -> Scorer {
+        Scorer {
+            x: Vec::with_capacity(N_FEATURES + 2),
+            out: [0.0],
+        }
+    }
+
+    /// The model's raw score of a block (its logistic is the probability of content).
+    fn raw(&mut self, row: &[f32], tags: (&str, &str)) -> f64 {
+        inputs(row, tags, &mut self.x);
+        trees::BLOCK.raw_into(&self.x, &mut self.out);
+        self.out[0]
+    }
+}
+
+/// The model's raw score of every block of a description (its logistic is the probability of
+/// content).
 pub fn raw_scores(d: &Described) -> Vec<f64> {
-    let mut x = Vec::with_capacity(N_FEATURES + 2);
-    let mut out = [0.0];
+    let mut scorer = Scorer::new();
     (0..d.blocks.len())
-        .map(|i| {
-            inputs(d, i, &mut x);
-            trees::BLOCK.raw_into(&x, &mut out);
-            out[0]
-        })
+        .map(|i| scorer.raw(d.row(i), d.tags.get(i).copied().unwrap_or(("", ""))))
         .collect()
 }
 
@@ -100,12 +117,14 @@ pub fn threshold(mode: Mode) -> Threshold {
     }
 }
 
-/// The index of `auto_kept` (the share of the block's text `auto` kept) among the features.
-const AUTO_KEPT: usize = features::AUTO_KEPT;
+/// Whether `auto` kept some of a block's text (the trainer's `auto_kept > 0`), from its row.
+fn kept_by_auto(row: &[f32]) -> bool {
+    row.get(features::AUTO_KEPT).is_some_and(|&v| v > 0.0)
+}
 
-/// Whether `auto` kept some of block `i`'s text (the trainer's `auto_kept > 0`).
+/// Whether `auto` kept some of block `i`'s text.
 pub fn auto_kept(d: &Described, i: usize) -> bool {
-    d.row(i).get(AUTO_KEPT).is_some_and(|&v| v > 0.0)
+    kept_by_auto(d.row(i))
 }
 
 /// The options the features are computed under: the ones the model was trained on (`auto`
@@ -131,19 +150,22 @@ pub fn describe(doc: &Document<'_>) -> Described {
 /// selection: the model corrects `auto` block by block, and with no block it is sure of, a
 /// page that has text must not come out empty.
 pub fn extract(doc: &Document<'_>, mode: Mode) -> Selection {
-    let d = describe(doc);
     // The probability as LightGBM computes it, so a block on the threshold goes the way the
-    // trainer's scores sent it.
+    // trainer's scores sent it. Blocks are scored as they are described: one row held.
     let t = threshold(mode);
+    let mut scorer = Scorer::new();
+    let mut keep = Vec::new();
+    let walked = features::each_block(doc, &trained_options(), |_, row, tags| {
+        let p = forest::logistic(scorer.raw(row, tags));
+        keep.push(p >= t.for_block(kept_by_auto(row)));
+    });
     let mut sel = Selection::default();
-    for (i, (b, raw)) in d.blocks.iter().zip(raw_scores(&d)).enumerate() {
-        if forest::logistic(raw) >= t.for_block(auto_kept(&d, i)) {
-            sel.nodes
-                .extend(b.nodes.iter().map(|n| n.0).filter(|&id| id != NONE));
-        }
+    for (b, _) in walked.blocks.iter().zip(&keep).filter(|(_, k)| **k) {
+        sel.nodes
+            .extend(b.nodes.iter().map(|n| n.0).filter(|&id| id != NONE));
     }
     if sel.nodes.is_empty() {
-        return d.selection;
+        return walked.selection;
     }
     sel
 }
