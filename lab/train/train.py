@@ -564,7 +564,8 @@ def main():
         with open(a.report, "w") as f:
             f.write("# The block model (`--algo model`) on pages it was not trained on\n\n"
                     "Written by `just train-lab` (lab/train/train.py); docs/model.md explains the "
-                    "protocol. Cells are P / R / F1 means; the model as `--algo model` selects.\n")
+                    "protocol. Cells are P / R / F1 means; the model as `--algo model` selects. "
+                    "Thresholds are pairs: for blocks `auto` kept / for blocks it dropped.\n")
             f.write(text)
     with open(os.path.join(a.out, "per_page.tsv"), "w") as f:
         f.write("protocol\tfold\tset\tpage\thost\ttype\tthreshold\tmodel_f1\tauto_f1\ttrafilatura_f1\tceiling_f1\n")
