@@ -1,6 +1,6 @@
 //! The page's text blocks as rows of features, for training the block model.
 //!
-//! The blocks and their numbers are the block model's own ([`learned::features`]: the blocks
+//! The blocks and their numbers are the block model's own ([`crate::extract::learned::features`]: the blocks
 //! the report lists, seen through `auto`'s run and DANAg's profile); this module adds each
 //! block's gold label by the report's rule (`in_gold`: at least half of its word pairs are in
 //! the gold; `None` under two words). Nothing here changes what any extractor does.

@@ -192,7 +192,7 @@ pub fn blocks(tree: &Tree<'_>) -> PageBlocks {
 }
 
 /// A page's layout: the distinct paths of its blocks, sorted (what a template's known paths
-/// are made of, and what [`crate::template::Family::pick`] compares them with).
+/// are made of, and what [`crate::extract::fastce::model::Family::pick`] compares them with).
 pub fn layout(pb: &PageBlocks) -> Vec<u64> {
     let mut paths: Vec<u64> = pb.blocks.iter().map(|b| b.path).collect();
     paths.sort_unstable();

@@ -337,7 +337,7 @@ pub const COPYRIGHT_GAP: usize = 60;
 /// <a>Example Media</a> 2024`).
 pub const COPYRIGHT_NODES: u8 = 3;
 
-/// Bytes of a page's source scanned for a date-time ([`source_timestamp`]) at most: the head
+/// Bytes of a page's source scanned for a date-time ([`markup_date`]) at most: the head
 /// and the start of the body, where a render or publication time stamp is, on any page size.
 pub const TIMESTAMP_SCAN_BYTES: usize = 4 << 20;
 

@@ -23,8 +23,8 @@ pub const ANCESTOR_BUCKETS: usize = 32;
 /// Buckets of the hashed class/id words of the block's own element and its parent.
 pub const OWN_BUCKETS: usize = 16;
 
-/// The names of [`BlockRow::features`], in order (the hashed buckets last: `anc0..`, then
-/// `own0..`).
+/// The names of a block's numbers ([`each_block`]'s rows), in order (the hashed buckets
+/// last: `anc0..`, then `own0..`).
 pub const FEATURES: &[&str] = &[
     // The block's own text.
     "chars",

@@ -1,4 +1,4 @@
-//! The learned block model: `--algorithm model`.
+//! The learned block model: `--algo model`.
 //!
 //! `auto`'s rules choose one container per page and cut inside it; where that choice fails (a
 //! listing, a service page of many short texts, a post beside its comments) no rule mends it.
@@ -146,9 +146,9 @@ pub fn describe(doc: &Document<'_>) -> Described {
 }
 
 /// The block model's selection: the text nodes of every block whose probability of content
-/// reaches its [`threshold`] of `mode` (by whether `auto` kept it), in document order. When no block reaches it, `auto`'s
-/// selection: the model corrects `auto` block by block, and with no block it is sure of, a
-/// page that has text must not come out empty.
+/// reaches its [`threshold`] of `mode` (by whether `auto` kept it), in document order. When no
+/// block reaches it, `auto`'s selection: the model corrects `auto` block by block, and with no
+/// block it is sure of, a page that has text must not come out empty.
 pub fn extract(doc: &Document<'_>, mode: Mode) -> Selection {
     // The probability as LightGBM computes it, so a block on the threshold goes the way the
     // trainer's scores sent it. Blocks are scored as they are described: one row held.
