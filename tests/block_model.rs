@@ -1,11 +1,12 @@
-//! The block model compiled into the library (`pith::extract::learned`) gives the trainer's own
-//! scores on every block it trained on: the features recomputed here from ../shared/data by
-//! the library, the forest walked by its evaluator, against lab/train/block_predictions.tsv
-//! (written by `just train`: per page, the number of blocks and an FNV-1a hash of the
-//! trainer's raw scores' f64 bits in block order). The hash asks for the same bits, not
-//! nearly the same numbers: the evaluator adds the same leaf values in the same order as
-//! LightGBM. A difference means the evaluator or the features drifted from what the model was
-//! trained on; `just train` again.
+//! The block models compiled into the library (`pith::extract::learned`) give the trainer's
+//! own scores on every block they trained on: the features recomputed here from
+//! ../shared/data by the library, the forests walked by its evaluator, against
+//! lab/train/block_predictions.tsv (written by `just train`: per page, the number of blocks
+//! and an FNV-1a hash of each model's raw scores' f64 bits in block order). The hashes ask for
+//! the same bits, not nearly the same numbers: the evaluator adds the same leaf values in the
+//! same order as LightGBM, and the second model's inputs from the first one's probabilities
+//! are computed in the trainer's order. A difference means the evaluator or the features
+//! drifted from what the models were trained on; `just train` again.
 
 mod common;
 
@@ -26,13 +27,13 @@ fn the_evaluator_gives_the_trainers_scores_on_every_training_block() {
     let mut lines = table.lines();
     assert_eq!(
         lines.next(),
-        Some("set\tpage\tblocks\tfnv\tmean_probability")
+        Some("set\tpage\tblocks\tfnv_block\tfnv_runs\tmean_probability")
     );
     let mut sets: BTreeMap<String, Dataset> = BTreeMap::new();
     let (mut pages, mut blocks, mut worst) = (0, 0, 0.0f64);
     for line in lines {
         let cols: Vec<&str> = line.split('\t').collect();
-        assert_eq!(cols.len(), 5, "{line}");
+        assert_eq!(cols.len(), 6, "{line}");
         let (set, page) = (cols[0], cols[1]);
         let ds = sets.entry(set.to_string()).or_insert_with(|| {
             Dataset::open(&common::shared(&format!("data/{set}"))).expect("gold set")
@@ -42,21 +43,29 @@ fn the_evaluator_gives_the_trainers_scores_on_every_training_block() {
         let arena = bumpalo::Bump::new();
         let doc = Document::parse(&decoded.text, &arena);
         let d = learned::describe(&doc);
-        let raw = learned::raw_scores(&d);
+        let (first, raw) = learned::raw_scores(&d);
         assert_eq!(raw.len().to_string(), cols[2], "{set}/{page}: blocks");
-        let bits: Vec<u8> = raw.iter().flat_map(|r| r.to_le_bytes()).collect();
-        let hash = format!("{:016x}", fnv1a(FNV_OFFSET, &bits));
+        let hash = |scores: &[f64]| {
+            let bits: Vec<u8> = scores.iter().flat_map(|r| r.to_le_bytes()).collect();
+            format!("{:016x}", fnv1a(FNV_OFFSET, &bits))
+        };
         let mean = raw
             .iter()
             .map(|&r| pith::extract::learned::forest::logistic(r))
             .sum::<f64>()
             / raw.len().max(1) as f64;
-        let want: f64 = cols[4].parse().expect("number");
+        let want: f64 = cols[5].parse().expect("number");
         worst = worst.max((mean - want).abs());
         assert_eq!(
-            hash, cols[3],
-            "{set}/{page}: the evaluator's scores differ from the trainer's (mean probability \
-             {mean:.9} against {want:.9})"
+            hash(&first),
+            cols[3],
+            "{set}/{page}: the first model's scores differ from the trainer's"
+        );
+        assert_eq!(
+            hash(&raw),
+            cols[4],
+            "{set}/{page}: the second model's scores differ from the trainer's (mean \
+             probability {mean:.9} against {want:.9})"
         );
         pages += 1;
         blocks += raw.len();

@@ -107,6 +107,7 @@ pub fn explain_with_gold(
         let d = learned::describe(&doc);
         let t = learned::threshold(eopts.mode);
         let probs = learned::raw_scores(&d)
+            .1
             .into_iter()
             .enumerate()
             .map(|(i, raw)| {

@@ -152,8 +152,9 @@ pub struct Walked {
 }
 
 /// Runs `auto` on the page (recording its trace) and DANAg's profile, cuts the page into text
-/// blocks and describes each, keeping every block's numbers (for the block table and tests;
-/// the extractor scores them one block at a time with [`each_block`], which holds one row).
+/// blocks and describes each, keeping every block's numbers: the second model reads the first
+/// one's probabilities of the whole page, so the extractor needs them all, as do the block
+/// table and the tests.
 pub fn describe(doc: &Document<'_>, opts: &extract::Options) -> Described {
     let mut values = Vec::new();
     let mut tags = Vec::new();
@@ -173,7 +174,7 @@ pub fn describe(doc: &Document<'_>, opts: &extract::Options) -> Described {
 
 /// [`describe`], handing each block's numbers to `each` as they are made (block index, the
 /// [`N_FEATURES`] numbers, the tag names of the block's element and its parent) instead of
-/// keeping them: the memory held is the page's blocks and texts, not a row per block.
+/// keeping them, for a caller that needs one row at a time.
 pub fn each_block(
     doc: &Document<'_>,
     opts: &extract::Options,

@@ -6,9 +6,11 @@
 //! of the page ([`analysis`]: cut where the text renderer cuts lines) is described by the
 //! numbers of [`features`] (its text, what `auto` decided about it and why, DANAg's profile at
 //! its line, where it lies, its class/id words hashed as FastCE hashes its features, its
-//! neighbours), a gradient-boosted forest ([`trees`], trained by `just train` on the gold sets
-//! in `../shared/data` and compiled in: nothing is read at run time) gives the probability
-//! that it is content, and the blocks at or above a threshold are the selection.
+//! neighbours), and two gradient-boosted forests ([`trees`], trained by `just train` on the
+//! gold sets in `../shared/data` and compiled in: nothing is read at run time) give the
+//! probability that it is content: the first over the block's numbers, the second over them
+//! and the first one's probabilities of the blocks around it ([`run_inputs`]), since content
+//! comes in runs. The blocks at or above a threshold are the selection.
 //!
 //! The thresholds are the trainer's, chosen on out-of-fold predictions of the training pages
 //! (never on a page it is scored on), one for the blocks `auto` kept and one for those it
@@ -46,35 +48,74 @@ pub fn inputs(row: &[f32], (tag, parent): (&str, &str), x: &mut Vec<f64>) {
     x.extend(row.iter().map(|&v| f64::from(v)));
 }
 
-/// Scores blocks one at a time, with one buffer.
-struct Scorer {
-    x: Vec<f64>,
-    out: [f64; 1],
-}
+/// The number of [`trees::RUN_INPUTS`].
+pub const RUN_FEATURES: usize = trees::RUN_INPUTS.len();
 
-impl Scorer {
-    fn new() -> Scorer {
-        Scorer {
-            x: Vec::with_capacity(N_FEATURES + 2),
-            out: [0.0],
+/// The second model's inputs from the first one's probabilities `p` of the page's blocks, for
+/// block `i`, in [`trees::RUN_INPUTS`]' order: the previous and next block's probability, the
+/// second previous and next (-1 where there is none), the mean over the three blocks on each
+/// side (-1 when there are none) and the page's mean `page_mean`. Computed as the trainer
+/// computes them (`neighbour_columns`): in f64, the window summed from the farthest next block
+/// to the farthest previous one, then rounded to f32.
+pub fn run_inputs(p: &[f64], i: usize, page_mean: f64) -> [f32; RUN_FEATURES] {
+    let at = |j: Option<usize>| j.and_then(|j| p.get(j)).copied();
+    let or_none = |v: Option<f64>| v.map_or(-1.0, |v| v as f32);
+    let (mut total, mut count) = (0.0f64, 0u32);
+    for j in [
+        i.checked_add(3),
+        i.checked_add(2),
+        i.checked_add(1),
+        i.checked_sub(1),
+        i.checked_sub(2),
+        i.checked_sub(3),
+    ] {
+        if let Some(v) = at(j) {
+            total += v;
+            count += 1;
         }
     }
-
-    /// The model's raw score of a block (its logistic is the probability of content).
-    fn raw(&mut self, row: &[f32], tags: (&str, &str)) -> f64 {
-        inputs(row, tags, &mut self.x);
-        trees::BLOCK.raw_into(&self.x, &mut self.out);
-        self.out[0]
-    }
+    [
+        or_none(at(i.checked_sub(1))),
+        or_none(at(i.checked_add(1))),
+        or_none(at(i.checked_sub(2))),
+        or_none(at(i.checked_add(2))),
+        if count > 0 {
+            (total / f64::from(count)) as f32
+        } else {
+            -1.0
+        },
+        page_mean as f32,
+    ]
 }
 
-/// The model's raw score of every block of a description (its logistic is the probability of
-/// content).
-pub fn raw_scores(d: &Described) -> Vec<f64> {
-    let mut scorer = Scorer::new();
-    (0..d.blocks.len())
-        .map(|i| scorer.raw(d.row(i), d.tags.get(i).copied().unwrap_or(("", ""))))
-        .collect()
+/// The two models' raw scores of every block of a description: the first model's over the
+/// block's numbers, and the second model's over those and the first one's probabilities
+/// around the block ([`run_inputs`]); the second one's logistic is the probability of content
+/// the thresholds apply to.
+pub fn raw_scores(d: &Described) -> (Vec<f64>, Vec<f64>) {
+    let n = d.blocks.len();
+    let mut x = Vec::with_capacity(N_FEATURES + 2 + RUN_FEATURES);
+    let mut out = [0.0];
+    let tags = |i: usize| d.tags.get(i).copied().unwrap_or(("", ""));
+    let first: Vec<f64> = (0..n)
+        .map(|i| {
+            inputs(d.row(i), tags(i), &mut x);
+            trees::BLOCK.raw_into(&x, &mut out);
+            out[0]
+        })
+        .collect();
+    let p: Vec<f64> = first.iter().map(|&r| forest::logistic(r)).collect();
+    // Summed in block order, as the trainer sums a page.
+    let page_mean = p.iter().fold(0.0, |a, &v| a + v) / n.max(1) as f64;
+    let second = (0..n)
+        .map(|i| {
+            inputs(d.row(i), tags(i), &mut x);
+            x.extend(run_inputs(&p, i, page_mean).map(f64::from));
+            trees::RUNS.raw_into(&x, &mut out);
+            out[0]
+        })
+        .collect();
+    (first, second)
 }
 
 /// The thresholds on the probability of content: one for the blocks `auto` kept (some of
@@ -117,14 +158,9 @@ pub fn threshold(mode: Mode) -> Threshold {
     }
 }
 
-/// Whether `auto` kept some of a block's text (the trainer's `auto_kept > 0`), from its row.
-fn kept_by_auto(row: &[f32]) -> bool {
-    row.get(features::AUTO_KEPT).is_some_and(|&v| v > 0.0)
-}
-
-/// Whether `auto` kept some of block `i`'s text.
+/// Whether `auto` kept some of block `i`'s text (the trainer's `auto_kept > 0`).
 pub fn auto_kept(d: &Described, i: usize) -> bool {
-    kept_by_auto(d.row(i))
+    d.row(i).get(features::AUTO_KEPT).is_some_and(|&v| v > 0.0)
 }
 
 /// The options the features are computed under: the ones the model was trained on (`auto`
@@ -151,21 +187,19 @@ pub fn describe(doc: &Document<'_>) -> Described {
 /// block it is sure of, a page that has text must not come out empty.
 pub fn extract(doc: &Document<'_>, mode: Mode) -> Selection {
     // The probability as LightGBM computes it, so a block on the threshold goes the way the
-    // trainer's scores sent it. Blocks are scored as they are described: one row held.
+    // trainer's scores sent it.
     let t = threshold(mode);
-    let mut scorer = Scorer::new();
-    let mut keep = Vec::new();
-    let walked = features::each_block(doc, &trained_options(), |_, row, tags| {
-        let p = forest::logistic(scorer.raw(row, tags));
-        keep.push(p >= t.for_block(kept_by_auto(row)));
-    });
+    let d = describe(doc);
+    let (_, raw) = raw_scores(&d);
     let mut sel = Selection::default();
-    for (b, _) in walked.blocks.iter().zip(&keep).filter(|(_, k)| **k) {
-        sel.nodes
-            .extend(b.nodes.iter().map(|n| n.0).filter(|&id| id != NONE));
+    for (i, (b, &r)) in d.blocks.iter().zip(&raw).enumerate() {
+        if forest::logistic(r) >= t.for_block(auto_kept(&d, i)) {
+            sel.nodes
+                .extend(b.nodes.iter().map(|n| n.0).filter(|&id| id != NONE));
+        }
     }
     if sel.nodes.is_empty() {
-        return walked.selection;
+        return d.selection;
     }
     sel
 }
@@ -184,5 +218,22 @@ mod tests {
             .collect();
         assert_eq!(trees::INPUTS[..2], ["tag", "parent_tag"]);
         assert_eq!(trees::INPUTS[2..], names);
+    }
+
+    #[test]
+    fn the_neighbours_inputs_are_the_trainers() {
+        let p = [0.5, 0.25, 1.0, 0.0, 0.75];
+        // Block 0: no previous blocks; the window is blocks 1-3.
+        assert_eq!(
+            run_inputs(&p, 0, 0.5),
+            [-1.0, 0.25, -1.0, 1.0, (1.25f64 / 3.0) as f32, 0.5]
+        );
+        // Block 2: two on each side.
+        assert_eq!(run_inputs(&p, 2, 0.5), [0.25, 0.0, 0.5, 0.75, 0.375, 0.5]);
+        // A page of one block has no neighbours.
+        assert_eq!(
+            run_inputs(&[0.9], 0, 0.9),
+            [-1.0, -1.0, -1.0, -1.0, -1.0, 0.9]
+        );
     }
 }
