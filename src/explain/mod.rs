@@ -91,8 +91,18 @@ pub fn explain_with_gold(
         Algo::DanagLines => (Segments::PhysicalLines, eopts.gap),
         Algo::Danag => (Segments::Normalized, eopts.gap),
     };
+    // The block model's probabilities and thresholds, block by block: its blocks are the
+    // report's (the same cut, `learned::analysis`).
+    let mut model = None;
     let selection = match eopts.algo {
         Algo::Auto => auto::extract_traced(&doc, &eopts.tuning(), Some(&mut trace)),
+        Algo::Model => {
+            let d = learned::describe(&doc);
+            let judged = learned::judge(&d, eopts.mode);
+            let selection = learned::select(d, &judged);
+            model = Some((judged, learned::threshold(eopts.mode)));
+            selection
+        }
         // The others as `pith` runs them.
         _ => extract::run(&doc, eopts),
     };
@@ -101,22 +111,6 @@ pub fn explain_with_gold(
     let token_lines = danag::token_lines(&doc, segments);
     let choice = danag::choose(&profile, gap);
     let title = doc.title();
-    // The block model's probabilities, block by block: its blocks are the report's (the same
-    // cut, `learned::analysis`).
-    let model = (eopts.algo == Algo::Model).then(|| {
-        let d = learned::describe(&doc);
-        let t = learned::threshold(eopts.mode);
-        let probs = learned::raw_scores(&d)
-            .1
-            .into_iter()
-            .enumerate()
-            .map(|(i, raw)| {
-                let need = t.for_block(learned::auto_kept(&d, i));
-                (learned::forest::logistic(raw), need)
-            })
-            .collect();
-        (probs, t)
-    });
     let page = Page {
         analysis: Analysis {
             doc: &doc,

@@ -23,8 +23,8 @@ pub const ANCESTOR_BUCKETS: usize = 32;
 /// Buckets of the hashed class/id words of the block's own element and its parent.
 pub const OWN_BUCKETS: usize = 16;
 
-/// The names of a block's numbers ([`each_block`]'s rows), in order (the hashed buckets
-/// last: `anc0..`, then `own0..`).
+/// The names of a block's numbers ([`Described::row`]), in order (the hashed buckets last:
+/// `anc0..`, then `own0..`).
 pub const FEATURES: &[&str] = &[
     // The block's own text.
     "chars",
@@ -138,48 +138,11 @@ pub(crate) fn signature(doc: &Document<'_>, id: NodeId, tag: Tag) -> u64 {
     fnv1a(h, doc.attr(id, "class").unwrap_or("").trim().as_bytes())
 }
 
-/// The page's blocks after [`each_block`] described them.
-#[derive(Debug)]
-pub struct Walked {
-    /// The blocks in document order.
-    pub blocks: Vec<Block>,
-    /// Each block's text, entities decoded, cells separated by tabs.
-    pub texts: Vec<String>,
-    /// `auto`'s selection of the page.
-    pub selection: Selection,
-    /// Which rule gave `auto`'s selection.
-    pub outcome: Outcome,
-}
-
 /// Runs `auto` on the page (recording its trace) and DANAg's profile, cuts the page into text
 /// blocks and describes each, keeping every block's numbers: the second model reads the first
 /// one's probabilities of the whole page, so the extractor needs them all, as do the block
 /// table and the tests.
 pub fn describe(doc: &Document<'_>, opts: &extract::Options) -> Described {
-    let mut values = Vec::new();
-    let mut tags = Vec::new();
-    let walked = each_block(doc, opts, |_, row, tag| {
-        values.extend_from_slice(row);
-        tags.push(tag);
-    });
-    Described {
-        blocks: walked.blocks,
-        texts: walked.texts,
-        values,
-        tags,
-        selection: walked.selection,
-        outcome: walked.outcome,
-    }
-}
-
-/// [`describe`], handing each block's numbers to `each` as they are made (block index, the
-/// [`N_FEATURES`] numbers, the tag names of the block's element and its parent) instead of
-/// keeping them, for a caller that needs one row at a time.
-pub fn each_block(
-    doc: &Document<'_>,
-    opts: &extract::Options,
-    mut each: impl FnMut(usize, &[f32], (&'static str, &'static str)),
-) -> Walked {
     let mut trace = Trace::default();
     let selection = auto::extract_traced(doc, &opts.tuning(), Some(&mut trace));
     let profile = danag::profile(doc, Segments::Normalized);
@@ -279,6 +242,8 @@ pub fn each_block(
 
     let mut class_words = ClassWords::new();
     let mut before = 0.0f32;
+    let mut values = Vec::with_capacity(n * N_FEATURES);
+    let mut tags = Vec::with_capacity(n);
     let mut f = Vec::with_capacity(N_FEATURES);
     for (i, (b, o)) in blocks.iter().zip(&own).enumerate() {
         f.clear();
@@ -455,21 +420,23 @@ pub fn each_block(
                 tree.node(id).tag.name()
             }
         };
-        let tags = (
+        tags.push((
             name(owner),
             if owner == NONE {
                 ""
             } else {
                 name(tree.node(owner).parent)
             },
-        );
-        each(i, &f, tags);
+        ));
+        values.extend_from_slice(&f);
     }
     let texts = own.into_iter().map(|o| o.text).collect();
     let outcome = t.outcome;
-    Walked {
+    Described {
         blocks,
         texts,
+        values,
+        tags,
         selection,
         outcome,
     }

@@ -32,19 +32,25 @@ use crate::html::tree::NONE;
 
 use features::{Described, N_FEATURES};
 
-/// The inputs of a block in the model's order ([`trees::INPUTS`]): its tag's and its
-/// parent's index among the categories the trainer saw (-1 for one it never saw), then its
-/// [`features`] as f64 (the trainer reads the same f32 values).
-pub fn inputs(row: &[f32], (tag, parent): (&str, &str), x: &mut Vec<f64>) {
+/// A block's tag and its parent's tag as the models read them: their indices among the
+/// categories the trainer saw ([`trees::TAGS`], [`trees::PARENT_TAGS`]), -1 for one it never
+/// saw.
+pub fn tag_codes((tag, parent): (&str, &str)) -> (f64, f64) {
     let code = |names: &[&str], tag: &str| {
         names
             .iter()
             .position(|n| *n == tag)
             .map_or(-1.0, |p| p as f64)
     };
+    (code(&trees::TAGS, tag), code(&trees::PARENT_TAGS, parent))
+}
+
+/// The inputs of a block in the first model's order ([`trees::INPUTS`]): its [`tag_codes`],
+/// then its [`features`] as f64 (the trainer reads the same f32 values).
+pub fn inputs(row: &[f32], (tag, parent): (f64, f64), x: &mut Vec<f64>) {
     x.clear();
-    x.push(code(&trees::TAGS, tag));
-    x.push(code(&trees::PARENT_TAGS, parent));
+    x.push(tag);
+    x.push(parent);
     x.extend(row.iter().map(|&v| f64::from(v)));
 }
 
@@ -96,10 +102,12 @@ pub fn raw_scores(d: &Described) -> (Vec<f64>, Vec<f64>) {
     let n = d.blocks.len();
     let mut x = Vec::with_capacity(N_FEATURES + 2 + RUN_FEATURES);
     let mut out = [0.0];
-    let tags = |i: usize| d.tags.get(i).copied().unwrap_or(("", ""));
+    let codes: Vec<(f64, f64)> = (0..n)
+        .map(|i| tag_codes(d.tags.get(i).copied().unwrap_or(("", ""))))
+        .collect();
     let first: Vec<f64> = (0..n)
         .map(|i| {
-            inputs(d.row(i), tags(i), &mut x);
+            inputs(d.row(i), codes[i], &mut x);
             trees::BLOCK.raw_into(&x, &mut out);
             out[0]
         })
@@ -109,7 +117,7 @@ pub fn raw_scores(d: &Described) -> (Vec<f64>, Vec<f64>) {
     let page_mean = p.iter().fold(0.0, |a, &v| a + v) / n.max(1) as f64;
     let second = (0..n)
         .map(|i| {
-            inputs(d.row(i), tags(i), &mut x);
+            inputs(d.row(i), codes[i], &mut x);
             x.extend(run_inputs(&p, i, page_mean).map(f64::from));
             trees::RUNS.raw_into(&x, &mut out);
             out[0]
@@ -181,27 +189,44 @@ pub fn describe(doc: &Document<'_>) -> Described {
     features::describe(doc, &trained_options())
 }
 
-/// The block model's selection: the text nodes of every block whose probability of content
-/// reaches its [`threshold`] of `mode` (by whether `auto` kept it), in document order. When no
-/// block reaches it, `auto`'s selection: the model corrects `auto` block by block, and with no
-/// block it is sure of, a page that has text must not come out empty.
-pub fn extract(doc: &Document<'_>, mode: Mode) -> Selection {
-    // The probability as LightGBM computes it, so a block on the threshold goes the way the
-    // trainer's scores sent it.
+/// Each block's probability of content (the second model's, as LightGBM computes it, so a
+/// block on the threshold goes the way the trainer's scores sent it) and the threshold of
+/// `mode` it must reach, by whether `auto` kept it.
+pub fn judge(d: &Described, mode: Mode) -> Vec<(f64, f64)> {
     let t = threshold(mode);
-    let d = describe(doc);
-    let (_, raw) = raw_scores(&d);
+    let (_, raw) = raw_scores(d);
+    raw.into_iter()
+        .enumerate()
+        .map(|(i, r)| (forest::logistic(r), t.for_block(auto_kept(d, i))))
+        .collect()
+}
+
+/// The text nodes of every block whose probability reaches its threshold (`judged`, from
+/// [`judge`]), in document order. When no block reaches it, `auto`'s selection: the model
+/// corrects `auto` block by block, and with no block it is sure of, a page that has text must
+/// not come out empty.
+pub fn select(d: Described, judged: &[(f64, f64)]) -> Selection {
     let mut sel = Selection::default();
-    for (i, (b, &r)) in d.blocks.iter().zip(&raw).enumerate() {
-        if forest::logistic(r) >= t.for_block(auto_kept(&d, i)) {
-            sel.nodes
-                .extend(b.nodes.iter().map(|n| n.0).filter(|&id| id != NONE));
-        }
+    for (b, _) in d
+        .blocks
+        .iter()
+        .zip(judged)
+        .filter(|(_, (p, need))| p >= need)
+    {
+        sel.nodes
+            .extend(b.nodes.iter().map(|n| n.0).filter(|&id| id != NONE));
     }
     if sel.nodes.is_empty() {
         return d.selection;
     }
     sel
+}
+
+/// The block model's selection of the page under `mode` ([`judge`], then [`select`]).
+pub fn extract(doc: &Document<'_>, mode: Mode) -> Selection {
+    let d = describe(doc);
+    let judged = judge(&d, mode);
+    select(d, &judged)
 }
 
 #[cfg(test)]
