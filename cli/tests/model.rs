@@ -6,21 +6,22 @@
 
 #[path = "../../tests/common/mod.rs"]
 mod common;
+mod run_util;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
+use run_util::{fresh_dir, pith_args, stderr};
+
+/// `pith ARGS... PAGE`.
 fn run(args: &[&str], page: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pith"))
-        .args(args)
-        .arg(page)
-        .output()
-        .expect("run pith")
+    let page = page.to_str().expect("UTF-8 path");
+    pith_args(&[args, &[page]].concat())
 }
 
 fn pith(args: &[&str], page: &Path) -> String {
     let o = run(args, page);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.status.success(), "{}", stderr(&o));
     String::from_utf8(o.stdout).expect("UTF-8 output")
 }
 
@@ -101,7 +102,7 @@ fn comments_are_refused_with_the_model_in_every_command() {
     ] {
         let o = run(args, &article());
         assert_eq!(o.status.code(), Some(2), "{args:?}");
-        let err = String::from_utf8_lossy(&o.stderr);
+        let err = stderr(&o);
         assert!(
             err.contains("--comments with --algo model") && err.contains("auto"),
             "{args:?}: {err}"
@@ -111,8 +112,7 @@ fn comments_are_refused_with_the_model_in_every_command() {
 
 #[test]
 fn explain_shows_each_blocks_probability_of_content() {
-    let dir = std::env::temp_dir().join(format!("pith-model-explain-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = fresh_dir("model", "explain");
     let report = dir.join("report.html");
     let o = run(
         &[
@@ -124,7 +124,7 @@ fn explain_shows_each_blocks_probability_of_content() {
         ],
         &article(),
     );
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.status.success(), "{}", stderr(&o));
     let html = std::fs::read_to_string(&report).expect("report");
     let _ = std::fs::remove_dir_all(&dir);
     let t = pith::extract::learned::trees::THRESHOLD;
