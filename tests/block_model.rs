@@ -10,9 +10,6 @@
 
 mod common;
 
-use std::collections::BTreeMap;
-
-use pith::eval::Dataset;
 use pith::extract::blocks::{FNV_OFFSET, fnv1a};
 use pith::extract::learned;
 use pith::html::Document;
@@ -29,16 +26,13 @@ fn the_evaluator_gives_the_trainers_scores_on_every_training_block() {
         lines.next(),
         Some("set\tpage\tblocks\tfnv_block\tfnv_runs\tmean_probability")
     );
-    let mut sets: BTreeMap<String, Dataset> = BTreeMap::new();
+    let mut sets = common::GoldSets::default();
     let (mut pages, mut blocks, mut worst) = (0, 0, 0.0f64);
     for line in lines {
         let cols: Vec<&str> = line.split('\t').collect();
         assert_eq!(cols.len(), 6, "{line}");
         let (set, page) = (cols[0], cols[1]);
-        let ds = sets.entry(set.to_string()).or_insert_with(|| {
-            Dataset::open(&common::shared(&format!("data/{set}"))).expect("gold set")
-        });
-        let bytes = ds.page(page).expect("page");
+        let bytes = sets.page(set, page);
         let decoded = pith::page::decode_page(&bytes, None, None).expect("readable");
         let arena = bumpalo::Bump::new();
         let doc = Document::parse(&decoded.text, &arena);

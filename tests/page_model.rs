@@ -6,9 +6,6 @@
 
 mod common;
 
-use std::collections::BTreeMap;
-
-use pith::eval::Dataset;
 use pith::page::{Context, Options, model};
 
 /// Predictions are written with nine decimals; the evaluator must agree to 1e-6.
@@ -29,16 +26,13 @@ fn the_evaluator_gives_the_trainers_predictions_on_every_training_page() {
         metadata: true,
         ..Options::default()
     };
-    let mut sets: BTreeMap<String, Dataset> = BTreeMap::new();
+    let mut sets = common::GoldSets::default();
     let (mut rows, mut worst) = (0, 0.0f64);
     for line in lines {
         let cols: Vec<&str> = line.split('\t').collect();
         assert_eq!(cols.len(), header.len(), "{line}");
         let (set, page, url) = (cols[0], cols[1], cols[2]);
-        let ds = sets.entry(set.to_string()).or_insert_with(|| {
-            Dataset::open(&common::shared(&format!("data/{set}"))).expect("gold set")
-        });
-        let bytes = ds.page(page).expect("page");
+        let bytes = sets.page(set, page);
         let cx = Context {
             url: (url != "-").then_some(url),
             ..Context::default()

@@ -24,3 +24,19 @@ pub fn shared(rel: &str) -> PathBuf {
     );
     path
 }
+
+/// The gold sets of the shared folder's `data/`, each opened on its first page asked for (the
+/// model tests read pages of several sets, in the order of the trainer's table).
+#[derive(Default)]
+pub struct GoldSets(std::collections::BTreeMap<String, pith::eval::Dataset>);
+
+impl GoldSets {
+    /// The bytes of page `id` of the set `set`; fails the test when either is missing.
+    #[track_caller]
+    pub fn page(&mut self, set: &str, id: &str) -> Vec<u8> {
+        let ds = self.0.entry(set.to_string()).or_insert_with(|| {
+            pith::eval::Dataset::open(&shared(&format!("data/{set}"))).expect("gold set")
+        });
+        ds.page(id).unwrap_or_else(|e| panic!("{set}/{id}: {e}"))
+    }
+}
