@@ -199,38 +199,57 @@ def set_weights(df, mask):
     return df["set"].map(w).fillna(0.0).to_numpy()
 
 
-def fit_with_threshold(df, x, bank, train_mask, return_oof=False):
-    """Fits on `train_mask` rows and picks the threshold by an inner host-grouped 2-fold CV
-    over those pages (out-of-fold probabilities, mean page F1 over the grid)."""
-    sw = set_weights(df, train_mask)
-    tr_idx = np.where(train_mask)[0]
-    groups = df["host"].values[tr_idx]
+def oof_and_fit(df, x, mask, sw):
+    """Out-of-fold probabilities of the `mask` rows (an inner host-grouped 2-fold CV over
+    their pages) and the model fitted on all of them; rows weighted by log(1 + words) times
+    their set's weight `sw`."""
+    idx = np.where(mask)[0]
     oof = np.zeros(len(df))
-    for inner_tr, _inner_te in host_folds(groups, n_splits=2):
+    for inner_tr, inner_te in host_folds(df["host"].values[idx], n_splits=2):
         # Fit on the inner training pages, predict the inner held-out pages.
         itr = np.zeros(len(df), dtype=bool)
-        itr[tr_idx[inner_tr]] = True
+        itr[idx[inner_tr]] = True
         ite = np.zeros(len(df), dtype=bool)
-        ite[tr_idx[_inner_te]] = True
+        ite[idx[inner_te]] = True
         m = train_rows(df, itr)
         model = fit(x[m], df["label"].values[m], np.log1p(df["words"].values[m]) * sw[m])
         oof[ite] = model.predict(x[ite], num_threads=THREADS)
-    keys = df.loc[train_mask, ["set", "page"]].drop_duplicates().itertuples(index=False)
+    m = train_rows(df, mask)
+    model = fit(x[m], df["label"].values[m], np.log1p(df["words"].values[m]) * sw[m])
+    return oof, model
+
+
+# The (for blocks `auto` kept, for blocks it dropped) threshold pairs the trainer chooses from.
+PAIRS = [(float(a), float(b)) for a in GRID for b in GRID]
+
+
+def pair_scores(df, bank, oof, mask, sw, betas):
+    """Per beta, the sum over the `mask` pages of each page's F-beta under each of PAIRS,
+    weighted by the page's set weight `sw`."""
+    kept = df["auto_kept"].values > 0
     set_w = dict(zip(df["set"].values, sw))
+    per = {b: np.zeros(len(PAIRS)) for b in betas}
+    for k in df.loc[mask, ["set", "page"]].drop_duplicates().itertuples(index=False):
+        sc = bank.scores_pairs(tuple(k), oof, kept, PAIRS)
+        for b in per:
+            per[b] += set_w[k[0]] * np.array([fbeta(v, b) for v in sc])
+    return per
+
+
+def fit_with_threshold(df, x, bank, train_mask, return_oof=False):
+    """Fits on `train_mask` rows and picks the threshold (a pair, unless --one-threshold) by
+    an inner host-grouped 2-fold CV over those pages (out-of-fold probabilities, mean page F1
+    over the grid)."""
+    sw = set_weights(df, train_mask)
+    oof, model = oof_and_fit(df, x, train_mask, sw)
     if TWO["on"]:
-        kept = df["auto_kept"].values > 0
-        pairs = [(float(a), float(b)) for a in GRID for b in GRID]
-        per_p = np.zeros(len(pairs))
-        for k in keys:
-            per_p += set_w[k[0]] * np.array([s[2] for s in bank.scores_pairs(tuple(k), oof, kept, pairs)])
-        thr = pairs[int(np.argmax(per_p))]
+        thr = PAIRS[int(np.argmax(pair_scores(df, bank, oof, train_mask, sw, [1.0])[1.0]))]
     else:
+        set_w = dict(zip(df["set"].values, sw))
         per_t = np.zeros(len(GRID))
-        for k in keys:
+        for k in df.loc[train_mask, ["set", "page"]].drop_duplicates().itertuples(index=False):
             per_t += set_w[k[0]] * np.array([s[2] for s in bank.scores(tuple(k), oof, GRID)])
         thr = float(GRID[int(np.argmax(per_t))])
-    m = train_rows(df, train_mask)
-    model = fit(x[m], df["label"].values[m], np.log1p(df["words"].values[m]) * sw[m])
     if return_oof:
         return model, thr, oof
     return model, thr
@@ -299,23 +318,6 @@ def fbeta(s, beta):
     return (1 + b2) * p * r / (b2 * p + r) if p + r > 0 else 0.0
 
 
-def oof_and_fit(df, x):
-    """Out-of-fold probabilities of every row (host-grouped 2-fold) and the model on every
-    row."""
-    oof = np.zeros(len(df))
-    for inner_tr, inner_te in host_folds(df["host"].values, n_splits=2):
-        itr = np.zeros(len(df), dtype=bool)
-        itr[inner_tr] = True
-        ite = np.zeros(len(df), dtype=bool)
-        ite[inner_te] = True
-        m = train_rows(df, itr)
-        model = fit(x[m], df["label"].values[m], np.log1p(df["words"].values[m]))
-        oof[ite] = model.predict(x[ite], num_threads=THREADS)
-    m = train_rows(df, np.ones(len(df), dtype=bool))
-    model = fit(x[m], df["label"].values[m], np.log1p(df["words"].values[m]))
-    return oof, model
-
-
 def fit_for_export(df, x, bank):
     """The shipped models, trained on every row: the first over the block's numbers, the
     second over them and the first one's out-of-fold probabilities of the block's neighbours.
@@ -324,20 +326,16 @@ def fit_for_export(df, x, bank):
     F1 (the default), then among pairs no lower than it the best F0.5 (`--precision`, a
     subset of the default's blocks) and among pairs no higher the best F2 (`--recall`, a
     superset)."""
-    oof1, m1 = oof_and_fit(df, x)
+    every = np.ones(len(df), dtype=bool)
+    ones = np.ones(len(df))
+    oof1, m1 = oof_and_fit(df, x, every, ones)
     x2 = pd.concat([x, neighbour_columns(df, oof1)], axis=1)
-    oof, m2 = oof_and_fit(df, x2)
-    kept = df["auto_kept"].values > 0
-    pairs = [(float(a), float(b)) for a in GRID for b in GRID]
-    per = {b: np.zeros(len(pairs)) for b in (1.0, 0.5, 2.0)}
-    for k in df[["set", "page"]].drop_duplicates().itertuples(index=False):
-        sc = bank.scores_pairs(tuple(k), oof, kept, pairs)
-        for b in per:
-            per[b] += np.array([fbeta(v, b) for v in sc])
-    best = pairs[int(np.argmax(per[1.0]))]
+    oof, m2 = oof_and_fit(df, x2, every, ones)
+    per = pair_scores(df, bank, oof, every, ones, (1.0, 0.5, 2.0))
+    best = PAIRS[int(np.argmax(per[1.0]))]
     def best_where(beta, ok):
-        cand = [i for i, p in enumerate(pairs) if ok(p)]
-        return pairs[max(cand, key=lambda i: (per[beta][i], -i))]
+        cand = [i for i, p in enumerate(PAIRS) if ok(p)]
+        return PAIRS[max(cand, key=lambda i: (per[beta][i], -i))]
     thr = {
         1.0: best,
         0.5: best_where(0.5, lambda p: p[0] >= best[0] and p[1] >= best[1]),
