@@ -1,8 +1,9 @@
 //! The block models compiled into the library (`pith::extract::learned`) give the trainer's
 //! own scores on every block they trained on: the features recomputed here from
 //! ../shared/data by the library, the forests walked by its evaluator, against
-//! lab/train/block_predictions.tsv (written by `just train`: per page, the number of blocks
-//! and an FNV-1a hash of each model's raw scores' f64 bits in block order). The hashes ask for
+//! lab/train/block_predictions.tsv (written by `just train`: per page, the number of blocks,
+//! an FNV-1a hash of each model's raw scores' f64 bits in block order, and the page's best
+//! expected F1 that the thresholds are fractions of). The hashes ask for
 //! the same bits, not nearly the same numbers: the evaluator adds the same leaf values in the
 //! same order as LightGBM, and the second model's inputs from the first one's probabilities
 //! are computed in the trainer's order. A difference means the evaluator or the features
@@ -24,13 +25,13 @@ fn the_evaluator_gives_the_trainers_scores_on_every_training_block() {
     let mut lines = table.lines();
     assert_eq!(
         lines.next(),
-        Some("set\tpage\tblocks\tfnv_block\tfnv_runs\tmean_probability")
+        Some("set\tpage\tblocks\tfnv_block\tfnv_runs\tmean_probability\tbest_f1")
     );
     let mut sets = common::GoldSets::default();
     let (mut pages, mut blocks, mut worst) = (0, 0, 0.0f64);
     for line in lines {
         let cols: Vec<&str> = line.split('\t').collect();
-        assert_eq!(cols.len(), 6, "{line}");
+        assert_eq!(cols.len(), 7, "{line}");
         let (set, page) = (cols[0], cols[1]);
         let bytes = sets.page(set, page);
         let decoded = pith::page::decode_page(&bytes, None, None).expect("readable");
@@ -60,6 +61,15 @@ fn the_evaluator_gives_the_trainers_scores_on_every_training_block() {
             cols[4],
             "{set}/{page}: the second model's scores differ from the trainer's (mean \
              probability {mean:.9} against {want:.9})"
+        );
+        // The page's best expected F1, which the thresholds are fractions of: the same f64.
+        let judged = learned::judge(&d, pith::extract::auto::Mode::Balanced);
+        let best: f64 = cols[6].parse().expect("number");
+        assert_eq!(
+            judged.best_f1.to_bits(),
+            best.to_bits(),
+            "{set}/{page}: best expected F1 {} against the trainer's {best}",
+            judged.best_f1
         );
         pages += 1;
         blocks += raw.len();

@@ -128,11 +128,14 @@ fn explain_shows_each_blocks_probability_of_content() {
     let html = std::fs::read_to_string(&report).expect("report");
     let _ = std::fs::remove_dir_all(&dir);
     let t = pith::extract::learned::trees::THRESHOLD;
+    assert!(html.contains(
+        "text blocks reach their threshold and are kept: the best expected F1 of the page is 0."
+    ));
     assert!(html.contains(&format!(
-        "text blocks reach their threshold and are kept: a probability of content of at least \
-         {:.2} for a block auto kept, {:.2} for one it dropped",
-        t.kept, t.added
+        "a block needs a probability of content of at least {:.2} of it",
+        t.kept
     )));
+    assert!(html.contains(&format!("{:.2} of it (", t.added)));
     let above = html.matches("(at or above the threshold").count();
     let below = html.matches("(below the threshold").count();
     assert!(above >= 10 && below >= 10, "{above} above, {below} below");

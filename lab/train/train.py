@@ -42,7 +42,10 @@ from scipy import sparse
 
 from common import DETERMINISTIC, THREADS, export, host_folds, read_table, rs_float
 
+# Thresholds the trainer chooses from: on the probability itself (--fixed-thresholds), or as a
+# fraction of the page's expected best F1 (the default; see page_best).
 GRID = np.round(np.arange(0.10, 0.901, 0.05), 2)
+SCALED_GRID = np.round(np.arange(0.10, 1.501, 0.05), 2)
 META = ["set", "page", "host", "type", "block", "label", "tag", "parent_tag", "text"]
 PARAMS = dict(
     objective="binary",
@@ -120,27 +123,32 @@ class PageBank:
             gv[: len(gold)] = list(gold.values())
             self.pages[(s, pid)] = (g.index.values, m, gv)
 
-    def scores_pairs(self, key, prob, kept, pairs):
+    def scores_pairs(self, key, prob, kept, pairs, scale):
         """(P, R, F1) of the page for each (t_kept, t_added) pair: a block `auto` kept stays
-        when p >= t_kept, one it dropped comes in when p >= t_added."""
+        when p >= t_kept * scale, one it dropped comes in when p >= t_added * scale (`scale`
+        per row: the page's best expected F1, or 1 with fixed thresholds)."""
         if key not in self.pages:
             return [prf(0, 0, self.gold_n[key]) for _ in pairs]
         idx, m, gv = self.pages[key]
-        p, k = prob[idx], kept[idx]
+        p, k, sc = prob[idx], kept[idx], scale[idx]
         t = np.asarray(pairs, dtype=np.float64)
-        sel = np.where(k[None, :], p[None, :] >= t[:, 0:1], p[None, :] >= t[:, 1:2]).astype(np.float64)
+        sel = np.where(
+            k[None, :], p[None, :] >= t[:, 0:1] * sc[None, :], p[None, :] >= t[:, 1:2] * sc[None, :]
+        ).astype(np.float64)
         counts = np.asarray((sparse.csr_matrix(sel) @ m).todense())
         common = np.minimum(counts, gv[None, :]).sum(axis=1)
         pred = counts.sum(axis=1)
         gold = gv.sum()
         return [prf(c, n, gold) for c, n in zip(common, pred)]
 
-    def selects(self, key, prob, kept, thr):
-        """Whether the selection under `thr` (a threshold or a pair) has any block."""
+    def selects(self, key, prob, kept, thr, scale):
+        """Whether the selection under `thr` (a threshold or a pair, times `scale`) has any
+        block."""
         idx = self.pages[key][0]
+        sc = scale[idx]
         if isinstance(thr, tuple):
             k = kept[idx]
-            return bool((np.where(k, prob[idx] >= thr[0], prob[idx] >= thr[1])).any())
+            return bool((np.where(k, prob[idx] >= thr[0] * sc, prob[idx] >= thr[1] * sc)).any())
         return bool((prob[idx] >= thr).any())
 
     def scores(self, key, prob, thresholds):
@@ -220,17 +228,18 @@ def oof_and_fit(df, x, mask, sw):
 
 
 # The (for blocks `auto` kept, for blocks it dropped) threshold pairs the trainer chooses from.
-PAIRS = [(float(a), float(b)) for a in GRID for b in GRID]
+PAIRS = [(float(a), float(b)) for a in SCALED_GRID for b in SCALED_GRID]
 
 
 def pair_scores(df, bank, oof, mask, sw, betas):
     """Per beta, the sum over the `mask` pages of each page's F-beta under each of PAIRS,
     weighted by the page's set weight `sw`."""
     kept = df["auto_kept"].values > 0
+    scale = page_best(df, oof)
     set_w = dict(zip(df["set"].values, sw))
     per = {b: np.zeros(len(PAIRS)) for b in betas}
     for k in df.loc[mask, ["set", "page"]].drop_duplicates().itertuples(index=False):
-        sc = bank.scores_pairs(tuple(k), oof, kept, PAIRS)
+        sc = bank.scores_pairs(tuple(k), oof, kept, PAIRS, scale)
         for b in per:
             per[b] += set_w[k[0]] * np.array([fbeta(v, b) for v in sc])
     return per
@@ -285,6 +294,36 @@ def neighbour_columns(df, prob):
     sums = np.bincount(page, weights=prob)
     cols["s_page"] = (sums / np.bincount(page))[page]
     return pd.DataFrame(cols, index=df.index).astype(np.float32)
+
+
+# The threshold scales with the page: a block stays when its probability reaches a fraction of
+# the page's best expected F1 (page_best), not a fixed number. --fixed-thresholds measures the
+# fixed ones.
+SCALED = {"on": True}
+
+
+def page_best(df, prob):
+    """Per row, its page's best expected F1 under the probabilities `prob`, F*: with blocks
+    sorted by falling p (ties in block order) and w a block's words, the largest
+    2 sum_S p w / (sum_S w + sum_all p w) over the prefixes S. With calibrated probabilities
+    the selection of greatest expected F1 keeps the blocks with p >= F*/2 (the F1-optimal
+    threshold is half the best F1 reachable), so a threshold as a fraction of F* adapts to
+    how sure the model is on this page. 1 for every row with --fixed-thresholds. Summed in the
+    order extract::learned sums (block order for the page's total, sorted order for the
+    prefixes), so its F* are the same f64."""
+    if not SCALED["on"]:
+        return np.ones(len(df))
+    page = PAGES["codes"]
+    w = df["words"].values.astype(np.float64)
+    best = np.zeros(len(df))
+    starts = np.r_[0, np.flatnonzero(np.diff(page)) + 1, len(page)]
+    for a, b in zip(starts[:-1], starts[1:]):
+        p, ww = prob[a:b], w[a:b]
+        total = np.cumsum(p * ww)[-1]
+        order = np.argsort(-p, kind="stable")
+        f = (2.0 * np.cumsum(p[order] * ww[order])) / np.maximum(np.cumsum(ww[order]) + total, 1e-9)
+        best[a:b] = f.max()
+    return best
 
 
 def fit_stacked(df, x, bank, train_mask):
@@ -360,9 +399,9 @@ def rs_thr(t):
 
 def write_export(rust_path, pred_path, df, x, cats, models, thr):
     """src/extract/learned/trees.rs (the two forests, the tag categories, the thresholds) and
-    the trainer's own raw scores per page: the number of blocks and FNV-1a hashes of the two
-    models' raw scores' f64 bits in block order, which tests/block_model.rs recomputes with the
-    library. The second model reads the first one's probabilities as the library computes
+    the trainer's own raw scores per page: the number of blocks, FNV-1a hashes of the two
+    models' raw scores' f64 bits in block order and the page's best expected F1 (page_best),
+    which tests/block_model.rs recomputes with the library. The second model reads the first one's probabilities as the library computes
     them at run time: from the first model trained on every row."""
     m1, m2 = models
     lines1, n_splits1, n_leaves1, n_trees1 = export(m1, "block", 1)
@@ -394,8 +433,8 @@ def write_export(rust_path, pred_path, df, x, cats, models, thr):
             f"pub const RUN_INPUTS: [&str; {len(NEIGHBOURS)}] = [" + ", ".join(f'"{n}"' for n in NEIGHBOURS) + "];"]
     out += [
         "",
-        "/// The thresholds on [`RUNS`]' probability with the best mean page F1 on the trainer's",
-        "/// out-of-fold predictions.",
+        "/// The thresholds on [`RUNS`]' probability, as fractions of the page's best expected F1",
+        "/// (`super::best_f1`), with the best mean page F1 on the trainer's out-of-fold predictions.",
         f"pub const THRESHOLD: Threshold = {rs_thr(thr[1.0])};",
         "/// The best mean page F0.5 among thresholds no lower (`--precision`).",
         f"pub const THRESHOLD_PRECISION: Threshold = {rs_thr(thr[0.5])};",
@@ -439,8 +478,9 @@ def write_export(rust_path, pred_path, df, x, cats, models, thr):
     p1 = m1.predict(x, num_threads=THREADS)
     x2 = pd.concat([x, neighbour_columns(df, p1)], axis=1)
     raw2 = m2.predict(x2, raw_score=True, num_threads=THREADS)
+    best = page_best(df, m2.predict(x2, num_threads=THREADS))
     with open(pred_path, "w") as f:
-        f.write("set\tpage\tblocks\tfnv_block\tfnv_runs\tmean_probability\n")
+        f.write("set\tpage\tblocks\tfnv_block\tfnv_runs\tmean_probability\tbest_f1\n")
         keys = (df["set"] + "\t" + df["page"]).values
         start = 0
         while start < len(df):
@@ -451,7 +491,7 @@ def write_export(rust_path, pred_path, df, x, cats, models, thr):
             r = raw2[start:end]
             h2 = fnv1a(struct.pack(f"<{len(r)}d", *r))
             prob = float(np.mean(1.0 / (1.0 + np.exp(-r))))
-            f.write(f"{keys[start]}\t{end - start}\t{h1:016x}\t{h2:016x}\t{prob:.9f}\n")
+            f.write(f"{keys[start]}\t{end - start}\t{h1:016x}\t{h2:016x}\t{prob:.9f}\t{float(best[start])!r}\n")
             start = end
     return n_trees1 + n_trees2, n_splits1 + n_splits2, n_leaves1 + n_leaves2
 
@@ -480,10 +520,16 @@ def main():
     ap.add_argument("--one-threshold", action="store_true",
                     help="one threshold for every block, instead of one for the blocks auto kept and "
                     "one for those it dropped")
+    ap.add_argument("--fixed-thresholds", action="store_true",
+                    help="thresholds on the probability itself, instead of fractions of the page's "
+                    "best expected F1 (--one-threshold is always fixed)")
     a = ap.parse_args()
     BALANCE["on"] = a.balance_sets
     TWO["on"] = not a.one_threshold
     STACK["on"] = not a.no_stack
+    SCALED["on"] = not a.fixed_thresholds
+    if not SCALED["on"]:
+        PAIRS[:] = [(float(p), float(q)) for p in GRID for q in GRID]
     os.makedirs(a.out, exist_ok=True)
     t0 = time.time()
     df = read_table(
@@ -508,6 +554,8 @@ def main():
     x = features(df, cats)
     # Each row's page as a number, for the second model's neighbours.
     PAGES["codes"] = pd.factorize(df["set"] + "/" + df["page"])[0]
+    if (np.diff(PAGES["codes"]) < 0).any():
+        raise SystemExit(f"{a.blocks}: a page's blocks are not contiguous")
     dropped = [c for c in x.columns if any(c.startswith(d) for d in a.drop)]
     x = x.drop(columns=dropped)
     if dropped:
@@ -557,13 +605,14 @@ def main():
                 model, thr = fit_with_threshold(df, x, bank, tr)
                 prob[te] = model.predict(x[te], num_threads=THREADS)
             kept = df["auto_kept"].values > 0
+            scale = page_best(df, prob)
             for k in test_pages[name]:
                 if isinstance(thr, tuple):
-                    ms = bank.scores_pairs(k, prob, kept, [thr])[0]
+                    ms = bank.scores_pairs(k, prob, kept, [thr], scale)[0]
                 else:
                     ms = bank.scores(k, prob, [thr])[0]
                 au = score_text(k, pages[k]["auto"])
-                if k in bank.pages and not bank.selects(k, prob, kept, thr):
+                if k in bank.pages and not bank.selects(k, prob, kept, thr, scale):
                     # No block reaches the threshold: the shipped algorithm falls back to
                     # `auto`'s selection (extract::learned::extract).
                     ms = au

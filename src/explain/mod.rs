@@ -99,7 +99,7 @@ pub fn explain_with_gold(
         Algo::Model => {
             let d = learned::describe(&doc);
             let judged = learned::judge(&d, eopts.mode);
-            let selection = learned::select(d, &judged);
+            let selection = learned::select(d, &judged.blocks);
             model = Some((judged, learned::threshold(eopts.mode)));
             selection
         }
@@ -217,9 +217,9 @@ pub fn explain_with_gold(
 /// The report's page: the block analysis and what the report draws from it.
 struct Page<'p, 'a> {
     analysis: Analysis<'p, 'a>,
-    /// Under `--algo model`: each block's probability of content and the threshold it had to
-    /// reach (by whether `auto` kept it), and the mode's thresholds.
-    model: Option<(Vec<(f64, f64)>, learned::Threshold)>,
+    /// Under `--algo model`: each block's probability of content and the probability it had
+    /// to reach (by whether `auto` kept it), and the mode's thresholds.
+    model: Option<(learned::Judged, learned::Threshold)>,
 }
 
 impl<'p, 'a> std::ops::Deref for Page<'p, 'a> {
@@ -251,18 +251,23 @@ impl Page<'_, '_> {
 
     /// One sentence on the rule that gave the selection.
     fn verdict(&self) -> String {
-        if let Some((probs, t)) = &self.model {
+        if let Some((judged, t)) = &self.model {
+            let probs = &judged.blocks;
             let sure = probs.iter().filter(|&&(p, need)| p >= need).count();
             return if sure == 0 {
                 "model: no text block reaches its threshold; auto's selection is the answer.".into()
             } else {
                 format!(
-                    "model: {sure} of {} text blocks reach their threshold and are kept: a \
-                     probability of content of at least {:.2} for a block auto kept, {:.2} for \
-                     one it dropped; the others are dropped.",
+                    "model: {sure} of {} text blocks reach their threshold and are kept: the \
+                     best expected F1 of the page is {:.2}, and a block needs a probability of \
+                     content of at least {:.2} of it ({:.2}) if auto kept it, {:.2} of it \
+                     ({:.2}) if auto dropped it; the others are dropped.",
                     probs.len(),
+                    judged.best_f1,
                     t.kept,
-                    t.added
+                    t.kept * judged.best_f1,
+                    t.added,
+                    t.added * judged.best_f1
                 )
             };
         }
@@ -474,8 +479,8 @@ impl Page<'_, '_> {
                 .iter()
                 .find(|&&(id, k)| self.solid(id) && (b.status != Status::Partial || !k))
                 .copied();
-            if let Some((probs, _)) = &self.model {
-                let (p, need) = probs.get(i).copied().unwrap_or((0.0, 1.0));
+            if let Some((judged, _)) = &self.model {
+                let (p, need) = judged.blocks.get(i).copied().unwrap_or((0.0, 1.0));
                 let _ = write!(
                     html,
                     "<b>model: probability of content {p:.2} ({} the threshold {need:.2})</b>",

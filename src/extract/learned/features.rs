@@ -102,6 +102,11 @@ pub const AUTO_KEPT: usize = 8;
 
 const _: () = assert!(matches!(FEATURES[AUTO_KEPT].as_bytes(), b"auto_kept"));
 
+/// The index of `words` in [`FEATURES`]: the block's words as the scorer counts them.
+pub const WORDS: usize = 1;
+
+const _: () = assert!(matches!(FEATURES[WORDS].as_bytes(), b"words"));
+
 /// The number of features of a block: [`FEATURES`] plus the hashed buckets.
 pub const N_FEATURES: usize = FEATURES.len() + ANCESTOR_BUCKETS + OWN_BUCKETS;
 

@@ -12,11 +12,16 @@
 //! and the first one's probabilities of the blocks around it ([`run_inputs`]), since content
 //! comes in runs. The blocks at or above a threshold are the selection.
 //!
-//! The thresholds are the trainer's, chosen on out-of-fold predictions of the training pages
-//! (never on a page it is scored on), one for the blocks `auto` kept and one for those it
-//! dropped ([`Threshold`]): the pair with the best mean page F1 by default, the best F0.5 for
-//! `--precision` (a kept block more surely content) and the best F2 for `--recall` (less
-//! content lost). How it does on pages it was not trained on is in `docs/model.md`.
+//! A block is kept when its probability reaches a fraction of the page's best expected F1
+//! ([`best_f1`]): with calibrated probabilities, the selection of greatest expected F1 keeps
+//! the blocks whose probability is at least half the F1 it reaches, so the bar adapts to how
+//! sure the model is on this page (a page of clear content asks more of a doubtful block than
+//! a page where every block is doubtful). The fractions are the trainer's, chosen on
+//! out-of-fold predictions of the training pages (never on a page it is scored on), one for
+//! the blocks `auto` kept and one for those it dropped ([`Threshold`]): the pair with the best
+//! mean page F1 by default, the best F0.5 for `--precision` (a kept block more surely content)
+//! and the best F2 for `--recall` (less content lost). How it does on pages it was not trained
+//! on is in `docs/model.md`.
 
 pub mod analysis;
 pub mod features;
@@ -126,14 +131,17 @@ pub fn raw_scores(d: &Described) -> (Vec<f64>, Vec<f64>) {
     (first, second)
 }
 
-/// The thresholds on the probability of content: one for the blocks `auto` kept (some of
-/// their text selected), one for the blocks it dropped. The trainer chooses both together on
-/// out-of-fold predictions: overriding `auto` may need more evidence than agreeing with it.
+/// The thresholds on the probability of content, as fractions of the page's best expected F1
+/// ([`best_f1`]): one for the blocks `auto` kept (some of their text selected), one for the
+/// blocks it dropped. The trainer chooses both together on out-of-fold predictions:
+/// overriding `auto` may need more evidence than agreeing with it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Threshold {
-    /// A block `auto` kept stays when its probability is at least this.
+    /// A block `auto` kept stays when its probability is at least this times the page's best
+    /// expected F1.
     pub kept: f64,
-    /// A block `auto` dropped comes in when its probability is at least this.
+    /// A block `auto` dropped comes in when its probability is at least this times the page's
+    /// best expected F1.
     pub added: f64,
 }
 
@@ -189,16 +197,62 @@ pub fn describe(doc: &Document<'_>) -> Described {
     features::describe(doc, &trained_options())
 }
 
-/// Each block's probability of content (the second model's, as LightGBM computes it, so a
-/// block on the threshold goes the way the trainer's scores sent it) and the threshold of
-/// `mode` it must reach, by whether `auto` kept it.
-pub fn judge(d: &Described, mode: Mode) -> Vec<(f64, f64)> {
+/// The best expected F1 of a page whose blocks have probabilities of content `p` and `words`
+/// words each, F*: with the blocks sorted by falling probability (ties in block order), the
+/// largest `2 Σ_S p·w / (Σ_S w + Σ_all p·w)` over the prefixes S, the expected F1 of keeping
+/// them (expected overlap over expected sizes). For calibrated probabilities the selection of
+/// greatest expected F1 keeps the blocks with `p ≥ F*/2` (the F1-optimal threshold is half the
+/// best F1), which is why [`Threshold`]s are fractions of F*. 0 for a page without words.
+/// Summed as the trainer sums (`page_best`: the total in block order, the prefixes in sorted
+/// order), so F* is the same f64 (tests/block_model.rs).
+pub fn best_f1(p: &[f64], words: &[f64]) -> f64 {
+    let total = p.iter().zip(words).fold(0.0, |a, (&p, &w)| a + p * w);
+    let mut order: Vec<usize> = (0..p.len().min(words.len())).collect();
+    // A stable sort: ties stay in block order, as numpy's stable argsort leaves them.
+    order.sort_by(|&a, &b| p[b].total_cmp(&p[a]));
+    let (mut kept_pw, mut kept_w, mut best) = (0.0f64, 0.0f64, 0.0f64);
+    for i in order {
+        kept_pw += p[i] * words[i];
+        kept_w += words[i];
+        best = best.max((2.0 * kept_pw) / (kept_w + total).max(1e-9));
+    }
+    best
+}
+
+/// Each block's words, as [`best_f1`] weighs them.
+fn words(d: &Described) -> Vec<f64> {
+    (0..d.blocks.len())
+        .map(|i| d.row(i).get(features::WORDS).map_or(0.0, |&w| f64::from(w)))
+        .collect()
+}
+
+/// The model's judgement of a page's blocks ([`judge`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Judged {
+    /// Per block: its probability of content (the second model's, as LightGBM computes it,
+    /// so a block on the threshold goes the way the trainer's scores sent it) and the
+    /// probability it must reach.
+    pub blocks: Vec<(f64, f64)>,
+    /// The page's [`best_f1`], which the thresholds are fractions of.
+    pub best_f1: f64,
+}
+
+/// Each block's probability of content and the probability it must reach: `mode`'s
+/// fraction, by whether `auto` kept it, of the page's [`best_f1`].
+pub fn judge(d: &Described, mode: Mode) -> Judged {
     let t = threshold(mode);
     let (_, raw) = raw_scores(d);
-    raw.into_iter()
+    let p: Vec<f64> = raw.into_iter().map(forest::logistic).collect();
+    let best = best_f1(&p, &words(d));
+    let blocks = p
+        .iter()
         .enumerate()
-        .map(|(i, r)| (forest::logistic(r), t.for_block(auto_kept(d, i))))
-        .collect()
+        .map(|(i, &p)| (p, t.for_block(auto_kept(d, i)) * best))
+        .collect();
+    Judged {
+        blocks,
+        best_f1: best,
+    }
 }
 
 /// The text nodes of every block whose probability reaches its threshold (`judged`, from
@@ -226,7 +280,7 @@ pub fn select(d: Described, judged: &[(f64, f64)]) -> Selection {
 pub fn extract(doc: &Document<'_>, mode: Mode) -> Selection {
     let d = describe(doc);
     let judged = judge(&d, mode);
-    select(d, &judged)
+    select(d, &judged.blocks)
 }
 
 #[cfg(test)]
@@ -243,6 +297,18 @@ mod tests {
             .collect();
         assert_eq!(trees::INPUTS[..2], ["tag", "parent_tag"]);
         assert_eq!(trees::INPUTS[2..], names);
+    }
+
+    #[test]
+    fn the_best_expected_f1_is_the_best_prefix_by_probability() {
+        // Sorted: 0.9 (10 words), 0.5 (1), 0.2 (10); Σ p·w = 9 + 0.5 + 2 = 11.5. The prefixes
+        // give 18/21.5, 19/22.5 and 23/32.5: the second is the best.
+        let best = best_f1(&[0.9, 0.2, 0.5], &[10.0, 10.0, 1.0]);
+        assert_eq!(best, 19.0 / 22.5);
+        // Ties keep block order, and a page without words has nothing to expect.
+        assert_eq!(best_f1(&[0.1, 0.1], &[5.0, 5.0]), 2.0 / 11.0);
+        assert_eq!(best_f1(&[0.7, 0.3], &[0.0, 0.0]), 0.0);
+        assert_eq!(best_f1(&[], &[]), 0.0);
     }
 
     #[test]
