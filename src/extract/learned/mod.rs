@@ -62,13 +62,37 @@ pub fn inputs(row: &[f32], (tag, parent): (f64, f64), x: &mut Vec<f64>) {
 /// The number of [`trees::RUN_INPUTS`].
 pub const RUN_FEATURES: usize = trees::RUN_INPUTS.len();
 
+/// What the second model reads of the whole page from the first one's probabilities.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PageRun {
+    /// The mean probability of the page's blocks, summed in block order.
+    pub mean: f64,
+    /// The highest.
+    pub max: f64,
+    /// The page's [`best_f1`] under them.
+    pub best: f64,
+}
+
+impl PageRun {
+    /// The page's numbers from the first model's probabilities `p` and each block's `words`.
+    pub fn new(p: &[f64], words: &[f64]) -> PageRun {
+        PageRun {
+            // Summed in block order, as the trainer sums a page.
+            mean: p.iter().fold(0.0, |a, &v| a + v) / p.len().max(1) as f64,
+            max: p.iter().fold(0.0, |a, &v| a.max(v)),
+            best: best_f1(p, words),
+        }
+    }
+}
+
 /// The second model's inputs from the first one's probabilities `p` of the page's blocks, for
 /// block `i`, in [`trees::RUN_INPUTS`]' order: the previous and next block's probability, the
 /// second previous and next (-1 where there is none), the mean over the three blocks on each
-/// side (-1 when there are none) and the page's mean `page_mean`. Computed as the trainer
-/// computes them (`neighbour_columns`): in f64, the window summed from the farthest next block
-/// to the farthest previous one, then rounded to f32.
-pub fn run_inputs(p: &[f64], i: usize, page_mean: f64) -> [f32; RUN_FEATURES] {
+/// side (-1 when there are none), then the page's mean, highest probability and best expected
+/// F1 (`page`): where the block stands against its page. Computed as the trainer computes them
+/// (`neighbour_columns`): in f64, the window summed from the farthest next block to the
+/// farthest previous one, then rounded to f32.
+pub fn run_inputs(p: &[f64], i: usize, page: PageRun) -> [f32; RUN_FEATURES] {
     let at = |j: Option<usize>| j.and_then(|j| p.get(j)).copied();
     let or_none = |v: Option<f64>| v.map_or(-1.0, |v| v as f32);
     let (mut total, mut count) = (0.0f64, 0u32);
@@ -95,7 +119,9 @@ pub fn run_inputs(p: &[f64], i: usize, page_mean: f64) -> [f32; RUN_FEATURES] {
         } else {
             -1.0
         },
-        page_mean as f32,
+        page.mean as f32,
+        page.max as f32,
+        page.best as f32,
     ]
 }
 
@@ -118,12 +144,11 @@ pub fn raw_scores(d: &Described) -> (Vec<f64>, Vec<f64>) {
         })
         .collect();
     let p: Vec<f64> = first.iter().map(|&r| forest::logistic(r)).collect();
-    // Summed in block order, as the trainer sums a page.
-    let page_mean = p.iter().fold(0.0, |a, &v| a + v) / n.max(1) as f64;
+    let page = PageRun::new(&p, &words(d));
     let second = (0..n)
         .map(|i| {
             inputs(d.row(i), codes[i], &mut x);
-            x.extend(run_inputs(&p, i, page_mean).map(f64::from));
+            x.extend(run_inputs(&p, i, page).map(f64::from));
             trees::RUNS.raw_into(&x, &mut out);
             out[0]
         })
@@ -314,17 +339,43 @@ mod tests {
     #[test]
     fn the_neighbours_inputs_are_the_trainers() {
         let p = [0.5, 0.25, 1.0, 0.0, 0.75];
+        let page = PageRun::new(&p, &[1.0; 5]);
+        // Σ p·w = 2.5; the best prefix is the three likeliest blocks: 2 · 2.25 / (3 + 2.5).
+        assert_eq!((page.mean, page.max, page.best), (0.5, 1.0, 4.5 / 5.5));
+        let best = (4.5f64 / 5.5) as f32;
         // Block 0: no previous blocks; the window is blocks 1-3.
         assert_eq!(
-            run_inputs(&p, 0, 0.5),
-            [-1.0, 0.25, -1.0, 1.0, (1.25f64 / 3.0) as f32, 0.5]
+            run_inputs(&p, 0, page),
+            [
+                -1.0,
+                0.25,
+                -1.0,
+                1.0,
+                (1.25f64 / 3.0) as f32,
+                0.5,
+                1.0,
+                best
+            ]
         );
         // Block 2: two on each side.
-        assert_eq!(run_inputs(&p, 2, 0.5), [0.25, 0.0, 0.5, 0.75, 0.375, 0.5]);
-        // A page of one block has no neighbours.
         assert_eq!(
-            run_inputs(&[0.9], 0, 0.9),
-            [-1.0, -1.0, -1.0, -1.0, -1.0, 0.9]
+            run_inputs(&p, 2, page),
+            [0.25, 0.0, 0.5, 0.75, 0.375, 0.5, 1.0, best]
+        );
+        // A page of one block has no neighbours.
+        let one = PageRun::new(&[0.9], &[3.0]);
+        assert_eq!(
+            run_inputs(&[0.9], 0, one),
+            [
+                -1.0,
+                -1.0,
+                -1.0,
+                -1.0,
+                -1.0,
+                0.9,
+                0.9,
+                (2.0 * 2.7f64 / (3.0 + 2.7)) as f32
+            ]
         );
     }
 }
