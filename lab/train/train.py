@@ -416,8 +416,9 @@ def write_export(rust_path, pred_path, df, x, cats, models, thr):
     """src/extract/learned/trees.rs (the two forests, the tag categories, the thresholds) and
     the trainer's own raw scores per page: the number of blocks, FNV-1a hashes of the two
     models' raw scores' f64 bits in block order and the page's best expected F1 (page_best),
-    which tests/block_model.rs recomputes with the library. The second model reads the first one's probabilities as the library computes
-    them at run time: from the first model trained on every row."""
+    which tests/block_model.rs recomputes with the library. The second model reads the first
+    one's probabilities as the library computes them at run time: from the first model
+    trained on every row."""
     m1, m2 = models
     lines1, n_splits1, n_leaves1, n_trees1 = export(m1, "block", 1)
     lines2, n_splits2, n_leaves2, n_trees2 = export(m2, "runs", 1)
