@@ -1,6 +1,6 @@
 //! pith: reads web pages and writes their main content.
 //!
-//! One page in hand: [`extract`] with [`Options`] gives an [`Extracted`] (or an [`Error`] when
+//! One page in hand: [`extract()`] with [`Options`] gives an [`Extracted`] (or an [`Error`] when
 //! the bytes cannot be a page). A stream of records (WARC, JSON lines, files): open an
 //! [`Input`] and read [`pipeline::JsonLines`] from it, or run the whole [`pipeline`].
 //!
@@ -12,7 +12,7 @@
 //!   then detection; the page becomes UTF-8 text (borrowed when it already is).
 //! - [`html`]: one memchr scan into the token stream, the arena tree built from it as it comes,
 //!   attributes read lazily from tag spans.
-//! - [`extract`]: the algorithms (DANAg, the default `auto`, FastCE with its site-template model,
+//! - [`mod@extract`]: the algorithms (DANAg, the default `auto`, FastCE with its site-template model,
 //!   and, over pages of one site, CE and the DOM-hash and text template detectors), each
 //!   giving a [`html::Selection`].
 //! - [`output`]: rendering a selection as text or markdown.

@@ -1,6 +1,6 @@
 //! One page's front door: the readable check, decoding, parsing, the chosen algorithm,
 //! rendering and the page's metadata, in that order; everything a caller with one page in
-//! hand needs ([`extract`]), and the buffer-giving variant the pipeline uses
+//! hand needs ([`extract()`]), and the buffer-giving variant the pipeline uses
 //! ([`extract_buffer`]).
 //!
 //! Options are split by the stage that reads them: [`crate::decode::Charset`] for decoding,
@@ -170,7 +170,7 @@ pub struct Context<'a> {
     pub family: Option<&'a Family>,
 }
 
-/// [`extract`] with what else is known of the page ([`Context`]): its transport charset, its
+/// [`extract()`] with what else is known of the page ([`Context`]): its transport charset, its
 /// URL, and the site templates of its host, if it has some: the template whose
 /// known block paths are nearest the page's ([`Family::pick`]) runs FastCE,
 /// combined with `auto` ([`fastce::with_blocks`]); the page falls back to `opts.extract.algo` when no
@@ -182,7 +182,7 @@ pub fn extract_with(bytes: &[u8], cx: &Context<'_>, opts: &Options) -> Result<Ex
     from_text(&decoded.text, decoded.encoding.name(), opts, cx)
 }
 
-/// A page's bytes checked ([`readable`]) and decoded to UTF-8 text as [`extract`] does:
+/// A page's bytes checked ([`readable`]) and decoded to UTF-8 text as [`extract()`] does:
 /// `forced` wins over everything but a BOM, `transport` (an HTTP `Content-Type` charset) over
 /// the page's own `<meta>`. For callers that parse pages themselves (site learning, reports).
 pub fn decode_page<'b>(
