@@ -63,7 +63,7 @@ fn the_evaluator_gives_the_trainers_scores_on_every_training_block() {
              probability {mean:.9} against {want:.9})"
         );
         // The page's best expected F1, which the thresholds are fractions of: the same f64.
-        let judged = learned::judge(&d, pith::extract::auto::Mode::Balanced);
+        let judged = learned::judge_scores(&d, &raw, pith::extract::auto::Mode::Balanced);
         let best: f64 = cols[6].parse().expect("number");
         assert_eq!(
             judged.best_f1.to_bits(),

@@ -266,9 +266,14 @@ pub struct Judged {
 /// Each block's probability of content and the probability it must reach: `mode`'s
 /// fraction, by whether `auto` kept it, of the page's [`best_f1`].
 pub fn judge(d: &Described, mode: Mode) -> Judged {
+    judge_scores(d, &raw_scores(d).1, mode)
+}
+
+/// [`judge`] from the second model's raw scores of the page's blocks (`raw`, from
+/// [`raw_scores`]), for a caller that has them already.
+pub fn judge_scores(d: &Described, raw: &[f64], mode: Mode) -> Judged {
     let t = threshold(mode);
-    let (_, raw) = raw_scores(d);
-    let p: Vec<f64> = raw.into_iter().map(forest::logistic).collect();
+    let p: Vec<f64> = raw.iter().map(|&r| forest::logistic(r)).collect();
     let best = best_f1(&p, &words(d));
     let blocks = p
         .iter()
