@@ -98,6 +98,13 @@ def summary(scores):
     return m(ps), m(rs), m(fs), sum(1 for f in fs if f < 0.5), len(fs)
 
 
+def pair_selection(p, kept, scale, pairs):
+    """Per (t_kept, t_added) pair, which of a page's blocks are selected: a block `auto` kept
+    when p >= t_kept * scale, one it dropped when p >= t_added * scale (pairs x blocks)."""
+    t = np.asarray(pairs, dtype=np.float64)
+    return np.where(kept[None, :], p[None, :] >= t[:, 0:1] * scale[None, :], p[None, :] >= t[:, 1:2] * scale[None, :])
+
+
 class PageBank:
     """Per page: a blocks x vocabulary count matrix and the gold counts, so a threshold's
     selection is scored by one sparse product."""
@@ -130,11 +137,7 @@ class PageBank:
         if key not in self.pages:
             return [prf(0, 0, self.gold_n[key]) for _ in pairs]
         idx, m, gv = self.pages[key]
-        p, k, sc = prob[idx], kept[idx], scale[idx]
-        t = np.asarray(pairs, dtype=np.float64)
-        sel = np.where(
-            k[None, :], p[None, :] >= t[:, 0:1] * sc[None, :], p[None, :] >= t[:, 1:2] * sc[None, :]
-        ).astype(np.float64)
+        sel = pair_selection(prob[idx], kept[idx], scale[idx], pairs).astype(np.float64)
         counts = np.asarray((sparse.csr_matrix(sel) @ m).todense())
         common = np.minimum(counts, gv[None, :]).sum(axis=1)
         pred = counts.sum(axis=1)
@@ -145,10 +148,8 @@ class PageBank:
         """Whether the selection under `thr` (a threshold or a pair, times `scale`) has any
         block."""
         idx = self.pages[key][0]
-        sc = scale[idx]
         if isinstance(thr, tuple):
-            k = kept[idx]
-            return bool((np.where(k, prob[idx] >= thr[0] * sc, prob[idx] >= thr[1] * sc)).any())
+            return bool(pair_selection(prob[idx], kept[idx], scale[idx], [thr]).any())
         return bool((prob[idx] >= thr).any())
 
     def scores(self, key, prob, thresholds):
@@ -227,40 +228,43 @@ def oof_and_fit(df, x, mask, sw):
     return oof, model
 
 
-# The (for blocks `auto` kept, for blocks it dropped) threshold pairs the trainer chooses from.
-PAIRS = [(float(a), float(b)) for a in SCALED_GRID for b in SCALED_GRID]
+def threshold_pairs():
+    """The (for blocks `auto` kept, for blocks it dropped) threshold pairs the trainer chooses
+    from: fractions of the page's best expected F1, or probabilities with --fixed-thresholds."""
+    grid = SCALED_GRID if SCALED["on"] else GRID
+    return [(float(a), float(b)) for a in grid for b in grid]
 
 
 def pair_scores(df, bank, oof, mask, sw, betas):
-    """Per beta, the sum over the `mask` pages of each page's F-beta under each of PAIRS,
+    """Per beta, the sum over the `mask` pages of each page's F-beta under each of the
+    threshold_pairs(),
     weighted by the page's set weight `sw`."""
     kept = df["auto_kept"].values > 0
     scale = page_best(df, oof)
+    pairs = threshold_pairs()
     set_w = dict(zip(df["set"].values, sw))
-    per = {b: np.zeros(len(PAIRS)) for b in betas}
+    per = {b: np.zeros(len(pairs)) for b in betas}
     for k in df.loc[mask, ["set", "page"]].drop_duplicates().itertuples(index=False):
-        sc = bank.scores_pairs(tuple(k), oof, kept, PAIRS, scale)
+        sc = bank.scores_pairs(tuple(k), oof, kept, pairs, scale)
         for b in per:
             per[b] += set_w[k[0]] * np.array([fbeta(v, b) for v in sc])
     return per
 
 
-def fit_with_threshold(df, x, bank, train_mask, return_oof=False):
+def fit_with_threshold(df, x, bank, train_mask):
     """Fits on `train_mask` rows and picks the threshold (a pair, unless --one-threshold) by
     an inner host-grouped 2-fold CV over those pages (out-of-fold probabilities, mean page F1
     over the grid)."""
     sw = set_weights(df, train_mask)
     oof, model = oof_and_fit(df, x, train_mask, sw)
     if TWO["on"]:
-        thr = PAIRS[int(np.argmax(pair_scores(df, bank, oof, train_mask, sw, [1.0])[1.0]))]
+        thr = threshold_pairs()[int(np.argmax(pair_scores(df, bank, oof, train_mask, sw, [1.0])[1.0]))]
     else:
         set_w = dict(zip(df["set"].values, sw))
         per_t = np.zeros(len(GRID))
         for k in df.loc[train_mask, ["set", "page"]].drop_duplicates().itertuples(index=False):
             per_t += set_w[k[0]] * np.array([s[2] for s in bank.scores(tuple(k), oof, GRID)])
         thr = float(GRID[int(np.argmax(per_t))])
-    if return_oof:
-        return model, thr, oof
     return model, thr
 
 
@@ -342,10 +346,11 @@ def best_f1(df, prob):
 
 
 def fit_stacked(df, x, bank, train_mask):
-    """Stage 1 as fit_with_threshold; stage 2 trained on the stage-1 out-of-fold probabilities
-    of the training pages' neighbours, its thresholds chosen as stage 1's are. Returns a
-    predictor of the stage-2 probabilities of a test mask and the thresholds."""
-    m1, _, oof1 = fit_with_threshold(df, x, bank, train_mask, return_oof=True)
+    """Stage 1 fitted on the training rows (with its out-of-fold probabilities, no threshold
+    of its own); stage 2 trained on the stage-1 out-of-fold probabilities of the training
+    pages' neighbours, its thresholds chosen by fit_with_threshold. Returns a predictor of
+    the stage-2 probabilities of a test mask and the thresholds."""
+    oof1, m1 = oof_and_fit(df, x, train_mask, set_weights(df, train_mask))
     x2 = pd.concat([x, neighbour_columns(df, oof1)], axis=1)
     m2, thr = fit_with_threshold(df, x2, bank, train_mask)
 
@@ -386,10 +391,11 @@ def fit_for_export(df, x, bank):
     x2 = pd.concat([x, neighbour_columns(df, oof1)], axis=1)
     oof, m2 = oof_and_fit(df, x2, every, ones)
     per = pair_scores(df, bank, oof, every, ones, (1.0, 0.5, 2.0))
-    best = PAIRS[int(np.argmax(per[1.0]))]
+    pairs = threshold_pairs()
+    best = pairs[int(np.argmax(per[1.0]))]
     def best_where(beta, ok):
-        cand = [i for i, p in enumerate(PAIRS) if ok(p)]
-        return PAIRS[max(cand, key=lambda i: (per[beta][i], -i))]
+        cand = [i for i, p in enumerate(pairs) if ok(p)]
+        return pairs[max(cand, key=lambda i: (per[beta][i], -i))]
     thr = {
         1.0: best,
         0.5: best_where(0.5, lambda p: p[0] >= best[0] and p[1] >= best[1]),
@@ -544,8 +550,6 @@ def main():
     TWO["on"] = not a.one_threshold
     STACK["on"] = not a.no_stack
     SCALED["on"] = not a.fixed_thresholds
-    if not SCALED["on"]:
-        PAIRS[:] = [(float(p), float(q)) for p in GRID for q in GRID]
     os.makedirs(a.out, exist_ok=True)
     t0 = time.time()
     df = read_table(
