@@ -1,12 +1,12 @@
 //! Words as the field's scorers count them: Python's `re.findall(r"\w+", text.lower())`
 //! (`shared/peers/README.md`, "Scorer rules"). The evaluation ([`crate::eval::metrics`])
-//! scores with them and the block model ([`crate::extract::learned`]) counts a block's words
-//! with them, so both count the same words.
+//! scores with them, the block model ([`crate::extract::learned`]) counts a block's words with
+//! them and [`crate::extract::repeats`] compares lines by them, so all count the same words.
 
 use unicode_general_category::{GeneralCategory as G, get_general_category};
 
 /// Python's `\w` (with `str.lower` applied before): `_`, letters and numbers.
-fn is_word_char(c: char) -> bool {
+pub(crate) fn is_word_char(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_alphanumeric() || c == '_';
     }

@@ -47,6 +47,12 @@ struct Args {
     #[argh(switch)]
     comments: bool,
 
+    /// auto and model: keep every copy of a text the page repeats (a quoted post, a layout
+    /// printed twice); by default the first is kept and later copies dropped, as most readers
+    /// and gold sets count them
+    #[argh(switch)]
+    keep_repeats: bool,
+
     /// DANAg gap: positive regions at most N lines apart join the main content (default 20, the paper's)
     #[argh(option, default = "extract::danag::PAPER_GAP", arg_name = "N")]
     gap: usize,
@@ -304,6 +310,7 @@ fn config_from(args: Args) -> Result<Run, String> {
         gap: args.gap,
         mode,
         comments: args.comments,
+        keep_repeats: args.keep_repeats,
         ..extract::Options::default()
     };
     if let Some(why) = extract.conflict() {

@@ -40,6 +40,10 @@ pub struct EvalArgs {
     #[argh(switch)]
     comments: bool,
 
+    /// run pith's auto and model with --keep-repeats
+    #[argh(switch)]
+    keep_repeats: bool,
+
     /// print the summary as one JSON object (shape documented in eval/METRICS.md)
     #[argh(switch)]
     json: bool,
@@ -101,6 +105,7 @@ fn run(args: &EvalArgs) -> Result<(), String> {
                 algo,
                 mode,
                 comments: args.comments,
+                keep_repeats: args.keep_repeats,
                 ..extract::Options::default()
             },
             ..Options::default()

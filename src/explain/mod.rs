@@ -106,6 +106,20 @@ pub fn explain_with_gold(
         // The others as `pith` runs them.
         _ => extract::run(&doc, eopts),
     };
+    // As `extract::run` ends for `auto` and the model: a repeated text kept once. The lines
+    // dropped so are named in the report.
+    let (selection, repeated) = match eopts.algo {
+        Algo::Auto | Algo::Model if !eopts.keep_repeats => {
+            let before = selection.nodes.clone();
+            let once = extract::repeats::keep_once(&doc, selection);
+            let repeated: Vec<NodeId> = before
+                .into_iter()
+                .filter(|id| once.nodes.binary_search(id).is_err())
+                .collect();
+            (once, repeated)
+        }
+        _ => (selection, Vec::new()),
+    };
     let text = output::render(&doc, &selection, &output::Options::default());
     let profile = danag::profile(&doc, segments);
     let token_lines = danag::token_lines(&doc, segments);
@@ -121,6 +135,7 @@ pub fn explain_with_gold(
             choice: &choice,
         },
         model,
+        repeated,
     };
     let mut blocks = page.blocks(&selection);
     let gold = gold.map(GoldIndex::new);
@@ -220,6 +235,9 @@ struct Page<'p, 'a> {
     /// Under `--algo model`: each block's probability of content and the probability it had
     /// to reach (by whether `auto` kept it), and the mode's thresholds.
     model: Option<(learned::Judged, learned::Threshold)>,
+    /// The text nodes the selection lost as repeats of an earlier line ([`extract::repeats`]),
+    /// in document order.
+    repeated: Vec<NodeId>,
 }
 
 impl<'p, 'a> std::ops::Deref for Page<'p, 'a> {
@@ -479,6 +497,16 @@ impl Page<'_, '_> {
                 .iter()
                 .find(|&&(id, k)| self.solid(id) && (b.status != Status::Partial || !k))
                 .copied();
+            let repeat = b
+                .nodes
+                .iter()
+                .any(|&(id, _)| self.repeated.binary_search(&id).is_ok());
+            if repeat {
+                html.push_str(
+                    "<b>dropped as a repeat: its words are those of an earlier kept line \
+                     (a text is kept once; --keep-repeats keeps every copy)</b> ",
+                );
+            }
             if let Some((judged, _)) = &self.model {
                 let (p, need) = judged.blocks.get(i).copied().unwrap_or((0.0, 1.0));
                 let _ = write!(
@@ -486,7 +514,7 @@ impl Page<'_, '_> {
                     "<b>model: probability of content {p:.2} ({} the threshold {need:.2})</b>",
                     if p >= need { "at or above" } else { "below" }
                 );
-            } else if let Some((id, k)) = decisive {
+            } else if let Some((id, k)) = decisive.filter(|_| !repeat) {
                 let _ = write!(
                     html,
                     "<b>{}</b>",

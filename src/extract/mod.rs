@@ -13,6 +13,7 @@ pub mod ce;
 pub mod danag;
 pub mod fastce;
 pub mod learned;
+pub mod repeats;
 pub mod sample;
 pub mod tmpl_dom;
 pub mod tmpl_text;
@@ -142,6 +143,9 @@ pub struct Options {
     pub mode: auto::Mode,
     /// Keep user comments (`auto`).
     pub comments: bool,
+    /// Keep every copy of a text the page repeats (`--keep-repeats`); by default `auto` and the
+    /// block model keep the first ([`repeats`]).
+    pub keep_repeats: bool,
     /// `auto`'s rules switched off, to measure what each is worth (`pith-lab rules`); none by
     /// default, and no CLI flag sets it.
     pub rules_off: auto::Rules,
@@ -170,6 +174,7 @@ impl Default for Options {
             gap: danag::PAPER_GAP,
             mode: auto::Mode::Balanced,
             comments: false,
+            keep_repeats: false,
             rules_off: auto::Rules::NONE,
         }
     }
@@ -184,13 +189,20 @@ pub struct SiteParams {
     pub text: tmpl_text::Params,
 }
 
-/// Runs the chosen algorithm on a parsed document.
+/// Runs the chosen algorithm on a parsed document. `auto`'s and the block model's selections
+/// then keep one copy of a text the page repeats ([`repeats`]), unless
+/// [`Options::keep_repeats`]; DANAg's stay as the paper's method gives them.
 pub fn run(doc: &Document<'_>, opts: &Options) -> Selection {
-    match opts.algo {
+    let selection = match opts.algo {
         Algo::Auto => auto::extract(doc, &opts.tuning()),
-        Algo::Danag => danag::extract(doc, danag::Segments::Normalized, opts.gap),
-        Algo::DanagLines => danag::extract(doc, danag::Segments::PhysicalLines, opts.gap),
+        Algo::Danag => return danag::extract(doc, danag::Segments::Normalized, opts.gap),
+        Algo::DanagLines => return danag::extract(doc, danag::Segments::PhysicalLines, opts.gap),
         Algo::Model => learned::extract(doc, opts.mode),
+    };
+    if opts.keep_repeats {
+        selection
+    } else {
+        repeats::keep_once(doc, selection)
     }
 }
 
