@@ -216,7 +216,8 @@ fn shape(format: &str) -> PyResult<OutputFormat> {
 /// links: keep link targets in Markdown. images: keep the images of the main content (the
 /// CLI's --images): in Markdown as ![alt](src) lines with their captions, in the json dict as
 /// "images", a list of {"src", "alt", "caption"} dicts (alt and caption None when missing).
-/// favor: None, "precision" or "recall" (the CLI's --precision / --recall). charset: force an
+/// keep_repeats: keep every copy of a text the page repeats (the CLI's --keep-repeats; by
+/// default auto and model keep the first). favor: None, "precision" or "recall" (the CLI's --precision / --recall). charset: force an
 /// encoding. templates: a Templates store (the CLI's --templates): when it has a template for
 /// url's host, FastCE runs with it, falling back to algo when the page does not match it.
 ///
@@ -224,7 +225,7 @@ fn shape(format: &str) -> PyResult<OutputFormat> {
 /// The GIL is released while the page is extracted.
 #[allow(clippy::too_many_arguments)]
 #[pyfunction]
-#[pyo3(signature = (html, url=None, algo="auto", format="text", comments=false, templates=None, *, links=false, images=false, favor=None, charset=None))]
+#[pyo3(signature = (html, url=None, algo="auto", format="text", comments=false, templates=None, *, links=false, images=false, keep_repeats=false, favor=None, charset=None))]
 fn extract(
     py: Python<'_>,
     html: Page,
@@ -235,11 +236,13 @@ fn extract(
     templates: Option<PyRef<'_, Templates>>,
     links: bool,
     images: bool,
+    keep_repeats: bool,
     favor: Option<&str>,
     charset: Option<String>,
 ) -> PyResult<Py<PyAny>> {
     let shape = shape(format)?;
-    let opts = options(algo, shape.body, comments, links, images, favor, charset)?;
+    let mut opts = options(algo, shape.body, comments, links, images, favor, charset)?;
+    opts.extract.keep_repeats = keep_repeats;
     let store = templates.map(|t| t.store.clone());
     let is_str = matches!(html, Page::Str(_));
     let bytes = html.bytes();
@@ -267,7 +270,7 @@ fn extract(
 /// in its place instead.
 #[allow(clippy::too_many_arguments)]
 #[pyfunction]
-#[pyo3(signature = (pages, threads=0, algo="auto", format="text", comments=false, templates=None, *, links=false, images=false, favor=None, charset=None, errors="raise", urls=None))]
+#[pyo3(signature = (pages, threads=0, algo="auto", format="text", comments=false, templates=None, *, links=false, images=false, keep_repeats=false, favor=None, charset=None, errors="raise", urls=None))]
 fn extract_many(
     py: Python<'_>,
     pages: &Bound<'_, PyAny>,
@@ -278,13 +281,15 @@ fn extract_many(
     templates: Option<PyRef<'_, Templates>>,
     links: bool,
     images: bool,
+    keep_repeats: bool,
     favor: Option<&str>,
     charset: Option<String>,
     errors: &str,
     urls: Option<Vec<Option<String>>>,
 ) -> PyResult<Py<PyList>> {
     let shape = shape(format)?;
-    let opts = options(algo, shape.body, comments, links, images, favor, charset)?;
+    let mut opts = options(algo, shape.body, comments, links, images, favor, charset)?;
+    opts.extract.keep_repeats = keep_repeats;
     let raise = match errors {
         "raise" => true,
         "none" => false,
@@ -532,7 +537,7 @@ fn to_py(py: Python<'_>, v: &serde_json::Value) -> PyResult<Py<PyAny>> {
 /// fallback). url: the URL of a source that is one plain HTML page (--url).
 #[allow(clippy::too_many_arguments)]
 #[pyfunction]
-#[pyo3(signature = (source, algo="auto", format="text", comments=false, templates=None, *, links=false, images=false, favor=None, charset=None, raw=false, max_record_bytes=DEFAULT_MAX_RECORD_BYTES, url=None))]
+#[pyo3(signature = (source, algo="auto", format="text", comments=false, templates=None, *, links=false, images=false, keep_repeats=false, favor=None, charset=None, raw=false, max_record_bytes=DEFAULT_MAX_RECORD_BYTES, url=None))]
 fn read_warc(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
@@ -542,6 +547,7 @@ fn read_warc(
     templates: Option<PyRef<'_, Templates>>,
     links: bool,
     images: bool,
+    keep_repeats: bool,
     favor: Option<&str>,
     charset: Option<String>,
     raw: bool,
@@ -550,7 +556,7 @@ fn read_warc(
 ) -> PyResult<WarcReader> {
     // Records always come as their JSON objects; format= picks the body's ("json-markdown"
     // is "markdown" here).
-    let opts = options(
+    let mut opts = options(
         algo,
         shape(format)?.body,
         comments,
@@ -559,6 +565,7 @@ fn read_warc(
         favor,
         charset,
     )?;
+    opts.extract.keep_repeats = keep_repeats;
     let store = templates.map(|t| t.store.clone());
     let opened = if let Ok(path) = source.extract::<PathBuf>() {
         let name = path.to_string_lossy().into_owned();

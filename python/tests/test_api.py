@@ -21,6 +21,16 @@ def test_extract_keeps_the_article_and_drops_the_chrome():
     assert "Home" not in text and "Contact" not in text
 
 
+def test_a_repeated_paragraph_is_kept_once_unless_asked():
+    quote = b"<p>It will cost four million euros, paid by the region and the city, and take two years.</p>"
+    page = ARTICLE.replace(b"</article>", quote + b"</article>")
+    line = "It will cost four million euros, paid by the region and the city, and take two years."
+    assert pith.extract(page).splitlines().count(line) == 1
+    assert pith.extract(page, keep_repeats=True).splitlines().count(line) == 2
+    assert [pith.extract(page)] == pith.extract_many([page])
+    assert pith.extract_many([page], keep_repeats=True) == [pith.extract(page, keep_repeats=True)]
+
+
 def test_str_is_read_as_the_text_it_is():
     # Declared windows-1252, but a str is already decoded: é must stay é, not become mojibake.
     page = ARTICLE.decode().replace("<head>", '<head><meta charset="windows-1252">')
