@@ -105,12 +105,50 @@ def pair_selection(p, kept, scale, pairs):
     return np.where(kept[None, :], p[None, :] >= t[:, 0:1] * scale[None, :], p[None, :] >= t[:, 1:2] * scale[None, :])
 
 
+# A text the page repeats is kept once, as extract::repeats does after every selection of the
+# library: a block whose words are those of an earlier selected block is dropped, unless it lies
+# in a table, preformatted text or a figure (where rows, code lines and photo credits repeat by
+# nature). The library compares only lines whose text nodes are copies of other selected nodes
+# (to skip reading the others); scored both ways, `auto` differs by 0.0002 at most on a set.
+# --keep-repeats
+# measures the selection without it.
+REPEATS = {"once": True}
+
+
+def repeat_groups(texts, exempt):
+    """A page's blocks of the same words (lower-cased tokens, at least one), for the groups of
+    two or more: (their positions in block order, whether each is `exempt`: in a table,
+    preformatted text or a figure)."""
+    groups = collections.defaultdict(list)
+    for i, t in enumerate(texts):
+        k = " ".join(tokens(t))
+        if k:
+            groups[k].append(i)
+    return [(np.array(v), exempt[v]) for v in groups.values() if len(v) > 1]
+
+
+def keep_once(sel, groups):
+    """The selections `sel` (rows x blocks) without the blocks that repeat an earlier selected
+    block of their group, unless they are exempt."""
+    if not groups:
+        return sel
+    sel = sel.copy()
+    for pos, exempt in groups:
+        s = sel[:, pos]
+        before = np.logical_or.accumulate(s, axis=1)
+        repeat = np.zeros_like(s)
+        repeat[:, 1:] = before[:, :-1]
+        sel[:, pos] = s & ~(repeat & ~exempt[None, :])
+    return sel
+
+
 class PageBank:
     """Per page: a blocks x vocabulary count matrix and the gold counts, so a threshold's
     selection is scored by one sparse product."""
 
     def __init__(self, df, pages):
         self.pages = {}
+        self.repeats = {}
         self.gold_n = {k: len(tokens(p["gold"])) for k, p in pages.items()}
         for (s, pid), g in df.groupby(["set", "page"], sort=False):
             info = pages[(s, pid)]
@@ -129,6 +167,10 @@ class PageBank:
             gv = np.zeros(len(vocab))
             gv[: len(gold)] = list(gold.values())
             self.pages[(s, pid)] = (g.index.values, m, gv)
+            self.repeats[(s, pid)] = repeat_groups(
+                g["text"].values,
+                (g["in_table"].values > 0) | (g["in_pre"].values > 0) | (g["in_figure"].values > 0),
+            )
 
     def scores_pairs(self, key, prob, kept, pairs, scale):
         """(P, R, F1) of the page for each (t_kept, t_added) pair: a block `auto` kept stays
@@ -137,7 +179,10 @@ class PageBank:
         if key not in self.pages:
             return [prf(0, 0, self.gold_n[key]) for _ in pairs]
         idx, m, gv = self.pages[key]
-        sel = pair_selection(prob[idx], kept[idx], scale[idx], pairs).astype(np.float64)
+        sel = pair_selection(prob[idx], kept[idx], scale[idx], pairs)
+        if REPEATS["once"]:
+            sel = keep_once(sel, self.repeats[key])
+        sel = sel.astype(np.float64)
         counts = np.asarray((sparse.csr_matrix(sel) @ m).todense())
         common = np.minimum(counts, gv[None, :]).sum(axis=1)
         pred = counts.sum(axis=1)
@@ -542,6 +587,9 @@ def main():
     ap.add_argument("--one-threshold", action="store_true",
                     help="one threshold for every block, instead of one for the blocks auto kept and "
                     "one for those it dropped")
+    ap.add_argument("--keep-repeats", action="store_true",
+                    help="score the selection as it is, without dropping the blocks that repeat an "
+                    "earlier selected block's words (extract::repeats)")
     ap.add_argument("--fixed-thresholds", action="store_true",
                     help="thresholds on the probability itself, instead of fractions of the page's "
                     "best expected F1 (--one-threshold is always fixed)")
@@ -550,6 +598,7 @@ def main():
     TWO["on"] = not a.one_threshold
     STACK["on"] = not a.no_stack
     SCALED["on"] = not a.fixed_thresholds
+    REPEATS["once"] = not a.keep_repeats
     os.makedirs(a.out, exist_ok=True)
     t0 = time.time()
     df = read_table(
