@@ -34,6 +34,10 @@ struct ExplainArgs {
     #[argh(switch)]
     comments: bool,
 
+    /// auto and model: keep every copy of a text the page repeats, as `pith --keep-repeats`
+    #[argh(switch)]
+    keep_repeats: bool,
+
     /// DANAg gap in lines (default 20, the paper's); as `pith --gap`
     #[argh(option, default = "danag::PAPER_GAP", arg_name = "N")]
     gap: usize,
@@ -138,6 +142,7 @@ fn options(args: &ExplainArgs) -> Result<Options, String> {
             gap: args.gap,
             mode,
             comments: args.comments,
+            keep_repeats: args.keep_repeats,
             ..extract::Options::default()
         },
         charset: crate::args::charset_arg(args.charset.as_deref())?,

@@ -304,6 +304,33 @@ fn html_auto() -> String {
 }
 
 #[test]
+fn explain_names_a_repeat_and_keep_repeats_keeps_it() {
+    let para = "The council approved the new bridge on Tuesday, after a debate of four hours, \
+                and building starts in May, the mayor said.";
+    let page = format!(
+        "<html><body><article><p>{para}</p><p>It will cost less than the old one, the \
+         council said, and take two years.</p><blockquote><p>{para}</p></blockquote>\
+         </article></body></html>"
+    );
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("explain_repeats");
+    std::fs::create_dir_all(&dir).expect("tmp dir");
+    let file = dir.join("quoted.html");
+    std::fs::write(&file, &page).expect("fixture written");
+    let file = file.to_str().expect("utf-8 path");
+    let once = String::from_utf8(pith(&[file]).stdout).expect("utf-8");
+    let every = String::from_utf8(pith(&["--keep-repeats", file]).stdout).expect("utf-8");
+    assert_eq!(once.matches("The council approved").count(), 1, "{once}");
+    assert_eq!(every.matches("The council approved").count(), 2, "{every}");
+    let report = |args: &[&str]| {
+        let o = pith(&[&["explain"], args, &[file]].concat());
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout).expect("utf-8")
+    };
+    assert!(report(&[]).contains("dropped as a repeat"));
+    assert!(!report(&["--keep-repeats"]).contains("dropped as a repeat"));
+}
+
+#[test]
 fn explain_command_writes_the_report_and_reports_errors_in_one_line() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("explain_cli");
     std::fs::create_dir_all(&dir).expect("tmp dir");
