@@ -110,8 +110,7 @@ def pair_selection(p, kept, scale, pairs):
 # in a table, preformatted text or a figure (where rows, code lines and photo credits repeat by
 # nature). The library compares only lines whose text nodes are copies of other selected nodes
 # (to skip reading the others); scored both ways, `auto` differs by 0.0002 at most on a set.
-# --keep-repeats
-# measures the selection without it.
+# --keep-repeats measures the selection without it.
 REPEATS = {"once": True}
 
 
@@ -282,8 +281,7 @@ def threshold_pairs():
 
 def pair_scores(df, bank, oof, mask, sw, betas):
     """Per beta, the sum over the `mask` pages of each page's F-beta under each of the
-    threshold_pairs(),
-    weighted by the page's set weight `sw`."""
+    threshold_pairs(), weighted by the page's set weight `sw`."""
     kept = df["auto_kept"].values > 0
     scale = page_best(df, oof)
     pairs = threshold_pairs()

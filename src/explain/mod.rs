@@ -106,19 +106,18 @@ pub fn explain_with_gold(
         // The others as `pith` runs them.
         _ => extract::run(&doc, eopts),
     };
-    // As `extract::run` ends for `auto` and the model: a repeated text kept once. The lines
-    // dropped so are named in the report.
-    let (selection, repeated) = match eopts.algo {
-        Algo::Auto | Algo::Model if !eopts.keep_repeats => {
-            let before = selection.nodes.clone();
-            let once = extract::repeats::keep_once(&doc, selection);
-            let repeated: Vec<NodeId> = before
-                .into_iter()
-                .filter(|id| once.nodes.binary_search(id).is_err())
-                .collect();
-            (once, repeated)
-        }
-        _ => (selection, Vec::new()),
+    // As `extract::run` ends: a repeated text kept once. The lines dropped so are named in
+    // the report.
+    let (selection, repeated) = if eopts.keeps_one_copy() {
+        let before = selection.nodes.clone();
+        let once = extract::repeats::keep_once(&doc, selection);
+        let repeated: Vec<NodeId> = before
+            .into_iter()
+            .filter(|id| once.nodes.binary_search(id).is_err())
+            .collect();
+        (once, repeated)
+    } else {
+        (selection, Vec::new())
     };
     let text = output::render(&doc, &selection, &output::Options::default());
     let profile = danag::profile(&doc, segments);

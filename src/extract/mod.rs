@@ -161,6 +161,13 @@ impl Options {
         )
     }
 
+    /// Whether the selection then keeps one copy of a text the page repeats ([`repeats`]):
+    /// `auto`'s and the block model's, unless [`Options::keep_repeats`]; DANAg's stay as the
+    /// paper's method gives them.
+    pub fn keeps_one_copy(&self) -> bool {
+        !self.keep_repeats && matches!(self.algo, Algo::Auto | Algo::Model)
+    }
+
     /// `auto`'s knobs under these options.
     pub fn tuning(&self) -> auto::Tuning {
         auto::Tuning::new(self.mode, self.comments).without(self.rules_off)
@@ -189,20 +196,19 @@ pub struct SiteParams {
     pub text: tmpl_text::Params,
 }
 
-/// Runs the chosen algorithm on a parsed document. `auto`'s and the block model's selections
-/// then keep one copy of a text the page repeats ([`repeats`]), unless
-/// [`Options::keep_repeats`]; DANAg's stay as the paper's method gives them.
+/// Runs the chosen algorithm on a parsed document, then keeps one copy of a repeated text
+/// where [`Options::keeps_one_copy`] says so.
 pub fn run(doc: &Document<'_>, opts: &Options) -> Selection {
     let selection = match opts.algo {
         Algo::Auto => auto::extract(doc, &opts.tuning()),
-        Algo::Danag => return danag::extract(doc, danag::Segments::Normalized, opts.gap),
-        Algo::DanagLines => return danag::extract(doc, danag::Segments::PhysicalLines, opts.gap),
+        Algo::Danag => danag::extract(doc, danag::Segments::Normalized, opts.gap),
+        Algo::DanagLines => danag::extract(doc, danag::Segments::PhysicalLines, opts.gap),
         Algo::Model => learned::extract(doc, opts.mode),
     };
-    if opts.keep_repeats {
-        selection
-    } else {
+    if opts.keeps_one_copy() {
         repeats::keep_once(doc, selection)
+    } else {
+        selection
     }
 }
 
