@@ -43,7 +43,8 @@ struct Args {
     #[argh(switch)]
     recall: bool,
 
-    /// auto: keep user comments (after the article, in page order); by default they are dropped
+    /// auto and model: keep user comments (after the article, in page order); by default they
+    /// are dropped
     #[argh(switch)]
     comments: bool,
 
@@ -313,9 +314,6 @@ fn config_from(args: Args) -> Result<Run, String> {
         keep_repeats: args.keep_repeats,
         ..extract::Options::default()
     };
-    if let Some(why) = extract.conflict() {
-        return Err(format!("--comments with --algo model: {why}"));
-    }
     let pipeline = pipeline::Config {
         options: page::Options {
             extract,

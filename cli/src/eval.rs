@@ -36,7 +36,7 @@ pub struct EvalArgs {
     #[argh(switch)]
     recall: bool,
 
-    /// run pith's auto with --comments
+    /// run pith's auto and model with --comments
     #[argh(switch)]
     comments: bool,
 
@@ -110,9 +110,6 @@ fn run(args: &EvalArgs) -> Result<(), String> {
             },
             ..Options::default()
         };
-        if let Some(why) = opts.extract.conflict() {
-            return Err(format!("--comments with --algo model: {why}"));
-        }
         systems.push(System::Pith(opts));
     }
     for sys in &systems {

@@ -30,7 +30,7 @@ struct ExplainArgs {
     #[argh(switch)]
     recall: bool,
 
-    /// auto: keep user comments, as `pith --comments`
+    /// auto and model: keep user comments, as `pith --comments`
     #[argh(switch)]
     comments: bool,
 
@@ -148,9 +148,6 @@ fn options(args: &ExplainArgs) -> Result<Options, String> {
         charset: crate::args::charset_arg(args.charset.as_deref())?,
         ..Options::default()
     };
-    if let Some(why) = opts.extract.conflict() {
-        return Err(format!("--comments with --algo model: {why}"));
-    }
     if args.record == Some(0) {
         return Err("--record counts from 1 (the first record is --record 1)".into());
     }

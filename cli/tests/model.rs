@@ -1,8 +1,8 @@
 //! `--algo model`, the learned block model (`pith::extract::learned`), as a user meets it: the
 //! article of a built page without its menus, comments and sidebar; `--precision` and
 //! `--recall` as its thresholds (a subset and a superset of the default's blocks); a real index
-//! page of `../shared/data` that `auto`'s one-container choice loses; the flag it refuses; and
-//! `pith explain` showing each block's probability.
+//! page of `../shared/data` that `auto`'s one-container choice loses; `--comments`, which adds
+//! `auto`'s comment sections; and `pith explain` showing each block's probability.
 
 #[path = "../../tests/common/mod.rs"]
 mod common;
@@ -88,26 +88,85 @@ fn an_index_page_keeps_its_list_where_auto_keeps_one_line() {
 }
 
 #[test]
-fn comments_are_refused_with_the_model_in_every_command() {
-    for args in [
-        &["--algo", "model", "--comments"][..],
+fn comments_are_auto_s_comment_sections_after_the_models_article() {
+    let text = pith(&["--algo", "model", "--comments"], &article());
+    let without = pith(&["--algo", "model"], &article());
+    // The model's article, then the comments, in page order; the rest still dropped.
+    assert!(text.starts_with(&without), "{without}\n---\n{text}");
+    let comments = text.get(without.len()..).unwrap_or_default();
+    for kept in [
+        "Readers’ comments",
+        "Great to see the bakery open again",
+        "The embankment should have been fixed years ago",
+    ] {
+        assert!(comments.contains(kept), "lost {kept:?} from\n{text}");
+    }
+    for dropped in ["Share on Facebook", "Sign up for our morning newsletter"] {
+        assert!(!text.contains(dropped), "kept {dropped:?} in\n{text}");
+    }
+    // `pith explain` says which lines came from `auto`'s comment sections.
+    let dir = fresh_dir("model", "explain-comments");
+    let report = dir.join("report.html");
+    let o = run(
         &[
             "explain",
             "--algo",
             "model",
             "--comments",
             "-o",
-            "/dev/null",
-        ][..],
-    ] {
-        let o = run(args, &article());
-        assert_eq!(o.status.code(), Some(2), "{args:?}");
-        let err = stderr(&o);
-        assert!(
-            err.contains("--comments with --algo model") && err.contains("auto"),
-            "{args:?}: {err}"
-        );
-    }
+            report.to_str().expect("UTF-8 path"),
+        ],
+        &article(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let html = std::fs::read_to_string(&report).expect("report");
+    let marked = html.matches("kept as a comment").count();
+    assert!(marked >= 2, "{marked} blocks marked as comments");
+    let plain = run(
+        &[
+            "explain",
+            "--algo",
+            "model",
+            "-o",
+            report.to_str().expect("UTF-8 path"),
+        ],
+        &article(),
+    );
+    assert!(plain.status.success(), "{}", stderr(&plain));
+    let html = std::fs::read_to_string(&report).expect("report");
+    assert!(!html.contains("kept as a comment"));
+}
+
+#[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
+fn a_real_pages_comments_are_kept_with_the_model() {
+    // Dragnet R105, a blog post whose gold keeps its readers' comments after the
+    // `!@#$%^&*() COMMENTS` line: the model alone drops them, `--comments` adds them.
+    let page = common::shared("data/dragnet/html/R105.html");
+    let gold = std::fs::read_to_string(common::shared("data/dragnet/gold/R105.txt")).expect("gold");
+    let (_, gold_comments) = gold.split_once("COMMENTS").expect("a comments section");
+    let words = |t: &str| -> std::collections::HashSet<String> {
+        t.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| w.len() > 3)
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let wanted = words(gold_comments);
+    let share = |text: &str| {
+        let got = words(text);
+        wanted.iter().filter(|w| got.contains(*w)).count() as f64 / wanted.len() as f64
+    };
+    let model = share(&pith(&["--algo", "model"], &page));
+    let with = share(&pith(&["--algo", "model", "--comments"], &page));
+    assert!(
+        wanted.len() > 50,
+        "{} words in the gold's comments",
+        wanted.len()
+    );
+    assert!(
+        with > 0.9 && with > model + 0.3,
+        "comments' words: {model:.2} -> {with:.2}"
+    );
 }
 
 #[test]

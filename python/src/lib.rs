@@ -93,11 +93,6 @@ fn options(
         comments,
         ..Default::default()
     };
-    if let Some(why) = extract.conflict() {
-        return Err(PyValueError::new_err(format!(
-            "comments=True with algo=\"model\": {why}"
-        )));
-    }
     Ok(Options {
         extract,
         output: pith_core::output::Options {

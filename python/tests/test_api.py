@@ -74,8 +74,6 @@ def test_errors_carry_the_cli_messages():
         pith.extract(ARTICLE, charset="klingon")
     with pytest.raises(ValueError, match="unknown favor"):
         pith.extract(ARTICLE, favor="both")
-    with pytest.raises(ValueError, match=r'comments=True with algo="model": keeping comments is auto'):
-        pith.extract(ARTICLE, algo="model", comments=True)
     with pytest.raises(TypeError):
         pith.extract(12)
     assert issubclass(pith.PithError, ValueError)

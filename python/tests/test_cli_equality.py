@@ -53,6 +53,7 @@ def test_extract_equals_cli_on_every_gold_page(pith_bin, gold_pages, fmt):
         ({"algo": "model"}, ["--algo", "model"]),
         ({"algo": "model", "favor": "precision"}, ["--algo", "model", "--precision"]),
         ({"comments": True}, ["--comments"]),
+        ({"algo": "model", "comments": True}, ["--algo", "model", "--comments"]),
         ({"favor": "precision"}, ["--precision"]),
         ({"favor": "recall"}, ["--recall"]),
         ({"format": "markdown", "links": True}, ["--format", "markdown", "--links"]),

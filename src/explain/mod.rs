@@ -94,6 +94,7 @@ pub fn explain_with_gold(
     // The block model's probabilities and thresholds, block by block: its blocks are the
     // report's (the same cut, `learned::analysis`).
     let mut model = None;
+    let mut comments = Vec::new();
     let selection = match eopts.algo {
         Algo::Auto => auto::extract_traced(&doc, &eopts.tuning(), Some(&mut trace)),
         Algo::Model => {
@@ -101,7 +102,11 @@ pub fn explain_with_gold(
             let judged = learned::judge(&d, eopts.mode);
             let selection = learned::select(d, &judged.blocks);
             model = Some((judged, learned::threshold(eopts.mode)));
-            selection
+            // As `extract::run`: `auto`'s comment sections added under `--comments`.
+            if eopts.comments {
+                comments = extract::comments(&doc, eopts);
+            }
+            extract::with_comments(selection, &comments)
         }
         // The others as `pith` runs them.
         _ => extract::run(&doc, eopts),
@@ -135,6 +140,7 @@ pub fn explain_with_gold(
         },
         model,
         repeated,
+        comments,
     };
     let mut blocks = page.blocks(&selection);
     let gold = gold.map(GoldIndex::new);
@@ -237,6 +243,9 @@ struct Page<'p, 'a> {
     /// The text nodes the selection lost as repeats of an earlier line ([`extract::repeats`]),
     /// in document order.
     repeated: Vec<NodeId>,
+    /// Under `--algo model --comments`: the text nodes of `auto`'s comment sections, added to
+    /// the model's selection ([`extract::comments`]), in document order.
+    comments: Vec<NodeId>,
 }
 
 impl<'p, 'a> std::ops::Deref for Page<'p, 'a> {
@@ -504,6 +513,16 @@ impl Page<'_, '_> {
                 html.push_str(
                     "<b>dropped as a repeat: its words are those of an earlier kept line \
                      (a text is kept once; --keep-repeats keeps every copy)</b> ",
+                );
+            }
+            let comment = b
+                .nodes
+                .iter()
+                .any(|&(id, _)| self.comments.binary_search(&id).is_ok());
+            if comment {
+                html.push_str(
+                    "<b>kept as a comment: auto keeps it under --comments, beside the model's \
+                     selection</b> ",
                 );
             }
             if let Some((judged, _)) = &self.model {

@@ -20,6 +20,7 @@ pub mod tmpl_text;
 
 use crate::html::Document;
 pub use crate::html::Selection;
+use crate::html::tree::NodeId;
 use crate::names::UnknownName;
 
 /// Which extraction algorithm runs on one page.
@@ -141,7 +142,8 @@ pub struct Options {
     /// `--precision` / `--recall`: which way `auto` leans, or which of the block model's
     /// thresholds it uses.
     pub mode: auto::Mode,
-    /// Keep user comments (`auto`).
+    /// Keep user comments: `auto`'s comment sections, which the block model adds to its own
+    /// selection ([`comments`]).
     pub comments: bool,
     /// Keep every copy of a text the page repeats (`--keep-repeats`); by default `auto` and the
     /// block model keep the first ([`repeats`]).
@@ -152,15 +154,6 @@ pub struct Options {
 }
 
 impl Options {
-    /// Why these options contradict each other, if they do: keeping comments is `auto`'s, and
-    /// the block model was trained on pages without their comments.
-    pub fn conflict(&self) -> Option<&'static str> {
-        (self.comments && self.algo == Algo::Model).then_some(
-            "keeping comments is auto's: the block model was trained on pages without their \
-             comments (use the auto algorithm to keep them)",
-        )
-    }
-
     /// Whether the selection then keeps one copy of a text the page repeats ([`repeats`]):
     /// `auto`'s and the block model's, unless [`Options::keep_repeats`]; DANAg's stay as the
     /// paper's method gives them.
@@ -203,6 +196,9 @@ pub fn run(doc: &Document<'_>, opts: &Options) -> Selection {
         Algo::Auto => auto::extract(doc, &opts.tuning()),
         Algo::Danag => danag::extract(doc, danag::Segments::Normalized, opts.gap),
         Algo::DanagLines => danag::extract(doc, danag::Segments::PhysicalLines, opts.gap),
+        Algo::Model if opts.comments => {
+            with_comments(learned::extract(doc, opts.mode), &comments(doc, opts))
+        }
         Algo::Model => learned::extract(doc, opts.mode),
     };
     if opts.keeps_one_copy() {
@@ -210,6 +206,40 @@ pub fn run(doc: &Document<'_>, opts: &Options) -> Selection {
     } else {
         selection
     }
+}
+
+/// The text `auto` adds to the page's selection when it keeps comments (`--comments`), in
+/// document order: the comment sections its class/id words would otherwise remove. The block
+/// model keeps comments this way: it was trained on golds without comments, so it decides
+/// the rest of the page and `auto` finds the comments ([`with_comments`]).
+pub fn comments(doc: &Document<'_>, opts: &Options) -> Vec<NodeId> {
+    let tuning = |comments| {
+        Options {
+            comments,
+            ..opts.clone()
+        }
+        .tuning()
+    };
+    let without = auto::extract(doc, &tuning(false)).nodes;
+    let mut kept = without.iter().peekable();
+    auto::extract(doc, &tuning(true))
+        .nodes
+        .into_iter()
+        .filter(|id| {
+            while kept.next_if(|k| *k < id).is_some() {}
+            kept.peek() != Some(&id)
+        })
+        .collect()
+}
+
+/// `sel` with the text nodes of `comments` added (both in document order).
+pub fn with_comments(mut sel: Selection, comments: &[NodeId]) -> Selection {
+    if !comments.is_empty() {
+        sel.nodes.extend_from_slice(comments);
+        sel.nodes.sort_unstable();
+        sel.nodes.dedup();
+    }
+    sel
 }
 
 /// Each page's text after a site-level detector (`tmpl_dom::site`, `tmpl_text::site`) ran over

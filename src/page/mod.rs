@@ -101,10 +101,6 @@ pub enum Error {
         /// The page's budget.
         budget: u64,
     },
-    /// The options contradict each other ([`crate::extract::Options::conflict`] says why):
-    /// refused before the page is read, so that no caller gets an extraction other than the
-    /// one it asked for.
-    Options(&'static str),
 }
 
 /// The most elements a page may have: 4 Mi (the default record limit, 64 MiB, over 16), or
@@ -135,7 +131,6 @@ impl std::fmt::Display for Error {
                 f,
                 "page of {elements} elements over the element budget {budget} (mostly tags)"
             ),
-            Error::Options(why) => write!(f, "options that contradict each other: {why}"),
         }
     }
 }
@@ -177,7 +172,6 @@ pub struct Context<'a> {
 /// template shares a block path with it or the page does not match the one picked.
 /// [`Extracted::algo`] says which ran.
 pub fn extract_with(bytes: &[u8], cx: &Context<'_>, opts: &Options) -> Result<Extracted, Error> {
-    consistent(opts)?;
     let decoded = decode_page(bytes, opts.charset.as_ref(), cx.charset)?;
     from_text(&decoded.text, decoded.encoding.name(), opts, cx)
 }
@@ -210,7 +204,7 @@ pub fn extract_buffer(
     opts: &Options,
 ) -> (Result<Extracted, Error>, Option<Vec<u8>>) {
     let bytes = page.get(start..).unwrap_or_default();
-    if let Err(e) = consistent(opts).and_then(|()| readable(bytes)) {
+    if let Err(e) = readable(bytes) {
         return (Err(e), Some(page));
     }
     let decoded = decode::decode(bytes, opts.charset.as_ref().map(Charset::label), cx.charset);
@@ -224,14 +218,6 @@ pub fn extract_buffer(
             drop(page);
             (from_text(&text, encoding, opts, cx), None)
         }
-    }
-}
-
-/// [`Error::Options`] when `opts` contradict each other.
-fn consistent(opts: &Options) -> Result<(), Error> {
-    match opts.extract.conflict() {
-        Some(why) => Err(Error::Options(why)),
-        None => Ok(()),
     }
 }
 
@@ -425,29 +411,5 @@ mod tests {
         let blank = with_head(b"  \n ");
         let (got, back) = extract_buffer(blank.clone(), head.len(), &Context::default(), &opts);
         assert_eq!((got, back), (Err(Error::Empty), Some(blank)));
-    }
-
-    /// Comments with the block model contradict each other: every entry point refuses them
-    /// with the one reason, and the same page extracts under either option alone.
-    #[test]
-    fn contradicting_options_are_refused_by_every_entry_point() {
-        use crate::extract::Algo;
-        let page = b"<html><body><article><p>One paragraph of the story, long enough to keep.</p></article></body></html>";
-        let mut opts = Options::default();
-        opts.extract.algo = Algo::Model;
-        opts.extract.comments = true;
-        let why = opts.extract.conflict().expect("a conflict");
-        assert_eq!(extract(page, None, &opts), Err(Error::Options(why)));
-        let (got, back) = extract_buffer(page.to_vec(), 0, &Context::default(), &opts);
-        assert_eq!(
-            (got, back.as_deref()),
-            (Err(Error::Options(why)), Some(&page[..]))
-        );
-        for (algo, comments) in [(Algo::Model, false), (Algo::Auto, true)] {
-            opts.extract.algo = algo;
-            opts.extract.comments = comments;
-            let got = extract(page, None, &opts).expect("page");
-            assert!(got.text.contains("One paragraph"), "{algo:?}: {}", got.text);
-        }
     }
 }
