@@ -21,8 +21,8 @@ Nothing is chosen on held-out pages. Deterministic: fixed seeds, `deterministic=
 `force_row_wise`, 2 threads.
 
 Usage: train.py BLOCKS.tsv PAGES.jsonl [--peers DIR] [--out DIR]
-Writes OUT/results.md (tables), OUT/per_page.tsv, OUT/model.txt (trained on every set) and
-prints the tables.
+Writes OUT/results.md (tables), OUT/per_page.tsv (with --cv-only too), OUT/model.txt (trained on
+every set) and prints the tables.
 """
 
 import argparse
@@ -715,6 +715,7 @@ def main():
                 f"({summary_cv[3]} below 0.5), auto {auto_cv[2]:.3f}; {time.time() - t0:.0f} s\n")
         with open(os.path.join(a.out, "ablation.md"), "a") as f:
             f.write(text)
+        write_per_page(os.path.join(a.out, "per_page.tsv"), per_page)
         print(text)
         return
 
@@ -773,11 +774,16 @@ def main():
                     "protocol. Cells are P / R / F1 means; the model as `--algo model` selects. "
                     "Thresholds are pairs: for blocks `auto` kept / for blocks it dropped.\n")
             f.write(text)
-    with open(os.path.join(a.out, "per_page.tsv"), "w") as f:
+    write_per_page(os.path.join(a.out, "per_page.tsv"), per_page)
+    print(text)
+
+
+def write_per_page(path, per_page):
+    """One row per held-out page: protocol, fold, page, type, threshold and the F1s."""
+    with open(path, "w") as f:
         f.write("protocol\tfold\tset\tpage\thost\ttype\tthreshold\tmodel_f1\tauto_f1\ttrafilatura_f1\tceiling_f1\n")
         for r in per_page:
             f.write(f"{r[0]}\t{r[9]}\t{r[1]}\t{r[2]}\t{r[3]}\t{r[4]}\t{fmt_thr(r[8])}\t{r[5][2]:.4f}\t{r[6][2]:.4f}\t{r[7][2]:.4f}\t{r[10][2]:.4f}\n")
-    print(text)
 
 
 if __name__ == "__main__":
