@@ -228,7 +228,7 @@ impl System {
         match self {
             System::Pith(o) => {
                 let mut n = o.extract.algo.name().to_string();
-                if o.extract.algo == Algo::Auto {
+                if matches!(o.extract.algo, Algo::Auto | Algo::Model) {
                     match o.extract.mode {
                         crate::extract::auto::Mode::Precision => n.push_str(" --precision"),
                         crate::extract::auto::Mode::Recall => n.push_str(" --recall"),
@@ -236,6 +236,9 @@ impl System {
                     }
                     if o.extract.comments {
                         n.push_str(" --comments");
+                    }
+                    if o.extract.keep_repeats {
+                        n.push_str(" --keep-repeats");
                     }
                 }
                 n
@@ -515,6 +518,38 @@ pub fn to_table(ds: &Dataset, reports: &[Report]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_row_names_the_algorithm_and_every_switch_that_changes_it() {
+        let named = |algo, mode, comments, keep_repeats| {
+            System::Pith(Options {
+                extract: crate::extract::Options {
+                    algo,
+                    mode,
+                    comments,
+                    keep_repeats,
+                    ..Default::default()
+                },
+                ..Options::default()
+            })
+            .name()
+        };
+        use crate::extract::auto::Mode;
+        assert_eq!(named(Algo::Auto, Mode::Balanced, false, false), "auto");
+        assert_eq!(
+            named(Algo::Model, Mode::Precision, true, false),
+            "model --precision --comments"
+        );
+        assert_eq!(
+            named(Algo::Auto, Mode::Recall, false, true),
+            "auto --recall --keep-repeats"
+        );
+        assert_eq!(named(Algo::Danag, Mode::Balanced, false, false), "danag");
+        assert_eq!(
+            System::Pred(PathBuf::from("/x/trafilatura")).name(),
+            "trafilatura"
+        );
+    }
 
     #[test]
     fn cleaneval_gold_markers_and_url_line() {
