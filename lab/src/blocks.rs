@@ -163,12 +163,7 @@ fn without_comments(dir: &Path, set: &str, id: &str) -> Option<String> {
     let raw = String::from_utf8_lossy(&raw);
     let mut at = 0;
     for line in raw.split_inclusive('\n') {
-        let t = line
-            .trim_end_matches(['\r', '\n'])
-            .trim_matches([' ', '\t']);
-        if t.strip_prefix("!@#$%^&*()")
-            .is_some_and(|r| r.trim() == "COMMENTS")
-        {
+        if pith::eval::is_comments_line(line) {
             return Some(pith::eval::clean_gold(set, raw.get(..at)?));
         }
         at += line.len();

@@ -180,18 +180,21 @@ pub fn clean_gold(set: &str, gold: &str) -> String {
         // The line separating article and comments; the comments stay gold.
         return gold
             .split('\n')
-            .map(|l| {
-                let t = l.trim_end_matches('\r').trim_matches([' ', '\t']);
-                if t.starts_with("!@#$%^&*()") && t["!@#$%^&*()".len()..].trim() == "COMMENTS" {
-                    ""
-                } else {
-                    l
-                }
-            })
+            .map(|l| if is_comments_line(l) { "" } else { l })
             .collect::<Vec<_>>()
             .join("\n");
     }
     gold.to_string()
+}
+
+/// Whether `line` is the line Dragnet's gold puts between a page's article and its comments
+/// (`!@#$%^&*()  COMMENTS`), white space and line ends around it aside.
+pub fn is_comments_line(line: &str) -> bool {
+    let t = line
+        .trim_end_matches(['\r', '\n'])
+        .trim_matches([' ', '\t']);
+    t.strip_prefix("!@#$%^&*()")
+        .is_some_and(|rest| rest.trim() == "COMMENTS")
 }
 
 /// One page's scores under one system.
