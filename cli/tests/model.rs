@@ -111,36 +111,27 @@ fn comments_are_auto_s_comment_sections_after_the_models_article() {
         assert!(!text.contains(dropped), "kept {dropped:?} in\n{text}");
     }
     // `pith explain` says which lines came from `auto`'s comment sections.
-    let dir = fresh_dir("model", "explain-comments");
+    let html = explain_model(&["--comments"], "explain-comments");
+    let marked = html.matches("kept as a comment").count();
+    assert!(marked >= 2, "{marked} blocks marked as comments");
+    let html = explain_model(&[], "explain-no-comments");
+    assert!(!html.contains("kept as a comment"));
+}
+
+/// The report of `pith explain --algo model ARGS...` on the built article, written under
+/// a fresh directory `name` (removed after).
+fn explain_model(args: &[&str], name: &str) -> String {
+    let dir = fresh_dir("model", name);
     let report = dir.join("report.html");
+    let report_arg = report.to_str().expect("UTF-8 path");
     let o = run(
-        &[
-            "explain",
-            "--algo",
-            "model",
-            "--comments",
-            "-o",
-            report.to_str().expect("UTF-8 path"),
-        ],
+        &[&["explain", "--algo", "model"], args, &["-o", report_arg]].concat(),
         &article(),
     );
     assert!(o.status.success(), "{}", stderr(&o));
     let html = std::fs::read_to_string(&report).expect("report");
-    let marked = html.matches("kept as a comment").count();
-    assert!(marked >= 2, "{marked} blocks marked as comments");
-    let plain = run(
-        &[
-            "explain",
-            "--algo",
-            "model",
-            "-o",
-            report.to_str().expect("UTF-8 path"),
-        ],
-        &article(),
-    );
-    assert!(plain.status.success(), "{}", stderr(&plain));
-    let html = std::fs::read_to_string(&report).expect("report");
-    assert!(!html.contains("kept as a comment"));
+    let _ = std::fs::remove_dir_all(&dir);
+    html
 }
 
 #[test]
@@ -177,21 +168,7 @@ fn a_real_pages_comments_are_kept_with_the_model() {
 
 #[test]
 fn explain_shows_each_blocks_probability_of_content() {
-    let dir = fresh_dir("model", "explain");
-    let report = dir.join("report.html");
-    let o = run(
-        &[
-            "explain",
-            "--algo",
-            "model",
-            "-o",
-            report.to_str().expect("UTF-8 path"),
-        ],
-        &article(),
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
-    let html = std::fs::read_to_string(&report).expect("report");
-    let _ = std::fs::remove_dir_all(&dir);
+    let html = explain_model(&[], "explain");
     let t = pith::extract::learned::trees::THRESHOLD;
     assert!(html.contains(
         "text blocks reach their threshold and are kept: the best expected F1 of the page is 0."

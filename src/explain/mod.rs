@@ -34,7 +34,7 @@ use crate::extract::learned::{
 use crate::extract::{self, Algo};
 use crate::html::tags::Tag;
 use crate::html::tree::{Kind, NONE, NodeId};
-use crate::html::{Document, entities};
+use crate::html::{Document, Selection, entities};
 use crate::output;
 use crate::page::{Error, Options};
 
@@ -114,12 +114,11 @@ pub fn explain_with_gold(
     // As `extract::run` ends: a repeated text kept once. The lines dropped so are named in
     // the report.
     let (selection, repeated) = if eopts.keeps_one_copy() {
-        let before = selection.nodes.clone();
+        let before = Selection {
+            nodes: selection.nodes.clone(),
+        };
         let once = extract::repeats::keep_once(&doc, selection);
-        let repeated: Vec<NodeId> = before
-            .into_iter()
-            .filter(|id| once.nodes.binary_search(id).is_err())
-            .collect();
+        let repeated = before.minus(&once);
         (once, repeated)
     } else {
         (selection, Vec::new())
@@ -505,21 +504,19 @@ impl Page<'_, '_> {
                 .iter()
                 .find(|&&(id, k)| self.solid(id) && (b.status != Status::Partial || !k))
                 .copied();
-            let repeat = b
-                .nodes
-                .iter()
-                .any(|&(id, _)| self.repeated.binary_search(&id).is_ok());
+            let holds_any = |list: &[NodeId]| {
+                b.nodes
+                    .iter()
+                    .any(|&(id, _)| list.binary_search(&id).is_ok())
+            };
+            let repeat = holds_any(&self.repeated);
             if repeat {
                 html.push_str(
                     "<b>dropped as a repeat: its words are those of an earlier kept line \
                      (a text is kept once; --keep-repeats keeps every copy)</b> ",
                 );
             }
-            let comment = b
-                .nodes
-                .iter()
-                .any(|&(id, _)| self.comments.binary_search(&id).is_ok());
-            if comment {
+            if holds_any(&self.comments) {
                 html.push_str(
                     "<b>kept as a comment: auto keeps it under --comments, beside the model's \
                      selection</b> ",

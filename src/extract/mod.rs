@@ -220,16 +220,7 @@ pub fn comments(doc: &Document<'_>, opts: &Options) -> Vec<NodeId> {
         }
         .tuning()
     };
-    let without = auto::extract(doc, &tuning(false)).nodes;
-    let mut kept = without.iter().peekable();
-    auto::extract(doc, &tuning(true))
-        .nodes
-        .into_iter()
-        .filter(|id| {
-            while kept.next_if(|k| *k < id).is_some() {}
-            kept.peek() != Some(&id)
-        })
-        .collect()
+    auto::extract(doc, &tuning(true)).minus(&auto::extract(doc, &tuning(false)))
 }
 
 /// `sel` with the text nodes of `comments` added (both in document order).

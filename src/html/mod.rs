@@ -47,6 +47,18 @@ pub struct Selection {
     pub nodes: Vec<NodeId>,
 }
 
+impl Selection {
+    /// The nodes of this selection that `other` does not hold, in document order (what one
+    /// step of an extraction dropped, or what one setting adds over another).
+    pub fn minus(&self, other: &Selection) -> Vec<NodeId> {
+        self.nodes
+            .iter()
+            .copied()
+            .filter(|id| other.nodes.binary_search(id).is_err())
+            .collect()
+    }
+}
+
 /// A parsed page.
 pub struct Document<'a> {
     /// The page text (decoded); every span in the tree and the tokens is an offset into it.
