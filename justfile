@@ -104,7 +104,8 @@ eval-links:
 #   pages`, host-grouped 5-fold CV on wcxb_train; writes src/page/model/trees.rs (the forests as
 #   Rust tables), src/page/model/words.bin (the text model's weights),
 #   lab/train/page_predictions.tsv (checked by tests/page_model.rs) and eval/MODEL.md.
-# - The block model of `--algo model` (docs/model.md): the block table of `pith-lab blocks`,
+# - The block model of `--algo model` (docs/model.md): the block table of `pith-lab blocks`
+#   (the six text sets, and trafilatura_eval's blocks labelled by its snippets),
 #   trained on every block with its thresholds from an inner host-grouped CV; writes
 #   src/extract/learned/trees.rs and lab/train/block_predictions.tsv (checked by
 #   tests/block_model.rs). Its cross-validated figures are `just train-lab`'s.
@@ -115,7 +116,7 @@ train:
     test -x target/train-venv/bin/python || python3 -m venv target/train-venv
     target/train-venv/bin/pip install -q -r lab/train/requirements.txt
     target/train-venv/bin/python lab/train/page_model.py target/pages/pages.tsv --rust src/page/model/trees.rs --words src/page/model/words.bin --predictions lab/train/page_predictions.tsv --report eval/MODEL.md
-    ./target/release/pith-lab blocks ../shared/data/scrapinghub ../shared/data/cleaneval_final ../shared/data/dragnet ../shared/data/l3s_gn1 ../shared/data/wcxb_dev ../shared/data/wcxb_train --pages target/blocks/pages.jsonl > target/blocks/blocks.tsv
+    ./target/release/pith-lab blocks ../shared/data/scrapinghub ../shared/data/cleaneval_final ../shared/data/dragnet ../shared/data/l3s_gn1 ../shared/data/wcxb_dev ../shared/data/wcxb_train ../shared/data/trafilatura_eval --pages target/blocks/pages.jsonl > target/blocks/blocks.tsv
     target/train-venv/bin/python lab/train/train.py target/blocks/blocks.tsv target/blocks/pages.jsonl --rust src/extract/learned/trees.rs --predictions lab/train/block_predictions.tsv
 
 # What each rule of `auto` is worth on pages no rule was written for: every gold page's F1 with
@@ -130,8 +131,8 @@ rules:
     target/train-venv/bin/python lab/train/rules.py target/rules/rules.tsv
 
 # The block model of `--algo model` on pages it was not trained on: the block table of the six
-# text sets (target/blocks/), then LightGBM under host-grouped 5-fold CV on wcxb_train and
-# leave-one-set-out, scoring the model (as `--algo model` selects: auto's selection when no
+# text sets and trafilatura_eval's snippet-labelled blocks (target/blocks/), then LightGBM
+# under host-grouped 5-fold CV on wcxb_train and leave-one-set-out over the six text sets, scoring the model (as `--algo model` selects: auto's selection when no
 # block reaches the threshold), `auto` and trafilatura with one scorer, per set and per page
 # type; writes eval/BLOCK_MODEL.md and target/train/per_page.tsv, then the paired model − auto
 # differences with host-bootstrap intervals (docs/model.md quotes both). 4 to 17 minutes on 2
@@ -139,7 +140,7 @@ rules:
 train-lab:
     cargo build --release -p pith-lab
     mkdir -p target/blocks
-    ./target/release/pith-lab blocks ../shared/data/scrapinghub ../shared/data/cleaneval_final ../shared/data/dragnet ../shared/data/l3s_gn1 ../shared/data/wcxb_dev ../shared/data/wcxb_train --pages target/blocks/pages.jsonl > target/blocks/blocks.tsv
+    ./target/release/pith-lab blocks ../shared/data/scrapinghub ../shared/data/cleaneval_final ../shared/data/dragnet ../shared/data/l3s_gn1 ../shared/data/wcxb_dev ../shared/data/wcxb_train ../shared/data/trafilatura_eval --pages target/blocks/pages.jsonl > target/blocks/blocks.tsv
     test -x target/train-venv/bin/python || python3 -m venv target/train-venv
     target/train-venv/bin/pip install -q -r lab/train/requirements.txt
     target/train-venv/bin/python lab/train/train.py target/blocks/blocks.tsv target/blocks/pages.jsonl --peers ../shared/peers --out target/train --report eval/BLOCK_MODEL.md

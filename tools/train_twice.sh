@@ -10,14 +10,16 @@ cd "$(dirname "$0")/.."
 lab=${1:-target/debug/pith-lab}
 data=../shared/data
 sets=(scrapinghub cleaneval_final dragnet l3s_gn1 wcxb_dev wcxb_train)
-for s in "${sets[@]}"; do
+# The block table also labels trafilatura_eval's blocks by its snippet gold.
+block_sets=("${sets[@]}" trafilatura_eval)
+for s in "${block_sets[@]}"; do
   [ -d "$data/$s" ] || { echo "train_twice: $data/$s is missing" >&2; exit 1; }
 done
 out=target/train-twice
 rm -rf "$out"
 mkdir -p "$out/1" "$out/2"
 "$lab" pages "${sets[@]/#/$data/}" > "$out/pages.tsv" 2> "$out/pages.log"
-"$lab" blocks "${sets[@]/#/$data/}" --pages "$out/blocks.jsonl" > "$out/blocks.tsv" 2> "$out/blocks.log"
+"$lab" blocks "${block_sets[@]/#/$data/}" --pages "$out/blocks.jsonl" > "$out/blocks.tsv" 2> "$out/blocks.log"
 test -x target/train-venv/bin/python || python3 -m venv target/train-venv
 target/train-venv/bin/pip install -q -r lab/train/requirements.txt
 for run in 1 2; do

@@ -2,14 +2,17 @@
 //!
 //! One TSV row per text block of every gold page of the sets given (the blocks `pith explain`
 //! lists, see `pith::explain::rows`): the page's set, id, host and page type, the block's
-//! index, its label (1 content, 0 not, -1 unjudged: under two words, or no gold text), the
-//! tags of its element and that element's parent, the features, and last the block's text
-//! (tabs and line breaks as spaces). `--pages FILE` also writes one JSON line per page with
-//! the gold text and `auto`'s real output (`pith::page::extract`, the text `pith` prints), so
-//! the trainer scores the model and `auto` with one scorer.
+//! index, its label (1 content, 0 not, -1 unjudged: under two words, or not judged by a
+//! snippet gold; see `pith::explain::rows::Labels`), the tags of its element and that
+//! element's parent, the features, and last the block's text (tabs and line breaks as
+//! spaces). `--pages FILE` also writes one JSON line per page with the gold text (`null` for
+//! a page with snippet gold only) and `auto`'s real output (`pith::page::extract`, the text
+//! `pith` prints), so the trainer scores the model and `auto` with one scorer.
 //!
 //! Pages are `html/<id>.html` or `html/<id>.html.gz` (wcxb_train), gold `gold/<id>.txt` cleaned
-//! as `pith eval` cleans it. The host comes from the set's `MANIFEST.json` (`urls` for WCXB,
+//! as `pith eval` cleans it, or `gold/<id>.json` snippets (trafilatura_eval): its blocks are
+//! training rows, and the trainer, which scores pages against a gold text, scores no page of
+//! such a set. The host comes from the set's `MANIFEST.json` (`urls` for WCXB,
 //! `id_map` for scrapinghub and l3s_gn1), else from cleaneval's `<text id="URL">` wrapper, else
 //! it is the page id (dragnet keeps no URL).
 
@@ -18,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use pith::eval::Dataset;
-use pith::explain::rows::{self, ANCESTOR_BUCKETS, FEATURES, OWN_BUCKETS};
+use pith::explain::rows::{self, ANCESTOR_BUCKETS, FEATURES, Labels, OWN_BUCKETS};
 use pith::page::Options;
 use serde_json::Value;
 
@@ -196,7 +199,9 @@ pub fn main(dirs: &[PathBuf], pages: Option<&Path>) -> ExitCode {
         let (mut n_pages, mut n_blocks) = (0usize, 0usize);
         for id in &gs.ds.ids {
             let gold = gs.ds.gold(id);
-            let Some(gold_text) = gold.text else { continue };
+            if gold.text.is_none() && !gold.has_snippets {
+                continue;
+            }
             let bytes = match gs.ds.page(id) {
                 Ok(b) => b,
                 Err(e) => {
@@ -210,9 +215,18 @@ pub fn main(dirs: &[PathBuf], pages: Option<&Path>) -> ExitCode {
             let auto_text = pith::page::extract(&bytes, None, &opts)
                 .map(|e| e.text)
                 .unwrap_or_default();
-            let label_gold =
-                without_comments(&gs.ds.dir, set, id).unwrap_or_else(|| gold_text.clone());
-            let page_rows = rows::block_rows(&bytes, &opts, Some(&label_gold)).ok();
+            let label_gold = gold
+                .text
+                .as_ref()
+                .map(|t| without_comments(&gs.ds.dir, set, id).unwrap_or_else(|| t.clone()));
+            let labels = match &label_gold {
+                Some(t) => Labels::Text(t),
+                None => Labels::Snippets {
+                    with: &gold.with,
+                    without: &gold.without,
+                },
+            };
+            let page_rows = rows::block_rows(&bytes, &opts, Some(labels)).ok();
             let blocks = page_rows.map(|p| p.blocks).unwrap_or_default();
             for (i, b) in blocks.iter().enumerate() {
                 let label = match b.gold {
@@ -246,7 +260,7 @@ pub fn main(dirs: &[PathBuf], pages: Option<&Path>) -> ExitCode {
             if let Some(po) = page_out.as_mut() {
                 let line = serde_json::json!({
                     "set": set, "page": id, "host": host, "type": ptype, "url": url,
-                    "blocks": blocks.len(), "gold": gold_text, "auto": auto_text,
+                    "blocks": blocks.len(), "gold": gold.text, "auto": auto_text,
                 });
                 let _ = writeln!(po, "{line}");
             }
@@ -300,8 +314,12 @@ mod tests {
         assert_eq!(cols, 8 + rows::N_FEATURES + 1);
         let page = b"<html><body><div class=post><p>One two three, four five.</p>\
                      <p><a href=x>Home</a> <a href=y>About us</a></p></div></body></html>";
-        let r =
-            rows::block_rows(page, &Options::default(), Some("one two three four five")).unwrap();
+        let r = rows::block_rows(
+            page,
+            &Options::default(),
+            Some(Labels::Text("one two three four five")),
+        )
+        .unwrap();
         assert_eq!(r.blocks.len(), 2);
         assert!(
             r.blocks

@@ -5,7 +5,10 @@ Reads the block table of `pith-lab blocks` (TSV) and its page lines (`--pages` J
 and `auto`'s real output), then:
 
 - host-grouped 5-fold CV on wcxb_train (GroupKFold by host: no host in two folds);
-- leave-one-set-out (LOSO) over the sets in the table (train on all the others);
+- leave-one-set-out (LOSO) over the sets in the table (train on all the others); a set with
+  snippet gold only (trafilatura_eval: page lines without a gold text) gives training rows in
+  every part and is held out in none, since it has no gold text to score a page against
+  (`pith eval` scores the shipped model, trained without it, on its snippets);
 
 and for every held-out page selects the blocks with predicted p >= threshold, joins their text,
 and scores bag-of-words F1 against the gold exactly as `pith eval` does (src/eval/metrics.rs,
@@ -148,9 +151,13 @@ class PageBank:
     def __init__(self, df, pages):
         self.pages = {}
         self.repeats = {}
-        self.gold_n = {k: len(tokens(p["gold"])) for k, p in pages.items()}
+        # Pages with a gold text; a page with snippet gold only (trafilatura_eval) gives
+        # training rows and is never scored.
+        self.gold_n = {k: len(tokens(p["gold"])) for k, p in pages.items() if p["gold"] is not None}
         for (s, pid), g in df.groupby(["set", "page"], sort=False):
             info = pages[(s, pid)]
+            if info["gold"] is None:
+                continue
             gold = collections.Counter(tokens(info["gold"]))
             vocab = {t: i for i, t in enumerate(gold)}
             rows, cols, vals = [], [], []
@@ -170,6 +177,10 @@ class PageBank:
                 g["text"].values,
                 (g["in_table"].values > 0) | (g["in_pre"].values > 0) | (g["in_figure"].values > 0),
             )
+
+    def scored(self, key):
+        """Whether the page has a gold text to be scored against."""
+        return key in self.gold_n
 
     def scores_pairs(self, key, prob, kept, pairs, scale):
         """(P, R, F1) of the page for each (t_kept, t_added) pair: a block `auto` kept stays
@@ -288,6 +299,8 @@ def pair_scores(df, bank, oof, mask, sw, betas):
     set_w = dict(zip(df["set"].values, sw))
     per = {b: np.zeros(len(pairs)) for b in betas}
     for k in df.loc[mask, ["set", "page"]].drop_duplicates().itertuples(index=False):
+        if not bank.scored(tuple(k)):
+            continue
         sc = bank.scores_pairs(tuple(k), oof, kept, pairs, scale)
         for b in per:
             per[b] += set_w[k[0]] * np.array([fbeta(v, b) for v in sc])
@@ -306,7 +319,8 @@ def fit_with_threshold(df, x, bank, train_mask):
         set_w = dict(zip(df["set"].values, sw))
         per_t = np.zeros(len(GRID))
         for k in df.loc[train_mask, ["set", "page"]].drop_duplicates().itertuples(index=False):
-            per_t += set_w[k[0]] * np.array([s[2] for s in bank.scores(tuple(k), oof, GRID)])
+            if bank.scored(tuple(k)):
+                per_t += set_w[k[0]] * np.array([s[2] for s in bank.scores(tuple(k), oof, GRID)])
         thr = float(GRID[int(np.argmax(per_t))])
     return model, thr
 
@@ -641,7 +655,7 @@ def main():
               f"({time.time() - t0:.0f} s)", file=sys.stderr)
         return
 
-    gold_c = {k: collections.Counter(tokens(p["gold"])) for k, p in pages.items()}
+    gold_c = {k: collections.Counter(tokens(p["gold"])) for k, p in pages.items() if bank.scored(k)}
 
     def score_text(key, text):
         g = gold_c[key]
@@ -720,7 +734,9 @@ def main():
         return
 
     # Leave one set out.
-    sets = sorted({k[0] for k in pages})
+    # Sets with snippet gold only are in every training part and held out in none (the
+    # shipped model, trained on the other sets, is scored on them by `pith eval`).
+    sets = sorted({k[0] for k in pages if bank.scored(k)})
     for s in sets:
         test_pages[s] = [k for k in pages if k[0] == s]
     run("loso", [(s, df["set"].values != s, df["set"].values == s) for s in sets])

@@ -749,10 +749,17 @@ struct GoldIndex {
 
 impl GoldIndex {
     fn new(gold: &str) -> GoldIndex {
-        let tokens = crate::eval::metrics::tokens(gold);
-        GoldIndex {
-            pairs: tokens.windows(2).map(|w| pair(&w[0], &w[1])).collect(),
+        GoldIndex::of_pieces([gold])
+    }
+
+    /// The word pairs of each piece (snippets), none across two pieces.
+    fn of_pieces<'a>(pieces: impl IntoIterator<Item = &'a str>) -> GoldIndex {
+        let mut pairs = std::collections::HashSet::new();
+        for piece in pieces {
+            let tokens = crate::eval::metrics::tokens(piece);
+            pairs.extend(tokens.windows(2).map(|w| pair(&w[0], &w[1])));
         }
+        GoldIndex { pairs }
     }
 }
 

@@ -2,10 +2,12 @@
 //!
 //! The blocks and their numbers are the block model's own ([`crate::extract::learned::features`]: the blocks
 //! the report lists, seen through `auto`'s run and DANAg's profile); this module adds each
-//! block's gold label by the report's rule (`in_gold`: at least half of its word pairs are in
-//! the gold; `None` under two words). Nothing here changes what any extractor does.
+//! block's gold label ([`Labels`]): against a gold text by the report's rule (`in_gold`: at
+//! least half of its word pairs are in the gold; `None` under two words), against snippet
+//! gold by the same rule and by containment. Nothing here changes what any extractor does.
 
 use super::{GoldIndex, in_gold};
+use crate::eval::metrics::normalize_ws;
 
 use crate::extract::auto::Outcome;
 use crate::extract::learned::features;
@@ -18,8 +20,8 @@ use crate::page::{Error, Options};
 pub struct BlockRow {
     /// The block's text, entities decoded, cells separated by tabs.
     pub text: String,
-    /// Whether the gold has it (at least half of its word pairs); `None` without a gold text
-    /// or under two words.
+    /// Whether the gold has it ([`Labels`]); `None` without a gold, under two words, or not
+    /// judged by snippet gold.
     pub gold: Option<bool>,
     /// The tag name of the block-level element holding the block (`""` when unknown).
     pub tag: &'static str,
@@ -27,6 +29,88 @@ pub struct BlockRow {
     pub parent_tag: &'static str,
     /// [`FEATURES`] then the hashed buckets: [`N_FEATURES`] numbers.
     pub features: Vec<f32>,
+}
+
+/// What a page's blocks are labelled against.
+#[derive(Clone, Copy, Debug)]
+pub enum Labels<'a> {
+    /// A gold text: a block is content when at least half of its word pairs are in it, not
+    /// content otherwise.
+    Text(&'a str),
+    /// Snippet gold (trafilatura_eval): sentences the output must hold (`with`) and must not
+    /// (`without`). A block is content when it holds a `with` snippet whole or at least half
+    /// of its word pairs are in the `with` snippets; not content by the same test on the
+    /// `without` snippets. Snippets cover a few sentences of a page, so a block that neither
+    /// test (or both) picks is not judged (`None`), unlike against a gold text.
+    Snippets {
+        /// Text the main content holds.
+        with: &'a [String],
+        /// Text that is not main content.
+        without: &'a [String],
+    },
+}
+
+/// One side of snippet gold, indexed for [`Labels::Snippets`]'s two tests.
+struct SnippetIndex {
+    pairs: GoldIndex,
+    /// The snippets of two words or more, white space normalized as the snippet scorer does.
+    whole: Vec<String>,
+}
+
+impl SnippetIndex {
+    fn new(snippets: &[String]) -> SnippetIndex {
+        SnippetIndex {
+            pairs: GoldIndex::of_pieces(snippets.iter().map(String::as_str)),
+            whole: snippets
+                .iter()
+                .filter(|s| crate::eval::metrics::tokens(s).len() >= 2)
+                .map(|s| normalize_ws(s))
+                .collect(),
+        }
+    }
+
+    fn has(&self, text: &str, normalized: &str) -> bool {
+        in_gold(&self.pairs, text) == Some(true)
+            || self.whole.iter().any(|s| normalized.contains(s.as_str()))
+    }
+}
+
+/// The label of each block text under `labels` (see [`Labels`]).
+enum Labeller {
+    Text(GoldIndex),
+    Snippets {
+        with: SnippetIndex,
+        without: SnippetIndex,
+    },
+}
+
+impl Labeller {
+    fn new(labels: Labels<'_>) -> Labeller {
+        match labels {
+            Labels::Text(gold) => Labeller::Text(GoldIndex::new(gold)),
+            Labels::Snippets { with, without } => Labeller::Snippets {
+                with: SnippetIndex::new(with),
+                without: SnippetIndex::new(without),
+            },
+        }
+    }
+
+    fn label(&self, text: &str) -> Option<bool> {
+        match self {
+            Labeller::Text(g) => in_gold(g, text),
+            Labeller::Snippets { with, without } => {
+                if crate::eval::metrics::tokens(text).len() < 2 {
+                    return None;
+                }
+                let normalized = normalize_ws(text);
+                match (with.has(text, &normalized), without.has(text, &normalized)) {
+                    (true, false) => Some(true),
+                    (false, true) => Some(false),
+                    _ => None,
+                }
+            }
+        }
+    }
 }
 
 /// Every text block of one page.
@@ -40,12 +124,16 @@ pub struct PageRows {
 
 /// Cuts the page into the report's text blocks and describes each (see the module docs).
 /// `opts` should ask for `auto`: the `auto_*` features come from its trace.
-pub fn block_rows(bytes: &[u8], opts: &Options, gold: Option<&str>) -> Result<PageRows, Error> {
+pub fn block_rows(
+    bytes: &[u8],
+    opts: &Options,
+    labels: Option<Labels<'_>>,
+) -> Result<PageRows, Error> {
     let decoded = crate::page::decode_page(bytes, opts.charset.as_ref(), None)?;
     let arena = bumpalo::Bump::new();
     let doc = Document::parse(&decoded.text, &arena);
     let d = features::describe(&doc, &opts.extract);
-    let gold = gold.map(GoldIndex::new);
+    let labeller = labels.map(Labeller::new);
     let blocks = d
         .texts
         .iter()
@@ -53,7 +141,7 @@ pub fn block_rows(bytes: &[u8], opts: &Options, gold: Option<&str>) -> Result<Pa
         .map(|(i, text)| {
             let (tag, parent_tag) = d.tags.get(i).copied().unwrap_or(("", ""));
             BlockRow {
-                gold: gold.as_ref().and_then(|g| in_gold(g, text)),
+                gold: labeller.as_ref().and_then(|l| l.label(text)),
                 text: text.clone(),
                 tag,
                 parent_tag,
@@ -75,6 +163,47 @@ pub fn block_rows(bytes: &[u8], opts: &Options, gold: Option<&str>) -> Result<Pa
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn snippet_gold_labels_the_blocks_it_speaks_of_and_no_other() {
+        let page = b"<html><body><nav><p><a href=/>Home</a></p><p><a href=/news>All the news today</a></p></nav>\
+            <article><p>The council voted on Tuesday to close the old bridge for repairs.</p>\
+            <p>Work is expected to last until the spring, the mayor said.</p>\
+            <p>Residents can use the ferry in the meantime.</p></article>\
+            <aside><p>Read more: a second story about the harbour.</p></aside></body></html>";
+        let with = ["voted on Tuesday to close the old bridge".to_string()];
+        let without = [
+            "All the news today".to_string(),
+            "Read more: a second story about the harbour.".to_string(),
+        ];
+        let labels = Labels::Snippets {
+            with: &with,
+            without: &without,
+        };
+        let rows = block_rows(page, &Options::default(), Some(labels)).expect("a page");
+        let label = |text: &str| {
+            rows.blocks
+                .iter()
+                .find(|r| r.text.contains(text))
+                .unwrap_or_else(|| panic!("no block {text}"))
+                .gold
+        };
+        // A paragraph holding a `with` snippet whole, though most of its words are not in it.
+        assert_eq!(label("council voted"), Some(true));
+        assert_eq!(label("Read more"), Some(false));
+        assert_eq!(label("All the news"), Some(false));
+        // Article text no snippet speaks of is not judged, either way.
+        assert_eq!(label("Work is expected"), None);
+        assert_eq!(label("ferry"), None);
+        // Under two words: never judged.
+        assert_eq!(label("Home"), None);
+        // The same page against a gold text: every block of two words or more is judged.
+        let gold = "The council voted on Tuesday to close the old bridge for repairs. Work is \
+            expected to last until the spring, the mayor said.";
+        let rows = block_rows(page, &Options::default(), Some(Labels::Text(gold))).expect("a page");
+        let judged: Vec<_> = rows.blocks.iter().map(|r| r.gold).collect();
+        assert!(judged.contains(&Some(true)) && judged.contains(&Some(false)));
+    }
 
     #[test]
     fn blocks_in_runs_of_alike_cards_say_where_in_the_run_they_are() {
