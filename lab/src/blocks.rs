@@ -155,25 +155,6 @@ fn clean(s: &str) -> String {
         .collect()
 }
 
-/// The gold of a page whose gold keeps its comments after a line `!@#$%^&*()  COMMENTS`
-/// (dragnet), cut before that line: the gold its blocks are labelled against. The block model
-/// learns what `pith` prints by default, a page without its comments (`--comments` adds
-/// `auto`'s comment sections to the model's selection), so a comment is not content to it.
-/// The page line's `gold` keeps the comments, as `pith eval` scores them. None for a gold
-/// without that line.
-fn without_comments(dir: &Path, set: &str, id: &str) -> Option<String> {
-    let raw = std::fs::read(dir.join("gold").join(format!("{id}.txt"))).ok()?;
-    let raw = String::from_utf8_lossy(&raw);
-    let mut at = 0;
-    for line in raw.split_inclusive('\n') {
-        if pith::eval::is_comments_line(line) {
-            return Some(pith::eval::clean_gold(set, raw.get(..at)?));
-        }
-        at += line.len();
-    }
-    None
-}
-
 /// Writes the table to stdout and, with `pages`, the page lines there.
 pub fn main(dirs: &[PathBuf], pages: Option<&Path>) -> ExitCode {
     let stdout = std::io::stdout();
@@ -215,11 +196,16 @@ pub fn main(dirs: &[PathBuf], pages: Option<&Path>) -> ExitCode {
             let auto_text = pith::page::extract(&bytes, None, &opts)
                 .map(|e| e.text)
                 .unwrap_or_default();
+            // The block model learns what `pith` prints by default, a page without its
+            // comments (`--comments` adds `auto`'s comment sections to the model's
+            // selection), so a comment is not content to it: a gold that keeps comments
+            // (dragnet) labels against its article alone. The page line's `gold` keeps the
+            // comments, as `pith eval` scores them.
             let label_gold = gold
                 .text
-                .as_ref()
-                .map(|t| without_comments(&gs.ds.dir, set, id).unwrap_or_else(|| t.clone()));
-            let labels = match &label_gold {
+                .as_deref()
+                .map(|t| gold.comments_at.and_then(|at| t.get(..at)).unwrap_or(t));
+            let labels = match label_gold {
                 Some(t) => Labels::Text(t),
                 None => Labels::Snippets {
                     with: &gold.with,
@@ -288,23 +274,6 @@ mod tests {
             Some("news.bbc.co.uk")
         );
         assert_eq!(host("0001"), None);
-    }
-
-    #[test]
-    fn comments_after_dragnets_separator_are_not_labelled_content() {
-        let dir = std::env::temp_dir().join(format!("pith-lab-blocks-{}", std::process::id()));
-        std::fs::create_dir_all(dir.join("gold")).expect("temp dir");
-        std::fs::write(
-            dir.join("gold/a.txt"),
-            "The article.\r\nIts second line.\r\n!@#$%^&*()  COMMENTS\r\nA comment.\r\n",
-        )
-        .expect("gold");
-        std::fs::write(dir.join("gold/b.txt"), "No comments here.\n").expect("gold");
-        let got = without_comments(&dir, "dragnet", "a");
-        assert_eq!(got.as_deref(), Some("The article.\r\nIts second line.\r\n"));
-        assert_eq!(without_comments(&dir, "dragnet", "b"), None);
-        assert_eq!(without_comments(&dir, "dragnet", "missing"), None);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

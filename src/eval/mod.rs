@@ -57,6 +57,9 @@ pub struct Gold {
     pub without: Vec<String>,
     /// Whether the set has a `gold/<id>.json` with a `with` or `without` list for this page.
     pub has_snippets: bool,
+    /// Where the comments begin in `text`, for a gold that keeps them after Dragnet's
+    /// separator line ([`is_comments_line`]): `text[..comments_at]` is the article alone.
+    pub comments_at: Option<usize>,
 }
 
 /// A gold set on disk.
@@ -124,7 +127,9 @@ impl Dataset {
         let mut gold = Gold::default();
         let gold_dir = self.dir.join("gold");
         if let Ok(b) = std::fs::read(gold_dir.join(format!("{id}.txt"))) {
-            gold.text = Some(clean_gold(&self.name, &String::from_utf8_lossy(&b)));
+            let (text, comments_at) = clean_gold_parts(&self.name, &String::from_utf8_lossy(&b));
+            gold.text = Some(text);
+            gold.comments_at = comments_at;
         }
         if let Some(v) = std::fs::read(gold_dir.join(format!("{id}.json")))
             .ok()
@@ -150,6 +155,12 @@ impl Dataset {
 
 /// Undoes the gold quirks the reference scorer undoes (peers/README.md, "Gold clean-up").
 pub fn clean_gold(set: &str, gold: &str) -> String {
+    clean_gold_parts(set, gold).0
+}
+
+/// [`clean_gold`], and where the comments begin in the cleaned text when the gold keeps them
+/// after Dragnet's separator line ([`Gold::comments_at`]; the text before it is unchanged).
+fn clean_gold_parts(set: &str, gold: &str) -> (String, Option<usize>) {
     if set.starts_with("cleaneval") {
         // A leading `URL:` line, then the block markers <p>, <h>, <l> (either case) as newlines.
         let trimmed = gold.trim_start();
@@ -174,17 +185,26 @@ pub fn clean_gold(set: &str, gold: &str) -> String {
             }
         }
         out.push_str(rest);
-        return out;
+        return (out, None);
     }
     if set.starts_with("dragnet") {
-        // The line separating article and comments; the comments stay gold.
-        return gold
-            .split('\n')
-            .map(|l| if is_comments_line(l) { "" } else { l })
-            .collect::<Vec<_>>()
-            .join("\n");
+        // The line separating article and comments becomes an empty line; the comments stay
+        // gold.
+        let mut out = String::with_capacity(gold.len());
+        let mut comments_at = None;
+        for (i, line) in gold.split('\n').enumerate() {
+            if i > 0 {
+                out.push('\n');
+            }
+            if is_comments_line(line) {
+                comments_at.get_or_insert(out.len());
+            } else {
+                out.push_str(line);
+            }
+        }
+        return (out, comments_at);
     }
-    gold.to_string()
+    (gold.to_string(), None)
 }
 
 /// Whether `line` is the line Dragnet's gold puts between a page's article and its comments
@@ -568,6 +588,23 @@ mod tests {
     fn dragnet_separator_line() {
         let g = clean_gold("dragnet", "Article\r\n!@#$%^&*()  COMMENTS\r\nA comment");
         assert_eq!(g, "Article\r\n\nA comment");
+    }
+
+    #[test]
+    fn dragnet_gold_says_where_its_comments_begin() {
+        let (text, at) = clean_gold_parts(
+            "dragnet",
+            "The article.\r\nIts second line.\r\n!@#$%^&*()  COMMENTS\r\nA comment.\r\n",
+        );
+        let at = at.expect("a comments line");
+        assert_eq!(&text[..at], "The article.\r\nIts second line.\r\n");
+        assert_eq!(&text[at..], "\nA comment.\r\n");
+        assert_eq!(clean_gold_parts("dragnet", "No comments here.\n").1, None);
+        // Only Dragnet's gold has the line: elsewhere it is text like any other.
+        assert_eq!(
+            clean_gold_parts("l3s_gn1", "A\n!@#$%^&*()  COMMENTS\nB").1,
+            None
+        );
     }
 
     #[test]
