@@ -132,11 +132,12 @@ rules:
 
 # The block model of `--algo model` on pages it was not trained on: the block table of the six
 # text sets and trafilatura_eval's snippet-labelled blocks (target/blocks/), then LightGBM
-# under host-grouped 5-fold CV on wcxb_train and leave-one-set-out over the six text sets, scoring the model (as `--algo model` selects: auto's selection when no
-# block reaches the threshold), `auto` and trafilatura with one scorer, per set and per page
-# type; writes eval/BLOCK_MODEL.md and target/train/per_page.tsv, then the paired model − auto
-# differences with host-bootstrap intervals (docs/model.md quotes both). 4 to 17 minutes on 2
-# cores, depending on the machine's load.
+# under host-grouped 5-fold CV on wcxb_train and leave-one-set-out over the six text sets,
+# scoring the model (as `--algo model` selects: auto's selection when no block reaches the
+# threshold), `auto` and trafilatura with one scorer, per set and per page type; writes
+# eval/BLOCK_MODEL.md and target/train/per_page.tsv, then the paired model − auto differences
+# with host-bootstrap intervals (docs/model.md quotes both). 4 to 17 minutes on 2 cores,
+# depending on the machine's load.
 train-lab:
     cargo build --release -p pith-lab
     mkdir -p target/blocks
