@@ -310,7 +310,7 @@ def pair_scores(df, bank, oof, mask, sw, betas):
 def fit_with_threshold(df, x, bank, train_mask):
     """Fits on `train_mask` rows and picks the threshold (a pair, unless --one-threshold) by
     an inner host-grouped 2-fold CV over those pages (out-of-fold probabilities, mean page F1
-    over the grid)."""
+    over the grid). Also returns those out-of-fold probabilities."""
     sw = set_weights(df, train_mask)
     oof, model = oof_and_fit(df, x, train_mask, sw)
     if TWO["on"]:
@@ -322,7 +322,7 @@ def fit_with_threshold(df, x, bank, train_mask):
             if bank.scored(tuple(k)):
                 per_t += set_w[k[0]] * np.array([s[2] for s in bank.scores(tuple(k), oof, GRID)])
         thr = float(GRID[int(np.argmax(per_t))])
-    return model, thr
+    return model, thr, oof
 
 
 # A second model reads the first one's probabilities of the block's neighbours: content comes
@@ -406,10 +406,11 @@ def fit_stacked(df, x, bank, train_mask):
     """Stage 1 fitted on the training rows (with its out-of-fold probabilities, no threshold
     of its own); stage 2 trained on the stage-1 out-of-fold probabilities of the training
     pages' neighbours, its thresholds chosen by fit_with_threshold. Returns a predictor of
-    the stage-2 probabilities of a test mask and the thresholds."""
+    the stage-2 probabilities of a test mask, the thresholds and the stage-2 out-of-fold
+    probabilities of the training rows."""
     oof1, m1 = oof_and_fit(df, x, train_mask, set_weights(df, train_mask))
     x2 = pd.concat([x, neighbour_columns(df, oof1)], axis=1)
-    m2, thr = fit_with_threshold(df, x2, bank, train_mask)
+    m2, thr, oof2 = fit_with_threshold(df, x2, bank, train_mask)
 
     def predict(test_mask):
         p1 = np.zeros(len(df))
@@ -417,7 +418,83 @@ def fit_stacked(df, x, bank, train_mask):
         x2t = pd.concat([x, neighbour_columns(df, p1)], axis=1)
         return m2.predict(x2t[test_mask], num_threads=THREADS)
 
-    return predict, thr
+    return predict, thr, oof2
+
+
+# --chooser (measured, not shipped; docs/model.md, "Choosing between the model and `auto`,
+# page by page"): per page, a small regressor predicts the model's F1 minus `auto`'s from what
+# the block model says of the page, and the output is `auto`'s when the prediction is not above
+# zero. It learns from the training pages' out-of-fold stage-2 probabilities, so it sees the
+# model as it is on unseen pages; nothing about the held-out part is chosen.
+CHOOSER = {"on": False}
+CHOOSER_PARAMS = dict(
+    objective="regression",
+    learning_rate=0.05,
+    num_leaves=7,
+    min_data_in_leaf=30,
+    feature_fraction=0.8,
+    bagging_fraction=0.7,
+    bagging_freq=1,
+    lambda_l2=1.0,
+    **DETERMINISTIC,
+)
+CHOOSER_ROUNDS = 150
+CHOOSER_NAMES = [
+    "best_f1", "p_max", "log_words", "log_auto_words", "log_model_words", "auto_words_kept",
+    "model_words_added", "model_expected_f1", "auto_expected_f1", "expected_f1_gain",
+    "p_auto_kept", "p_auto_dropped", "log_blocks", "log_size_ratio", "auto_root_is_top",
+    "page_best_score", "page_outcome", "page_auto_share", "in_main_share", "link_density",
+]
+
+
+def chooser_features(df, prob, kept, scale, thr, idx):
+    """What the block model says of one page (its rows `idx`) under the thresholds `thr`: its
+    F* and highest probability, the words of the page, of `auto`'s and of the model's
+    selections and how they overlap, each selection's expected F1 under the probabilities,
+    the mean probability of the blocks `auto` kept and dropped, and `auto`'s own page
+    numbers."""
+    p, k = prob[idx], kept[idx]
+    w = df["words"].values[idx].astype(np.float64)
+    sel = pair_selection(p, k, scale[idx], [thr])[0]
+    total = (p * w).sum()
+    w_all, w_auto, w_sel = w.sum(), (w * k).sum(), (w * sel).sum()
+
+    def expected_f1(m):
+        return 2 * (p * w * m).sum() / max((w * m).sum() + total, 1e-9)
+
+    e_sel, e_auto = expected_f1(sel), expected_f1(k)
+    first = idx[0]
+    return [
+        scale[first], p.max(), np.log1p(w_all), np.log1p(w_auto), np.log1p(w_sel),
+        (w * k * sel).sum() / max(w_auto, 1), (w * sel * ~k).sum() / max(w_sel, 1),
+        e_sel, e_auto, e_sel - e_auto,
+        (p * w * k).sum() / max(w_auto, 1), (p * w * ~k).sum() / max(w_all - w_auto, 1),
+        np.log1p(len(idx)), np.log((w_sel + 1) / (w_auto + 1)),
+        df["auto_root_is_top"].values[first], df["page_best_score"].values[first],
+        df["page_outcome"].values[first], df["page_auto_share"].values[first],
+        (w * (df["in_main"].values[idx] > 0)).sum() / max(w_all, 1),
+        (w * df["link_density"].values[idx]).sum() / max(w_all, 1),
+    ]
+
+
+def fit_chooser(df, bank, oof, train_mask, thr, auto_f1):
+    """The chooser, fitted on the `train_mask` pages: the model's F1 under the out-of-fold
+    probabilities `oof` (`auto`'s when it selects nothing) minus `auto_f1(key)`."""
+    kept = df["auto_kept"].values > 0
+    scale = page_best(df, oof)
+    xs, ys = [], []
+    for k in df.loc[train_mask, ["set", "page"]].drop_duplicates().itertuples(index=False):
+        k = tuple(k)
+        if not bank.scored(k) or k not in bank.pages:
+            continue
+        au = auto_f1(k)
+        model = bank.scores_pairs(k, oof, kept, [thr], scale)[0][2]
+        if not bank.selects(k, oof, kept, thr, scale):
+            model = au
+        xs.append(chooser_features(df, oof, kept, scale, thr, bank.pages[k][0]))
+        ys.append(model - au)
+    ds = lgb.Dataset(np.array(xs), np.array(ys), feature_name=CHOOSER_NAMES)
+    return lgb.train(CHOOSER_PARAMS, ds, num_boost_round=CHOOSER_ROUNDS)
 
 
 def fmt_thr(t):
@@ -602,6 +679,9 @@ def main():
     ap.add_argument("--keep-repeats", action="store_true",
                     help="score the selection as it is, without dropping the blocks that repeat an "
                     "earlier selected block's words (extract::repeats)")
+    ap.add_argument("--chooser", action="store_true",
+                    help="per page, `auto`'s output when a regressor trained on the training pages "
+                    "predicts the model's F1 no higher than `auto`'s (measured, not shipped)")
     ap.add_argument("--fixed-thresholds", action="store_true",
                     help="thresholds on the probability itself, instead of fractions of the page's "
                     "best expected F1 (--one-threshold is always fixed)")
@@ -611,6 +691,9 @@ def main():
     STACK["on"] = not a.no_stack
     SCALED["on"] = not a.fixed_thresholds
     REPEATS["once"] = not a.keep_repeats
+    CHOOSER["on"] = a.chooser
+    if a.chooser and a.no_stack:
+        raise SystemExit("--chooser needs the second model (no --no-stack)")
     os.makedirs(a.out, exist_ok=True)
     t0 = time.time()
     df = read_table(
@@ -673,6 +756,7 @@ def main():
     oracle = (df["label"].values == 1).astype(np.float64)
     per_page = []  # (protocol, set, page, host, type, model, auto, trafilatura, threshold, fold, oracle)
     timings = {}
+    chose_auto = {}  # with --chooser: per protocol, the held-out pages given `auto`'s output
 
     def run(protocol, folds):
         """folds: list of (name, train_mask, test_mask)."""
@@ -680,13 +764,15 @@ def main():
         for name, tr, te in folds:
             prob = np.zeros(len(df))
             if STACK["on"]:
-                predict, thr = fit_stacked(df, x, bank, tr)
+                predict, thr, oof = fit_stacked(df, x, bank, tr)
                 prob[te] = predict(te)
             else:
-                model, thr = fit_with_threshold(df, x, bank, tr)
+                model, thr, _ = fit_with_threshold(df, x, bank, tr)
                 prob[te] = model.predict(x[te], num_threads=THREADS)
             kept = df["auto_kept"].values > 0
             scale = page_best(df, prob)
+            if CHOOSER["on"]:
+                chooser = fit_chooser(df, bank, oof, tr, thr, lambda k: score_text(k, pages[k]["auto"])[2])
             for k in test_pages[name]:
                 if isinstance(thr, tuple):
                     ms = bank.scores_pairs(k, prob, kept, [thr], scale)[0]
@@ -697,6 +783,11 @@ def main():
                     # No block reaches the threshold: the shipped algorithm falls back to
                     # `auto`'s selection (extract::learned::extract).
                     ms = au
+                if CHOOSER["on"] and k in bank.pages:
+                    f = chooser_features(df, prob, kept, scale, thr, bank.pages[k][0])
+                    if chooser.predict(np.array([f]), num_threads=THREADS)[0] <= 0:
+                        ms = au
+                        chose_auto[protocol] = chose_auto.get(protocol, 0) + 1
                 tf = score_text(k, peer_text(k, "trafilatura"))
                 p = pages[k]
                 orc = bank.scores(k, oracle, [0.5])[0]
@@ -743,7 +834,7 @@ def main():
 
     # The model trained on everything, for its size and determinism.
     t = time.time()
-    model, thr = fit_with_threshold(df, x, bank, np.ones(len(df), dtype=bool))
+    model, thr, _ = fit_with_threshold(df, x, bank, np.ones(len(df), dtype=bool))
     timings["all"] = time.time() - t
     path = os.path.join(a.out, "model.txt")
     model.save_model(path)
@@ -775,6 +866,10 @@ def main():
     out.append(", ".join(f"{p} {n}: {fmt_thr(t)}" for p, n, t in thr_rows))
     out.append(f"; the first model alone, trained on everything: {fmt_thr(thr)} (the shipped "
                "thresholds, on the second model, are `just train`'s)")
+    if CHOOSER["on"]:
+        out.append("\n### The chooser (--chooser)\n")
+        out.append("Held-out pages given `auto`'s output: "
+                   + ", ".join(f"{p} {n}" for p, n in sorted(chose_auto.items())))
     out.append("\n### Time (2 threads)\n")
     out.append(", ".join(f"{k}: {v:.0f} s" for k, v in timings.items()) + f"; whole run {time.time() - t0:.0f} s")
     out.append(f"\nThe first model on every set: {model.num_trees()} trees, {os.path.getsize(path)} bytes as LightGBM text, sha256 {digest}…")
