@@ -177,7 +177,10 @@ fn explain_shows_each_blocks_probability_of_content() {
         "a block needs a probability of content of at least {:.2} of it",
         t.kept
     )));
-    assert!(html.contains(&format!("{:.2} of it (", t.added)));
+    assert!(html.contains(&format!(
+        "{:.2} of it and at least {:.2} (",
+        t.added, t.floor
+    )));
     let above = html.matches("(at or above the threshold").count();
     let below = html.matches("(below the threshold").count();
     assert!(above >= 10 && below >= 10, "{above} above, {below} below");

@@ -286,13 +286,14 @@ impl Page<'_, '_> {
                     "model: {sure} of {} text blocks reach their threshold and are kept: the \
                      best expected F1 of the page is {:.2}, and a block needs a probability of \
                      content of at least {:.2} of it ({:.2}) if auto kept it, {:.2} of it \
-                     ({:.2}) if auto dropped it; the others are dropped.",
+                     and at least {:.2} ({:.2}) if auto dropped it; the others are dropped.",
                     probs.len(),
                     judged.best_f1,
                     t.kept,
-                    t.kept * judged.best_f1,
+                    t.need(true, judged.best_f1),
                     t.added,
-                    t.added * judged.best_f1
+                    t.floor,
+                    t.need(false, judged.best_f1)
                 )
             };
         }

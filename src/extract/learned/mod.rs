@@ -19,10 +19,10 @@
 //! sure the model is on this page (a page of clear content asks more of a doubtful block than
 //! a page where every block is doubtful). The fractions are the trainer's, chosen on
 //! out-of-fold predictions of the training pages (never on a page it is scored on), one for
-//! the blocks `auto` kept and one for those it dropped ([`Threshold`]): the pair with the best
-//! mean page F1 by default, the best F0.5 for `--precision` (a kept block more surely content)
-//! and the best F2 for `--recall` (less content lost). How it does on pages it was not trained
-//! on is in `docs/model.md`.
+//! the blocks `auto` kept and one for those it dropped, the latter with a floor
+//! ([`Threshold`]): the triple with the best mean page F1 by default, the best F0.5 for
+//! `--precision` (a kept block more surely content) and the best F2 for `--recall` (less
+//! content lost). How it does on pages it was not trained on is in `docs/model.md`.
 
 pub mod analysis;
 pub mod features;
@@ -159,22 +159,33 @@ pub fn raw_scores(d: &Described) -> (Vec<f64>, Vec<f64>) {
 
 /// The thresholds on the probability of content, as fractions of the page's best expected F1
 /// ([`best_f1`]): one for the blocks `auto` kept (some of their text selected), one for the
-/// blocks it dropped. The trainer chooses both together on out-of-fold predictions:
-/// overriding `auto` may need more evidence than agreeing with it.
+/// blocks it dropped, and a least probability for the latter. The trainer chooses the three
+/// together on out-of-fold predictions: overriding `auto` may need more evidence than
+/// agreeing with it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Threshold {
     /// A block `auto` kept stays when its probability is at least this times the page's best
     /// expected F1.
     pub kept: f64,
     /// A block `auto` dropped comes in when its probability is at least this times the page's
-    /// best expected F1.
+    /// best expected F1, and at least [`Threshold::floor`].
     pub added: f64,
+    /// The least probability a block `auto` dropped needs, whatever the page's best expected
+    /// F1. A fraction of F* falls with F*, and F* falls on a page of many blocks of middling
+    /// probability (a long menu of links): without a floor the bar for overriding `auto`
+    /// would sink to them and let them all in. 0 is no floor.
+    pub floor: f64,
 }
 
 impl Threshold {
-    /// The threshold for a block, by whether `auto` kept it.
-    pub fn for_block(self, auto_kept: bool) -> f64 {
-        if auto_kept { self.kept } else { self.added }
+    /// The probability a block must reach, by whether `auto` kept it, on a page whose best
+    /// expected F1 is `best_f1`.
+    pub fn need(self, auto_kept: bool, best_f1: f64) -> f64 {
+        if auto_kept {
+            self.kept * best_f1
+        } else {
+            (self.added * best_f1).max(self.floor)
+        }
     }
 }
 
@@ -188,6 +199,7 @@ const _: () = {
     );
     assert!(r.kept <= d.kept && d.kept <= p.kept);
     assert!(r.added <= d.added && d.added <= p.added);
+    assert!(r.floor <= d.floor && d.floor <= p.floor);
 };
 
 /// The thresholds for `auto`'s mode names: F1's for [`Mode::Balanced`], F0.5's for
@@ -264,7 +276,7 @@ pub struct Judged {
 }
 
 /// Each block's probability of content and the probability it must reach: `mode`'s
-/// fraction, by whether `auto` kept it, of the page's [`best_f1`].
+/// [`Threshold::need`], by whether `auto` kept it, on the page's [`best_f1`].
 pub fn judge(d: &Described, mode: Mode) -> Judged {
     judge_scores(d, &raw_scores(d).1, mode)
 }
@@ -278,7 +290,7 @@ pub fn judge_scores(d: &Described, raw: &[f64], mode: Mode) -> Judged {
     let blocks = p
         .iter()
         .enumerate()
-        .map(|(i, &p)| (p, t.for_block(auto_kept(d, i)) * best))
+        .map(|(i, &p)| (p, t.need(auto_kept(d, i), best)))
         .collect();
     Judged {
         blocks,

@@ -50,11 +50,11 @@ pub const RUN_INPUTS: [&str; 8] = ["s_prev1", "s_next1", "s_prev2", "s_next2", "
 
 /// The thresholds on [`RUNS`]' probability, as fractions of the page's best expected F1
 /// (`super::best_f1`), with the best mean page F1 on the trainer's out-of-fold predictions.
-pub const THRESHOLD: Threshold = Threshold { kept: 0.55, added: 0.65 };
+pub const THRESHOLD: Threshold = Threshold { kept: 0.45, added: 0.7, floor: 0.3 };
 /// The best mean page F0.5 among thresholds no lower (`--precision`).
-pub const THRESHOLD_PRECISION: Threshold = Threshold { kept: 0.65, added: 0.9 };
+pub const THRESHOLD_PRECISION: Threshold = Threshold { kept: 0.65, added: 0.9, floor: 0.4 };
 /// The best mean page F2 among thresholds no higher (`--recall`).
-pub const THRESHOLD_RECALL: Threshold = Threshold { kept: 0.15, added: 0.35 };
+pub const THRESHOLD_RECALL: Threshold = Threshold { kept: 0.15, added: 0.35, floor: 0.0 };
 
 const fn s(feature: u16, threshold: f64, left: i32, right: i32) -> Split {
     Split { feature, test: Test::AtMost(threshold), left, right }
