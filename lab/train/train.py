@@ -210,6 +210,17 @@ class PageBank:
             return bool(pair_selection(prob[idx], kept[idx], scale[idx], [thr]).any())
         return bool((prob[idx] >= thr).any())
 
+    def selected(self, key, prob, kept, thr, scale, fallback):
+        """(P, R, F1) of the page as `--algo model` selects under `thr` (a threshold, or a
+        triple whose fractions are times `scale`): `fallback`, `auto`'s score, when no block
+        reaches it, as the shipped algorithm falls back to `auto`'s selection
+        (extract::learned::extract)."""
+        if key in self.pages and not self.selects(key, prob, kept, thr, scale):
+            return fallback
+        if isinstance(thr, tuple):
+            return self.scores_pairs(key, prob, kept, [thr], scale)[0]
+        return self.scores(key, prob, [thr])[0]
+
     def scores(self, key, prob, thresholds):
         """(P, R, F1) of the page for each threshold; `prob` indexed like the table."""
         if key not in self.pages:
@@ -492,22 +503,21 @@ def chooser_features(df, prob, kept, scale, thr, idx):
     ]
 
 
-def fit_chooser(df, bank, oof, train_mask, thr, auto_f1):
-    """The chooser, fitted on the `train_mask` pages: the model's F1 under the out-of-fold
-    probabilities `oof` (`auto`'s when it selects nothing) minus `auto_f1(key)`."""
+def fit_chooser(df, bank, oof, train_mask, thr, auto_score):
+    """The chooser, fitted on the `train_mask` pages: the model's page score under the
+    out-of-fold probabilities `oof` (PageBank.selected) minus `auto_score(key)`'s F1."""
     kept = df["auto_kept"].values > 0
     scale = page_best(df, oof)
     xs, ys = [], []
     for k in df.loc[train_mask, ["set", "page"]].drop_duplicates().itertuples(index=False):
         k = tuple(k)
-        if not bank.scored(k) or k not in bank.pages:
+        # A page with blocks has a gold text (PageBank keeps no other); one without has no
+        # selection to choose.
+        if k not in bank.pages:
             continue
-        au = auto_f1(k)
-        model = bank.scores_pairs(k, oof, kept, [thr], scale)[0][2]
-        if not bank.selects(k, oof, kept, thr, scale):
-            model = au
+        au = auto_score(k)
         xs.append(chooser_features(df, oof, kept, scale, thr, bank.pages[k][0]))
-        ys.append(model - au)
+        ys.append(bank.selected(k, oof, kept, thr, scale, au)[2] - au[2])
     ds = lgb.Dataset(np.array(xs), np.array(ys), feature_name=CHOOSER_NAMES)
     return lgb.train(CHOOSER_PARAMS, ds, num_boost_round=CHOOSER_ROUNDS)
 
@@ -787,17 +797,10 @@ def main():
             kept = df["auto_kept"].values > 0
             scale = page_best(df, prob)
             if CHOOSER["on"]:
-                chooser = fit_chooser(df, bank, oof, tr, thr, lambda k: score_text(k, pages[k]["auto"])[2])
+                chooser = fit_chooser(df, bank, oof, tr, thr, lambda k: score_text(k, pages[k]["auto"]))
             for k in test_pages[name]:
-                if isinstance(thr, tuple):
-                    ms = bank.scores_pairs(k, prob, kept, [thr], scale)[0]
-                else:
-                    ms = bank.scores(k, prob, [thr])[0]
                 au = score_text(k, pages[k]["auto"])
-                if k in bank.pages and not bank.selects(k, prob, kept, thr, scale):
-                    # No block reaches the threshold: the shipped algorithm falls back to
-                    # `auto`'s selection (extract::learned::extract).
-                    ms = au
+                ms = bank.selected(k, prob, kept, thr, scale, au)
                 if CHOOSER["on"] and k in bank.pages:
                     f = chooser_features(df, prob, kept, scale, thr, bank.pages[k][0])
                     if chooser.predict(np.array([f]), num_threads=THREADS)[0] <= 0:
