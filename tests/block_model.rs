@@ -80,3 +80,51 @@ fn the_evaluator_gives_the_trainers_scores_on_every_training_block() {
     );
     eprintln!("{pages} pages, {blocks} blocks, same bits; mean probability within {worst:e}");
 }
+
+/// `--algo model --comments` keeps what the model keeps plus the comments `auto` finds (the
+/// text `auto` adds when it keeps comments), in every mode and with one of `auto`'s rules off:
+/// the extractor, which reuses the `auto` selection the model read when the options are the
+/// ones it was trained on, gives the selection spelled out from its parts. Over dragnet, whose
+/// gold keeps comments.
+#[test]
+#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
+fn the_model_adds_the_comments_auto_finds_on_dragnet() {
+    use pith::extract::{self, Algo, Options, auto};
+    let ds = pith::eval::Dataset::open(&common::shared("data/dragnet")).expect("dragnet");
+    let mut with_comments = 0;
+    for id in &ds.ids {
+        let bytes = ds.page(id).expect("page");
+        let decoded = pith::page::decode_page(&bytes, None, None).expect("readable");
+        let arena = bumpalo::Bump::new();
+        let doc = Document::parse(&decoded.text, &arena);
+        for mode in [
+            auto::Mode::Balanced,
+            auto::Mode::Precision,
+            auto::Mode::Recall,
+        ] {
+            for rules_off in [
+                auto::Rules::NONE,
+                auto::Rules::NONE.with(auto::Rule::Hidden),
+            ] {
+                let opts = Options {
+                    algo: Algo::Model,
+                    mode,
+                    comments: true,
+                    keep_repeats: true,
+                    rules_off,
+                    ..Options::default()
+                };
+                let comments = extract::comments(&doc, &opts);
+                with_comments += usize::from(!comments.is_empty());
+                let spelled_out = extract::with_comments(learned::extract(&doc, mode), &comments);
+                assert_eq!(
+                    extract::run(&doc, &opts).nodes,
+                    spelled_out.nodes,
+                    "dragnet/{id} {mode:?} {rules_off:?}"
+                );
+            }
+        }
+    }
+    // Comments were found, so the test compared something.
+    assert!(with_comments >= 60, "{with_comments} runs with comments");
+}

@@ -196,9 +196,7 @@ pub fn run(doc: &Document<'_>, opts: &Options) -> Selection {
         Algo::Auto => auto::extract(doc, &opts.tuning()),
         Algo::Danag => danag::extract(doc, danag::Segments::Normalized, opts.gap),
         Algo::DanagLines => danag::extract(doc, danag::Segments::PhysicalLines, opts.gap),
-        Algo::Model if opts.comments => {
-            with_comments(learned::extract(doc, opts.mode), &comments(doc, opts))
-        }
+        Algo::Model if opts.comments => learned_with_comments(doc, opts),
         Algo::Model => learned::extract(doc, opts.mode),
     };
     if opts.keeps_one_copy() {
@@ -221,6 +219,25 @@ pub fn comments(doc: &Document<'_>, opts: &Options) -> Vec<NodeId> {
         .tuning()
     };
     auto::extract(doc, &tuning(true)).minus(&auto::extract(doc, &tuning(false)))
+}
+
+/// The block model's selection with `auto`'s comments added ([`comments`]). The model reads
+/// `auto`'s selection without comments under the options it was trained on; when the
+/// caller's options are those, that selection is the one [`comments`] subtracts, and `auto`
+/// runs once more (with comments) instead of twice.
+fn learned_with_comments(doc: &Document<'_>, opts: &Options) -> Selection {
+    let d = learned::describe(doc);
+    let found = if learned::trained_on(opts) {
+        let with = Options {
+            comments: true,
+            ..opts.clone()
+        };
+        auto::extract(doc, &with.tuning()).minus(&d.selection)
+    } else {
+        comments(doc, opts)
+    };
+    let judged = learned::judge(&d, opts.mode);
+    with_comments(learned::select(d, &judged.blocks), &found)
 }
 
 /// `sel` with the text nodes of `comments` added (both in document order).
@@ -255,4 +272,63 @@ pub(crate) fn site_texts(
             lines.join("\n")
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `--algo model --comments` is the model's selection plus what `auto` adds with comments
+    /// ([`comments`]), whichever way [`learned_with_comments`] finds the latter, in every mode
+    /// and with a rule turned off (the options the model was not trained on).
+    #[test]
+    fn the_model_keeps_the_comments_auto_finds() {
+        let html = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/pages/article.html"
+        ))
+        .expect("tests/pages/article.html");
+        let arena = bumpalo::Bump::new();
+        let doc = Document::parse(&html, &arena);
+        let text = |sel: &Selection| -> String {
+            let lines: Vec<String> = sel.nodes.iter().map(|&n| doc.text_of(n)).collect();
+            lines.join("\n")
+        };
+        let rules = [
+            auto::Rules::NONE,
+            auto::Rules::NONE.with(auto::Rule::Hidden),
+        ];
+        for mode in [
+            auto::Mode::Balanced,
+            auto::Mode::Precision,
+            auto::Mode::Recall,
+        ] {
+            for rules_off in rules {
+                let opts = Options {
+                    algo: Algo::Model,
+                    mode,
+                    comments: true,
+                    rules_off,
+                    ..Options::default()
+                };
+                let spelled_out =
+                    with_comments(learned::extract(&doc, mode), &comments(&doc, &opts));
+                assert_eq!(
+                    learned_with_comments(&doc, &opts).nodes,
+                    spelled_out.nodes,
+                    "{mode:?} {rules_off:?}"
+                );
+                let without = Options {
+                    comments: false,
+                    ..opts.clone()
+                };
+                let (with, without) = (text(&run(&doc, &opts)), text(&run(&doc, &without)));
+                assert!(
+                    with.contains("The embankment should have been fixed"),
+                    "{with}"
+                );
+                assert!(!without.contains("The embankment should have been fixed"));
+            }
+        }
+    }
 }

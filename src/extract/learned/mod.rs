@@ -229,6 +229,12 @@ fn trained_options() -> extract::Options {
     }
 }
 
+/// Whether `auto` under `opts` without comments is `auto` as the model reads it (the options of
+/// [`describe`]): the balanced mode with every rule on.
+pub fn trained_on(opts: &extract::Options) -> bool {
+    opts.mode == Mode::Balanced && opts.rules_off == auto::Rules::NONE
+}
+
 /// Describes the page as the model reads it ([`features::describe`] under the options the
 /// model was trained on).
 pub fn describe(doc: &Document<'_>) -> Described {
