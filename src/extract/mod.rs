@@ -236,8 +236,7 @@ fn learned_with_comments(doc: &Document<'_>, opts: &Options) -> Selection {
     } else {
         comments(doc, opts)
     };
-    let judged = learned::judge(&d, opts.mode);
-    with_comments(learned::select(d, &judged.blocks), &found)
+    with_comments(learned::selection(d, opts.mode), &found)
 }
 
 /// `sel` with the text nodes of `comments` added (both in document order).
@@ -278,11 +277,11 @@ pub(crate) fn site_texts(
 mod tests {
     use super::*;
 
-    /// `--algo model --comments` is the model's selection plus what `auto` adds with comments
-    /// ([`comments`]), whichever way [`learned_with_comments`] finds the latter, in every mode
-    /// and with a rule turned off (the options the model was not trained on).
+    /// `--algo model --comments` keeps a page's comments and `--algo model` drops them, in
+    /// every mode and with one of `auto`'s rules off (tests/block_model.rs checks the selection
+    /// against the one spelled out from its parts on every dragnet page).
     #[test]
-    fn the_model_keeps_the_comments_auto_finds() {
+    fn the_model_keeps_comments_only_when_asked() {
         let html = std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/tests/pages/article.html"
@@ -311,13 +310,6 @@ mod tests {
                     rules_off,
                     ..Options::default()
                 };
-                let spelled_out =
-                    with_comments(learned::extract(&doc, mode), &comments(&doc, &opts));
-                assert_eq!(
-                    learned_with_comments(&doc, &opts).nodes,
-                    spelled_out.nodes,
-                    "{mode:?} {rules_off:?}"
-                );
                 let without = Options {
                     comments: false,
                     ..opts.clone()
@@ -327,7 +319,12 @@ mod tests {
                     with.contains("The embankment should have been fixed"),
                     "{with}"
                 );
-                assert!(!without.contains("The embankment should have been fixed"));
+                assert!(
+                    !without.contains("The embankment should have been fixed"),
+                    "{mode:?} {rules_off:?}: {without}"
+                );
+                // The article is there either way.
+                assert!(without.contains("ovens on loan"), "{without}");
             }
         }
     }

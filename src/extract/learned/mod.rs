@@ -325,9 +325,14 @@ pub fn select(d: Described, judged: &[(f64, f64)]) -> Selection {
     sel
 }
 
-/// The block model's selection of the page under `mode` ([`judge`], then [`select`]).
+/// The block model's selection of the page under `mode` ([`describe`], then [`selection`]).
 pub fn extract(doc: &Document<'_>, mode: Mode) -> Selection {
-    let d = describe(doc);
+    selection(describe(doc), mode)
+}
+
+/// The block model's selection of a described page under `mode` ([`judge`], then
+/// [`select`]), for a caller that reads the description too.
+pub fn selection(d: Described, mode: Mode) -> Selection {
     let judged = judge(&d, mode);
     select(d, &judged.blocks)
 }
