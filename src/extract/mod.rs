@@ -211,14 +211,21 @@ pub fn run(doc: &Document<'_>, opts: &Options) -> Selection {
 /// model keeps comments this way: it was trained on golds without comments, so it decides
 /// the rest of the page and `auto` finds the comments ([`with_comments`]).
 pub fn comments(doc: &Document<'_>, opts: &Options) -> Vec<NodeId> {
-    let tuning = |comments| {
-        Options {
-            comments,
-            ..opts.clone()
-        }
-        .tuning()
+    let without = Options {
+        comments: false,
+        ..opts.clone()
     };
-    auto::extract(doc, &tuning(true)).minus(&auto::extract(doc, &tuning(false)))
+    comments_beyond(doc, opts, &auto::extract(doc, &without.tuning()))
+}
+
+/// [`comments`] for a caller that has `auto`'s selection without comments under `opts`
+/// already (`without`): what `auto` keeps with comments beyond it.
+fn comments_beyond(doc: &Document<'_>, opts: &Options, without: &Selection) -> Vec<NodeId> {
+    let with = Options {
+        comments: true,
+        ..opts.clone()
+    };
+    auto::extract(doc, &with.tuning()).minus(without)
 }
 
 /// The block model's selection with `auto`'s comments added ([`comments`]). The model reads
@@ -228,11 +235,7 @@ pub fn comments(doc: &Document<'_>, opts: &Options) -> Vec<NodeId> {
 fn learned_with_comments(doc: &Document<'_>, opts: &Options) -> Selection {
     let d = learned::describe(doc);
     let found = if learned::trained_on(opts) {
-        let with = Options {
-            comments: true,
-            ..opts.clone()
-        };
-        auto::extract(doc, &with.tuning()).minus(&d.selection)
+        comments_beyond(doc, opts, &d.selection)
     } else {
         comments(doc, opts)
     };

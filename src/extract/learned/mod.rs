@@ -230,9 +230,10 @@ fn trained_options() -> extract::Options {
 }
 
 /// Whether `auto` under `opts` without comments is `auto` as the model reads it (the options of
-/// [`describe`]): the balanced mode with every rule on.
+/// [`describe`], [`trained_options`]: the balanced mode with every rule on).
 pub fn trained_on(opts: &extract::Options) -> bool {
-    opts.mode == Mode::Balanced && opts.rules_off == auto::Rules::NONE
+    let trained = trained_options();
+    opts.mode == trained.mode && opts.rules_off == trained.rules_off
 }
 
 /// Describes the page as the model reads it ([`features::describe`] under the options the
