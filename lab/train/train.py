@@ -322,6 +322,26 @@ def threshold_pairs():
     return [(float(a), float(b), f) for a in SCALED_GRID for b in SCALED_GRID for f in FLOORS]
 
 
+# --smooth-grid (measured): the triple is chosen on each triple's score averaged with its
+# neighbours one grid step away on every axis (those inside the grid), so a lone peak among
+# 3,364 noisy candidates weighs less than a broad ridge. The score sums of the training pages
+# come from one inner split; a peak is as likely that split's noise as the method's optimum.
+SMOOTH = {"on": False}
+
+
+def best_pair(per):
+    """The index in threshold_pairs() of the best of the score sums `per` (with --smooth-grid,
+    of their means over each triple's grid neighbourhood)."""
+    if not (SMOOTH["on"] and SCALED["on"]):
+        return int(np.argmax(per))
+    from scipy import ndimage
+    shape = (len(SCALED_GRID), len(SCALED_GRID), len(FLOORS))
+    v = np.asarray(per, dtype=np.float64).reshape(shape)
+    total = ndimage.uniform_filter(v, size=3, mode="constant", cval=0.0)
+    count = ndimage.uniform_filter(np.ones(shape), size=3, mode="constant", cval=0.0)
+    return int(np.argmax((total / count).ravel()))
+
+
 def pair_scores(df, bank, oof, mask, sw, betas):
     """Per beta, the sum over the `mask` pages of each page's F-beta under each of the
     threshold_pairs(), weighted by the page's set weight `sw`."""
@@ -347,7 +367,7 @@ def fit_with_threshold(df, x, bank, train_mask):
     sw = set_weights(df, train_mask)
     oof, model = oof_and_fit(df, x, train_mask, sw)
     if TWO["on"]:
-        thr = threshold_pairs()[int(np.argmax(pair_scores(df, bank, oof, train_mask, sw, [1.0])[1.0]))]
+        thr = threshold_pairs()[best_pair(pair_scores(df, bank, oof, train_mask, sw, [1.0])[1.0])]
     else:
         set_w = dict(zip(df["set"].values, sw))
         per_t = np.zeros(len(GRID))
@@ -586,7 +606,7 @@ def fit_for_export(df, x, bank):
     oof, m2 = oof_and_fit(df, x2, every, ones)
     per = pair_scores(df, bank, oof, every, ones, (1.0, 0.5, 2.0))
     pairs = threshold_pairs()
-    best = pairs[int(np.argmax(per[1.0]))]
+    best = pairs[best_pair(per[1.0])]
     def best_where(beta, ok):
         cand = [i for i, p in enumerate(pairs) if ok(p)]
         return pairs[max(cand, key=lambda i: (per[beta][i], -i))]
@@ -748,6 +768,9 @@ def main():
     ap.add_argument("--inner-folds", type=int, default=2,
                     help="folds of the inner host-grouped CV that gives the training part its "
                     "out-of-fold probabilities (2 ships; 4 measured, not kept)")
+    ap.add_argument("--smooth-grid", action="store_true",
+                    help="choose the threshold triple on its score averaged with its grid neighbours "
+                    "(measured)")
     ap.add_argument("--best-run", action="store_true",
                     help="the second model also reads where the block stands against the page's "
                     "best run of blocks under the first model (measured, not shipped)")
@@ -758,6 +781,7 @@ def main():
         raise SystemExit("--best-run has no inputs in the library to export to")
     INNER["folds"] = a.inner_folds
     BEST_RUN["on"] = a.best_run
+    SMOOTH["on"] = a.smooth_grid
     BALANCE["on"] = a.balance_sets
     TWO["on"] = not a.one_threshold
     STACK["on"] = not a.no_stack
