@@ -155,8 +155,9 @@ fn clean(s: &str) -> String {
         .collect()
 }
 
-/// Writes the table to stdout and, with `pages`, the page lines there.
-pub fn main(dirs: &[PathBuf], pages: Option<&Path>) -> ExitCode {
+/// Writes the table to stdout and, with `pages`, the page lines there; `counted_pairs` labels
+/// blocks against a gold text by [`Labels::CountedText`] instead of [`Labels::Text`].
+pub fn main(dirs: &[PathBuf], pages: Option<&Path>, counted_pairs: bool) -> ExitCode {
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut page_out = match pages.map(std::fs::File::create).transpose() {
@@ -206,6 +207,7 @@ pub fn main(dirs: &[PathBuf], pages: Option<&Path>) -> ExitCode {
                 .as_deref()
                 .map(|t| gold.comments_at.and_then(|at| t.get(..at)).unwrap_or(t));
             let labels = match label_gold {
+                Some(t) if counted_pairs => Labels::CountedText(t),
                 Some(t) => Labels::Text(t),
                 None => Labels::Snippets {
                     with: &gold.with,

@@ -45,6 +45,11 @@ struct Args {
     #[argh(option)]
     pages: Option<PathBuf>,
 
+    /// blocks: label against the gold's word pairs counted, each claimed by one block, longest
+    /// blocks first (measured, not the shipped model's labels: docs/model.md)
+    #[argh(switch)]
+    counted_pairs: bool,
+
     /// pages: one row per candidate extraction (auto, auto --recall, danag) of each page
     #[argh(switch)]
     candidates: bool,
@@ -78,7 +83,7 @@ fn main() -> ExitCode {
             "eval-sites" | "eval-clusters" | "eval-detectors" | "blocks" | "pages" | "rules",
             None,
         ) => need_dir(),
-        ("blocks", Some(_)) => blocks::main(&a.paths, a.pages.as_deref()),
+        ("blocks", Some(_)) => blocks::main(&a.paths, a.pages.as_deref(), a.counted_pairs),
         ("pages", Some(_)) => pages::main(&a.paths, a.candidates),
         ("rules", Some(_)) => rules::main(&a.paths, a.off.as_deref(), &a.comments),
         ("eval-links", _) => {

@@ -745,7 +745,8 @@ fn quantile(values: impl Iterator<Item = i64>, q: f64) -> i64 {
 
 /// The word bigrams of a gold text.
 struct GoldIndex {
-    pairs: std::collections::HashSet<String>,
+    /// Each word pair, with how often the gold has it.
+    pairs: ahash::AHashMap<String, u32>,
 }
 
 impl GoldIndex {
@@ -755,10 +756,12 @@ impl GoldIndex {
 
     /// The word pairs of each piece (snippets), none across two pieces.
     fn of_pieces<'a>(pieces: impl IntoIterator<Item = &'a str>) -> GoldIndex {
-        let mut pairs = std::collections::HashSet::new();
+        let mut pairs = ahash::AHashMap::new();
         for piece in pieces {
             let tokens = crate::eval::metrics::tokens(piece);
-            pairs.extend(tokens.windows(2).map(|w| pair(&w[0], &w[1])));
+            for w in tokens.windows(2) {
+                *pairs.entry(pair(&w[0], &w[1])).or_insert(0) += 1;
+            }
         }
         GoldIndex { pairs }
     }
@@ -770,7 +773,9 @@ fn pair(a: &str, b: &str) -> String {
 
 /// A block is in the gold when at least half of its word pairs are; pairs, because single
 /// words such as "home" or "news" occur in any article, so a one-word block is not judged
-/// (`None`). Tokens as the evaluation counts them ([`crate::eval::metrics::tokens`]).
+/// (`None`). Tokens as the evaluation counts them ([`crate::eval::metrics::tokens`]). It
+/// asks of each block alone whether the gold has its text at all; `rows::gold_labels`
+/// (`pith-lab blocks --counted-pairs`, measured) judges a page's blocks together.
 fn in_gold(g: &GoldIndex, text: &str) -> Option<bool> {
     let tokens = crate::eval::metrics::tokens(text);
     if tokens.len() < 2 {
@@ -778,7 +783,7 @@ fn in_gold(g: &GoldIndex, text: &str) -> Option<bool> {
     }
     let found = tokens
         .windows(2)
-        .filter(|w| g.pairs.contains(&pair(&w[0], &w[1])))
+        .filter(|w| g.pairs.contains_key(&pair(&w[0], &w[1])))
         .count();
     Some(found * 2 >= tokens.len() - 1)
 }

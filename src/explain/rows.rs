@@ -3,10 +3,11 @@
 //! The blocks and their numbers are the block model's own ([`crate::extract::learned::features`]: the blocks
 //! the report lists, seen through `auto`'s run and DANAg's profile); this module adds each
 //! block's gold label ([`Labels`]): against a gold text by the report's rule (`in_gold`: at
-//! least half of its word pairs are in the gold; `None` under two words), against snippet
-//! gold by the same rule and by containment. Nothing here changes what any extractor does.
+//! least half of its word pairs are in the gold; `None` under two words) or by counted pairs
+//! (`gold_labels`, measured and not the shipped model's), against snippet gold by the same
+//! rule and by containment. Nothing here changes what any extractor does.
 
-use super::{GoldIndex, in_gold};
+use super::{GoldIndex, in_gold, pair};
 use crate::eval::metrics::normalize_ws;
 
 use crate::extract::auto::Outcome;
@@ -37,6 +38,11 @@ pub enum Labels<'a> {
     /// A gold text: a block is content when at least half of its word pairs are in it, not
     /// content otherwise.
     Text(&'a str),
+    /// A gold text, pairs counted (`pith-lab blocks --counted-pairs`; measured, not the
+    /// shipped model's labels, docs/model.md): a block is content when at least half of its
+    /// word pairs are among the gold's pairs that no longer block (or earlier one of its
+    /// length) claimed; a pair counts as often as the gold has it.
+    CountedText(&'a str),
     /// Snippet gold (trafilatura_eval): sentences the output must hold (`with`) and must not
     /// (`without`). A block is content when it holds a `with` snippet whole or at least half
     /// of its word pairs are in the `with` snippets; not content by the same test on the
@@ -78,6 +84,7 @@ impl SnippetIndex {
 /// The label of each block text under `labels` (see [`Labels`]).
 enum Labeller {
     Text(GoldIndex),
+    CountedText(GoldIndex),
     Snippets {
         with: SnippetIndex,
         without: SnippetIndex,
@@ -88,6 +95,7 @@ impl Labeller {
     fn new(labels: Labels<'_>) -> Labeller {
         match labels {
             Labels::Text(gold) => Labeller::Text(GoldIndex::new(gold)),
+            Labels::CountedText(gold) => Labeller::CountedText(GoldIndex::new(gold)),
             Labels::Snippets { with, without } => Labeller::Snippets {
                 with: SnippetIndex::new(with),
                 without: SnippetIndex::new(without),
@@ -95,21 +103,72 @@ impl Labeller {
         }
     }
 
-    fn label(&self, text: &str) -> Option<bool> {
+    /// The labels of a page's block texts, in their order.
+    fn labels(&self, texts: &[String]) -> Vec<Option<bool>> {
         match self {
-            Labeller::Text(g) => in_gold(g, text),
-            Labeller::Snippets { with, without } => {
-                // A block under two words is never judged: `in_gold` says None, and it
-                // cannot hold a whole snippet, which has two words or more.
-                let normalized = normalize_ws(text);
-                match (with.has(text, &normalized), without.has(text, &normalized)) {
-                    (true, false) => Some(true),
-                    (false, true) => Some(false),
-                    _ => None,
+            Labeller::Text(g) => texts.iter().map(|t| in_gold(g, t)).collect(),
+            Labeller::CountedText(g) => {
+                let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+                gold_labels(g, &texts)
+            }
+            Labeller::Snippets { with, without } => texts
+                .iter()
+                .map(|text| {
+                    // A block under two words is never judged: `in_gold` says None, and it
+                    // cannot hold a whole snippet, which has two words or more.
+                    let normalized = normalize_ws(text);
+                    match (with.has(text, &normalized), without.has(text, &normalized)) {
+                        (true, false) => Some(true),
+                        (false, true) => Some(false),
+                        _ => None,
+                    }
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The blocks of one page judged against its gold text together, in their order: a block is
+/// in the gold when at least half of its word pairs are among the gold's pairs that no block
+/// judged before it claimed, and then it claims them. Blocks are judged longest first (in
+/// page order among equal lengths), since a long block is the surer match. A gold pair
+/// counts as often as the gold has it, as the scorer counts words: a heading the gold has
+/// once, printed again in a menu and a breadcrumb, is in the gold once, where `in_gold`
+/// would say all three are. A block under two words is not judged (`None`).
+fn gold_labels(g: &GoldIndex, texts: &[&str]) -> Vec<Option<bool>> {
+    let tokens: Vec<Vec<String>> = texts
+        .iter()
+        .map(|t| crate::eval::metrics::tokens(t))
+        .collect();
+    let mut order: Vec<usize> = (0..texts.len()).collect();
+    order.sort_by_key(|&i| (std::cmp::Reverse(tokens[i].len()), i));
+    let mut left = g.pairs.clone();
+    let mut labels = vec![None; texts.len()];
+    let mut own: ahash::AHashMap<String, u32> = ahash::AHashMap::new();
+    for i in order {
+        let t = &tokens[i];
+        if t.len() < 2 {
+            continue;
+        }
+        own.clear();
+        for w in t.windows(2) {
+            *own.entry(pair(&w[0], &w[1])).or_insert(0) += 1;
+        }
+        let found: u32 = own
+            .iter()
+            .map(|(p, &n)| n.min(left.get(p).copied().unwrap_or(0)))
+            .sum();
+        let is_gold = found as usize * 2 >= t.len() - 1;
+        if is_gold {
+            for (p, &n) in &own {
+                if let Some(l) = left.get_mut(p) {
+                    *l -= n.min(*l);
                 }
             }
         }
+        labels[i] = Some(is_gold);
     }
+    labels
 }
 
 /// Every text block of one page.
@@ -132,7 +191,10 @@ pub fn block_rows(
     let arena = bumpalo::Bump::new();
     let doc = Document::parse(&decoded.text, &arena);
     let d = features::describe(&doc, &opts.extract);
-    let labeller = labels.map(Labeller::new);
+    let gold = labels.map_or_else(
+        || vec![None; d.texts.len()],
+        |l| Labeller::new(l).labels(&d.texts),
+    );
     let blocks = d
         .texts
         .iter()
@@ -140,7 +202,7 @@ pub fn block_rows(
         .map(|(i, text)| {
             let (tag, parent_tag) = d.tags.get(i).copied().unwrap_or(("", ""));
             BlockRow {
-                gold: labeller.as_ref().and_then(|l| l.label(text)),
+                gold: gold.get(i).copied().flatten(),
                 text: text.clone(),
                 tag,
                 parent_tag,
@@ -202,6 +264,44 @@ mod tests {
         let rows = block_rows(page, &Options::default(), Some(Labels::Text(gold))).expect("a page");
         let judged: Vec<_> = rows.blocks.iter().map(|r| r.gold).collect();
         assert!(judged.contains(&Some(true)) && judged.contains(&Some(false)));
+    }
+
+    #[test]
+    fn counted_pairs_label_as_many_blocks_as_the_gold_has_them() {
+        // The heading is in the gold once and on the page three times: in the menu, in the
+        // breadcrumb and over the article. One copy is content, the first in page order
+        // among blocks of its length (the menu's: the rule cannot tell the copies apart),
+        // and the other two are not. The paragraph, longer, is judged first.
+        let page = b"<html><body><nav><p><a href=/a>Choosing where workflows run</a></p>            <p><a href=/b>Reusing workflow configurations</a></p></nav>            <div class=crumbs><p>Choosing where workflows run</p></div>            <article><h1>Choosing where workflows run</h1>            <p>You can specify the compute environment your jobs and workflows run in.</p>            </article></body></html>";
+        let gold = "Choosing where workflows run\n\nYou can specify the compute environment \
+            your jobs and workflows run in.";
+        let rows =
+            block_rows(page, &Options::default(), Some(Labels::CountedText(gold))).expect("a page");
+        let labels = |text: &str| -> Vec<Option<bool>> {
+            rows.blocks
+                .iter()
+                .filter(|r| r.text == text)
+                .map(|r| r.gold)
+                .collect()
+        };
+        assert_eq!(
+            labels("Choosing where workflows run"),
+            [Some(true), Some(false), Some(false)]
+        );
+        assert_eq!(
+            labels("You can specify the compute environment your jobs and workflows run in."),
+            [Some(true)]
+        );
+        // Its pairs ("workflow configurations") are in no gold: not content either way.
+        assert_eq!(labels("Reusing workflow configurations"), [Some(false)]);
+        // Judged one by one (the default labels), all three copies are content.
+        let rows = block_rows(page, &Options::default(), Some(Labels::Text(gold))).expect("a page");
+        let copies = rows
+            .blocks
+            .iter()
+            .filter(|r| r.text == "Choosing where workflows run")
+            .map(|r| r.gold);
+        assert!(copies.eq([Some(true); 3]));
     }
 
     #[test]
