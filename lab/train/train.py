@@ -41,7 +41,7 @@ import time
 import lightgbm as lgb
 import numpy as np
 import pandas as pd
-from scipy import sparse
+from scipy import ndimage, sparse
 
 from common import DETERMINISTIC, THREADS, export, host_folds, read_table, rs_float
 
@@ -332,9 +332,8 @@ SMOOTH = {"on": False}
 def best_pair(per):
     """The index in threshold_pairs() of the best of the score sums `per` (with --smooth-grid,
     of their means over each triple's grid neighbourhood)."""
-    if not (SMOOTH["on"] and SCALED["on"]):
+    if not SMOOTH["on"]:
         return int(np.argmax(per))
-    from scipy import ndimage
     shape = (len(SCALED_GRID), len(SCALED_GRID), len(FLOORS))
     v = np.asarray(per, dtype=np.float64).reshape(shape)
     total = ndimage.uniform_filter(v, size=3, mode="constant", cval=0.0)
@@ -779,6 +778,8 @@ def main():
         raise SystemExit("--inner-folds needs at least 2")
     if a.best_run and a.rust:
         raise SystemExit("--best-run has no inputs in the library to export to")
+    if a.smooth_grid and a.fixed_thresholds:
+        raise SystemExit("--smooth-grid smooths the triples' grid; --fixed-thresholds has none")
     INNER["folds"] = a.inner_folds
     BEST_RUN["on"] = a.best_run
     SMOOTH["on"] = a.smooth_grid

@@ -107,10 +107,7 @@ impl Labeller {
     fn labels(&self, texts: &[String]) -> Vec<Option<bool>> {
         match self {
             Labeller::Text(g) => texts.iter().map(|t| in_gold(g, t)).collect(),
-            Labeller::CountedText(g) => {
-                let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-                gold_labels(g, &texts)
-            }
+            Labeller::CountedText(g) => gold_labels(g, texts),
             Labeller::Snippets { with, without } => texts
                 .iter()
                 .map(|text| {
@@ -135,7 +132,7 @@ impl Labeller {
 /// counts as often as the gold has it, as the scorer counts words: a heading the gold has
 /// once, printed again in a menu and a breadcrumb, is in the gold once, where `in_gold`
 /// would say all three are. A block under two words is not judged (`None`).
-fn gold_labels(g: &GoldIndex, texts: &[&str]) -> Vec<Option<bool>> {
+fn gold_labels(g: &GoldIndex, texts: &[String]) -> Vec<Option<bool>> {
     let tokens: Vec<Vec<String>> = texts
         .iter()
         .map(|t| crate::eval::metrics::tokens(t))
@@ -272,7 +269,12 @@ mod tests {
         // breadcrumb and over the article. One copy is content, the first in page order
         // among blocks of its length (the menu's: the rule cannot tell the copies apart),
         // and the other two are not. The paragraph, longer, is judged first.
-        let page = b"<html><body><nav><p><a href=/a>Choosing where workflows run</a></p>            <p><a href=/b>Reusing workflow configurations</a></p></nav>            <div class=crumbs><p>Choosing where workflows run</p></div>            <article><h1>Choosing where workflows run</h1>            <p>You can specify the compute environment your jobs and workflows run in.</p>            </article></body></html>";
+        let page = b"<html><body><nav><p><a href=/a>Choosing where workflows run</a></p>\
+            <p><a href=/b>Reusing workflow configurations</a></p></nav>\
+            <div class=crumbs><p>Choosing where workflows run</p></div>\
+            <article><h1>Choosing where workflows run</h1>\
+            <p>You can specify the compute environment your jobs and workflows run in.</p>\
+            </article></body></html>";
         let gold = "Choosing where workflows run\n\nYou can specify the compute environment \
             your jobs and workflows run in.";
         let rows =
