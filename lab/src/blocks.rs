@@ -155,9 +155,22 @@ fn clean(s: &str) -> String {
         .collect()
 }
 
-/// Writes the table to stdout and, with `pages`, the page lines there; `counted_pairs` labels
-/// blocks against a gold text by [`Labels::CountedText`] instead of [`Labels::Text`].
-pub fn main(dirs: &[PathBuf], pages: Option<&Path>, counted_pairs: bool) -> ExitCode {
+/// How the table's `label` column judges a block against a gold text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LabelRule {
+    /// [`Labels::Text`]: 1 when at least half of its word pairs are in the gold, else 0.
+    #[default]
+    Block,
+    /// [`Labels::CountedText`]: the gold's pairs counted, each claimed by one block.
+    CountedPairs,
+    /// The share of its word pairs in the gold, between 0 and 1 ([`rows::BlockRow::share`];
+    /// snippet pages keep their 0 and 1).
+    Share,
+}
+
+/// Writes the table to stdout and, with `pages`, the page lines there, blocks labelled
+/// against a gold text by `rule`.
+pub fn main(dirs: &[PathBuf], pages: Option<&Path>, rule: LabelRule) -> ExitCode {
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut page_out = match pages.map(std::fs::File::create).transpose() {
@@ -207,7 +220,7 @@ pub fn main(dirs: &[PathBuf], pages: Option<&Path>, counted_pairs: bool) -> Exit
                 .as_deref()
                 .map(|t| gold.comments_at.and_then(|at| t.get(..at)).unwrap_or(t));
             let labels = match label_gold {
-                Some(t) if counted_pairs => Labels::CountedText(t),
+                Some(t) if rule == LabelRule::CountedPairs => Labels::CountedText(t),
                 Some(t) => Labels::Text(t),
                 None => Labels::Snippets {
                     with: &gold.with,
@@ -217,10 +230,11 @@ pub fn main(dirs: &[PathBuf], pages: Option<&Path>, counted_pairs: bool) -> Exit
             let page_rows = rows::block_rows(&bytes, &opts, Some(labels)).ok();
             let blocks = page_rows.map(|p| p.blocks).unwrap_or_default();
             for (i, b) in blocks.iter().enumerate() {
-                let label = match b.gold {
-                    Some(true) => "1",
-                    Some(false) => "0",
-                    None => "-1",
+                let label = match (b.gold, b.share) {
+                    (Some(_), Some(share)) if rule == LabelRule::Share => share.to_string(),
+                    (Some(true), _) => "1".to_string(),
+                    (Some(false), _) => "0".to_string(),
+                    (None, _) => "-1".to_string(),
                 };
                 let _ = write!(
                     out,

@@ -50,6 +50,12 @@ struct Args {
     #[argh(switch)]
     counted_pairs: bool,
 
+    /// blocks: label each block with the share of its word pairs in the gold, between 0 and 1
+    /// (the shipped model's labels, as `just train` writes them; without it, that share
+    /// thresholded at one half)
+    #[argh(switch)]
+    label_share: bool,
+
     /// pages: one row per candidate extraction (auto, auto --recall, danag) of each page
     #[argh(switch)]
     candidates: bool,
@@ -83,7 +89,20 @@ fn main() -> ExitCode {
             "eval-sites" | "eval-clusters" | "eval-detectors" | "blocks" | "pages" | "rules",
             None,
         ) => need_dir(),
-        ("blocks", Some(_)) => blocks::main(&a.paths, a.pages.as_deref(), a.counted_pairs),
+        ("blocks", Some(_)) => {
+            let rule = match (a.counted_pairs, a.label_share) {
+                (true, true) => {
+                    eprintln!(
+                        "pith-lab blocks: --counted-pairs and --label-share are two rules; give one"
+                    );
+                    return ExitCode::from(2);
+                }
+                (true, false) => blocks::LabelRule::CountedPairs,
+                (false, true) => blocks::LabelRule::Share,
+                (false, false) => blocks::LabelRule::Block,
+            };
+            blocks::main(&a.paths, a.pages.as_deref(), rule)
+        }
         ("pages", Some(_)) => pages::main(&a.paths, a.candidates),
         ("rules", Some(_)) => rules::main(&a.paths, a.off.as_deref(), &a.comments),
         ("eval-links", _) => {

@@ -777,6 +777,12 @@ fn pair(a: &str, b: &str) -> String {
 /// asks of each block alone whether the gold has its text at all; `rows::gold_labels`
 /// (`pith-lab blocks --counted-pairs`, measured) judges a page's blocks together.
 fn in_gold(g: &GoldIndex, text: &str) -> Option<bool> {
+    gold_pairs(g, text).map(|(found, pairs)| found * 2 >= pairs)
+}
+
+/// How many of the word pairs of `text` are in the gold, and how many it has: what
+/// [`in_gold`] thresholds at half (`None` under two words).
+fn gold_pairs(g: &GoldIndex, text: &str) -> Option<(usize, usize)> {
     let tokens = crate::eval::metrics::tokens(text);
     if tokens.len() < 2 {
         return None;
@@ -785,7 +791,7 @@ fn in_gold(g: &GoldIndex, text: &str) -> Option<bool> {
         .windows(2)
         .filter(|w| g.pairs.contains_key(&pair(&w[0], &w[1])))
         .count();
-    Some(found * 2 >= tokens.len() - 1)
+    Some((found, tokens.len() - 1))
 }
 
 /// At most `max` characters of `s`.

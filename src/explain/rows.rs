@@ -5,9 +5,11 @@
 //! block's gold label ([`Labels`]): against a gold text by the report's rule (`in_gold`: at
 //! least half of its word pairs are in the gold; `None` under two words) or by counted pairs
 //! (`gold_labels`, measured and not the shipped model's), against snippet gold by the same
-//! rule and by containment. Nothing here changes what any extractor does.
+//! rule and by containment; against a gold text, also the share of the block's word pairs the
+//! gold has ([`BlockRow::share`], the shipped block model's labels). Nothing here changes what
+//! any extractor does.
 
-use super::{GoldIndex, in_gold, pair};
+use super::{GoldIndex, gold_pairs, in_gold, pair};
 use crate::eval::metrics::normalize_ws;
 
 use crate::extract::auto::Outcome;
@@ -24,6 +26,11 @@ pub struct BlockRow {
     /// Whether the gold has it ([`Labels`]); `None` without a gold, under two words, or not
     /// judged by snippet gold.
     pub gold: Option<bool>,
+    /// The share of its word pairs the gold has, against a gold text by the per-block rule
+    /// ([`Labels::Text`]: `gold` is whether it is at least one half); `None` under two
+    /// words and under the other labels. `pith-lab blocks --label-share` writes it as the
+    /// label the shipped block model learns (docs/model.md, "The label rule").
+    pub share: Option<f64>,
     /// The tag name of the block-level element holding the block (`""` when unknown).
     pub tag: &'static str,
     /// The tag name of that element's parent.
@@ -100,6 +107,18 @@ impl Labeller {
                 with: SnippetIndex::new(with),
                 without: SnippetIndex::new(without),
             },
+        }
+    }
+
+    /// The share of each block text's word pairs in the gold, in their order: against a gold
+    /// text by the per-block rule only.
+    fn shares(&self, texts: &[String]) -> Vec<Option<f64>> {
+        match self {
+            Labeller::Text(g) => texts
+                .iter()
+                .map(|t| gold_pairs(g, t).map(|(found, pairs)| found as f64 / pairs as f64))
+                .collect(),
+            _ => vec![None; texts.len()],
         }
     }
 
@@ -188,9 +207,12 @@ pub fn block_rows(
     let arena = bumpalo::Bump::new();
     let doc = Document::parse(&decoded.text, &arena);
     let d = features::describe(&doc, &opts.extract);
-    let gold = labels.map_or_else(
-        || vec![None; d.texts.len()],
-        |l| Labeller::new(l).labels(&d.texts),
+    let (gold, share) = labels.map_or_else(
+        || (vec![None; d.texts.len()], vec![None; d.texts.len()]),
+        |l| {
+            let l = Labeller::new(l);
+            (l.labels(&d.texts), l.shares(&d.texts))
+        },
     );
     let blocks = d
         .texts
@@ -200,6 +222,7 @@ pub fn block_rows(
             let (tag, parent_tag) = d.tags.get(i).copied().unwrap_or(("", ""));
             BlockRow {
                 gold: gold.get(i).copied().flatten(),
+                share: share.get(i).copied().flatten(),
                 text: text.clone(),
                 tag,
                 parent_tag,
@@ -304,6 +327,34 @@ mod tests {
             .filter(|r| r.text == "Choosing where workflows run")
             .map(|r| r.gold);
         assert!(copies.eq([Some(true); 3]));
+    }
+
+    #[test]
+    fn the_share_of_a_blocks_pairs_in_the_gold_is_what_its_label_thresholds() {
+        let page = b"<html><body><nav><p><a href=/>Home</a></p></nav><article>\
+            <p>The council voted on Tuesday to close the bridge.</p>\
+            <p>The council voted to sell tickets at the station.</p>\
+            <p>Nothing of this sentence appears anywhere else.</p></article></body></html>";
+        let gold = "The council voted on Tuesday to close the bridge.";
+        let rows = block_rows(page, &Options::default(), Some(Labels::Text(gold))).expect("a page");
+        let row = |text: &str| {
+            let r = rows
+                .blocks
+                .iter()
+                .find(|r| r.text.starts_with(text))
+                .unwrap_or_else(|| panic!("no block {text}"));
+            (r.share, r.gold)
+        };
+        assert_eq!(row("The council voted on"), (Some(1.0), Some(true)));
+        // Two of its eight pairs are in the gold: "the council" and "council voted".
+        assert_eq!(row("The council voted to"), (Some(0.25), Some(false)));
+        assert_eq!(row("Nothing of this"), (Some(0.0), Some(false)));
+        // Under two words: neither judged nor measured.
+        assert_eq!(row("Home"), (None, None));
+        // Counted pairs give no share.
+        let rows =
+            block_rows(page, &Options::default(), Some(Labels::CountedText(gold))).expect("a page");
+        assert!(rows.blocks.iter().all(|r| r.share.is_none()));
     }
 
     #[test]
