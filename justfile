@@ -116,7 +116,7 @@ train:
     test -x target/train-venv/bin/python || python3 -m venv target/train-venv
     target/train-venv/bin/pip install -q -r lab/train/requirements.txt
     target/train-venv/bin/python lab/train/page_model.py target/pages/pages.tsv --rust src/page/model/trees.rs --words src/page/model/words.bin --predictions lab/train/page_predictions.tsv --report eval/MODEL.md
-    ./target/release/pith-lab blocks ../shared/data/scrapinghub ../shared/data/cleaneval_final ../shared/data/dragnet ../shared/data/l3s_gn1 ../shared/data/wcxb_dev ../shared/data/wcxb_train ../shared/data/trafilatura_eval --pages target/blocks/pages.jsonl > target/blocks/blocks.tsv
+    ./target/release/pith-lab blocks ../shared/data/scrapinghub ../shared/data/cleaneval_final ../shared/data/dragnet ../shared/data/l3s_gn1 ../shared/data/wcxb_dev ../shared/data/wcxb_train ../shared/data/trafilatura_eval --label-share --pages target/blocks/pages.jsonl > target/blocks/blocks.tsv
     target/train-venv/bin/python lab/train/train.py target/blocks/blocks.tsv target/blocks/pages.jsonl --rust src/extract/learned/trees.rs --predictions lab/train/block_predictions.tsv
 
 # What each rule of `auto` is worth on pages no rule was written for: every gold page's F1 with
@@ -141,7 +141,7 @@ rules:
 train-lab:
     cargo build --release -p pith-lab
     mkdir -p target/blocks
-    ./target/release/pith-lab blocks ../shared/data/scrapinghub ../shared/data/cleaneval_final ../shared/data/dragnet ../shared/data/l3s_gn1 ../shared/data/wcxb_dev ../shared/data/wcxb_train ../shared/data/trafilatura_eval --pages target/blocks/pages.jsonl > target/blocks/blocks.tsv
+    ./target/release/pith-lab blocks ../shared/data/scrapinghub ../shared/data/cleaneval_final ../shared/data/dragnet ../shared/data/l3s_gn1 ../shared/data/wcxb_dev ../shared/data/wcxb_train ../shared/data/trafilatura_eval --label-share --pages target/blocks/pages.jsonl > target/blocks/blocks.tsv
     test -x target/train-venv/bin/python || python3 -m venv target/train-venv
     target/train-venv/bin/pip install -q -r lab/train/requirements.txt
     target/train-venv/bin/python lab/train/train.py target/blocks/blocks.tsv target/blocks/pages.jsonl --peers ../shared/peers --out target/train --report eval/BLOCK_MODEL.md

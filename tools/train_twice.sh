@@ -19,7 +19,7 @@ out=target/train-twice
 rm -rf "$out"
 mkdir -p "$out/1" "$out/2"
 "$lab" pages "${sets[@]/#/$data/}" > "$out/pages.tsv" 2> "$out/pages.log"
-"$lab" blocks "${block_sets[@]/#/$data/}" --pages "$out/blocks.jsonl" > "$out/blocks.tsv" 2> "$out/blocks.log"
+"$lab" blocks "${block_sets[@]/#/$data/}" --label-share --pages "$out/blocks.jsonl" > "$out/blocks.tsv" 2> "$out/blocks.log"
 test -x target/train-venv/bin/python || python3 -m venv target/train-venv
 target/train-venv/bin/pip install -q -r lab/train/requirements.txt
 for run in 1 2; do
