@@ -8,10 +8,11 @@
 //! its line, where it lies, its class/id words hashed as FastCE hashes its features, its
 //! neighbours), and two gradient-boosted forests ([`trees`], trained by `just train` on the
 //! gold sets in `../shared/data` and compiled in: nothing is read at run time) give the
-//! probability that it is content: the first over the block's numbers, the second over them
-//! and the first one's probabilities of the blocks around it and of the whole page
-//! ([`run_inputs`]), since content comes in runs and a block is judged against its page. The
-//! blocks at or above a threshold are the selection.
+//! probability that it is content (learned as the share of a block's word pairs a gold text
+//! has, so the expected share of its words the scorer counts as content): the first over the
+//! block's numbers, the second over them and the first one's probabilities of the blocks
+//! around it and of the whole page ([`run_inputs`]), since content comes in runs and a block
+//! is judged against its page. The blocks at or above a threshold are the selection.
 //!
 //! A block is kept when its probability reaches a fraction of the page's best expected F1
 //! ([`best_f1`]): with calibrated probabilities, the selection of greatest expected F1 keeps
