@@ -156,10 +156,9 @@ fn clean(s: &str) -> String {
 }
 
 /// How the table's `label` column judges a block against a gold text.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LabelRule {
     /// [`Labels::Text`]: 1 when at least half of its word pairs are in the gold, else 0.
-    #[default]
     Block,
     /// [`Labels::CountedText`]: the gold's pairs counted, each claimed by one block.
     CountedPairs,
