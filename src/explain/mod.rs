@@ -777,7 +777,12 @@ fn pair(a: &str, b: &str) -> String {
 /// asks of each block alone whether the gold has its text at all; `rows::gold_labels`
 /// (`pith-lab blocks --counted-pairs`, measured) judges a page's blocks together.
 fn in_gold(g: &GoldIndex, text: &str) -> Option<bool> {
-    gold_pairs(g, text).map(|(found, pairs)| found * 2 >= pairs)
+    gold_pairs(g, text).map(at_least_half)
+}
+
+/// [`in_gold`]'s test on the counts of [`gold_pairs`]: at least half of the pairs found.
+fn at_least_half((found, pairs): (usize, usize)) -> bool {
+    found * 2 >= pairs
 }
 
 /// How many of the word pairs of `text` are in the gold, and how many it has: what

@@ -9,7 +9,7 @@
 //! gold has ([`BlockRow::share`], the shipped block model's labels). Nothing here changes what
 //! any extractor does.
 
-use super::{GoldIndex, gold_pairs, in_gold, pair};
+use super::{GoldIndex, at_least_half, gold_pairs, in_gold, pair};
 use crate::eval::metrics::normalize_ws;
 
 use crate::extract::auto::Outcome;
@@ -110,36 +110,39 @@ impl Labeller {
         }
     }
 
-    /// The share of each block text's word pairs in the gold, in their order: against a gold
-    /// text by the per-block rule only.
-    fn shares(&self, texts: &[String]) -> Vec<Option<f64>> {
+    /// The labels of a page's block texts and, against a gold text by the per-block rule,
+    /// the share of each one's word pairs in the gold (the counts the label tests), in their
+    /// order.
+    fn judge(&self, texts: &[String]) -> (Vec<Option<bool>>, Vec<Option<f64>>) {
+        let no_shares = || vec![None; texts.len()];
         match self {
             Labeller::Text(g) => texts
                 .iter()
-                .map(|t| gold_pairs(g, t).map(|(found, pairs)| found as f64 / pairs as f64))
-                .collect(),
-            _ => vec![None; texts.len()],
-        }
-    }
-
-    /// The labels of a page's block texts, in their order.
-    fn labels(&self, texts: &[String]) -> Vec<Option<bool>> {
-        match self {
-            Labeller::Text(g) => texts.iter().map(|t| in_gold(g, t)).collect(),
-            Labeller::CountedText(g) => gold_labels(g, texts),
-            Labeller::Snippets { with, without } => texts
-                .iter()
-                .map(|text| {
-                    // A block under two words is never judged: `in_gold` says None, and it
-                    // cannot hold a whole snippet, which has two words or more.
-                    let normalized = normalize_ws(text);
-                    match (with.has(text, &normalized), without.has(text, &normalized)) {
-                        (true, false) => Some(true),
-                        (false, true) => Some(false),
-                        _ => None,
-                    }
+                .map(|t| {
+                    let counts = gold_pairs(g, t);
+                    (
+                        counts.map(at_least_half),
+                        counts.map(|(found, pairs)| found as f64 / pairs as f64),
+                    )
                 })
-                .collect(),
+                .unzip(),
+            Labeller::CountedText(g) => (gold_labels(g, texts), no_shares()),
+            Labeller::Snippets { with, without } => {
+                let labels = texts
+                    .iter()
+                    .map(|text| {
+                        // A block under two words is never judged: `in_gold` says None, and it
+                        // cannot hold a whole snippet, which has two words or more.
+                        let normalized = normalize_ws(text);
+                        match (with.has(text, &normalized), without.has(text, &normalized)) {
+                            (true, false) => Some(true),
+                            (false, true) => Some(false),
+                            _ => None,
+                        }
+                    })
+                    .collect();
+                (labels, no_shares())
+            }
         }
     }
 }
@@ -209,10 +212,7 @@ pub fn block_rows(
     let d = features::describe(&doc, &opts.extract);
     let (gold, share) = labels.map_or_else(
         || (vec![None; d.texts.len()], vec![None; d.texts.len()]),
-        |l| {
-            let l = Labeller::new(l);
-            (l.labels(&d.texts), l.shares(&d.texts))
-        },
+        |l| Labeller::new(l).judge(&d.texts),
     );
     let blocks = d
         .texts
