@@ -358,6 +358,35 @@ def pair_scores(df, bank, oof, mask, sw, betas):
     return per
 
 
+# --robust-sets (measured, not kept; docs/model.md, "The worst set's gain as the threshold's
+# objective"): the triple whose worst training set gains most over `auto` (each set's mean page
+# F1 under the triple minus `auto`'s mean there) instead of the best mean over all pages. With
+# one set (the CV) it is the pooled choice.
+ROBUST = {"on": False, "auto": {}}
+
+
+def robust_pair(df, bank, oof, mask):
+    """The index in threshold_pairs() of the triple with the largest smallest per-set gain
+    over `auto` (ROBUST["auto"]: per page, `auto`'s F1) among the `mask` pages' sets."""
+    kept = df["auto_kept"].values > 0
+    scale = page_best(df, oof)
+    pairs = threshold_pairs()
+    sums, auto, n = {}, {}, {}
+    for k in df.loc[mask, ["set", "page"]].drop_duplicates().itertuples(index=False):
+        k = tuple(k)
+        if not bank.scored(k):
+            continue
+        sc = bank.scores_pairs(k, oof, kept, pairs, scale)
+        sums[k[0]] = sums.get(k[0], 0.0) + np.array([v[2] for v in sc])
+        auto[k[0]] = auto.get(k[0], 0.0) + ROBUST["auto"][k]
+        n[k[0]] = n.get(k[0], 0) + 1
+    gains = np.array([sums[s] / n[s] - auto[s] / n[s] for s in sorted(sums)])
+    i = int(np.argmax(gains.min(axis=0)))
+    print(f"worst-set triple {fmt_thr(pairs[i])}: gains over auto "
+          + ", ".join(f"{s} {g:+.4f}" for s, g in zip(sorted(sums), gains[:, i])), file=sys.stderr)
+    return i
+
+
 def fit_with_threshold(df, x, bank, train_mask):
     """Fits on `train_mask` rows and picks the threshold (a kept/added/floor triple, unless
     --one-threshold) by an inner host-grouped 2-fold CV over those pages (out-of-fold
@@ -365,7 +394,9 @@ def fit_with_threshold(df, x, bank, train_mask):
     probabilities."""
     sw = set_weights(df, train_mask)
     oof, model = oof_and_fit(df, x, train_mask, sw)
-    if TWO["on"]:
+    if TWO["on"] and ROBUST["on"]:
+        thr = threshold_pairs()[robust_pair(df, bank, oof, train_mask)]
+    elif TWO["on"]:
         thr = threshold_pairs()[best_pair(pair_scores(df, bank, oof, train_mask, sw, [1.0])[1.0])]
     else:
         set_w = dict(zip(df["set"].values, sw))
@@ -767,6 +798,9 @@ def main():
     ap.add_argument("--inner-folds", type=int, default=2,
                     help="folds of the inner host-grouped CV that gives the training part its "
                     "out-of-fold probabilities (2 ships; 4 measured, not kept)")
+    ap.add_argument("--robust-sets", action="store_true",
+                    help="choose the threshold triple whose worst training set gains most over "
+                    "auto (measured, not shipped)")
     ap.add_argument("--smooth-grid", action="store_true",
                     help="choose the threshold triple on its score averaged with its grid neighbours "
                     "(measured)")
@@ -778,6 +812,9 @@ def main():
         raise SystemExit("--inner-folds needs at least 2")
     if a.best_run and a.rust:
         raise SystemExit("--best-run has no inputs in the library to export to")
+    if a.robust_sets and (a.rust or a.one_threshold or a.smooth_grid):
+        raise SystemExit("--robust-sets chooses the held-out parts' triple: not with --rust, "
+                         "--one-threshold or --smooth-grid")
     if a.smooth_grid and a.fixed_thresholds:
         raise SystemExit("--smooth-grid smooths the triples' grid; --fixed-thresholds has none")
     INNER["folds"] = a.inner_folds
@@ -847,6 +884,10 @@ def main():
     def score_text(key, text):
         g = gold_c[key]
         return bow_text(text, g, sum(g.values()))
+
+    if a.robust_sets:
+        ROBUST["on"] = True
+        ROBUST["auto"] = {k: score_text(k, p["auto"])[2] for k, p in pages.items() if bank.scored(k)}
 
     def peer_text(key, tool):
         path = os.path.join(a.peers, key[0], tool, f"{key[1]}.txt")
