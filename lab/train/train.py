@@ -368,22 +368,21 @@ ROBUST = {"on": False, "auto": {}}
 def robust_pair(df, bank, oof, mask):
     """The index in threshold_pairs() of the triple with the largest smallest per-set gain
     over `auto` (ROBUST["auto"]: per page, `auto`'s F1) among the `mask` pages' sets."""
-    kept = df["auto_kept"].values > 0
-    scale = page_best(df, oof)
-    pairs = threshold_pairs()
-    sums, auto, n = {}, {}, {}
-    for k in df.loc[mask, ["set", "page"]].drop_duplicates().itertuples(index=False):
-        k = tuple(k)
-        if not bank.scored(k):
+    ones = np.ones(len(df))
+    names, gains = [], []
+    for s in sorted(set(df.loc[mask, "set"])):
+        in_set = mask & (df["set"].values == s)
+        keys = [tuple(k) for k in df.loc[in_set, ["set", "page"]].drop_duplicates().itertuples(index=False)]
+        keys = [k for k in keys if bank.scored(k)]
+        if not keys:
             continue
-        sc = bank.scores_pairs(k, oof, kept, pairs, scale)
-        sums[k[0]] = sums.get(k[0], 0.0) + np.array([v[2] for v in sc])
-        auto[k[0]] = auto.get(k[0], 0.0) + ROBUST["auto"][k]
-        n[k[0]] = n.get(k[0], 0) + 1
-    gains = np.array([sums[s] / n[s] - auto[s] / n[s] for s in sorted(sums)])
+        total = pair_scores(df, bank, oof, in_set, ones, [1.0])[1.0]
+        names.append(s)
+        gains.append(total / len(keys) - sum(ROBUST["auto"][k] for k in keys) / len(keys))
+    gains = np.array(gains)
     i = int(np.argmax(gains.min(axis=0)))
-    print(f"worst-set triple {fmt_thr(pairs[i])}: gains over auto "
-          + ", ".join(f"{s} {g:+.4f}" for s, g in zip(sorted(sums), gains[:, i])), file=sys.stderr)
+    print(f"worst-set triple {fmt_thr(threshold_pairs()[i])}: gains over auto "
+          + ", ".join(f"{s} {g:+.4f}" for s, g in zip(names, gains[:, i])), file=sys.stderr)
     return i
 
 
