@@ -107,7 +107,34 @@ def pair_selection(p, kept, scale, pairs):
     (thresholds x blocks)."""
     t = np.asarray(pairs, dtype=np.float64)
     added = np.maximum(t[:, 1:2] * scale[None, :], t[:, 2:3])
-    return np.where(kept[None, :], p[None, :] >= t[:, 0:1] * scale[None, :], p[None, :] >= added)
+    sel = np.where(kept[None, :], p[None, :] >= t[:, 0:1] * scale[None, :], p[None, :] >= added)
+    if HYST["gap"] is None or len(p) == 0:
+        return sel
+    seed = sel & (kept[None, :] | (p[None, :] >= min(scale.max(), p.max())))
+    return hysteresis(sel, seed, HYST["gap"])
+
+
+# --hysteresis G (lab): a selected block stays only when a chain of selected blocks, each at
+# most G unselected blocks from the next, joins it to a seed: a selected block `auto` kept or
+# one whose probability reaches the page's best expected F1 (or the page's highest
+# probability, when lower). Canny's hysteresis thresholding in page order, with DANAg's
+# neighbours within a gap: a weak block far from every sure one (a sidebar's teaser) stays
+# out.
+HYST = {"gap": None}
+
+
+def hysteresis(sel, seed, gap):
+    """The selections `sel` (rows x blocks) without the groups of selected blocks (joined
+    across at most `gap` unselected ones) that hold no `seed` block."""
+    rows, n = sel.shape
+    idx = np.arange(n)
+    prev = np.maximum.accumulate(np.where(sel, idx[None, :], -(10**9)), axis=1)
+    before = np.concatenate([np.full((rows, 1), -(10**9)), prev[:, :-1]], axis=1)
+    new = sel & (idx[None, :] - before > gap + 1)
+    gid = np.cumsum(new.ravel()).reshape(rows, n)
+    has = np.zeros(int(gid.max()) + 1, dtype=bool)
+    has[gid[sel & seed]] = True
+    return sel & has[gid]
 
 
 # A text the page repeats is kept once, as extract::repeats does after every selection of the
@@ -806,9 +833,17 @@ def main():
     ap.add_argument("--best-run", action="store_true",
                     help="the second model also reads where the block stands against the page's "
                     "best run of blocks under the first model (measured, not shipped)")
+    ap.add_argument("--within", metavar="SET",
+                    help="diagnostic: host-grouped 5-fold CV over SET, trained on every other row")
+    ap.add_argument("--hysteresis", type=int, metavar="G",
+                    help="keep a selected block only when joined to a sure one across gaps of at "
+                    "most G blocks (measured)")
     a = ap.parse_args()
     if a.inner_folds < 2:
         raise SystemExit("--inner-folds needs at least 2")
+    HYST["gap"] = a.hysteresis
+    if a.hysteresis is not None and a.rust:
+        raise SystemExit("--hysteresis has no selection in the library to export to")
     if a.best_run and a.rust:
         raise SystemExit("--best-run has no inputs in the library to export to")
     if a.robust_sets and (a.rust or a.one_threshold or a.smooth_grid):
@@ -937,6 +972,26 @@ def main():
     # then mapped to the table's rows.
     row_key = (df["set"] + "/" + df["page"]).values
     test_pages = {}
+
+    if a.within:
+        # Diagnostic: host-grouped 5-fold CV over one set, each fold trained on every other
+        # row of every set (the set's other hosts included).
+        s_pages = [k for k in pages if k[0] == a.within]
+        if len(s_pages) < 5:
+            raise SystemExit(f"--within {a.within}: not a set of the table with 5 pages or more")
+        s_hosts = [pages[k]["host"] for k in s_pages]
+        folds = []
+        for i, (_tr, te) in enumerate(host_folds(s_hosts)):
+            name = f"fold{i + 1}"
+            te_keys = [f"{s_pages[j][0]}/{s_pages[j][1]}" for j in te]
+            tem = np.isin(row_key, te_keys)
+            test_pages[name] = [s_pages[j] for j in te]
+            folds.append((name, ~tem, tem))
+        run(f"within-{a.within}", folds)
+        write_per_page(os.path.join(a.out, "per_page.tsv"), per_page)
+        m, au = summary([r[5] for r in per_page]), summary([r[6] for r in per_page])
+        print(f"{a.within} within: model F1 {m[2]:.4f} ({m[3]} below 0.5), auto {au[2]:.4f}")
+        return
 
     # Host-grouped 5-fold CV on wcxb_train.
     wc_pages = [k for k in pages if k[0] == "wcxb_train"]
