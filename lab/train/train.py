@@ -973,38 +973,38 @@ def main():
     row_key = (df["set"] + "/" + df["page"]).values
     test_pages = {}
 
+    def host_cv(name, everything_else):
+        """Host-grouped 5-fold CV over the pages of set `name`: per fold (its name, training
+        rows, test rows), with the fold's test pages registered. A fold trains on the set's
+        other folds, or with `everything_else` on every row of the table outside its test
+        pages."""
+        s_pages = [k for k in pages if k[0] == name]
+        s_hosts = [pages[k]["host"] for k in s_pages]
+        if len(set(s_hosts)) < 5:
+            raise SystemExit(f"{name}: fewer than 5 hosts in the table, too few for 5 host-grouped folds")
+
+        def rows(js):
+            return np.isin(row_key, [f"{s_pages[j][0]}/{s_pages[j][1]}" for j in js])
+
+        folds = []
+        for i, (tr, te) in enumerate(host_folds(s_hosts)):
+            fold = f"fold{i + 1}"
+            tem = rows(te)
+            test_pages[fold] = [s_pages[j] for j in te]
+            folds.append((fold, ~tem if everything_else else rows(tr), tem))
+        return folds
+
     if a.within:
         # Diagnostic: host-grouped 5-fold CV over one set, each fold trained on every other
         # row of every set (the set's other hosts included).
-        s_pages = [k for k in pages if k[0] == a.within]
-        if len(s_pages) < 5:
-            raise SystemExit(f"--within {a.within}: not a set of the table with 5 pages or more")
-        s_hosts = [pages[k]["host"] for k in s_pages]
-        folds = []
-        for i, (_tr, te) in enumerate(host_folds(s_hosts)):
-            name = f"fold{i + 1}"
-            te_keys = [f"{s_pages[j][0]}/{s_pages[j][1]}" for j in te]
-            tem = np.isin(row_key, te_keys)
-            test_pages[name] = [s_pages[j] for j in te]
-            folds.append((name, ~tem, tem))
-        run(f"within-{a.within}", folds)
+        run(f"within-{a.within}", host_cv(a.within, everything_else=True))
         write_per_page(os.path.join(a.out, "per_page.tsv"), per_page)
         m, au = summary([r[5] for r in per_page]), summary([r[6] for r in per_page])
         print(f"{a.within} within: model F1 {m[2]:.4f} ({m[3]} below 0.5), auto {au[2]:.4f}")
         return
 
-    # Host-grouped 5-fold CV on wcxb_train.
-    wc_pages = [k for k in pages if k[0] == "wcxb_train"]
-    wc_hosts = [pages[k]["host"] for k in wc_pages]
-    folds = []
-    for i, (_tr, te) in enumerate(host_folds(wc_hosts)):
-        name = f"fold{i + 1}"
-        tr_keys = [f"{wc_pages[j][0]}/{wc_pages[j][1]}" for j in _tr]
-        te_keys = [f"{wc_pages[j][0]}/{wc_pages[j][1]}" for j in te]
-        trm, tem = np.isin(row_key, tr_keys), np.isin(row_key, te_keys)
-        test_pages[name] = [wc_pages[j] for j in te]
-        folds.append((name, trm, tem))
-    run("cv5-wcxb_train", folds)
+    # Host-grouped 5-fold CV on wcxb_train, trained on its other folds alone.
+    run("cv5-wcxb_train", host_cv("wcxb_train", everything_else=False))
 
     if a.cv_only:
         summary_cv = summary([r[5] for r in per_page])
