@@ -101,13 +101,13 @@ eval-links:
 # (target/train-venv, versions pinned in lab/train/requirements.txt); deterministic: a re-run
 # writes the same bytes. About 3 minutes on 2 cores after the build.
 # - The page models of JSON output (`page_type`, `confidence`): the page table of `pith-lab
-#   pages`, host-grouped 5-fold CV on wcxb_train; writes src/page/model/trees.rs (the forests as
-#   Rust tables), src/page/model/words.bin (the text model's weights),
+#   pages`, host-grouped 5-fold CV on wcxb_train; writes src/page/model/page.model (the forests,
+#   a model file), src/page/model/words.bin (the text model's weights),
 #   lab/train/page_predictions.tsv (checked by tests/page_model.rs) and eval/MODEL.md.
 # - The block model of `--algo model` (docs/model.md): the block table of `pith-lab blocks`
 #   (the six text sets, and trafilatura_eval's blocks labelled by its snippets),
 #   trained on every block with its thresholds from an inner host-grouped CV; writes
-#   src/extract/learned/trees.rs and lab/train/block_predictions.tsv (checked by
+#   src/extract/learned/block.model and lab/train/block_predictions.tsv (checked by
 #   tests/block_model.rs). Its cross-validated figures are `just train-lab`'s.
 train:
     cargo build --release -p pith-lab
@@ -115,9 +115,9 @@ train:
     ./target/release/pith-lab pages ../shared/data/scrapinghub ../shared/data/cleaneval_final ../shared/data/dragnet ../shared/data/l3s_gn1 ../shared/data/wcxb_dev ../shared/data/wcxb_train > target/pages/pages.tsv
     test -x target/train-venv/bin/python || python3 -m venv target/train-venv
     target/train-venv/bin/pip install -q -r lab/train/requirements.txt
-    target/train-venv/bin/python lab/train/page_model.py target/pages/pages.tsv --rust src/page/model/trees.rs --words src/page/model/words.bin --predictions lab/train/page_predictions.tsv --report eval/MODEL.md
+    target/train-venv/bin/python lab/train/page_model.py target/pages/pages.tsv --model src/page/model/page.model --words src/page/model/words.bin --predictions lab/train/page_predictions.tsv --report eval/MODEL.md
     ./target/release/pith-lab blocks ../shared/data/scrapinghub ../shared/data/cleaneval_final ../shared/data/dragnet ../shared/data/l3s_gn1 ../shared/data/wcxb_dev ../shared/data/wcxb_train ../shared/data/trafilatura_eval --label-share --pages target/blocks/pages.jsonl > target/blocks/blocks.tsv
-    target/train-venv/bin/python lab/train/train.py target/blocks/blocks.tsv target/blocks/pages.jsonl --rust src/extract/learned/trees.rs --predictions lab/train/block_predictions.tsv
+    target/train-venv/bin/python lab/train/train.py target/blocks/blocks.tsv target/blocks/pages.jsonl --model src/extract/learned/block.model --predictions lab/train/block_predictions.tsv
 
 # What each rule of `auto` is worth on pages no rule was written for: every gold page's F1 with
 # each rule switched off in turn (target/rules/rules.tsv, 10 s), then the test each rule is held

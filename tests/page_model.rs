@@ -21,7 +21,7 @@ fn the_evaluator_gives_the_trainers_predictions_on_every_training_page() {
     let mut lines = table.lines();
     let header: Vec<&str> = lines.next().expect("header").split('\t').collect();
     assert_eq!(header[..3], ["set", "page", "url"]);
-    assert_eq!(header[3..header.len() - 1], model::trees::CLASSES);
+    assert_eq!(header[3..header.len() - 1], model::model().classes);
     let opts = Options {
         metadata: true,
         ..Options::default()

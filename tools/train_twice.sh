@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `just train` is deterministic: the page and block tables written by PITH_LAB (default
 # target/debug/pith-lab) from ../shared/data, then lab/train/page_model.py and
-# lab/train/train.py --rust each run twice on them; every file the two runs write (the Rust
-# forests, the text model's weights, the trainers' predictions and the report) must be the
+# lab/train/train.py --model each run twice on them; every file the two runs write (the model
+# files, the text model's weights, the trainers' predictions and the report) must be the
 # same bytes. Used by .ci/run; needs ../shared/data
 # and PyPI (the pinned trainer in target/train-venv).
 set -euo pipefail
@@ -24,14 +24,14 @@ test -x target/train-venv/bin/python || python3 -m venv target/train-venv
 target/train-venv/bin/pip install -q -r lab/train/requirements.txt
 for run in 1 2; do
   target/train-venv/bin/python lab/train/page_model.py "$out/pages.tsv" \
-    --rust "$out/$run/trees.rs" --words "$out/$run/words.bin" \
+    --model "$out/$run/page.model" --words "$out/$run/words.bin" \
     --predictions "$out/$run/page_predictions.tsv" --report "$out/$run/MODEL.md" \
     > /dev/null 2> "$out/$run/log"
   target/train-venv/bin/python lab/train/train.py "$out/blocks.tsv" "$out/blocks.jsonl" \
-    --rust "$out/$run/block_trees.rs" --predictions "$out/$run/block_predictions.tsv" \
+    --model "$out/$run/block.model" --predictions "$out/$run/block_predictions.tsv" \
     > /dev/null 2> "$out/$run/block_log"
 done
-for f in trees.rs words.bin page_predictions.tsv MODEL.md block_trees.rs block_predictions.tsv; do
+for f in page.model words.bin page_predictions.tsv MODEL.md block.model block_predictions.tsv; do
   cmp "$out/1/$f" "$out/2/$f"
 done
-echo "train_twice: two runs of each trainer wrote the same bytes ($(wc -c < "$out/1/words.bin") + $(wc -c < "$out/1/trees.rs") bytes of page models, $(wc -c < "$out/1/block_trees.rs") of block model)"
+echo "train_twice: two runs of each trainer wrote the same bytes ($(wc -c < "$out/1/words.bin") + $(wc -c < "$out/1/page.model") bytes of page models, $(wc -c < "$out/1/block.model") of block model)"

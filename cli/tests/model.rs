@@ -169,7 +169,7 @@ fn a_real_pages_comments_are_kept_with_the_model() {
 #[test]
 fn explain_shows_each_blocks_probability_of_content() {
     let html = explain_model(&[], "explain");
-    let t = pith::extract::learned::trees::THRESHOLD;
+    let t = pith::extract::learned::model().threshold;
     assert!(html.contains(
         "text blocks reach their threshold and are kept: the best expected F1 of the page is 0."
     ));

@@ -1,6 +1,8 @@
 """What the trainers share: reading `pith-lab`'s tables, LightGBM's determinism settings and
 the host-grouped folds (page_model.py, train.py, arbitrate.py)."""
 
+import struct
+
 import numpy as np
 import pandas as pd
 from sklearn.model_selection import GroupKFold
@@ -56,20 +58,12 @@ def host_folds(hosts, n_splits=5):
         yield train, test
 
 
-def rs_float(x):
-    """A number as Rust source: Python's shortest round-trip form, the same f64."""
-    x = float(x)
-    if not np.isfinite(x):
-        raise SystemExit(f"non-finite value {x} in a model")
-    return repr(x)
-
-
-def export(booster, name, outputs):
-    """One forest as Rust statics for `extract::learned::forest::Forest`: the roots, splits and
-    leaves of every tree, in tree order; within a tree, nodes in pre-order (a child's index is
-    above its parent's). A numeric split is `s(feature, threshold, left, right)`; a categorical
-    one `c(feature, &[categories going left], left, right)`. Returns the lines and the counts
-    of splits, leaves and trees."""
+def forest_of(booster, name, outputs):
+    """One forest as the model file stores it (`extract::learned::forest`): the roots, splits
+    and leaves of every tree, in tree order; within a tree, nodes in pre-order (a child's index
+    is above its parent's). A child `c >= 0` is a split, `c < 0` the leaf `~c`. A split is
+    (feature, threshold, left, right) for a numeric one, (feature, [categories going left],
+    left, right) for a categorical one."""
     model = booster.dump_model()
     if model.get("num_tree_per_iteration", 1) != outputs:
         raise SystemExit(f"{name}: {model.get('num_tree_per_iteration')} trees per iteration")
@@ -99,26 +93,85 @@ def export(booster, name, outputs):
                 left, right = ref[id(node["left_child"])], ref[id(node["right_child"])]
                 kind, missing = node["decision_type"], node.get("missing_type", "None")
                 if kind == "<=" and missing == "None":
-                    splits.append(f"s({node['split_feature']}, {rs_float(node['threshold'])}, {left}, {right})")
+                    t = float(node["threshold"])
+                    if not np.isfinite(t):
+                        raise SystemExit(f"{name}: non-finite threshold {t}")
+                    splits.append((int(node["split_feature"]), t, left, right))
                 elif kind == "==" and missing in ("None", "NaN"):
                     # Categories going left, as LightGBM writes them: "3||7||12".
                     cats = sorted(int(v) for v in str(node["threshold"]).split("||"))
-                    splits.append(f"c({node['split_feature']}, &[{', '.join(map(str, cats))}], {left}, {right})")
+                    splits.append((int(node["split_feature"]), cats, left, right))
                 else:
                     raise SystemExit(f"{name}: unsupported split {kind} {missing}")
             else:
-                leaves.append(rs_float(node["leaf_value"]))
+                v = float(node["leaf_value"])
+                if not np.isfinite(v):
+                    raise SystemExit(f"{name}: non-finite leaf {v}")
+                leaves.append(v)
         roots.append(ref[id(root)])
-    up = name.upper()
-    out = [f"static {up}_SPLITS: [Split; {len(splits)}] = ["]
-    out += [f"    {s}," for s in splits]
-    out.append("];")
-    out.append(f"static {up}_LEAVES: [f64; {len(leaves)}] = [")
-    for i in range(0, len(leaves), 6):
-        out.append("    " + " ".join(v + "," for v in leaves[i : i + 6]))
-    out.append("];")
-    out.append(f"static {up}_ROOTS: [i32; {len(roots)}] = [")
-    for i in range(0, len(roots), 16):
-        out.append("    " + " ".join(f"{v}," for v in roots[i : i + 16]))
-    out.append("];")
-    return out, len(splits), len(leaves), len(roots)
+    return dict(outputs=outputs, roots=roots, splits=splits, leaves=leaves)
+
+
+MODEL_MAGIC = b"PITHMODL"
+MODEL_VERSION = 1
+
+
+def _name(name):
+    b = name.encode()
+    if len(b) > 255:
+        raise SystemExit(f"entry name too long: {name}")
+    return struct.pack("<B", len(b)) + b
+
+
+def strings_entry(name, values):
+    out = b"\x01" + _name(name) + struct.pack("<I", len(values))
+    for v in values:
+        b = v.encode()
+        out += struct.pack("<H", len(b)) + b
+    return out
+
+
+def numbers_entry(name, values):
+    return b"\x02" + _name(name) + struct.pack("<I", len(values)) + struct.pack(f"<{len(values)}d", *values)
+
+
+def forest_entry(name, forest, inputs):
+    """A forest of `forest_of` for rows of `inputs` values, in the model file's layout
+    (`extract::learned::model_file`)."""
+    words, nodes = [], []
+    for feature, test, left, right in forest["splits"]:
+        if feature >= inputs:
+            raise SystemExit(f"{name}: feature {feature} outside {inputs} inputs")
+        if isinstance(test, list):
+            n = max(test) // 64 + 1
+            first = len(words)
+            bits = [0] * n
+            for c in test:
+                bits[c // 64] |= 1 << (c % 64)
+            words += bits
+            nodes.append(struct.pack("<HHiiQ", feature, n, left, right, first))
+        else:
+            nodes.append(struct.pack("<HHiid", feature, 0, left, right, test))
+    out = b"\x03" + _name(name)
+    out += struct.pack("<6I", forest["outputs"], inputs, len(forest["roots"]), len(nodes), len(forest["leaves"]), len(words))
+    out += struct.pack(f"<{len(forest['roots'])}i", *forest["roots"])
+    out += b"".join(nodes)
+    out += struct.pack(f"<{len(forest['leaves'])}d", *forest["leaves"])
+    out += struct.pack(f"<{len(words)}Q", *words)
+    return out
+
+
+def fnv1a64(data):
+    h = 0xCBF29CE484222325
+    for byte in data:
+        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def write_model_file(path, entries):
+    """A model file of the given entries' bytes (`strings_entry`, `numbers_entry`,
+    `forest_entry`): the header, the version and the FNV-1a 64 hash of the body."""
+    body = b"".join(entries)
+    with open(path, "wb") as f:
+        f.write(MODEL_MAGIC + struct.pack("<IQ", MODEL_VERSION, fnv1a64(body)) + body)
+    return len(body)

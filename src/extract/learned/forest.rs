@@ -1,91 +1,202 @@
-//! Gradient-boosted forests as LightGBM trains them, evaluated from static tables: the block
-//! model's ([`super::trees`]) and the page models' (`crate::page::model::trees`).
+//! Gradient-boosted forests as LightGBM trains them, read from the model files the trainers
+//! write ([`super::model_file`]) and evaluated row by row or, for a page's blocks, tree by tree.
 //!
-//! A forest is three tables, the splits, the leaves and the tree roots, generated as Rust
-//! source by the trainers (`lab/train/`), numbers in their shortest round-trip form so they are
-//! the trainer's f64 values exactly. A walk is a loop from the root to a leaf, never recursive:
-//! a numeric split sends `x <= threshold` left, as LightGBM does; a categorical one sends the
-//! categories it lists left and everything else (an unseen category, a negative or missing
-//! value) right, as LightGBM does.
+//! A forest is a flat array of splits, the leaf values and each tree's root. A walk is a loop
+//! from the root to a leaf, never recursive: a numeric split sends `x <= threshold` left, as
+//! LightGBM does; a categorical one sends the categories of its bit set left and everything
+//! else (an unseen category, a negative, fractional or missing value) right, as LightGBM does.
+//! A missing (NaN) value counts as 0 in a numeric split, as LightGBM treats them in a model
+//! trained without missing values.
+//!
+//! The walk is the hot loop of the learned extractor (200 trees for each of a page's blocks),
+//! so the checks LightGBM's semantics need are done once, not per split:
+//! - the file's reader proves every child index lies after its parent and inside the arrays,
+//!   and every feature inside the row, so a walk ends within a tree's size;
+//! - a row is *prepared* once ([`Forest::prepare`]): NaN becomes 0 in a numeric feature and
+//!   -1 (no category) in a categorical one, so a split compares without testing for NaN;
+//! - a split holds its threshold twice, as the trainer's f64 and as the largest f32 not above
+//!   it: for an f32 value `x`, `x <= t` in f64 exactly when `x <= t32`, so f32 rows (the
+//!   block model's) compare in f32 and give the trainer's decisions bit for bit;
+//! - a page's blocks are walked tree by tree ([`Forest::raw_rows`]): one tree's splits stay in
+//!   the first-level cache while every block goes through it, and each block's scores are
+//!   still summed in tree order, so they are the trainer's f64 sums.
 
-/// What a split asks of its feature.
-#[derive(Clone, Copy, Debug)]
-pub enum Test {
-    /// At most this value goes left (LightGBM's `<=`).
-    AtMost(f64),
-    /// One of these categories (sorted) goes left (LightGBM's `==` over a category set).
-    In(&'static [u32]),
+/// One split: a numeric threshold, or a categorical bit set (`cat_words > 0`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Node {
+    /// A numeric split's threshold as f64 bits; a categorical one's first word in
+    /// [`Forest::cats`].
+    pub(crate) value: u64,
+    /// The left child: a split's index (`>= 0`) or a leaf `!i` (`< 0`).
+    pub(crate) left: i32,
+    /// The right child, likewise.
+    pub(crate) right: i32,
+    /// The largest f32 not above the threshold (f32 rows compare with it).
+    pub(crate) thr32: f32,
+    /// The feature's index in the row.
+    pub(crate) feature: u16,
+    /// A categorical split's number of 64-bit words of categories; 0 for a numeric split.
+    pub(crate) cat_words: u16,
 }
 
-/// One split of a tree. A child `c >= 0` is a split's index in [`Forest::splits`]; `c < 0` is
-/// the leaf `!c` of [`Forest::leaves`].
-#[derive(Clone, Copy, Debug)]
-pub struct Split {
-    /// The feature's index in the model's feature list.
-    pub feature: u16,
-    /// The question asked of it.
-    pub test: Test,
-    /// The left child.
-    pub left: i32,
-    /// The right child.
-    pub right: i32,
+/// A value a forest reads: an f32 (the block model's rows) or an f64 (the page models').
+pub trait Value: Copy + PartialOrd {
+    /// Whether this value goes left at a numeric split of threshold `t64` (f64 bits), whose
+    /// largest f32 not above it is `t32`.
+    fn at_most(self, t32: f32, t64: u64) -> bool;
+    /// The category this value names, or -1 for none (NaN, negative, fractional).
+    fn category(self) -> i64;
+    /// This value as f64.
+    fn wide(self) -> f64;
+    /// From f64 (for the prepared values 0 and -1).
+    fn narrow(v: f64) -> Self;
+}
+
+impl Value for f32 {
+    #[inline(always)]
+    fn at_most(self, t32: f32, _: u64) -> bool {
+        self <= t32
+    }
+    fn category(self) -> i64 {
+        f64::from(self).category()
+    }
+    fn wide(self) -> f64 {
+        f64::from(self)
+    }
+    fn narrow(v: f64) -> Self {
+        v as f32
+    }
+}
+
+impl Value for f64 {
+    #[inline(always)]
+    fn at_most(self, _: f32, t64: u64) -> bool {
+        self <= f64::from_bits(t64)
+    }
+    fn category(self) -> i64 {
+        if self >= 0.0 && self.fract() == 0.0 && self < 4_294_967_296.0 {
+            self as i64
+        } else {
+            -1
+        }
+    }
+    fn wide(self) -> f64 {
+        self
+    }
+    fn narrow(v: f64) -> Self {
+        v
+    }
+}
+
+/// The largest f32 not above `t` (an f32 `x` has `x <= t` exactly when `x <= down32(t)`).
+pub(crate) fn down32(t: f64) -> f32 {
+    let r = t as f32;
+    if f64::from(r) > t { r.next_down() } else { r }
 }
 
 /// A boosted forest: tree `i` adds to output `i % outputs`.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Forest {
     /// Outputs: 1 for a regressor or a binary classifier, the number of classes for a
     /// multiclass one.
-    pub outputs: usize,
-    /// Each tree's root, encoded as a child is ([`Split`]).
-    pub roots: &'static [i32],
-    /// All trees' splits.
-    pub splits: &'static [Split],
+    pub(crate) outputs: usize,
+    /// How many values a row has (every split's feature is below it).
+    pub(crate) inputs: usize,
+    /// Each tree's root, encoded as a child is ([`Node`]).
+    pub(crate) roots: Vec<i32>,
+    /// All trees' splits, each tree's in pre-order.
+    pub(crate) nodes: Vec<Node>,
     /// All trees' leaf values.
-    pub leaves: &'static [f64],
+    pub(crate) leaves: Vec<f64>,
+    /// The categorical splits' bit sets, 64 categories a word.
+    pub(crate) cats: Vec<u64>,
+    /// Per feature: whether a categorical split reads it.
+    pub(crate) categorical: Vec<bool>,
 }
 
 impl Forest {
-    /// The raw scores (sums of leaf values, in tree order) of the row `x`. A missing or NaN
-    /// feature counts as 0 in a numeric split, as LightGBM treats them in a model trained
-    /// without missing values.
-    pub fn raw(&self, x: &[f64]) -> Vec<f64> {
+    /// How many values a row has.
+    pub fn inputs(&self) -> usize {
+        self.inputs
+    }
+
+    /// How many scores a row gets.
+    pub fn outputs(&self) -> usize {
+        self.outputs
+    }
+
+    /// The row as the walk wants it: NaN as 0 in a numeric feature, any value that names no
+    /// category as -1 in a categorical one (both go where LightGBM sends them).
+    pub fn prepare<V: Value>(&self, row: &mut [V]) {
+        for (v, &cat) in row.iter_mut().zip(&self.categorical) {
+            if cat {
+                if v.category() < 0 {
+                    *v = V::narrow(-1.0);
+                }
+            } else if v.wide().is_nan() {
+                *v = V::narrow(0.0);
+            }
+        }
+    }
+
+    /// The leaf value tree `root` gives the prepared `row` (at least [`Forest::inputs`] long).
+    #[inline]
+    fn walk<V: Value>(&self, root: i32, row: &[V]) -> f64 {
+        let mut i = root;
+        // The reader proved each child lies after its parent: the walk ends.
+        while let Some(n) = usize::try_from(i).ok().and_then(|i| self.nodes.get(i)) {
+            let Some(&v) = row.get(usize::from(n.feature)) else {
+                return 0.0;
+            };
+            let left = if n.cat_words == 0 {
+                v.at_most(n.thr32, n.value)
+            } else {
+                self.in_set(n, v)
+            };
+            i = if left { n.left } else { n.right };
+        }
+        self.leaves.get(!i as usize).copied().unwrap_or(0.0)
+    }
+
+    /// Whether `v` is one of the categorical split `n`'s categories.
+    fn in_set<V: Value>(&self, n: &Node, v: V) -> bool {
+        let c = v.category();
+        if c < 0 {
+            return false;
+        }
+        let (word, bit) = ((c / 64) as u64, c % 64);
+        word < u64::from(n.cat_words)
+            && self
+                .cats
+                .get((n.value + word) as usize)
+                .is_some_and(|w| w >> bit & 1 == 1)
+    }
+
+    /// The raw scores (sums of leaf values, in tree order) of the row `x`, prepared here.
+    pub fn raw<V: Value>(&self, x: &[V]) -> Vec<f64> {
+        let mut row: Vec<V> = x.to_vec();
+        row.resize(self.inputs.max(x.len()), V::narrow(f64::NAN));
+        self.prepare(&mut row);
         let mut out = vec![0.0; self.outputs.max(1)];
-        self.raw_into(x, &mut out);
+        self.raw_rows(&row, row.len(), &mut out);
         out
     }
 
-    /// [`Forest::raw`] into `out` (at least [`Forest::outputs`] long, set to the scores), so a
-    /// caller scoring many rows allocates once.
-    pub fn raw_into(&self, x: &[f64], out: &mut [f64]) {
-        out.iter_mut().for_each(|o| *o = 0.0);
+    /// The raw scores of prepared rows of `width` values each (at least [`Forest::inputs`])
+    /// laid one after another in `rows`, into `out` ([`Forest::outputs`] per row, set here),
+    /// tree by tree: each row's scores are summed in tree order.
+    pub fn raw_rows<V: Value>(&self, rows: &[V], width: usize, out: &mut [f64]) {
         let outputs = self.outputs.max(1);
-        for (i, &root) in self.roots.iter().enumerate() {
-            let mut node = root;
-            // Every child index is above its parent's, so a walk takes at most one step per
-            // split; the bound only guards a hand-edited table.
-            let mut steps = 0;
-            while node >= 0 && steps <= self.splits.len() {
-                let Some(s) = self.splits.get(node as usize) else {
-                    break;
-                };
-                let v = x.get(usize::from(s.feature)).copied().unwrap_or(f64::NAN);
-                let left = match s.test {
-                    Test::AtMost(t) => (if v.is_nan() { 0.0 } else { v }) <= t,
-                    Test::In(set) => {
-                        v >= 0.0 && v.fract() == 0.0 && set.binary_search(&(v as u32)).is_ok()
-                    }
-                };
-                node = if left { s.left } else { s.right };
-                steps += 1;
-            }
-            let leaf = if node < 0 {
-                self.leaves.get(!node as usize).copied().unwrap_or(0.0)
-            } else {
-                0.0
-            };
-            if let Some(o) = out.get_mut(i % outputs) {
-                *o += leaf;
+        out.iter_mut().for_each(|o| *o = 0.0);
+        if width < self.inputs || width == 0 {
+            return;
+        }
+        for (t, &root) in self.roots.iter().enumerate() {
+            let k = t % outputs;
+            for (row, o) in rows.chunks_exact(width).zip(out.chunks_exact_mut(outputs)) {
+                if let Some(o) = o.get_mut(k) {
+                    *o += self.walk(root, row);
+                }
             }
         }
     }
@@ -100,64 +211,103 @@ pub fn logistic(raw: f64) -> f64 {
 mod tests {
     use super::*;
 
+    fn num(feature: u16, t: f64, left: i32, right: i32) -> Node {
+        Node {
+            value: t.to_bits(),
+            left,
+            right,
+            thr32: down32(t),
+            feature,
+            cat_words: 0,
+        }
+    }
+
+    fn forest(nodes: Vec<Node>, roots: Vec<i32>, leaves: Vec<f64>, cats: Vec<u64>) -> Forest {
+        let inputs = 2;
+        let mut categorical = vec![false; inputs];
+        for n in &nodes {
+            if n.cat_words > 0 {
+                categorical[usize::from(n.feature)] = true;
+            }
+        }
+        Forest {
+            outputs: 1,
+            inputs,
+            roots,
+            nodes,
+            leaves,
+            cats,
+            categorical,
+        }
+    }
+
     #[test]
     fn numeric_and_categorical_splits_go_the_way_lightgbm_sends_them() {
         // Tree 0: x0 <= 1.5 ? leaf 0 : leaf 1. Tree 1: x1 in {2, 7} ? leaf 2 : leaf 3.
-        static SPLITS: [Split; 2] = [
-            Split {
-                feature: 0,
-                test: Test::AtMost(1.5),
-                left: !0,
-                right: !1,
-            },
-            Split {
-                feature: 1,
-                test: Test::In(&[2, 7]),
-                left: !2,
-                right: !3,
-            },
-        ];
-        static F: Forest = Forest {
-            outputs: 1,
-            roots: &[0, 1],
-            splits: &SPLITS,
-            leaves: &[1.0, 10.0, 100.0, 1000.0],
+        let cat = Node {
+            value: 0,
+            left: !2,
+            right: !3,
+            thr32: 0.0,
+            feature: 1,
+            cat_words: 1,
         };
-        assert_eq!(F.raw(&[1.5, 2.0]), [101.0]);
-        assert_eq!(F.raw(&[1.6, 7.0]), [110.0]);
-        // An unseen category, a negative code (no category) and a missing value go right.
-        assert_eq!(F.raw(&[0.0, 3.0]), [1001.0]);
-        assert_eq!(F.raw(&[0.0, -1.0]), [1001.0]);
-        assert_eq!(F.raw(&[f64::NAN]), [1001.0]);
+        let f = forest(
+            vec![num(0, 1.5, !0, !1), cat],
+            vec![0, 1],
+            vec![1.0, 10.0, 100.0, 1000.0],
+            vec![1 << 2 | 1 << 7],
+        );
+        assert_eq!(f.raw(&[1.5, 2.0]), [101.0]);
+        assert_eq!(f.raw(&[1.6f64, 7.0]), [110.0]);
+        assert_eq!(f.raw(&[1.6f32, 7.0]), [110.0]);
+        // An unseen category, a negative code (no category), a fraction and a missing value
+        // go right.
+        assert_eq!(f.raw(&[0.0, 3.0]), [1001.0]);
+        assert_eq!(f.raw(&[0.0, -1.0]), [1001.0]);
+        assert_eq!(f.raw(&[0.0, 2.5]), [1001.0]);
+        assert_eq!(f.raw(&[f64::NAN]), [1001.0]);
         assert!((logistic(0.0) - 0.5).abs() < 1e-12);
     }
 
     #[test]
     fn a_forest_is_walked_as_lightgbm_does() {
         // One tree: x0 <= 1.5 ? (x1 <= 0 ? 1 : 2) : 3; a second tree adds 0.5.
-        static SPLITS: [Split; 2] = [
-            Split {
-                feature: 0,
-                test: Test::AtMost(1.5),
-                left: 1,
-                right: !2,
-            },
-            Split {
-                feature: 1,
-                test: Test::AtMost(0.0),
-                left: !0,
-                right: !1,
-            },
-        ];
-        static F: Forest = Forest {
-            outputs: 1,
-            roots: &[0, !3],
-            splits: &SPLITS,
-            leaves: &[1.0, 2.0, 3.0, 0.5],
-        };
-        assert_eq!(F.raw(&[1.5, 0.0]), vec![1.5]);
-        assert_eq!(F.raw(&[1.0, 1.0]), vec![2.5]);
-        assert_eq!(F.raw(&[2.0, -1.0]), vec![3.5]);
-        assert_eq!(F.raw(&[f64::NAN]), vec![1.5]); // NaN and missing as 0
+        let f = forest(
+            vec![num(0, 1.5, 1, !2), num(1, 0.0, !0, !1)],
+            vec![0, !3],
+            vec![1.0, 2.0, 3.0, 0.5],
+            vec![],
+        );
+        assert_eq!(f.raw(&[1.5, 0.0]), vec![1.5]);
+        assert_eq!(f.raw(&[1.0, 1.0]), vec![2.5]);
+        assert_eq!(f.raw(&[2.0, -1.0]), vec![3.5]);
+        assert_eq!(f.raw(&[f64::NAN]), vec![1.5]); // NaN and missing as 0
+        // Tree by tree over rows gives each row's own scores.
+        let rows = [1.5f32, 0.0, 1.0, 1.0, 2.0, -1.0];
+        let mut out = [0.0; 3];
+        f.raw_rows(&rows, 2, &mut out);
+        assert_eq!(out, [1.5, 2.5, 3.5]);
+    }
+
+    #[test]
+    fn an_f32_compares_with_the_rounded_down_threshold_as_with_the_f64_one() {
+        // Thresholds between f32 values, on them, and at the ends.
+        for t in [
+            0.1f64,
+            1.0 / 3.0,
+            0.5,
+            -0.1,
+            1e-35,
+            1e300,
+            -1e300,
+            72.0709686279297,
+        ] {
+            let t32 = down32(t);
+            assert!(f64::from(t32) <= t, "{t}");
+            for x in [t32, t32.next_up(), t32.next_down(), t as f32] {
+                assert_eq!(x <= t32, f64::from(x) <= t, "{x} against {t}");
+            }
+        }
     }
 }

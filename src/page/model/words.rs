@@ -24,8 +24,6 @@
 
 use crate::extract::blocks::{FNV_OFFSET, fnv1a};
 
-use super::trees::CLASSES;
-
 /// Buckets of hashed words. 8,192 keeps collisions rare among the few thousand words that
 /// matter while the weights stay at 0.46 MB; in the prototype the page-type CV scored 0.871
 /// with 4,096 and 0.882 with 8,192 buckets (docs/model.md).
@@ -34,8 +32,9 @@ pub const BUCKETS: usize = 8192;
 /// Hashed before a URL path's words, so that they are words of their own.
 pub const URL_PREFIX: &[u8] = b"u:";
 
-/// The classes the text model scores: the tree classifier's.
-pub const N_CLASSES: usize = CLASSES.len();
+/// The classes the text model scores: the tree classifier's (`super::PageModel::classes`,
+/// checked against this when the page models are read).
+pub const N_CLASSES: usize = 7;
 
 /// The trained text model: idf per bucket, then the intercept of each class, then each class's
 /// weights per bucket; f64, little-endian.
@@ -141,7 +140,7 @@ pub(super) fn each_word(seed: u64, s: &str, mut f: impl FnMut(u64)) {
     }
 }
 
-/// The text model's probability of each of [`CLASSES`].
+/// The text model's probability of each of the classifier's classes.
 pub fn probs(words: &Words) -> [f64; N_CLASSES] {
     let weighted: Vec<(usize, f64)> = words
         .0
