@@ -66,6 +66,17 @@ bench-python:
     target/bench-venv/bin/pip install -q --force-reinstall --no-deps target/wheels/pith-*.whl
     target/bench-venv/bin/python python/bench/bench.py --pith-bin target/release/pith
 
+# Builds the CLI in release and a venv in target/bench-venv with resiliparse from PyPI; then the
+# pith CLI (its default, `--algo auto` and `--algo model`), a whole process on one core, against
+# Resiliparse in-process on the same core over wcxb_dev and wcxb_train, best of interleaved passes
+# (tools/speed_vs_resiliparse.py says how and why; ARGS go to it, e.g. `--passes 5`).
+# Issue 42's check: the default's pages/s against Resiliparse's, on one core.
+bench-resiliparse *args:
+    cargo build --release -p pith-cli
+    test -x target/bench-venv/bin/python || python3 -m venv target/bench-venv
+    target/bench-venv/bin/pip install -q resiliparse==2.0.1
+    target/bench-venv/bin/python tools/speed_vs_resiliparse.py --pith-bin target/release/pith {{args}}
+
 # Run one fuzz target for SECONDS (targets: parse, extract, differential, warc, jsonl, damage,
 # charset, template) on the stable toolchain with AddressSanitizer; needs `cargo install cargo-fuzz`
 # once. Builds the seed corpus from ../shared/data first if there is none. Crashes land in
