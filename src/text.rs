@@ -49,10 +49,18 @@ pub fn tokens(text: &str) -> Vec<String> {
 /// letter, so the count is the same).
 pub fn count_tokens(text: &str) -> usize {
     let (mut n, mut in_word) = (0, false);
-    for c in text.chars().flat_map(char::to_lowercase) {
+    let mut step = |c: char| {
         let w = is_word_char(c);
         n += usize::from(w && !in_word);
         in_word = w;
+    };
+    for c in text.chars() {
+        // An ASCII character lower-cases to one character of the same class: no need to ask.
+        if c.is_ascii() {
+            step(c);
+        } else {
+            c.to_lowercase().for_each(&mut step);
+        }
     }
     n
 }

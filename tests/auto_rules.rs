@@ -50,6 +50,7 @@ fn text(set: &str, id: &str, off: Rules) -> String {
             .expect("manifest JSON");
     let url = manifest["urls"][full.as_str()].as_str();
     let mut opts = Options::default();
+    opts.extract.algo = pith::extract::Algo::Rules;
     opts.extract.rules_off = off;
     let cx = Context {
         url,

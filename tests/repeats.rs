@@ -13,7 +13,7 @@ fn set(name: &str) -> Dataset {
     Dataset::open(&common::shared(&format!("data/{name}"))).expect("gold set")
 }
 
-/// `auto`'s text of `bytes`, keeping every repeat or not.
+/// The default algorithm's (the block model's) text of `bytes`, keeping every repeat or not.
 fn text(bytes: &[u8], keep_repeats: bool) -> String {
     let mut opts = Options::default();
     opts.extract.keep_repeats = keep_repeats;

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Checks that two pith binaries give byte-identical output on every HTML page under
 # ../shared/data (all sets, msv_big9 included), in every mode a speed change must not alter:
-# auto (balanced, --precision, --recall, --comments), danag, danag-lines, and JSON and Markdown output.
+# the default (model) and the rules (balanced, --precision, --recall, --comments), danag,
+# danag-lines, and JSON (both) and Markdown output. The rules are named `--algo auto`, which
+# binaries from before and after `--algo rules` both accept.
 # Usage: tools/same_output.sh OLD_PITH NEW_PITH [DATA_DIR]
 # Prints one line per mode and exits non-zero when any output differs (the first differing
 # page is named: each page is run on its own then).
@@ -16,7 +18,10 @@ echo "${#pages[@]} pages"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0
-modes=("--algo auto" "--precision" "--recall" "--comments" "--algo danag" "--algo danag-lines" "--algo model" "--format json" "--format markdown")
+modes=("--algo model" "--algo model --precision" "--algo model --recall" "--algo model --comments"
+    "--algo auto" "--algo auto --precision" "--algo auto --recall" "--algo auto --comments"
+    "--algo danag" "--algo danag-lines" "--algo model --format json" "--algo auto --format json"
+    "--algo model --format markdown")
 for mode in "${modes[@]}"; do
     # shellcheck disable=SC2086
     "$old" -j 1 $mode "${pages[@]}" > "$tmp/old" 2> "$tmp/old.err"

@@ -18,37 +18,38 @@ use pith::{output, page};
 
 /// Reads web pages and writes their main content.
 ///
-/// With no FILE, or with `-`, reads standard input. Input may be HTML, WARC (plain or gzip),
-/// or JSON lines with an `html` field; output is plain text unless --format says otherwise.
+/// With no FILE, or with `-`, reads standard input. Input may be HTML, WARC or JSON lines with
+/// an `html` field, plain or compressed (gzip, zstd, xz, bzip2); output is plain text unless --format says otherwise.
 /// pith reads pages, it does not fetch them: `curl -sL URL | pith --url URL`.
 #[derive(FromArgs, ArgsInfo, Debug)]
 #[argh(help_triggers("--help"))]
 struct Args {
-    /// extraction algorithm: auto (the default: DANAg's profile plus tree signals), danag (DANAg
-    /// on block-normalized lines), danag-lines (DANAg on the source's physical lines, as the
-    /// paper), model (a learned model keeps each text block it judges content, over auto's
-    /// signals; ahead of auto on mixed pages, behind it on news: docs/model.md) or, over the HTML files given as pages of one site: ce (ContentExtractor), tmpl-dom (DOM
-    /// template-hash detector) or tmpl-text (text sliding-window detector), with their
-    /// default parameters (`pith site --help` lists them)
+    /// extraction algorithm: model (the default: a learned model keeps each text block it
+    /// judges content, over the rules' signals: docs/model.md), rules (DANAg's profile plus
+    /// tree signals: faster, ahead on news, behind on other pages; `auto` is its old name),
+    /// danag (DANAg on block-normalized lines), danag-lines (DANAg on the source's physical
+    /// lines, as the paper) or, over the HTML files given as pages of one site: ce
+    /// (ContentExtractor), tmpl-dom (DOM template-hash detector) or tmpl-text (text
+    /// sliding-window detector), with their default parameters (`pith site --help` lists them)
     #[argh(option, default = "AnyAlgo::default()")]
     algo: AnyAlgo,
 
-    /// favour precision: auto keeps only the main container, model only blocks it is surer of
+    /// favour precision: model keeps only blocks it is surer of, rules only the main container
     /// (fewer boilerplate lines, some content lost)
     #[argh(switch)]
     precision: bool,
 
-    /// favour recall: auto recovers shorter paragraphs, model keeps blocks it is less sure of
+    /// favour recall: model keeps blocks it is less sure of, rules recover shorter paragraphs
     /// (more content, some boilerplate kept)
     #[argh(switch)]
     recall: bool,
 
-    /// auto and model: keep user comments (after the article, in page order); by default they
+    /// model and rules: keep user comments (after the article, in page order); by default they
     /// are dropped
     #[argh(switch)]
     comments: bool,
 
-    /// auto and model: keep every copy of a text the page repeats (a quoted post, a layout
+    /// model and rules: keep every copy of a text the page repeats (a quoted post, a layout
     /// printed twice); by default the first is kept and later copies dropped, as most readers
     /// and gold sets count them
     #[argh(switch)]

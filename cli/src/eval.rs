@@ -19,8 +19,8 @@ use pith::page::Options;
 #[derive(FromArgs, ArgsInfo, Debug)]
 #[argh(help_triggers("--help"))]
 pub struct EvalArgs {
-    /// algorithm to score (repeatable; default: auto). One of: auto, danag, danag-lines, model
-    /// (scored on pages it was trained on, the gold sets' figures flatter it: docs/model.md)
+    /// algorithm to score (repeatable; default: model). One of: model (scored on pages it was
+    /// trained on, the gold sets' figures flatter it: docs/model.md), rules, danag, danag-lines
     #[argh(option)]
     algo: Vec<Algo>,
 
@@ -28,19 +28,19 @@ pub struct EvalArgs {
     #[argh(option, arg_name = "DIR")]
     pred: Vec<PathBuf>,
 
-    /// run pith's auto with --precision
+    /// run pith's model and rules with --precision
     #[argh(switch)]
     precision: bool,
 
-    /// run pith's auto with --recall
+    /// run pith's model and rules with --recall
     #[argh(switch)]
     recall: bool,
 
-    /// run pith's auto and model with --comments
+    /// run pith's model and rules with --comments
     #[argh(switch)]
     comments: bool,
 
-    /// run pith's auto and model with --keep-repeats
+    /// run pith's model and rules with --keep-repeats
     #[argh(switch)]
     keep_repeats: bool,
 
@@ -97,7 +97,7 @@ fn run(args: &EvalArgs) -> Result<(), String> {
     let mode = crate::args::mode_arg(args.precision, args.recall)?;
     let mut algos = args.algo.clone();
     if algos.is_empty() && args.pred.is_empty() {
-        algos.push(Algo::Auto);
+        algos.push(Algo::default());
     }
     for algo in algos {
         let opts = Options {

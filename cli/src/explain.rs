@@ -17,24 +17,24 @@ use pith::page::Options;
 #[derive(FromArgs, ArgsInfo, Debug)]
 #[argh(help_triggers("--help"))]
 struct ExplainArgs {
-    /// algorithm to explain: auto (default), danag, danag-lines or model (each block's
-    /// probability of content); ce needs several pages of a site, as in `pith --algo ce`
+    /// algorithm to explain: model (default: each block's probability of content), rules,
+    /// danag or danag-lines; ce needs several pages of a site, as in `pith --algo ce`
     #[argh(option, default = "AnyAlgo::default()")]
     algo: AnyAlgo,
 
-    /// auto: explain the --precision variant
+    /// model and rules: explain the --precision variant
     #[argh(switch)]
     precision: bool,
 
-    /// auto: explain the --recall variant
+    /// model and rules: explain the --recall variant
     #[argh(switch)]
     recall: bool,
 
-    /// auto and model: keep user comments, as `pith --comments`
+    /// model and rules: keep user comments, as `pith --comments`
     #[argh(switch)]
     comments: bool,
 
-    /// auto and model: keep every copy of a text the page repeats, as `pith --keep-repeats`
+    /// model and rules: keep every copy of a text the page repeats, as `pith --keep-repeats`
     #[argh(switch)]
     keep_repeats: bool,
 
@@ -131,7 +131,7 @@ fn options(args: &ExplainArgs) -> Result<Options, String> {
         AnyAlgo::Page(a) => a,
         AnyAlgo::Site(a) => {
             return Err(format!(
-                "--algo {} compares pages of one site; explain one page with auto, danag, danag-lines or model",
+                "--algo {} compares pages of one site; explain one page with model, rules, danag or danag-lines",
                 a.name()
             ));
         }

@@ -1,6 +1,8 @@
-//! `auto`'s failure modes on real pages of `../shared/data` (ignored when it is absent: see
-//! tests/common) and on small synthetic pages (always run): each test names the sentences that
-//! must come out and the ones that must not.
+//! The rules' (`--algo rules`, formerly the default `auto`) failure modes on real pages of
+//! `../shared/data` (ignored when it is absent: see tests/common) and on small synthetic pages
+//! (always run): each test names the sentences that must come out and the ones that must not.
+//! Every run here is with `--algo rules`, as the tests pin what each rule does; the block model
+//! (the default) is tested in model.rs and tests/block_model.rs.
 
 #[path = "../../tests/common/mod.rs"]
 mod common;
@@ -9,9 +11,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// pith's text output for one page file with `args`.
+/// pith's text output for one page file with the rules (`--algo rules`) and `args`.
 fn pith(page: &Path, args: &[&str]) -> String {
     let o = Command::new(env!("CARGO_BIN_EXE_pith"))
+        .args(["--algo", "rules"])
         .args(args)
         .arg(page)
         .output()
@@ -31,9 +34,9 @@ fn shared_page(set: &str, id: &str) -> PathBuf {
     found.unwrap_or_else(|| panic!("{id} missing from {}", dir.display()))
 }
 
-/// pith's text output for a page given as HTML with `args`: the page is written to a file of
-/// its own (the tests run in threads of one process, so each call gets a fresh directory) and
-/// removed after.
+/// pith's text output for a page given as HTML with the rules and `args`: the page is written
+/// to a file of its own (the tests run in threads of one process, so each call gets a fresh
+/// directory) and removed after.
 fn pith_html(html: &str, args: &[&str]) -> String {
     static NEXT: AtomicUsize = AtomicUsize::new(0);
     let dir = std::env::temp_dir().join(format!(
@@ -264,7 +267,7 @@ fn synthetic_story_with_headline_widget_and_long_comments() {
 }
 
 /// A page whose product text is in `display:none` until a script reveals it (a lockdown app):
-/// everything visible was a "Skip to content" link. Under 500 characters of text, `auto` reads
+/// everything visible was a "Skip to content" link. Under 500 characters of text, the rules read
 /// the page again with attribute hiding ignored, as Readability retries with fewer rules.
 #[test]
 #[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]

@@ -37,26 +37,30 @@ const MENU_AND_FOOTER: &[&str] = &[
 
 #[test]
 fn auto_keeps_the_article_and_drops_boilerplate() {
-    let o = pith(&[ARTICLE], b"");
-    assert!(o.status.success(), "{}", stderr(&o));
-    let text = stdout(&o);
-    for s in IN {
-        assert!(text.contains(s), "missing {s:?} in\n{text}");
+    // The rules (`--algo rules`, once the default `auto`) and the default, the block model.
+    for algo in [&["--algo", "rules"][..], &[]] {
+        let o = pith(&[algo, &[ARTICLE]].concat(), b"");
+        assert!(o.status.success(), "{}", stderr(&o));
+        let text = stdout(&o);
+        for s in IN {
+            assert!(text.contains(s), "{algo:?}: missing {s:?} in\n{text}");
+        }
+        for s in MENU_AND_FOOTER.iter().chain(&[
+            "Most read",
+            "bakery open again",
+            "Share on Facebook",
+            "Council approves",
+        ]) {
+            assert!(!text.contains(s), "{algo:?}: kept {s:?} in\n{text}");
+        }
+        // One paragraph per line: list items and paragraphs are separate lines.
+        assert!(
+            text.lines()
+                .any(|l| l
+                    == "Emergency grants for households, paid within ten days of an application."),
+            "{algo:?}: {text}"
+        );
     }
-    for s in MENU_AND_FOOTER.iter().chain(&[
-        "Most read",
-        "bakery open again",
-        "Share on Facebook",
-        "Council approves",
-    ]) {
-        assert!(!text.contains(s), "kept {s:?} in\n{text}");
-    }
-    // One paragraph per line: list items and paragraphs are separate lines.
-    assert!(
-        text.lines().any(
-            |l| l == "Emergency grants for households, paid within ten days of an application."
-        )
-    );
 }
 
 #[test]
@@ -264,59 +268,66 @@ const REPORT: &str = "../tests/pages/report.html";
 
 #[test]
 fn auto_recovers_the_lead_keeps_the_table_and_drops_lists_and_comments() {
-    let text = stdout(&pith(&[REPORT], b""));
-    // Lead paragraph above the image, outside the container that wins.
-    assert!(
-        text.starts_with(
-            "The port handled more ships in 2024 than in any year since records began"
-        ),
-        "{text}"
-    );
-    // The table stays, one row per line.
-    assert!(
-        text.contains(
-            "Month\tShips\tContainers\nJune\t412\t38,120\nJuly\t455\t41,907\nAugust\t498\t44,316\n"
-        ),
-        "{text}"
-    );
-    assert!(text.contains("Fishing landings, by contrast, fell for the third year in a row"));
-    // A link list inside the story, the menu, the comments and the footer stay out.
-    for s in [
-        "More reports",
-        "Harbour traffic report 2023",
-        "Fishing fleet census",
-        "About the port authority",
-        "night shifts",
-        "Imprint",
-    ] {
-        assert!(!text.contains(s), "kept {s:?} in\n{text}");
+    // The rules, whose failure modes the page was made for, and the default, the block model.
+    for algo in [&["--algo", "rules"][..], &[]] {
+        let text = stdout(&pith(&[algo, &[REPORT]].concat(), b""));
+        // Lead paragraph above the image, outside the container that wins.
+        assert!(
+            text.starts_with(
+                "The port handled more ships in 2024 than in any year since records began"
+            ),
+            "{algo:?}: {text}"
+        );
+        // The table stays, one row per line.
+        assert!(
+            text.contains(
+                "Month\tShips\tContainers\nJune\t412\t38,120\nJuly\t455\t41,907\nAugust\t498\t44,316\n"
+            ),
+            "{algo:?}: {text}"
+        );
+        assert!(
+            text.contains("Fishing landings, by contrast, fell for the third year in a row"),
+            "{algo:?}: {text}"
+        );
+        // A link list inside the story, the menu, the comments and the footer stay out.
+        for s in [
+            "More reports",
+            "Harbour traffic report 2023",
+            "Fishing fleet census",
+            "About the port authority",
+            "night shifts",
+            "Imprint",
+        ] {
+            assert!(!text.contains(s), "{algo:?}: kept {s:?} in\n{text}");
+        }
+        // --comments brings the comment back, after the article.
+        let with = stdout(&pith(&[algo, &["--comments", REPORT]].concat(), b""));
+        let (article_end, comment) = (
+            with.find("quotas and fuel prices"),
+            with.find("night shifts at the quay"),
+        );
+        assert!(
+            matches!((article_end, comment), (Some(a), Some(c)) if a < c),
+            "{algo:?}: {with}"
+        );
     }
-    // --comments brings the comment back, after the article.
-    let with = stdout(&pith(&["--comments", REPORT], b""));
-    let (article_end, comment) = (
-        with.find("quotas and fuel prices"),
-        with.find("night shifts at the quay"),
-    );
-    assert!(
-        matches!((article_end, comment), (Some(a), Some(c)) if a < c),
-        "{with}"
-    );
 }
 
 #[test]
 fn precision_and_recall_move_the_trade_off() {
-    // In the story: four paragraphs, and one block whose text is 40% link text (kept by
-    // default, dropped by --precision). Outside: a one-sentence note of about 100 characters
-    // (too short to recover by default, recovered by --recall).
+    // The rules' trade-off (`--algo rules`). In the story: four paragraphs, and one block
+    // whose text is 40% link text (kept by default, dropped by --precision). Outside: a
+    // one-sentence note of about 100 characters (too short to recover by default, recovered by
+    // --recall).
     let page = "<html><body><div class=wrap><div class=box><p>A short note outside the story that is long enough for one full sentence of text but not for two of them.</p></div></div>\
         <div class=story><p>First paragraph of the story, with commas, clauses, and enough words to count as prose here.</p>\
         <p>Second paragraph of the story, again with commas, clauses, and enough words to count as prose.</p>\
         <p>Third paragraph of the story, still with commas, clauses, and enough words to count as prose.</p>\
         <div>Partly linked block of text <a href=/x>with a rather long link in it right here</a> and more plain words after.</div>\
         <p>Fourth paragraph of the story, closing with commas, clauses, and enough words to count as prose.</p></div></body></html>";
-    let base = stdout(&pith(&[], page.as_bytes()));
-    let precise = stdout(&pith(&["--precision"], page.as_bytes()));
-    let recall = stdout(&pith(&["--recall"], page.as_bytes()));
+    let base = stdout(&pith(&["--algo", "rules"], page.as_bytes()));
+    let precise = stdout(&pith(&["--algo", "rules", "--precision"], page.as_bytes()));
+    let recall = stdout(&pith(&["--algo", "rules", "--recall"], page.as_bytes()));
     for t in [&base, &precise, &recall] {
         assert!(t.contains("Fourth paragraph of the story"), "{t}");
     }
@@ -337,7 +348,7 @@ fn precision_and_recall_move_the_trade_off() {
 
 /// A real page whose article is three sentences straight inside a `<div>`, separated by empty
 /// `<div class="fake-br...">` line breaks: those empty blocks once stopped the div from counting
-/// as a paragraph, and `auto` printed only the footer's copyright line.
+/// as a paragraph, and `auto` (now the rules) printed only the footer's copyright line.
 #[test]
 #[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn empty_divs_used_as_line_breaks_do_not_hide_the_article() {
@@ -345,23 +356,32 @@ fn empty_divs_used_as_line_breaks_do_not_hide_the_article() {
         "data/scrapinghub/html/e372e42c0a3df7b86e1c0bacf7bc14d042144a01e88833bc5a643d61b3547090.html",
     );
     let bytes = std::fs::read(page).expect("readable page");
-    let o = pith(&[], &bytes);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let text = stdout(&o);
-    assert!(
-        text.contains("Fritz Eckart von Weizsäcker was stabbed to death"),
-        "{text}"
-    );
-    assert!(text.contains("Schlosspark-Klinik in Berlin"), "{text}");
-    assert!(!text.contains("All rights reserved"), "{text}");
-    assert!(!text.contains("Customer Service Center"), "{text}");
-    // --recall spreads to the whole page here (the story is short); the whole page once lost
-    // the story, whose ancestor is link-dense, and kept only the footer.
-    let recall = stdout(&pith(&["--recall"], &bytes));
-    assert!(
-        recall.contains("Fritz Eckart von Weizsäcker was stabbed to death"),
-        "{recall}"
-    );
+    // The rules, which once lost this article, and the default, the block model.
+    for algo in [&["--algo", "rules"][..], &[]] {
+        let o = pith(algo, &bytes);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let text = stdout(&o);
+        assert!(
+            text.contains("Fritz Eckart von Weizsäcker was stabbed to death"),
+            "{algo:?}: {text}"
+        );
+        assert!(
+            text.contains("Schlosspark-Klinik in Berlin"),
+            "{algo:?}: {text}"
+        );
+        assert!(!text.contains("All rights reserved"), "{algo:?}: {text}");
+        assert!(
+            !text.contains("Customer Service Center"),
+            "{algo:?}: {text}"
+        );
+        // The rules' --recall spreads to the whole page here (the story is short); the whole page
+        // once lost the story, whose ancestor is link-dense, and kept only the footer.
+        let recall = stdout(&pith(&[algo, &["--recall"]].concat(), &bytes));
+        assert!(
+            recall.contains("Fritz Eckart von Weizsäcker was stabbed to death"),
+            "{algo:?}: {recall}"
+        );
+    }
 }
 
 /// Soft hyphens (U+00AD, `&shy;`) are invisible: typeset French and German pages put one in
@@ -539,7 +559,7 @@ fn usage_errors_have_one_style_naming_the_flag_and_the_accepted_values() {
     );
     let e = usage_error(&["--algo", "magic", ARTICLE]);
     assert!(
-        e.contains("--algo `magic`") && e.contains("auto, danag, danag-lines"),
+        e.contains("--algo `magic`") && e.contains("model, rules, danag, danag-lines"),
         "{e}"
     );
     let e = usage_error(&["--input=xml"]);

@@ -153,13 +153,13 @@ fn pith_algorithms_score_in_process() {
     let v = eval_json(&[
         "--json",
         "--algo",
-        "auto",
+        "rules",
         "--algo",
         "danag",
         data.to_str().expect("utf8"),
     ]);
     assert_eq!(v["pages"].as_u64(), Some(125));
-    for algo in ["auto", "danag"] {
+    for algo in ["rules", "danag"] {
         let f1 = f(&v["results"][algo], &["bow", "f1", "mean"]);
         assert!(f1 > 0.85, "{algo}: {f1}");
         assert!(

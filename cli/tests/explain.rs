@@ -225,10 +225,21 @@ fn explain_modes_follow_the_extractor() {
     }
 }
 
+/// Options that run the rules (`--algo rules`), whose deciding rules the report names.
+fn rules() -> Options {
+    Options {
+        extract: pith::extract::Options {
+            algo: Algo::Rules,
+            ..Default::default()
+        },
+        ..Default::default()
+    }
+}
+
 #[test]
 fn explain_names_the_deciding_rules_on_the_sample_page() {
     let bytes = std::fs::read("../tests/pages/article.html").expect("sample page");
-    let ex = pith::explain::explain(&bytes, "article", &Options::default()).expect("explain");
+    let ex = pith::explain::explain(&bytes, "article", &rules()).expect("explain");
     assert!(
         ex.kept > 0 && ex.dropped > 0,
         "{} kept {} dropped",
@@ -255,8 +266,7 @@ fn a_block_with_an_inline_share_widget_is_partly_kept_and_says_why() {
          It will cost, the council said, less than the old one.</p><p>{para} Again.</p></article>\
          <footer>Contact us</footer></body></html>"
     );
-    let ex =
-        pith::explain::explain(page.as_bytes(), "fixture", &Options::default()).expect("explain");
+    let ex = pith::explain::explain(page.as_bytes(), "fixture", &rules()).expect("explain");
     assert!(!ex.text.contains("Facebook") && ex.text.contains("less than the old one"));
     assert_eq!((ex.kept, ex.partial, ex.dropped), (2, 1, 2), "{}", ex.html);
     assert!(
@@ -295,8 +305,9 @@ fn explain_stays_linear_on_a_million_nested_divs() {
     assert_eq!(ex.kept, 1);
 }
 
-/// The report of the sample page under `auto`, from the library.
-fn html_auto() -> String {
+/// The report of the sample page under the default algorithm (the block model), from the
+/// library.
+fn html_default() -> String {
     let bytes = std::fs::read("../tests/pages/article.html").expect("sample page");
     pith::explain::explain(&bytes, "article", &Options::default())
         .expect("explain")
@@ -361,7 +372,10 @@ fn explain_command_writes_the_report_and_reports_errors_in_one_line() {
     assert!(o.status.success());
     let from_stdin = String::from_utf8(o.stdout).expect("utf-8");
     assert!(from_stdin.contains("<small>standard input</small>"));
-    assert_eq!(shown(&from_stdin, "n-kept"), shown(&html_auto(), "n-kept"));
+    assert_eq!(
+        shown(&from_stdin, "n-kept"),
+        shown(&html_default(), "n-kept")
+    );
     for (args, msg) in [
         (
             vec!["explain", "../tests/pages/no-such-page.html"],
@@ -369,7 +383,7 @@ fn explain_command_writes_the_report_and_reports_errors_in_one_line() {
         ),
         (
             vec!["explain", "--algo", "x", "a.html"],
-            "unknown --algo `x` (one of: auto, danag",
+            "unknown --algo `x` (one of: model, rules, danag",
         ),
         (
             vec!["explain", "--algo", "ce", "../tests/pages/article.html"],
@@ -446,7 +460,7 @@ fn eval_html_report_on_scrapinghub_links_working_explain_views() {
         "eval",
         set.to_str().expect("utf-8 path"),
         "--algo",
-        "auto",
+        "rules",
         "--algo",
         "danag",
         "--html",

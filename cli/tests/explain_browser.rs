@@ -175,16 +175,16 @@ fn explain_report_renders_on_scrapinghub_pages() {
     assert_eq!(pages.len(), 3, "{}", html.display());
     let dir = tempdir("explain-scrapinghub");
     explain_reports_render(&bin, &pages, &dir);
-    let shot = format!("{}-auto.html", pages.len() - 1);
+    let shot = format!("{}-rules.html", pages.len() - 1);
     screenshot(&bin, &dir.join(shot), "explain.png");
 }
 
-/// `pith explain` on each page under `auto` and `danag`, into `dir`: the report renders, and
+/// `pith explain` on each page under the rules and `danag`, into `dir`: the report renders, and
 /// its counts are those of its rendered blocks and of pith's own output.
 fn explain_reports_render(bin: &Path, pages: &[PathBuf], dir: &Path) {
     for (k, page) in pages.iter().enumerate() {
         let page = page.to_str().expect("utf-8 path");
-        for algo in ["auto", "danag"] {
+        for algo in ["rules", "danag"] {
             let report = dir.join(format!("{k}-{algo}.html"));
             let o = pith(&[
                 "explain",
@@ -246,7 +246,7 @@ fn eval_report_renders_its_plots_and_links() {
         "eval",
         set.to_str().expect("utf-8"),
         "--algo",
-        "auto",
+        "rules",
         "--algo",
         "danag",
         "--html",

@@ -2,7 +2,7 @@
 //! generated here, the MinHash estimate of the MDL cost against the exact cost, `pith cluster`,
 //! and several templates per host: `pith learn` writes one per cluster, detection picks the
 //! template whose known block paths are nearest the page's, and a page of no learned layout
-//! falls back to `auto`.
+//! falls back to the chosen algorithm (the block model by default, or the rules).
 
 mod run_util;
 use run_util::pith_args as pith;
@@ -324,19 +324,27 @@ fn learning_writes_one_template_per_layout_and_detection_picks_the_right_one() {
         assert!(e.text.contains("STORY"), "{}", e.text);
     }
     // A page of a layout never learned: the nearest template shares too little of its
-    // layout, auto runs.
+    // layout, the chosen algorithm runs (the block model by default, the rules with
+    // `Algo::Rules`).
     let html = page(2, &mut rng);
-    let e = pith::page::extract_with(
-        html.as_bytes(),
-        &pith::page::Context {
-            family: Some(&f),
-            ..Default::default()
-        },
-        &Default::default(),
-    )
-    .expect("extracts");
-    assert_eq!(e.algo, "auto");
-    assert!(e.text.contains("STORY"));
+    for (algo, want) in [
+        (pith::extract::Algo::default(), "model"),
+        (pith::extract::Algo::Rules, "rules"),
+    ] {
+        let mut opts = pith::Options::default();
+        opts.extract.algo = algo;
+        let e = pith::page::extract_with(
+            html.as_bytes(),
+            &pith::page::Context {
+                family: Some(&f),
+                ..Default::default()
+            },
+            &opts,
+        )
+        .expect("extracts");
+        assert_eq!(e.algo, want);
+        assert!(e.text.contains("STORY"), "{want}: {}", e.text);
+    }
     // A page with no path at all: no template.
     assert_eq!(f.pick(Vec::new), None);
 }
@@ -404,7 +412,8 @@ fn learn_and_cluster_from_the_command_line() {
     assert_eq!(v["templates"].as_array().map(Vec::len), Some(2));
     assert_eq!(v["templates"][1]["algo"], "fastce+auto:mixed.example#1");
     let fresh = dir.join("fresh.html");
-    for (layout, want) in [(1, "fastce+auto:mixed.example#"), (2, "auto")] {
+    // A page of a layout never learned falls back to the default algorithm, the block model.
+    for (layout, want) in [(1, "fastce+auto:mixed.example#"), (2, "model")] {
         std::fs::write(&fresh, page(layout, &mut rng)).expect("write");
         let o = pith(&[
             "--templates",

@@ -92,8 +92,8 @@ fn binary_junk_1mb_of_make_patho_keeps_the_article() {
     );
     let out = o.stdout;
     assert!(out.len() > 1_000_000);
-    assert_eq!(markers_with(&out, Algo::Auto, true), 6);
-    assert_eq!(markers(&out, Algo::Auto), 1);
+    assert_eq!(markers_with(&out, Algo::Rules, true), 6);
+    assert_eq!(markers(&out, Algo::Rules), 1);
 }
 
 /// The element count of a parse: the tree has one node per element (up to the depth limit) and
@@ -124,7 +124,7 @@ fn a_million_deep_nesting() {
     // text (`tree::Builder::mark_boundary`), so the six paragraphs are still six lines.
     let (elements, _) = parse_counts(&html);
     assert_eq!(elements, MAX_DEPTH as usize + 6);
-    assert_eq!(markers(html.as_bytes(), Algo::Auto), 6);
+    assert_eq!(markers(html.as_bytes(), Algo::Rules), 6);
 }
 
 #[test]
@@ -141,14 +141,14 @@ fn a_million_unclosed_elements_then_stray_end_tags() {
     // `</li>` closed all the rest.
     let (elements, _) = parse_counts(&html);
     assert_eq!(elements, MAX_DEPTH as usize + 6);
-    assert_eq!(markers(html.as_bytes(), Algo::Auto), 6);
+    assert_eq!(markers(html.as_bytes(), Algo::Rules), 6);
 }
 
 #[test]
 fn a_million_attributes_on_one_tag() {
     let attrs: String = (0..1_000_000).map(|i| format!(" a{i}=v")).collect();
     let html = page(&format!("<div{attrs}>{}</div>", article()));
-    assert_eq!(markers(html.as_bytes(), Algo::Auto), 6);
+    assert_eq!(markers(html.as_bytes(), Algo::Rules), 6);
 }
 
 #[test]
@@ -157,7 +157,7 @@ fn a_long_single_line() {
     let para = "<p>Paragraph of text with a <a href=/l>link</a> and more words here.</p>";
     let html = page(&(article() + &para.repeat(16_000_000 / para.len())));
     assert!(!html.contains('\n'));
-    assert_eq!(markers(html.as_bytes(), Algo::Auto), 6);
+    assert_eq!(markers(html.as_bytes(), Algo::Rules), 6);
     assert_eq!(markers(html.as_bytes(), Algo::DanagLines), 6);
 }
 
@@ -203,7 +203,7 @@ fn lt_and_tag_openers_without_ends() {
 fn nul_bytes() {
     // A few NULs in a page: still a page, the NULs are not content words.
     let html = page(&article()).replace("main article", "main\0article");
-    assert_eq!(markers(html.as_bytes(), Algo::Auto), 6);
+    assert_eq!(markers(html.as_bytes(), Algo::Rules), 6);
     // A page that is mostly NULs is binary, reported as such.
     let nuls = vec![0u8; 100_000];
     assert_eq!(

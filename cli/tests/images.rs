@@ -17,7 +17,8 @@ use run_util::pith;
 /// list with thumbnails and a footer logo. `<!--BASE-->` is where a test puts a `<base>`.
 const PAGE: &str = "../tests/pages/images.html";
 
-/// Vox, "Delhi's air pollution...": six figures with alt text and `<figcaption>`s.
+/// Vox, "Delhi's air pollution...": a lead photo and six figures, all with alt text and
+/// `<figcaption>`s.
 const VOX: &str =
     "data/scrapinghub/html/16c30add7e96315e9cc957d85aa876ccb6b70055f0ddab51547a586117cc1f56.html";
 /// The Sun, plague article: lazy-loaded figures, `src` a `data:` placeholder, the photo in
@@ -218,8 +219,28 @@ fn a_real_article_keeps_its_figures_with_alt_and_caption() {
     let page = std::fs::read(shared(VOX)).expect("page");
     let v = json(&["--format", "json", "--images"], &page);
     let got = images(&v);
-    assert_eq!(got.len(), 6, "{got:#?}");
+    // The block model (the default) keeps the article's header with its lead photo; the six
+    // figures of the body follow.
+    assert_eq!(got.len(), 7, "{got:#?}");
     let (src, alt, caption) = &got[0];
+    assert!(
+        src.starts_with("https://cdn.vox-cdn.com/thumbor/")
+            && src.ends_with("/65664956/GettyImages_1180855514.0.jpg"),
+        "{src}"
+    );
+    assert_eq!(
+        alt.as_deref(),
+        Some("A view of India Gate amid smog, on November 8, 2019 in New Delhi, India.")
+    );
+    assert_eq!(
+        caption.as_deref(),
+        Some(
+            "Air pollution is once again surging in Delhi. It\u{2019}s part of a larger pollution \
+             problem in India."
+        )
+    );
+    let body = &got[1..];
+    let (src, alt, caption) = &body[0];
     assert!(
         src.starts_with("https://cdn.vox-cdn.com/thumbor/")
             && src.ends_with("/19355947/Screen_Shot_2019_11_07_at_12.32.11_PM.png"),
@@ -234,14 +255,14 @@ fn a_real_article_keeps_its_figures_with_alt_and_caption() {
         Some("Air pollution in Delhi remains \u{201c}unhealthy\u{201d} this week.")
     );
     assert_eq!(
-        got[4].2.as_deref(),
+        body[4].2.as_deref(),
         Some(
             "The Environmental Kuznets Curve hypothesizes that as a country develops, pollution \
              gets worse before it gets better."
         )
     );
     assert!(
-        got.iter()
+        body.iter()
             .all(|(s, _, c)| s.contains("/uploads/chorus_asset/file/") && c.is_some()),
         "{got:#?}"
     );
@@ -289,7 +310,12 @@ fn a_real_article_keeps_its_figures_with_alt_and_caption() {
 #[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn lazy_loaded_photos_give_their_real_source() {
     let page = std::fs::read(shared(SUN)).expect("page");
-    let got = images(&json(&["--format", "json", "--images"], &page));
+    // The rules keep the seven photos: two in the text and five after it (which the block
+    // model drops with their captions), all lazy-loaded.
+    let got = images(&json(
+        &["--algo", "rules", "--format", "json", "--images"],
+        &page,
+    ));
     assert_eq!(got.len(), 7, "{got:#?}");
     assert_eq!(
         got[0].0,

@@ -1,8 +1,9 @@
 //! `--algo model`, the learned block model (`pith::extract::learned`), as a user meets it: the
 //! article of a built page without its menus, comments and sidebar; `--precision` and
 //! `--recall` as its thresholds (a subset and a superset of the default's blocks); a real index
-//! page of `../shared/data` that `auto`'s one-container choice loses; `--comments`, which adds
-//! `auto`'s comment sections; and `pith explain` showing each block's probability.
+//! page of `../shared/data` that the rules' (`--algo rules`) one-container choice loses;
+//! `--comments`, which adds the rules' comment sections; and `pith explain` showing each
+//! block's probability.
 
 #[path = "../../tests/common/mod.rs"]
 mod common;
@@ -71,14 +72,14 @@ fn precision_and_recall_are_thresholds_on_the_same_probabilities() {
 
 #[test]
 #[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
-fn an_index_page_keeps_its_list_where_auto_keeps_one_line() {
-    // Wikipedia's "List of programming languages" (wcxb_train/2904, a listing): `auto` takes
-    // one entry's container and prints one line; under host-grouped cross-validation the
-    // model, trained without this host's pages, scored 0.93 F1 on it against auto's 0.01.
+fn an_index_page_keeps_its_list_where_the_rules_keep_one_line() {
+    // Wikipedia's "List of programming languages" (wcxb_train/2904, a listing): the rules
+    // take one entry's container and print one line; under host-grouped cross-validation the
+    // model, trained without this host's pages, scored 0.93 F1 on it against the rules' 0.01.
     let gz = common::shared("data/wcxb_train/html/2904.html.gz");
     let model = pith(&["--algo", "model"], &gz);
-    let auto = pith(&[], &gz);
-    assert!(auto.lines().count() < 5, "auto:\n{auto}");
+    let rules = pith(&["--algo", "rules"], &gz);
+    assert!(rules.lines().count() < 5, "rules:\n{rules}");
     let lines: Vec<&str> = model.lines().collect();
     // Entries as the list (and the gold) gives them, with their standard where it has one.
     for entry in [

@@ -41,7 +41,8 @@ fn the_sample_page_has_a_type_and_a_confidence() {
         b"<html><head><title>x</title></head></html>",
     ));
     assert_eq!(docs[0]["page_type"], "other");
-    // The confidence model is trained on `auto`'s output: another algorithm gets none.
+    // The confidence is the block model's own, or the page model's for the rules' output (which
+    // it was trained on): another algorithm gets none.
     let docs = json_lines(&pith(&["--format", "json", "--algo", "danag"], &page));
     assert!(docs[0]["confidence"].is_null(), "{}", docs[0]);
     assert!(PAGE_TYPES.contains(&docs[0]["page_type"].as_str().unwrap_or("")));

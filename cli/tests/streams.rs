@@ -59,7 +59,8 @@ fn gzip_per_record_and_plain_give_the_same_documents() {
     assert_eq!(docs[0]["id"], "<urn:uuid:00000001>");
     assert_eq!(docs[0]["title"], "Story 1");
     assert_eq!(docs[0]["lang"], "en");
-    assert_eq!(docs[0]["algo"], "auto");
+    // The default algorithm, the block model.
+    assert_eq!(docs[0]["algo"], "model");
     assert!(
         docs[1]["text"]
             .as_str()

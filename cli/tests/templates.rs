@@ -1,7 +1,8 @@
 //! Site templates end to end: `pith learn` from files and from streams grouped by host,
 //! `pith template show`, FastCE with `--templates` in every input format and with -j, the
-//! fallback to auto, `--algo ce` over pages given together, and real sites of msv_big9, same
-//! year and across years (in ../shared: ignored without it, see tests/common).
+//! fallback to the chosen algorithm (the rules, or the block model by default), `--algo ce`
+//! over pages given together, and real sites of msv_big9, same year and across years (in
+//! ../shared: ignored without it, see tests/common).
 
 #[path = "../../tests/common/mod.rs"]
 mod common;
@@ -135,49 +136,67 @@ fn fastce_extracts_a_new_page_of_the_site_in_order() {
     assert!(!text(&o).contains("Ferry strike called off"));
 }
 
+/// A page the template does not fit falls back to the algorithm `--algo` chose: the rules with
+/// `--algo rules` (JSON `algo` `rules`), the block model by default (`model`).
 #[test]
-fn another_layout_falls_back_to_auto() {
+fn another_layout_falls_back_to_the_chosen_algorithm() {
     let store = learned_store("fallback");
     let s = store.to_str().expect("path");
-    let o = pith(&[
-        "--templates",
-        s,
-        "--url",
-        "https://news.example/local/library",
-        "--format",
-        "json",
-        REDESIGN,
-    ]);
-    let v = &json_lines(&o)[0];
-    assert_eq!(v["algo"], "auto");
-    assert!(
-        v["text"]
-            .as_str()
-            .expect("text")
-            .contains("The central library will stay open until ten in the evening")
-    );
-    // The learned layout with almost no content where the stories are: FastCE finds far less
-    // than any training page had, so auto runs.
-    let o = pith(&[
-        "--templates",
-        s,
-        "--url",
-        "https://news.example/g",
-        "--format",
-        "json",
-        THIN,
-    ]);
-    assert_eq!(json_lines(&o)[0]["algo"], "auto");
-    // A host without a template, and a page without a URL, run auto as well.
-    for url in ["https://elsewhere.example/a", ""] {
-        let mut args = vec!["--templates", s, "--format", "json"];
-        if !url.is_empty() {
-            args.extend(["--url", url]);
+    for (algo, want) in [(&["--algo", "rules"][..], "rules"), (&[][..], "model")] {
+        let o = pith(
+            &[
+                algo,
+                &[
+                    "--templates",
+                    s,
+                    "--url",
+                    "https://news.example/local/library",
+                    "--format",
+                    "json",
+                    REDESIGN,
+                ],
+            ]
+            .concat(),
+        );
+        let v = &json_lines(&o)[0];
+        assert_eq!(v["algo"], want);
+        assert!(
+            v["text"]
+                .as_str()
+                .expect("text")
+                .contains("The central library will stay open until ten in the evening"),
+            "{want}: {v}"
+        );
+        // The learned layout with almost no content where the stories are: FastCE finds far
+        // less than any training page had, so the chosen algorithm runs.
+        let o = pith(
+            &[
+                algo,
+                &[
+                    "--templates",
+                    s,
+                    "--url",
+                    "https://news.example/g",
+                    "--format",
+                    "json",
+                    THIN,
+                ],
+            ]
+            .concat(),
+        );
+        assert_eq!(json_lines(&o)[0]["algo"], want, "thin page");
+        // A host without a template, and a page without a URL, run it as well.
+        for url in ["https://elsewhere.example/a", ""] {
+            let mut args = algo.to_vec();
+            args.extend(["--templates", s, "--format", "json"]);
+            if !url.is_empty() {
+                args.extend(["--url", url]);
+            }
+            let page = site_page(6);
+            args.push(&page);
+            let v = &json_lines(&pith(&args))[0];
+            assert_eq!(v["algo"], want, "{url}");
         }
-        let page = site_page(6);
-        args.push(&page);
-        let v = &json_lines(&pith(&args))[0];
-        assert_eq!(v["algo"], "auto", "{url}");
     }
 }
 
@@ -224,7 +243,8 @@ fn templates_work_in_jsonl_and_warc_and_with_workers() {
         ("https://news.example/c".to_string(), REDESIGN.to_string()),
         ("https://news.example/d".to_string(), site_page(1)),
     ];
-    let want = ["fastce+auto", "auto", "auto", "fastce+auto"];
+    // Pages the template does not fit fall back to the default algorithm, the block model.
+    let want = ["fastce+auto", "model", "model", "fastce+auto"];
     for j in ["1", "2"] {
         let o = run_util::pith(
             &["--templates", s, "--format", "json", "-j", j],
@@ -416,10 +436,12 @@ fn real_site_same_year_and_across_years() {
         assert!(!t.contains(boiler), "{boiler}");
     }
     // Across years: the 2005 template does not fit the 2015 redesign; those pages fall back
-    // to auto and still give their article.
+    // to the chosen algorithm, here the rules, and still give their article.
     let y2015 = html_files(&bbc.join("2015/html"));
     for page in &y2015 {
         let v = &json_lines(&pith(&[
+            "--algo",
+            "rules",
             "--templates",
             &s,
             "--url",
@@ -428,7 +450,7 @@ fn real_site_same_year_and_across_years() {
             "json",
             page,
         ]))[0];
-        assert_eq!(v["algo"], "auto", "{page}");
+        assert_eq!(v["algo"], "rules", "{page}");
         assert!(v["text"].as_str().unwrap_or("").len() > 500, "{page}");
     }
 }

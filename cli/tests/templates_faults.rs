@@ -289,7 +289,8 @@ fn a_faulty_template_is_reported_once_and_pith_carries_on() {
         let dir = tmp(name);
         std::fs::write(dir.join("news.example.tpl"), &bytes).expect("write");
         let page = "../tests/pages/site-news/page6.html";
-        // Two pages of the host: the fault is reported once, both pages come out (by auto).
+        // Two pages of the host: the fault is reported once, both pages come out (by the
+        // default algorithm, the block model).
         let o = pith(&[
             "--templates",
             dir.to_str().expect("path"),
@@ -316,7 +317,7 @@ fn a_faulty_template_is_reported_once_and_pith_carries_on() {
             .collect();
         assert_eq!(lines.len(), 2, "{name}");
         for v in lines {
-            assert_eq!(v["algo"], "auto");
+            assert_eq!(v["algo"], "model");
             assert!(
                 v["text"]
                     .as_str()

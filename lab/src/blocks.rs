@@ -180,7 +180,9 @@ pub fn main(dirs: &[PathBuf], pages: Option<&Path>, rule: LabelRule) -> ExitCode
         }
     };
     let _ = writeln!(out, "{}", header());
-    let opts = Options::default();
+    // The rules' output (`auto` in the trainer's tables) and the options the model reads.
+    let mut opts = Options::default();
+    opts.extract.algo = pith::extract::Algo::Rules;
     for dir in dirs {
         let gs = match GoldSet::open(dir) {
             Ok(g) => g,

@@ -47,12 +47,16 @@ pub fn header(with_candidates: bool) -> String {
     cols.join("\t")
 }
 
-/// The options the table is computed with: the defaults, metadata on (JSON output's).
+/// The options the table is computed with: the rules (`--algo rules`: the confidence model
+/// estimates their output's F1, and the block model reads their selection), their defaults
+/// otherwise, metadata on (JSON output's).
 pub fn options() -> Options {
-    Options {
+    let mut o = Options {
         metadata: true,
         ..Options::default()
-    }
+    };
+    o.extract.algo = pith::extract::Algo::Rules;
+    o
 }
 
 /// Writes the table to stdout.

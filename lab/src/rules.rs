@@ -69,6 +69,7 @@ fn scores(job: &Job, base: Rules) -> Vec<String> {
     };
     let score = |off: Rules| -> String {
         let mut opts = Options::default();
+        opts.extract.algo = pith::extract::Algo::Rules;
         opts.extract.rules_off = off;
         opts.extract.comments = job.comments;
         // An unreadable page scores as an empty output.

@@ -262,7 +262,8 @@ pub fn main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
         );
         return ExitCode::FAILURE;
     }
-    let auto = Options::default();
+    let mut auto = Options::default();
+    auto.extract.algo = Algo::Rules;
     let danag = Options {
         extract: pith::extract::Options {
             algo: Algo::Danag,
@@ -689,7 +690,8 @@ pub fn detectors_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
         }
     };
     let (dp, tp) = (tmpl_dom::Params::default(), tmpl_text::Params::default());
-    let auto = Options::default();
+    let mut auto = Options::default();
+    auto.extract.algo = Algo::Rules;
     let mut sites: Vec<(String, DetAcc)> = Vec::new();
     // The decoded text of every page, so the parsed documents can borrow it.
     let texts: Vec<Vec<String>> = sets

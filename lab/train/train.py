@@ -278,6 +278,18 @@ def fit(x, y, w):
     return lgb.train(PARAMS, ds, num_boost_round=ROUNDS)
 
 
+def set_size(rounds, leaves, rate):
+    """The forests' size (a lab switch: `--rounds`, `--leaves`, `--learning-rate`). The walk is
+    most of `--algo model`'s time, and it grows with the trees and their depth."""
+    global ROUNDS
+    if rounds:
+        ROUNDS = rounds
+    if leaves:
+        PARAMS["num_leaves"] = leaves
+    if rate:
+        PARAMS["learning_rate"] = rate
+
+
 def train_rows(df, mask):
     """Training rows: judged blocks only (label 0/1), weighted by log(1 + words)."""
     m = mask & (df["label"].values >= 0)
@@ -743,6 +755,9 @@ def main():
                     "file (src/extract/learned/block.model); no cross-validation")
     ap.add_argument("--predictions", help="with --model: the trainer's raw scores per page, hashed "
                     "(lab/train/block_predictions.tsv)")
+    ap.add_argument("--rounds", type=int, help=f"boosting rounds per forest (default {ROUNDS})")
+    ap.add_argument("--leaves", type=int, help=f"leaves per tree (default {PARAMS['num_leaves']})")
+    ap.add_argument("--learning-rate", type=float, help=f"(default {PARAMS['learning_rate']})")
     ap.add_argument("--no-stack", action="store_true",
                     help="one model, without the second one over the first one's probabilities of "
                     "each block's neighbours")
@@ -776,6 +791,7 @@ def main():
                     help="keep a selected block only when joined to a sure one across gaps of at "
                     "most G blocks (measured)")
     a = ap.parse_args()
+    set_size(a.rounds, a.leaves, a.learning_rate)
     if a.inner_folds < 2:
         raise SystemExit("--inner-folds needs at least 2")
     HYST["gap"] = a.hysteresis
@@ -871,7 +887,7 @@ def main():
     # The labels' own ceiling: every block labelled content (a share of at least one half),
     # nothing else.
     oracle = (df["label"].values >= 0.5).astype(np.float64)
-    per_page = []  # (protocol, set, page, host, type, model, auto, trafilatura, threshold, fold, oracle)
+    per_page = []  # (protocol, set, page, host, type, model, auto, trafilatura, threshold, fold, oracle, confidence)
     timings = {}
     chose_auto = {}  # with --chooser: per protocol, the held-out pages given `auto`'s output
 
@@ -901,7 +917,10 @@ def main():
                 tf = score_text(k, peer_text(k, "trafilatura"))
                 p = pages[k]
                 orc = bank.scores(k, oracle, [0.5])[0]
-                per_page.append((protocol, k[0], k[1], p["host"], p["type"], ms, au, tf, thr, name, orc))
+                # The confidence `--algo model` reports: the page's F*, its best expected F1
+                # under the held-out probabilities (0 for a page without text blocks).
+                conf = float(scale[bank.pages[k][0][0]]) if k in bank.pages and len(bank.pages[k][0]) else 0.0
+                per_page.append((protocol, k[0], k[1], p["host"], p["type"], ms, au, tf, thr, name, orc, conf))
             print(f"{protocol} {name}: threshold {fmt_thr(thr)} ({time.time() - t:.0f}s)", file=sys.stderr)
         timings[protocol] = time.time() - t
 
@@ -996,6 +1015,12 @@ def main():
     out.append(", ".join(f"{p} {n}: {fmt_thr(t)}" for p, n, t in thr_rows))
     out.append(f"; the first model alone, trained on everything: {fmt_thr(thr)} (the shipped "
                "thresholds, on the second model, are `just train`'s)")
+    out.append("\n### Confidence: the page's F* against its F1\n")
+    out.append("Spearman's rank correlation of the held-out F* (`confidence` in JSON) with the "
+               "page's F1 under the model's selection: " + ", ".join(
+                   f"{name} {spearman(rows):.3f} ({len(rows)} pages)" for name, rows in [
+                       ("CV wcxb_train", [r for r in per_page if r[0] == "cv5-wcxb_train"]),
+                       ("leave one set out", [r for r in per_page if r[0] == "loso"])] if rows))
     if CHOOSER["on"]:
         out.append("\n### The chooser (--chooser)\n")
         out.append("Held-out pages given `auto`'s output: "
@@ -1020,12 +1045,18 @@ def main():
     print(text)
 
 
+def spearman(rows):
+    """Spearman's rank correlation of the pages' confidence with their model F1 (per_page rows)."""
+    from scipy.stats import spearmanr
+    return float(spearmanr([r[11] for r in rows], [r[5][2] for r in rows]).statistic)
+
+
 def write_per_page(path, per_page):
     """One row per held-out page: protocol, fold, page, type, threshold and the F1s."""
     with open(path, "w") as f:
-        f.write("protocol\tfold\tset\tpage\thost\ttype\tthreshold\tmodel_f1\tauto_f1\ttrafilatura_f1\tceiling_f1\n")
+        f.write("protocol\tfold\tset\tpage\thost\ttype\tthreshold\tmodel_f1\tauto_f1\ttrafilatura_f1\tceiling_f1\tconfidence\n")
         for r in per_page:
-            f.write(f"{r[0]}\t{r[9]}\t{r[1]}\t{r[2]}\t{r[3]}\t{r[4]}\t{fmt_thr(r[8])}\t{r[5][2]:.4f}\t{r[6][2]:.4f}\t{r[7][2]:.4f}\t{r[10][2]:.4f}\n")
+            f.write(f"{r[0]}\t{r[9]}\t{r[1]}\t{r[2]}\t{r[3]}\t{r[4]}\t{fmt_thr(r[8])}\t{r[5][2]:.4f}\t{r[6][2]:.4f}\t{r[7][2]:.4f}\t{r[10][2]:.4f}\t{r[11]:.4f}\n")
 
 
 if __name__ == "__main__":

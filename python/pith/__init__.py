@@ -7,7 +7,8 @@ extract() gives what `pith FILE` prints, read_warc() what `pith --format json FI
 record by record; extract_many() extracts a list of pages on all cores. Templates(dir) opens
 a store of site templates (`pith learn -o DIR`) for their templates= (`pith --templates DIR`).
 JSON output (format="json") carries `page_type`, one of PAGE_TYPES, and `confidence`, the
-predicted F1 of the text (0..1; None unless algo is "auto", the algorithm it is trained on).
+predicted F1 of the text (0..1: under "model", the block model's own expectation; under "rules", a
+learned estimate; None for the other algorithms).
 """
 
 from ._pith import (

@@ -8,7 +8,7 @@ __version__: str
 # The values of `page_type` in JSON output.
 PAGE_TYPES: List[str]
 
-Algo = Literal["auto", "danag", "danag-lines", "model"]
+Algo = Literal["model", "rules", "auto", "danag", "danag-lines"]
 Format = Literal["text", "markdown", "md"]
 # extract() and extract_many() also take the CLI's JSON formats: a dict per page.
 JsonFormat = Literal["json", "jsonl", "json-markdown"]
@@ -30,7 +30,7 @@ class Templates:
 def extract(
     html: Union[bytes, bytearray, str],
     url: Optional[str] = None,
-    algo: Algo = "auto",
+    algo: Algo = "model",
     format: Format = "text",
     comments: bool = False,
     templates: Optional[Templates] = None,
@@ -48,7 +48,7 @@ def extract(
 def extract(
     html: Union[bytes, bytearray, str],
     url: Optional[str] = None,
-    algo: Algo = "auto",
+    algo: Algo = "model",
     format: JsonFormat = ...,
     comments: bool = False,
     templates: Optional[Templates] = None,
@@ -68,7 +68,7 @@ def extract(
 def extract_many(
     pages: Iterable[Union[bytes, bytearray, str]],
     threads: int = 0,
-    algo: Algo = "auto",
+    algo: Algo = "model",
     format: Format = "text",
     comments: bool = False,
     templates: Optional[Templates] = None,
@@ -85,7 +85,7 @@ def extract_many(
 def extract_many(
     pages: Iterable[Union[bytes, bytearray, str]],
     threads: int = 0,
-    algo: Algo = "auto",
+    algo: Algo = "model",
     format: Format = "text",
     comments: bool = False,
     templates: Optional[Templates] = None,
@@ -102,7 +102,7 @@ def extract_many(
 def extract_many(
     pages: Iterable[Union[bytes, bytearray, str]],
     threads: int = 0,
-    algo: Algo = "auto",
+    algo: Algo = "model",
     format: JsonFormat = ...,
     comments: bool = False,
     templates: Optional[Templates] = None,
@@ -124,7 +124,7 @@ class WarcReader(Iterator[Any]):
 
 def read_warc(
     source: Union[str, os.PathLike[str], BinaryIO],
-    algo: Algo = "auto",
+    algo: Algo = "model",
     format: Format = "text",
     comments: bool = False,
     templates: Optional[Templates] = None,

@@ -22,7 +22,7 @@ class PithExtractor(BaseExtractor):
     """Replaces each document's HTML (``doc.text``) with its main content, extracted by pith.
 
     Args:
-        algo: "auto" (default), "danag", "danag-lines" or "model".
+        algo: "model" (default), "rules" ("auto" is its old name), "danag" or "danag-lines".
         favour_precision: lean to precision (the CLI's --precision), as datatrove's Trafilatura
             extractor does by default; False keeps pith's balanced default.
         favour_recall: lean to recall (--recall).
@@ -43,7 +43,7 @@ class PithExtractor(BaseExtractor):
 
     def __init__(
         self,
-        algo: str = "auto",
+        algo: str = "model",
         favour_precision: bool = False,
         favour_recall: bool = False,
         comments: bool = False,

@@ -205,7 +205,7 @@ fn shape(format: &str) -> PyResult<OutputFormat> {
 ///
 /// html: the page, as bytes (decoded as the CLI decodes a file: BOM, charset, <meta>, detection)
 /// or str (read as the text it is). url: the page's URL (its host picks the site template;
-/// the CLI's --url). algo: "auto", "danag", "danag-lines" or "model". format: "text" (one paragraph per
+/// the CLI's --url). algo: "model" (the default), "rules" ("auto" is its old name), "danag" or "danag-lines". format: "text" (one paragraph per
 /// line), "markdown", or "json" / "json-markdown": a dict with every field of `pith --format
 /// json` (url, title, author, date, sitename, lang, text...). comments: keep user comments.
 /// links: keep link targets in Markdown. images: keep the images of the main content (the
@@ -220,7 +220,7 @@ fn shape(format: &str) -> PyResult<OutputFormat> {
 /// The GIL is released while the page is extracted.
 #[allow(clippy::too_many_arguments)]
 #[pyfunction]
-#[pyo3(signature = (html, url=None, algo="auto", format="text", comments=false, templates=None, *, links=false, images=false, keep_repeats=false, favor=None, charset=None))]
+#[pyo3(signature = (html, url=None, algo="model", format="text", comments=false, templates=None, *, links=false, images=false, keep_repeats=false, favor=None, charset=None))]
 fn extract(
     py: Python<'_>,
     html: Page,
@@ -265,7 +265,7 @@ fn extract(
 /// in its place instead.
 #[allow(clippy::too_many_arguments)]
 #[pyfunction]
-#[pyo3(signature = (pages, threads=0, algo="auto", format="text", comments=false, templates=None, *, links=false, images=false, keep_repeats=false, favor=None, charset=None, errors="raise", urls=None))]
+#[pyo3(signature = (pages, threads=0, algo="model", format="text", comments=false, templates=None, *, links=false, images=false, keep_repeats=false, favor=None, charset=None, errors="raise", urls=None))]
 fn extract_many(
     py: Python<'_>,
     pages: &Bound<'_, PyAny>,
@@ -532,7 +532,7 @@ fn to_py(py: Python<'_>, v: &serde_json::Value) -> PyResult<Py<PyAny>> {
 /// fallback). url: the URL of a source that is one plain HTML page (--url).
 #[allow(clippy::too_many_arguments)]
 #[pyfunction]
-#[pyo3(signature = (source, algo="auto", format="text", comments=false, templates=None, *, links=false, images=false, keep_repeats=false, favor=None, charset=None, raw=false, max_record_bytes=DEFAULT_MAX_RECORD_BYTES, url=None))]
+#[pyo3(signature = (source, algo="model", format="text", comments=false, templates=None, *, links=false, images=false, keep_repeats=false, favor=None, charset=None, raw=false, max_record_bytes=DEFAULT_MAX_RECORD_BYTES, url=None))]
 fn read_warc(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,

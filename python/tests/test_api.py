@@ -66,7 +66,7 @@ def test_errors_carry_the_cli_messages():
         pith.extract(b"")
     with pytest.raises(pith.PithError, match="^binary input, not an HTML page$"):
         pith.extract(b"\x89PNG\r\n\x1a\n" + b"\x00" * 64)
-    with pytest.raises(ValueError, match=r"unknown algorithm `fast` \(one of: auto, danag"):
+    with pytest.raises(ValueError, match=r"unknown algorithm `fast` \(one of: model, rules, danag"):
         pith.extract(ARTICLE, algo="fast")
     with pytest.raises(ValueError, match="unknown format `html`"):
         pith.extract(ARTICLE, format="html")

@@ -59,8 +59,8 @@ def test_templates_equal_the_cli(pith_bin, site, store):
         out, _ = run(pith_bin, "-j", "2", "--templates", store, "--url", url, *files)
         texts = [pith.extract(p.read_bytes(), url=url, templates=t) for p in files]
         assert out.decode("utf-8") == "\x0c\n".join(x for x in texts if x), url
-    # Both ways ran: FastCE on the learned layout, the fallback (auto) elsewhere.
-    assert algos == {"fastce+auto", "auto"}, algos
+    # Both ways ran: FastCE on the learned layout, the fallback (the default, model) elsewhere.
+    assert algos == {"fastce+auto", "model"}, algos
 
 
 def test_the_template_is_used(site, store):
@@ -102,4 +102,4 @@ def test_a_corrupt_template_falls_back_as_the_cli_does(pith_bin, site, store, tm
     t = pith.Templates(bad)
     for path, line in zip(site["2005"], want):
         assert list(pith.read_warc(path, templates=t, url=URL, raw=True)) == [line]
-        assert json.loads(line)["algo"] == "auto"
+        assert json.loads(line)["algo"] == "model"

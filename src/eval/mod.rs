@@ -251,7 +251,7 @@ impl System {
         match self {
             System::Pith(o) => {
                 let mut n = o.extract.algo.name().to_string();
-                if matches!(o.extract.algo, Algo::Auto | Algo::Model) {
+                if matches!(o.extract.algo, Algo::Rules | Algo::Model) {
                     match o.extract.mode {
                         crate::extract::auto::Mode::Precision => n.push_str(" --precision"),
                         crate::extract::auto::Mode::Recall => n.push_str(" --recall"),
@@ -558,14 +558,14 @@ mod tests {
             .name()
         };
         use crate::extract::auto::Mode;
-        assert_eq!(named(Algo::Auto, Mode::Balanced, false, false), "auto");
+        assert_eq!(named(Algo::Rules, Mode::Balanced, false, false), "rules");
         assert_eq!(
             named(Algo::Model, Mode::Precision, true, false),
             "model --precision --comments"
         );
         assert_eq!(
-            named(Algo::Auto, Mode::Recall, false, true),
-            "auto --recall --keep-repeats"
+            named(Algo::Rules, Mode::Recall, false, true),
+            "rules --recall --keep-repeats"
         );
         assert_eq!(named(Algo::Danag, Mode::Balanced, false, false), "danag");
         assert_eq!(

@@ -87,7 +87,7 @@ pub fn explain_with_gold(
     let doc = Document::parse(&decoded.text, &arena);
     let mut trace = Trace::default();
     let (segments, gap) = match eopts.algo {
-        Algo::Auto | Algo::Model => (Segments::Normalized, danag::PAPER_GAP),
+        Algo::Rules | Algo::Model => (Segments::Normalized, danag::PAPER_GAP),
         Algo::DanagLines => (Segments::PhysicalLines, eopts.gap),
         Algo::Danag => (Segments::Normalized, eopts.gap),
     };
@@ -96,7 +96,7 @@ pub fn explain_with_gold(
     let mut model = None;
     let mut comments = Vec::new();
     let selection = match eopts.algo {
-        Algo::Auto => auto::extract_traced(&doc, &eopts.tuning(), Some(&mut trace)),
+        Algo::Rules => auto::extract_traced(&doc, &eopts.tuning(), Some(&mut trace)),
         Algo::Model => {
             let d = learned::describe(&doc);
             let judged = learned::judge(&d, eopts.mode);
@@ -132,7 +132,7 @@ pub fn explain_with_gold(
         analysis: Analysis {
             doc: &doc,
             opts: eopts,
-            trace: (eopts.algo == Algo::Auto).then_some(&trace),
+            trace: (eopts.algo == Algo::Rules).then_some(&trace),
             profile: &profile,
             token_lines: &token_lines,
             choice: &choice,
@@ -176,8 +176,8 @@ pub fn explain_with_gold(
         esc(title.as_deref().unwrap_or("(none)")),
         eopts.algo.name(),
         match (eopts.algo, eopts.mode) {
-            (Algo::Auto, auto::Mode::Precision) => " --precision",
-            (Algo::Auto, auto::Mode::Recall) => " --recall",
+            (Algo::Rules | Algo::Model, auto::Mode::Precision) => " --precision",
+            (Algo::Rules | Algo::Model, auto::Mode::Recall) => " --recall",
             _ => "",
         },
         decoded.encoding.name(),

@@ -26,39 +26,49 @@ use crate::names::UnknownName;
 /// Which extraction algorithm runs on one page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Algo {
-    /// The default: DANAg's profile plus tree signals (see [`auto`]).
+    /// The default: the learned block model over the rules' signals ([`learned`]): each text
+    /// block kept when its predicted probability of content reaches the trainer's threshold.
     #[default]
-    Auto,
+    Model,
+    /// The rules: DANAg's profile plus tree signals (see [`auto`]), faster than the model and
+    /// ahead of it on news sets they were tuned on, behind it on pages of other sites.
+    Rules,
     /// DANAg over a normalized source: one line per block-level boundary, so minified
     /// one-line pages work (Mohammadzadeh et al. 2011, segments of Section 3.1 normalized).
     Danag,
     /// DANAg over the physical lines of the source, exactly as the paper counts them.
     DanagLines,
-    /// The learned block model over `auto`'s signals ([`learned`]): each text block kept when
-    /// its predicted probability of content reaches the trainer's threshold.
-    Model,
 }
 
 impl Algo {
     /// Every algorithm, in the order `--help` and eval tables list them.
-    pub const ALL: &'static [Algo] = &[Algo::Auto, Algo::Danag, Algo::DanagLines, Algo::Model];
+    pub const ALL: &'static [Algo] = &[Algo::Model, Algo::Rules, Algo::Danag, Algo::DanagLines];
 
     /// The name used on the command line and in JSON output.
     pub fn name(self) -> &'static str {
         match self {
-            Algo::Auto => "auto",
+            Algo::Model => "model",
+            Algo::Rules => "rules",
             Algo::Danag => "danag",
             Algo::DanagLines => "danag-lines",
-            Algo::Model => "model",
         }
+    }
+
+    /// The algorithm named `s`: a name of [`Algo::name`], or `auto`, the rules' name when they
+    /// were the default (kept so that scripts written then run the same extraction).
+    fn named(s: &str) -> Option<Algo> {
+        if s == "auto" {
+            return Some(Algo::Rules);
+        }
+        Algo::ALL.iter().copied().find(|a| a.name() == s)
     }
 }
 
 impl std::str::FromStr for Algo {
     type Err = UnknownName;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let found = Algo::ALL.iter().copied().find(|a| a.name() == s);
-        found.ok_or_else(|| UnknownName::new("algorithm", s, &names(Algo::ALL, |a| a.name())))
+        Algo::named(s)
+            .ok_or_else(|| UnknownName::new("algorithm", s, &names(Algo::ALL, |a| a.name())))
     }
 }
 
@@ -116,8 +126,8 @@ impl Default for AnyAlgo {
 impl std::str::FromStr for AnyAlgo {
     type Err = UnknownName;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        if let Some(a) = Algo::ALL.iter().find(|a| a.name() == s) {
-            return Ok(AnyAlgo::Page(*a));
+        if let Some(a) = Algo::named(s) {
+            return Ok(AnyAlgo::Page(a));
         }
         if let Some(a) = SiteAlgo::ALL.iter().find(|a| a.name() == s) {
             return Ok(AnyAlgo::Site(*a));
@@ -158,7 +168,7 @@ impl Options {
     /// `auto`'s and the block model's, unless [`Options::keep_repeats`]; DANAg's stay as the
     /// paper's method gives them.
     pub fn keeps_one_copy(&self) -> bool {
-        !self.keep_repeats && matches!(self.algo, Algo::Auto | Algo::Model)
+        !self.keep_repeats && matches!(self.algo, Algo::Rules | Algo::Model)
     }
 
     /// `auto`'s knobs under these options.
@@ -192,17 +202,35 @@ pub struct SiteParams {
 /// Runs the chosen algorithm on a parsed document, then keeps one copy of a repeated text
 /// where [`Options::keeps_one_copy`] says so.
 pub fn run(doc: &Document<'_>, opts: &Options) -> Selection {
-    let selection = match opts.algo {
-        Algo::Auto => auto::extract(doc, &opts.tuning()),
-        Algo::Danag => danag::extract(doc, danag::Segments::Normalized, opts.gap),
-        Algo::DanagLines => danag::extract(doc, danag::Segments::PhysicalLines, opts.gap),
-        Algo::Model if opts.comments => learned_with_comments(doc, opts),
-        Algo::Model => learned::extract(doc, opts.mode),
+    run_judged(doc, opts).0
+}
+
+/// [`run`], with the block model's [`learned::Judgement`] (its confidence, and the rules'
+/// selection it read, before the repeat filter); `None` for the other algorithms.
+pub fn run_judged(doc: &Document<'_>, opts: &Options) -> (Selection, Option<learned::Judgement>) {
+    let (selection, judged) = match opts.algo {
+        Algo::Rules => (auto::extract(doc, &opts.tuning()), None),
+        Algo::Danag => (
+            danag::extract(doc, danag::Segments::Normalized, opts.gap),
+            None,
+        ),
+        Algo::DanagLines => (
+            danag::extract(doc, danag::Segments::PhysicalLines, opts.gap),
+            None,
+        ),
+        Algo::Model if opts.comments => {
+            let (sel, judged) = learned_with_comments(doc, opts);
+            (sel, Some(judged))
+        }
+        Algo::Model => {
+            let (sel, judged) = learned::extract_judged(doc, opts.mode);
+            (sel, Some(judged))
+        }
     };
     if opts.keeps_one_copy() {
-        repeats::keep_once(doc, selection)
+        (repeats::keep_once(doc, selection), judged)
     } else {
-        selection
+        (selection, judged)
     }
 }
 
@@ -232,14 +260,15 @@ fn comments_beyond(doc: &Document<'_>, opts: &Options, without: &Selection) -> V
 /// `auto`'s selection without comments under the options it was trained on; when the
 /// caller's options are those, that selection is the one [`comments`] subtracts, and `auto`
 /// runs once more (with comments) instead of twice.
-fn learned_with_comments(doc: &Document<'_>, opts: &Options) -> Selection {
+fn learned_with_comments(doc: &Document<'_>, opts: &Options) -> (Selection, learned::Judgement) {
     let d = learned::describe(doc);
     let found = if learned::trained_on(opts) {
         comments_beyond(doc, opts, &d.selection)
     } else {
         comments(doc, opts)
     };
-    with_comments(learned::selection(d, opts.mode), &found)
+    let (sel, judged) = learned::selection_judged(d, opts.mode);
+    (with_comments(sel, &found), judged)
 }
 
 /// `sel` with the text nodes of `comments` added (both in document order).

@@ -10,7 +10,7 @@
 use crate::decode::{self, Charset};
 use crate::extract::fastce::model::Family;
 use crate::extract::{self, Algo, blocks, fastce};
-use crate::html::Document;
+use crate::html::{Document, Selection};
 use crate::output;
 
 pub mod metadata;
@@ -268,22 +268,23 @@ fn from_text(
                 fastce::with_blocks(&doc, &pb, &member.template, &tuning),
             ))
         });
-        let (selection, algo) = match fast {
+        // The block model's confidence in its selection (its best expected F1) comes with it.
+        let (selection, algo, judged) = match fast {
             Some((f, i, Ok((sel, how)))) => {
                 let algo = if how == "fastce+auto" {
                     f.label(i).into()
                 } else {
                     how.into()
                 };
-                (sel, algo)
+                (sel, algo, None)
             }
-            Some((_, _, Err(Some(auto)))) if opts.extract.algo == Algo::Auto => {
-                (auto, opts.extract.algo.name().into())
+            Some((_, _, Err(Some(auto)))) if opts.extract.algo == Algo::Rules => {
+                (auto, opts.extract.algo.name().into(), None)
             }
-            _ => (
-                extract::run(&doc, &opts.extract),
-                opts.extract.algo.name().into(),
-            ),
+            _ => {
+                let (sel, judged) = extract::run_judged(&doc, &opts.extract);
+                (sel, opts.extract.algo.name().into(), judged)
+            }
         };
         let output::Rendered { text, images } =
             output::render_page(&doc, &selection, &opts.output, cx.url);
@@ -299,10 +300,33 @@ fn from_text(
                 plain = output::render(&doc, &selection, &output::Options::default());
                 &plain
             };
-            let features = model::features(&doc, &selection, model_text, cx.url);
+            // The page models were trained on the rules' output (`pith-lab pages`): under the
+            // block model, they read the rules' selection it read, so a page's type does not
+            // depend on the algorithm.
+            let rules_text;
+            let features = match &judged {
+                Some(j) => {
+                    let rules = Selection {
+                        nodes: j.rules.nodes.clone(),
+                    };
+                    let rules = if opts.extract.keeps_one_copy() {
+                        extract::repeats::keep_once(&doc, rules)
+                    } else {
+                        rules
+                    };
+                    rules_text = output::render(&doc, &rules, &output::Options::default());
+                    model::features(&doc, &rules, &rules_text, cx.url)
+                }
+                None => model::features(&doc, &selection, model_text, cx.url),
+            };
             let m = metadata::read(&doc, model_text, cx.url);
-            // Trained on `auto`'s output: no estimate for another algorithm's.
-            let confidence = (algo == Algo::Auto.name()).then(|| model::confidence(&features));
+            // The block model's own expectation (its best expected F1); the page model's
+            // estimate for the rules' output, which it was trained on; none for another
+            // algorithm's.
+            let confidence = match &judged {
+                Some(j) => Some(j.best_f1),
+                None => (algo == Algo::Rules.name()).then(|| model::confidence(&features)),
+            };
             return Extracted {
                 title: m.title.map(output::no_controls),
                 lang: m.lang,
@@ -376,7 +400,10 @@ mod tests {
 
     #[test]
     fn a_given_buffer_is_freed_once_transcoded_and_returned_otherwise() {
-        let opts = Options::default();
+        // The rules, which keep just the article of this small page (the block model keeps the
+        // menu's "Home" too): the buffer's handling is the same under every algorithm.
+        let mut opts = Options::default();
+        opts.extract.algo = Algo::Rules;
         let head = b"HTTP/1.1 200 OK\r\n\r\n".to_vec();
         let with_head = |body: &[u8]| [head.as_slice(), body].concat();
 

@@ -183,9 +183,14 @@ pub fn describe(doc: &Document<'_>, opts: &extract::Options) -> Described {
                 if id == NONE {
                     continue;
                 }
-                s.clear();
-                entities::decode_into(doc.raw_text(id), &mut s);
-                let n = s.trim().chars().count();
+                let raw = doc.raw_text(id);
+                let n = if memchr::memchr(b'&', raw.as_bytes()).is_none() {
+                    raw.trim().chars().count()
+                } else {
+                    s.clear();
+                    entities::decode_into(raw, &mut s);
+                    s.trim().chars().count()
+                };
                 chars += n;
                 if tree.node(id).context() & context::LINK != 0 {
                     link += n;
@@ -253,14 +258,24 @@ pub fn describe(doc: &Document<'_>, opts: &extract::Options) -> Described {
     for (i, (b, o)) in blocks.iter().zip(&own).enumerate() {
         f.clear();
 
-        let count = |p: &dyn Fn(char) -> bool| o.text.chars().filter(|&c| p(c)).count() as f32;
-        let digits = count(&|c| c.is_ascii_digit());
+        // Digits, commas and sentence stops in one pass over the text (ASCII bytes are
+        // counted as bytes; the full-width marks are the only others that count).
+        let (mut digits, mut commas, mut stops) = (0u32, 0u32, 0u32);
+        for c in o.text.chars() {
+            match c {
+                '0'..='9' => digits += 1,
+                ',' | '，' | '、' => commas += 1,
+                '.' | '!' | '?' | '。' | '！' | '？' => stops += 1,
+                _ => {}
+            }
+        }
+        let digits = digits as f32;
         f.extend([
             o.chars,
             crate::text::count_tokens(&o.text) as f32,
             ld(o),
-            count(&|c| matches!(c, ',' | '，' | '、')),
-            count(&|c| matches!(c, '.' | '!' | '?' | '。' | '！' | '？')),
+            commas as f32,
+            stops as f32,
             if o.chars > 0.0 { digits / o.chars } else { 0.0 },
             b.nodes.iter().filter(|x| x.0 != NONE).count() as f32,
             b.nodes.iter().filter(|x| x.0 == NONE).count() as f32,

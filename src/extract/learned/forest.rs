@@ -12,8 +12,10 @@
 //! so the checks LightGBM's semantics need are done once, not per split:
 //! - the file's reader proves every child index lies after its parent and inside the arrays,
 //!   and every feature inside the row, so a walk ends within a tree's size;
-//! - a row is *prepared* once ([`Forest::prepare`]): NaN becomes 0 in a numeric feature and
-//!   -1 (no category) in a categorical one, so a split compares without testing for NaN;
+//! - a row is *prepared* once ([`Forest::prepare`]): NaN becomes 0 in a numeric feature, and
+//!   each category set a split asks about is answered once, as a column of its own after the
+//!   row's values (0 in the set, 1 outside it), so every split of the walk is one comparison
+//!   (`column <= 0.5` for a set) with no test for NaN and no branch on the kind of split;
 //! - a split holds its threshold twice, as the trainer's f64 and as the largest f32 not above
 //!   it: for an f32 value `x`, `x <= t` in f64 exactly when `x <= t32`, so f32 rows (the
 //!   block model's) compare in f32 and give the trainer's decisions bit for bit;
@@ -46,6 +48,7 @@ pub trait Value: Copy + PartialOrd {
     fn at_most(self, t32: f32, t64: u64) -> bool;
     /// The category this value names, or -1 for none (NaN, negative, fractional).
     fn category(self) -> i64;
+
     /// This value as f64.
     fn wide(self) -> f64;
     /// From f64 (for the prepared values 0 and -1).
@@ -112,9 +115,67 @@ pub struct Forest {
     pub(crate) cats: Vec<u64>,
     /// Per feature: whether a categorical split reads it.
     pub(crate) categorical: Vec<bool>,
+    /// The category sets the splits ask about, each answered in the column `inputs + j` of a
+    /// prepared row: its feature, its first word in [`Forest::cats`] and its number of words.
+    pub(crate) sets: Vec<(u16, u64, u16)>,
 }
 
 impl Forest {
+    /// A forest of checked arrays (the model file's reader checks them: children after their
+    /// parents and inside the arrays, features inside the row, category sets inside the
+    /// words). Each categorical split becomes a numeric one on its set's column (0.5: in the
+    /// set goes left).
+    pub(crate) fn new(
+        outputs: usize,
+        inputs: usize,
+        roots: Vec<i32>,
+        mut nodes: Vec<Node>,
+        leaves: Vec<f64>,
+        cats: Vec<u64>,
+    ) -> Forest {
+        let mut categorical = vec![false; inputs];
+        let mut sets: Vec<(u16, u64, u16)> = Vec::new();
+        let words = |&(_, first, n): &(u16, u64, u16)| {
+            cats.get(first as usize..first as usize + usize::from(n))
+                .unwrap_or_default()
+        };
+        for n in nodes.iter_mut().filter(|n| n.cat_words > 0) {
+            if let Some(c) = categorical.get_mut(usize::from(n.feature)) {
+                *c = true;
+            }
+            let set = (n.feature, n.value, n.cat_words);
+            let j = match sets
+                .iter()
+                .position(|s| s.0 == set.0 && words(s) == words(&set))
+            {
+                Some(j) => j,
+                None => {
+                    sets.push(set);
+                    sets.len() - 1
+                }
+            };
+            n.feature = u16::try_from(inputs + j).unwrap_or(u16::MAX);
+            n.value = 0.5f64.to_bits();
+            n.thr32 = 0.5;
+            n.cat_words = 0;
+        }
+        Forest {
+            outputs,
+            inputs,
+            roots,
+            nodes,
+            leaves,
+            cats,
+            categorical,
+            sets,
+        }
+    }
+
+    /// How many values a prepared row has: the inputs, then one column per category set.
+    pub fn width(&self) -> usize {
+        self.inputs + self.sets.len()
+    }
+
     /// How many values a row has.
     pub fn inputs(&self) -> usize {
         self.inputs
@@ -125,57 +186,54 @@ impl Forest {
         self.outputs
     }
 
-    /// The row as the walk wants it: NaN as 0 in a numeric feature, any value that names no
-    /// category as -1 in a categorical one (both go where LightGBM sends them).
+    /// The row (at least [`Forest::width`] long, its inputs first) as the walk wants it: NaN
+    /// as 0 in a numeric feature, and each category set's column after the inputs, 0 when the
+    /// row's category is in the set and 1 when not (an unseen category, a negative,
+    /// fractional or missing value is in none), where LightGBM sends them.
     pub fn prepare<V: Value>(&self, row: &mut [V]) {
         for (v, &cat) in row.iter_mut().zip(&self.categorical) {
-            if cat {
-                if v.category() < 0 {
-                    *v = V::narrow(-1.0);
-                }
-            } else if v.wide().is_nan() {
+            if !cat && v.wide().is_nan() {
                 *v = V::narrow(0.0);
+            }
+        }
+        for (j, &(feature, first, words)) in self.sets.iter().enumerate() {
+            let c = row.get(usize::from(feature)).map_or(-1, |v| v.category());
+            let inside = c >= 0
+                && (c / 64) < i64::from(words)
+                && self
+                    .cats
+                    .get(first as usize + (c / 64) as usize)
+                    .is_some_and(|w| w >> (c % 64) & 1 == 1);
+            if let Some(v) = row.get_mut(self.inputs + j) {
+                *v = V::narrow(if inside { 0.0 } else { 1.0 });
             }
         }
     }
 
-    /// The leaf value tree `root` gives the prepared `row` (at least [`Forest::inputs`] long).
+    /// The leaf value tree `root` gives the prepared `row` (at least [`Forest::width`] long).
     #[inline]
     fn walk<V: Value>(&self, root: i32, row: &[V]) -> f64 {
+        let nodes = self.nodes.as_slice();
         let mut i = root;
-        // The reader proved each child lies after its parent: the walk ends.
-        while let Some(n) = usize::try_from(i).ok().and_then(|i| self.nodes.get(i)) {
-            let Some(&v) = row.get(usize::from(n.feature)) else {
-                return 0.0;
-            };
-            let left = if n.cat_words == 0 {
-                v.at_most(n.thr32, n.value)
+        // The reader proved each child lies after its parent and inside the arrays, and each
+        // feature inside the row (`raw_rows` checks the row's width): the walk ends, and no
+        // index below is out of bounds.
+        while i >= 0 {
+            let n = &nodes[i as usize];
+            i = if row[usize::from(n.feature)].at_most(n.thr32, n.value) {
+                n.left
             } else {
-                self.in_set(n, v)
+                n.right
             };
-            i = if left { n.left } else { n.right };
         }
-        self.leaves.get(!i as usize).copied().unwrap_or(0.0)
-    }
-
-    /// Whether `v` is one of the categorical split `n`'s categories.
-    fn in_set<V: Value>(&self, n: &Node, v: V) -> bool {
-        let c = v.category();
-        if c < 0 {
-            return false;
-        }
-        let (word, bit) = ((c / 64) as u64, c % 64);
-        word < u64::from(n.cat_words)
-            && self
-                .cats
-                .get((n.value + word) as usize)
-                .is_some_and(|w| w >> bit & 1 == 1)
+        self.leaves[!i as usize]
     }
 
     /// The raw scores (sums of leaf values, in tree order) of the row `x`, prepared here.
     pub fn raw<V: Value>(&self, x: &[V]) -> Vec<f64> {
         let mut row: Vec<V> = x.to_vec();
-        row.resize(self.inputs.max(x.len()), V::narrow(f64::NAN));
+        row.truncate(self.inputs);
+        row.resize(self.width(), V::narrow(f64::NAN));
         self.prepare(&mut row);
         let mut out = vec![0.0; self.outputs.max(1)];
         self.raw_rows(&row, row.len(), &mut out);
@@ -188,7 +246,15 @@ impl Forest {
     pub fn raw_rows<V: Value>(&self, rows: &[V], width: usize, out: &mut [f64]) {
         let outputs = self.outputs.max(1);
         out.iter_mut().for_each(|o| *o = 0.0);
-        if width < self.inputs || width == 0 {
+        if width < self.width() || width == 0 {
+            return;
+        }
+        if outputs == 1 {
+            for &root in &self.roots {
+                for (row, o) in rows.chunks_exact(width).zip(out.iter_mut()) {
+                    *o += self.walk(root, row);
+                }
+            }
             return;
         }
         for (t, &root) in self.roots.iter().enumerate() {
@@ -223,22 +289,7 @@ mod tests {
     }
 
     fn forest(nodes: Vec<Node>, roots: Vec<i32>, leaves: Vec<f64>, cats: Vec<u64>) -> Forest {
-        let inputs = 2;
-        let mut categorical = vec![false; inputs];
-        for n in &nodes {
-            if n.cat_words > 0 {
-                categorical[usize::from(n.feature)] = true;
-            }
-        }
-        Forest {
-            outputs: 1,
-            inputs,
-            roots,
-            nodes,
-            leaves,
-            cats,
-            categorical,
-        }
+        Forest::new(1, 2, roots, nodes, leaves, cats)
     }
 
     #[test]

@@ -150,10 +150,6 @@ pub fn model() -> &'static BlockModel {
 /// The number of the second model's extra inputs ([`BlockModel::run_inputs`]).
 pub const RUN_FEATURES: usize = 8;
 
-/// The width of a block's row as the forests read it: the two tag codes, the features, the
-/// second model's inputs.
-const WIDTH: usize = 2 + N_FEATURES + RUN_FEATURES;
-
 /// What the second model reads of the whole page from the first one's probabilities.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PageRun {
@@ -225,32 +221,40 @@ pub fn run_inputs(p: &[f64], i: usize, page: PageRun) -> [f32; RUN_FEATURES] {
 pub fn raw_scores(d: &Described) -> (Vec<f64>, Vec<f64>) {
     let m = model();
     let n = d.blocks.len();
-    let mut rows = vec![0f32; n * WIDTH];
-    for (i, row) in rows.chunks_exact_mut(WIDTH).enumerate() {
-        let (tag, parent) = m.tag_codes(d.tags.get(i).copied().unwrap_or(("", "")));
-        row[0] = tag;
-        row[1] = parent;
-        for (to, &v) in row.iter_mut().skip(2).zip(d.row(i)) {
-            *to = v;
+    // Each block's row for a forest: its tag codes and features, then (the second forest's)
+    // its neighbours' probabilities, then the forest's category-set columns.
+    let fill = |forest: &Forest, rows: &mut Vec<f32>, runs: Option<(&[f64], PageRun)>| {
+        let width = forest.width();
+        rows.clear();
+        rows.resize(n * width, 0.0);
+        for (i, row) in rows.chunks_exact_mut(width).enumerate() {
+            let (tag, parent) = m.tag_codes(d.tags.get(i).copied().unwrap_or(("", "")));
+            row[0] = tag;
+            row[1] = parent;
+            for (to, &v) in row.iter_mut().skip(2).zip(d.row(i)) {
+                *to = v;
+            }
+            if let Some((p, page)) = runs {
+                for (to, v) in row
+                    .iter_mut()
+                    .skip(2 + N_FEATURES)
+                    .zip(run_inputs(p, i, page))
+                {
+                    *to = v;
+                }
+            }
+            forest.prepare(row);
         }
-        m.block.prepare(row);
-        m.runs.prepare(row);
-    }
+    };
+    let mut rows = Vec::new();
+    fill(&m.block, &mut rows, None);
     let mut first = vec![0.0; n];
-    m.block.raw_rows(&rows, WIDTH, &mut first);
+    m.block.raw_rows(&rows, m.block.width(), &mut first);
     let p: Vec<f64> = first.iter().map(|&r| forest::logistic(r)).collect();
     let page = PageRun::new(&p, &words(d));
-    for (i, row) in rows.chunks_exact_mut(WIDTH).enumerate() {
-        for (to, v) in row
-            .iter_mut()
-            .skip(2 + N_FEATURES)
-            .zip(run_inputs(&p, i, page))
-        {
-            *to = v;
-        }
-    }
+    fill(&m.runs, &mut rows, Some((&p, page)));
     let mut second = vec![0.0; n];
-    m.runs.raw_rows(&rows, WIDTH, &mut second);
+    m.runs.raw_rows(&rows, m.runs.width(), &mut second);
     (first, second)
 }
 
@@ -416,11 +420,41 @@ pub fn extract(doc: &Document<'_>, mode: Mode) -> Selection {
     selection(describe(doc), mode)
 }
 
+/// [`extract`], with what else the model read: [`Judgement`].
+pub fn extract_judged(doc: &Document<'_>, mode: Mode) -> (Selection, Judgement) {
+    selection_judged(describe(doc), mode)
+}
+
+/// What the block model's selection comes with.
+#[derive(Debug)]
+pub struct Judgement {
+    /// The page's best expected F1 ([`Judged::best_f1`]): how much of the page the model
+    /// expects its selection to get right, its confidence.
+    pub best_f1: f64,
+    /// `auto`'s selection the model read (balanced, without comments, every rule on): what
+    /// the page models were trained on.
+    pub rules: Selection,
+}
+
 /// The block model's selection of a described page under `mode` ([`judge`], then
 /// [`select`]), for a caller that reads the description too.
 pub fn selection(d: Described, mode: Mode) -> Selection {
+    selection_judged(d, mode).0
+}
+
+/// [`selection`] with its [`Judgement`].
+pub fn selection_judged(d: Described, mode: Mode) -> (Selection, Judgement) {
     let judged = judge(&d, mode);
-    select(d, &judged.blocks)
+    let rules = Selection {
+        nodes: d.selection.nodes.clone(),
+    };
+    (
+        select(d, &judged.blocks),
+        Judgement {
+            best_f1: judged.best_f1,
+            rules,
+        },
+    )
 }
 
 #[cfg(test)]

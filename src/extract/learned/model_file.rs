@@ -296,15 +296,7 @@ fn read_forest(b: &mut Bytes<'_>, name: &str) -> Result<Forest, ModelError> {
     {
         return Err(bad("a feature split both as a number and as a category"));
     }
-    Ok(Forest {
-        outputs,
-        inputs,
-        roots,
-        nodes,
-        leaves,
-        cats,
-        categorical,
-    })
+    Ok(Forest::new(outputs, inputs, roots, nodes, leaves, cats))
 }
 
 #[cfg(test)]
