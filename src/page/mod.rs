@@ -270,6 +270,16 @@ fn from_text(
         });
         // The block model's confidence in its selection (its best expected F1) comes with it.
         let (selection, algo, judged) = match fast {
+            // The template fits but FastCE and the rules disagree: the rules' selection when
+            // they are the chosen algorithm, else the chosen algorithm runs, as on a page the
+            // template does not fit.
+            Some((_, _, Ok((sel, "auto")))) if opts.extract.algo == Algo::Rules => {
+                (sel, opts.extract.algo.name().into(), None)
+            }
+            Some((_, _, Ok((_, "auto")))) => {
+                let (sel, judged) = extract::run_judged(&doc, &opts.extract);
+                (sel, opts.extract.algo.name().into(), judged)
+            }
             Some((f, i, Ok((sel, how)))) => {
                 let algo = if how == "fastce+auto" {
                     f.label(i).into()
