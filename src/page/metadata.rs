@@ -493,16 +493,8 @@ struct Found {
     meta: Vec<(String, String)>,
     time_pub: Option<String>,
     time_any: Option<String>,
-    /// The first date in an element whose class, id or itemprop names a date.
-    date_elem: Option<String>,
-    /// The first date in a short visible text.
-    text_date: Option<String>,
-    /// The first `05/10/2018` of a short visible text that reads both ways, as (first, second,
-    /// year): read by the page's language ([`slashed_by_lang`]).
-    text_slashed: Option<(u32, u32, u32)>,
     canonical: Option<String>,
     image_src: Option<String>,
-    byline: Option<String>,
     rel_category: Vec<String>,
     rel_tag: Vec<String>,
     ld: Ld,
@@ -531,15 +523,28 @@ impl Found {
 /// it (a WARC record's, the command line's): a date in its path is a stated date.
 pub fn read(doc: &Document, text: &str, url: Option<&str>) -> Metadata {
     let f = collect(doc);
+    let declared_author = declared_author(&f);
+    let declared_date = declared_date(&f, url);
+    // The byline and the dates written in the text are read only when the declarations leave
+    // them needed, in one walk.
+    let guesses = if declared_author.is_none() || declared_date.is_none() {
+        body_guesses(doc, declared_author.is_none(), declared_date.is_none())
+    } else {
+        BodyGuesses::default()
+    };
     let sitename = sitename(&f);
     let title = title(&f, sitename.as_deref());
-    let author = author(&f, sitename.as_deref());
-    let (date, date_source) = match date(&f, url) {
+    let author = author(&f, declared_author.or(guesses.byline), sitename.as_deref());
+    let date = declared_date.or_else(|| {
+        guesses
+            .date_elem
+            .or(guesses.text_date)
+            .or_else(|| slashed_by_lang(guesses.text_slashed?, &declared_lang(&f)?))
+            .map(|d| (d, DATE_TEXT))
+    });
+    let (date, date_source) = match date.or_else(|| last_guess(doc)) {
         Some((d, s)) => (Some(d), Some(s)),
-        None => match last_guess(doc) {
-            Some((d, s)) => (Some(d), Some(s)),
-            None => (None, None),
-        },
+        None => (None, None),
     };
     let description = f
         .meta(&[
@@ -781,37 +786,8 @@ fn collect(doc: &Document) -> Found {
     let mut ld_budget = Budget::default();
     for (i, n) in doc.tree.nodes.iter().enumerate() {
         let id = i as NodeId;
-        if n.kind == Kind::Text {
-            if f.text_date.is_none()
-                && n.context() & crate::html::tree::context::HIDDEN == 0
-                && (n.end - n.start) as usize <= DATE_TEXT_MAX_BYTES
-            {
-                let raw = doc.raw_text(id);
-                if has_year_digits(raw) {
-                    let t = clean(raw);
-                    f.text_date = iso_date_in(&t);
-                    if f.text_date.is_none() && f.text_slashed.is_none() {
-                        f.text_slashed = slashed_date(&t);
-                    }
-                }
-            }
-            continue;
-        }
         if n.kind != Kind::Element {
             continue;
-        }
-        if f.date_elem.is_none() && holds_text(n.tag, doc, id) && names_a_date(doc, id) {
-            f.date_elem = doc
-                .attr(id, "datetime")
-                .or_else(|| doc.attr(id, "content"))
-                .or_else(|| doc.attr(id, "title"))
-                .and_then(iso_date)
-                .or_else(|| {
-                    let t = doc.text_of(id);
-                    (t.len() <= DATE_TEXT_MAX_BYTES)
-                        .then(|| iso_date_in(&t))
-                        .flatten()
-                });
         }
         match n.tag {
             Tag::Html if f.html_lang.is_none() => {
@@ -912,28 +888,121 @@ fn collect(doc: &Document) -> Found {
                 push_text(&mut f.rel_tag, doc.text_of(id));
             }
         }
-        if f.byline.is_none() && byline_candidate(doc, id) {
-            let t = byline_name(&spaced_text(doc, id));
-            if AUTHOR_CHARS.contains(&t.chars().count())
-                && t.split_whitespace().count() <= BYLINE_MAX_WORDS
-                && is_name(&t)
-            {
-                f.byline = Some(t);
-            }
-        }
     }
     f.ld.resolve_authors();
     f
 }
 
-/// Whether an element's class, id or itemprop names a date ([`DATE_CLASSES`]).
-fn names_a_date(doc: &Document, id: NodeId) -> bool {
-    doc.attributes(id).any(|(k, v)| {
-        (k.eq_ignore_ascii_case("class")
-            || k.eq_ignore_ascii_case("id")
-            || k.eq_ignore_ascii_case("itemprop"))
-            && date_classes().is_match(v)
-    })
+/// What the page's body says of its author and date when its declarations do not: the name
+/// in the first byline element's text, the first date in an element whose class, id or
+/// itemprop names a date, the first date in a short visible text and, before it, the first
+/// `05/10/2018` that reads both ways.
+#[derive(Default)]
+struct BodyGuesses {
+    byline: Option<String>,
+    date_elem: Option<String>,
+    text_date: Option<String>,
+    /// As (first, second, year): read by the page's language ([`slashed_by_lang`]).
+    text_slashed: Option<(u32, u32, u32)>,
+}
+
+/// Reads [`BodyGuesses`] in one walk: the byline with `byline` (the page names no author in
+/// its JSON-LD or meta), the dates with `dates` (neither its declarations nor its URL give
+/// one: [`declared_date`]). The walk ends once each asked is found (the dates at the first date
+/// element, which wins over the texts). It used to be part of [`collect`]'s walk, paid by every
+/// page; a page that declares both pays nothing now.
+fn body_guesses(doc: &Document, byline: bool, dates: bool) -> BodyGuesses {
+    let mut g = BodyGuesses::default();
+    let (mut byline_done, mut dates_done) = (!byline, !dates);
+    for (i, n) in doc.tree.nodes.iter().enumerate() {
+        if byline_done && dates_done {
+            break;
+        }
+        let id = i as NodeId;
+        if n.kind == Kind::Text {
+            if !dates_done
+                && g.text_date.is_none()
+                && n.context() & crate::html::tree::context::HIDDEN == 0
+                && (n.end - n.start) as usize <= DATE_TEXT_MAX_BYTES
+            {
+                let raw = doc.raw_text(id);
+                if has_year_digits(raw) {
+                    let t = clean(raw);
+                    g.text_date = iso_date_in(&t);
+                    if g.text_date.is_none() && g.text_slashed.is_none() {
+                        g.text_slashed = slashed_date(&t);
+                    }
+                }
+            }
+            continue;
+        }
+        if n.kind != Kind::Element {
+            continue;
+        }
+        let want_date = !dates_done && holds_text(n.tag, doc, id);
+        let byline_tag = !byline_done && byline_tag(n.tag, doc, id);
+        // An `<author>` element is a byline whatever its attributes.
+        let named_author = byline_tag && n.tag == Tag::Other && doc.name(id) == "author";
+        let want_byline = byline_tag && !named_author;
+        let (date_mark, byline_mark) = if want_date || want_byline {
+            element_marks(doc, id, want_date, want_byline)
+        } else {
+            (false, false)
+        };
+        if date_mark {
+            g.date_elem = doc
+                .attr(id, "datetime")
+                .or_else(|| doc.attr(id, "content"))
+                .or_else(|| doc.attr(id, "title"))
+                .and_then(iso_date)
+                .or_else(|| {
+                    let t = doc.text_of(id);
+                    (t.len() <= DATE_TEXT_MAX_BYTES)
+                        .then(|| iso_date_in(&t))
+                        .flatten()
+                });
+            dates_done = g.date_elem.is_some();
+        }
+        if byline_tag && (named_author || byline_mark) && !in_comments(doc, id) {
+            let t = byline_name(&spaced_text(doc, id));
+            if AUTHOR_CHARS.contains(&t.chars().count())
+                && t.split_whitespace().count() <= BYLINE_MAX_WORDS
+                && is_name(&t)
+            {
+                g.byline = Some(t);
+                byline_done = true;
+            }
+        }
+    }
+    g
+}
+
+/// What an element's attributes say of it, in one scan of its start tag: whether its class,
+/// id or itemprop names a date ([`DATE_CLASSES`], asked with `date`), and whether it is
+/// marked as a byline (`rel=author`, an `itemprop` naming the author, or a class or id word of
+/// [`AUTHOR_CLASSES`]: asked with `byline`). The scan stops once the answers asked are yes.
+fn element_marks(doc: &Document, id: NodeId, date: bool, byline: bool) -> (bool, bool) {
+    let (mut is_date, mut is_byline) = (false, false);
+    for (k, v) in doc.attributes(id) {
+        let class_or_id = k.eq_ignore_ascii_case("class") || k.eq_ignore_ascii_case("id");
+        let itemprop = !class_or_id && k.eq_ignore_ascii_case("itemprop");
+        if date && !is_date && (class_or_id || itemprop) {
+            is_date = date_classes().is_match(v);
+        }
+        if byline && !is_byline {
+            is_byline = if class_or_id {
+                v.split_ascii_whitespace().any(is_author_class)
+            } else if itemprop {
+                contains_ignore_case(v, "author")
+            } else {
+                k.eq_ignore_ascii_case("rel") && v.eq_ignore_ascii_case("author")
+            };
+        }
+        if (is_date || !date) && (is_byline || !byline) {
+            break;
+        }
+    }
+    (is_date, is_byline)
 }
 
 /// [`DATE_CLASSES`] as one automaton (ASCII case-insensitive): the class, id and itemprop of
@@ -1037,30 +1106,51 @@ fn in_svg(doc: &Document, id: NodeId) -> bool {
         .any(|a| doc.tree.node(a).tag == Tag::Svg)
 }
 
-/// An element whose text is a byline: `rel=author`, `itemprop` naming the author, or a class
-/// or id with one of [`AUTHOR_CLASSES`]; never inside comments.
-fn byline_candidate(doc: &Document, id: NodeId) -> bool {
-    let name = doc.name(id);
-    if !matches!(
-        name,
-        "a" | "address" | "div" | "p" | "span" | "strong" | "h3" | "h4" | "author" | "li"
-    ) {
-        return false;
+/// An element whose text can be a byline: `a`, `address`, `div`, `p`, `span`, `strong`, `h3`,
+/// `h4`, `li` or `<author>`. It is one when it is `<author>` or its attributes mark it so
+/// ([`element_marks`]), and it is not inside comments ([`in_comments`]).
+fn byline_tag(tag: Tag, doc: &Document, id: NodeId) -> bool {
+    match tag {
+        Tag::A
+        | Tag::Address
+        | Tag::Div
+        | Tag::P
+        | Tag::Span
+        | Tag::Strong
+        | Tag::H3
+        | Tag::H4
+        | Tag::Li => true,
+        Tag::Other => doc.name(id) == "author",
+        _ => false,
     }
-    let hit = name == "author"
-        || doc.attributes(id).any(|(k, v)| {
-            if k.eq_ignore_ascii_case("rel") {
-                v.eq_ignore_ascii_case("author")
-            } else if k.eq_ignore_ascii_case("itemprop") {
-                contains_ignore_case(v, "author")
-            } else if k.eq_ignore_ascii_case("class") || k.eq_ignore_ascii_case("id") {
-                v.split_ascii_whitespace()
-                    .any(|w| AUTHOR_CLASSES.iter().any(|a| class_word_is(w, a)))
-            } else {
-                false
-            }
-        });
-    hit && !in_comments(doc, id)
+}
+
+/// Whether a class word is one of [`AUTHOR_CLASSES`] or has one as a part ([`class_word_is`]).
+/// Such a word starts with the first letter of one or ends with the last letter of one: a
+/// table of those letters turns most words away before any comparison.
+fn is_author_class(w: &str) -> bool {
+    const FIRST: u8 = 1;
+    const LAST: u8 = 2;
+    static ENDS: [u8; 256] = {
+        let mut t = [0u8; 256];
+        let mut i = 0;
+        while i < AUTHOR_CLASSES.len() {
+            let a = AUTHOR_CLASSES[i].as_bytes();
+            let (first, last) = (a[0], a[a.len() - 1]);
+            t[first.to_ascii_lowercase() as usize] |= FIRST;
+            t[first.to_ascii_uppercase() as usize] |= FIRST;
+            t[last.to_ascii_lowercase() as usize] |= LAST;
+            t[last.to_ascii_uppercase() as usize] |= LAST;
+            i += 1;
+        }
+        t
+    };
+    let b = w.as_bytes();
+    let (Some(&first), Some(&last)) = (b.first(), b.last()) else {
+        return false;
+    };
+    (ENDS[usize::from(first)] & FIRST != 0 || ENDS[usize::from(last)] & LAST != 0)
+        && AUTHOR_CLASSES.iter().any(|a| class_word_is(w, a))
 }
 
 /// A class word that is `a` or starts or ends with it as a part (`author-name`,
@@ -1346,13 +1436,17 @@ fn name_without_role(a: &str) -> &str {
 
 /// The author, cleaned: the publisher after the names dropped ([`without_publisher`]), then
 /// a role ([`without_role`]); `None` when what is left is not a name ([`is_name`]).
-fn author(f: &Found, sitename: Option<&str>) -> Option<String> {
-    author_any(f)
+/// `named` is the author the page declares ([`declared_author`]), else its byline
+/// ([`body_guesses`]).
+fn author(f: &Found, named: Option<String>, sitename: Option<&str>) -> Option<String> {
+    named
+        .or_else(|| (!f.ld.org_authors.is_empty()).then(|| f.ld.org_authors.join("; ")))
         .map(|a| without_role(&without_publisher(a, sitename)))
         .filter(|a| is_name(a))
 }
 
-fn author_any(f: &Found) -> Option<String> {
+/// The author(s) the page's JSON-LD or meta elements name (a JSON-LD organization aside).
+fn declared_author(f: &Found) -> Option<String> {
     if !f.ld.authors.is_empty() {
         return Some(f.ld.authors.join("; "));
     }
@@ -1373,9 +1467,7 @@ fn author_any(f: &Found) -> Option<String> {
         }
         return Some(v.join("; "));
     }
-    f.byline
-        .clone()
-        .or_else(|| (!f.ld.org_authors.is_empty()).then(|| f.ld.org_authors.join("; ")))
+    None
 }
 
 /// An author value without the publisher written after the names (`Elliot Brownstein, Florida
@@ -1426,9 +1518,10 @@ fn without_publisher(author: String, sitename: Option<&str>) -> String {
     a.to_string()
 }
 
-/// The date and its source from the page's declarations, its URL, and the guesses read in
-/// the one walk ([`collect`]); `None` sends [`read`] to [`last_guess`].
-fn date(f: &Found, url: Option<&str>) -> Option<(String, &'static str)> {
+/// The date and its source from the page's declarations ([`collect`]) and its URL: a
+/// publication date or `<time>`, the URL's date, then the modified date; `None` sends [`read`]
+/// to the dates written in the text ([`body_guesses`]), then to [`last_guess`].
+fn declared_date(f: &Found, url: Option<&str>) -> Option<(String, &'static str)> {
     let metas = [DATE_OG, &["datepublished"], DATE_DC, DATE_OTHER];
     let page_url = || {
         f.meta(&["og:url"])
@@ -1477,13 +1570,6 @@ fn date(f: &Found, url: Option<&str>) -> Option<(String, &'static str)> {
         .chain(f.meta(DATE_MODIFIED))
         .find_map(iso_date)
         .map(|d| (d, DATE_FROM_MODIFIED))
-        .or_else(|| {
-            f.date_elem
-                .clone()
-                .or_else(|| f.text_date.clone())
-                .or_else(|| slashed_by_lang(f.text_slashed?, &declared_lang(f)?))
-                .map(|d| (d, DATE_TEXT))
-        })
 }
 
 /// A date written `05/10/2018` that reads both ways, read by the page's declared language:
