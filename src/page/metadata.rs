@@ -683,12 +683,21 @@ pub fn url_month(url: &str) -> Option<String> {
 /// (`2024-04-25`, not inside a longer number), within [`TIMESTAMP_SCAN_BYTES`]: in a script,
 /// an attribute or the text. htmldate's time stamp rescue and loose date search.
 pub fn markup_date(src: &str, timed: bool) -> Option<String> {
+    let (date_time, date) = markup_dates(src, timed);
+    if timed { date_time } else { date }
+}
+
+/// [`markup_date`]'s two answers in one scan: the first date-time and the first date (a
+/// date-time is a date too, so the date is found by the time the date-time is). The scan ends
+/// at the first date-time with `timed`, else at the first date.
+fn markup_dates(src: &str, timed: bool) -> (Option<String>, Option<String>) {
     let mut end = src.len().min(TIMESTAMP_SCAN_BYTES);
     while !src.is_char_boundary(end) {
         end -= 1;
     }
     let b = &src.as_bytes()[..end];
     let digit = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
+    let (mut date_time, mut date) = (None, None);
     for p in memchr::memchr_iter(b'-', b) {
         // p is the dash after the year: YYYY-MM-DD[T ]hh:mm
         if p < 4
@@ -707,14 +716,23 @@ pub fn markup_date(src: &str, timed: bool) -> Option<String> {
             && digit(p + 8)
             && b.get(p + 9) == Some(&b':')
             && digit(p + 10);
-        if (timed && !time) || (!timed && digit(p + 6)) {
+        if digit(p + 6) {
             continue;
         }
-        if let Some(d) = src.get(p - 4..p + 6).and_then(iso_date) {
-            return Some(d);
+        let Some(d) = src.get(p - 4..p + 6).and_then(iso_date) else {
+            continue;
+        };
+        if time && date_time.is_none() {
+            date_time = Some(d.clone());
+        }
+        if date.is_none() {
+            date = Some(d);
+        }
+        if date_time.is_some() || (!timed && date.is_some()) {
+            break;
         }
     }
-    None
+    (date_time, date)
 }
 
 /// The year of a copyright notice in a text (`© 2019-2024 Example`, `Copyright &copy; 2024`):
@@ -1608,25 +1626,23 @@ fn slashed_date(t: &str) -> Option<(u32, u32, u32)> {
 /// date before the copyright year is a file or a record older than the page (the notice says
 /// the page was published that year): the copyright year is taken instead (htmldate's rule).
 fn last_guess(doc: &Document) -> Option<(String, &'static str)> {
+    if let Some(d) = script_date(doc.src) {
+        return Some((d, DATE_SCRIPT));
+    }
+    let (date_time, date) = markup_dates(doc.src, true);
+    if let Some(d) = date_time {
+        return Some((d, DATE_MARKUP));
+    }
     let f = links_and_copyright(doc);
     let not_older = |d: &String| {
         f.copyright
             .is_none_or(|c| d.get(..4).and_then(|y| y.parse::<u32>().ok()) >= Some(c))
     };
-    script_date(doc.src)
-        .map(|d| (d, DATE_SCRIPT))
-        .or_else(|| markup_date(doc.src, true).map(|d| (d, DATE_MARKUP)))
-        .or_else(|| {
-            f.link_date
-                .clone()
-                .filter(not_older)
-                .map(|d| (d, DATE_LINK))
-        })
-        .or_else(|| {
-            markup_date(doc.src, false)
-                .filter(not_older)
-                .map(|d| (d, DATE_MARKUP))
-        })
+    f.link_date
+        .clone()
+        .filter(not_older)
+        .map(|d| (d, DATE_LINK))
+        .or_else(|| date.filter(not_older).map(|d| (d, DATE_MARKUP)))
         .or_else(|| {
             f.link_month
                 .clone()
@@ -1641,7 +1657,7 @@ fn last_guess(doc: &Document) -> Option<(String, &'static str)> {
 }
 
 /// What the last guesses read off the tree, in a walk of its own: only a page with no date
-/// so far pays for it.
+/// so far, none in its scripts' state and no date-time in its markup pays for it.
 #[derive(Default)]
 struct LastGuesses {
     /// The first date in the path of a link, image or frame URL ([`url_date`]), else the first
