@@ -58,7 +58,9 @@ pub fn page(rec: &Record, bytes_in: usize, e: Extracted, format: crate::output::
     } else {
         "text"
     };
-    let mut o = Fields::with_capacity(e.text.len() + 1024);
+    // Room for the text's escapes (a newline is two bytes) and the other fields: a line that
+    // outgrew its buffer would hold two copies of the text for a moment when it is moved.
+    let mut o = Fields::with_capacity(e.text.len() + e.text.len() / 8 + 4096);
     match rec.extra.as_ref().and_then(|x| x.get("id")) {
         Some(v) => o.field("id", v),
         None => o.field("id", &rec.id),
