@@ -6,7 +6,9 @@
 //! Stages: `tl::parse` (the baseline the targets are stated against: a fast general HTML
 //! tokenizer alone, on already-decoded text); `tree` (pith's tokens and arena tree:
 //! `Document::parse`); `extract <algo>` (the whole library call from page bytes: decoding,
-//! tree, algorithm, text output).
+//! tree, algorithm, text output); `extract <algo> json` for `auto` and `model` (what `pith
+//! --format json` does with a page: the same call with the page's metadata, type and
+//! confidence, then its JSON line), and each one's pages/s as a share of its text stage's.
 
 use std::time::Instant;
 
@@ -50,6 +52,16 @@ fn main() {
             )
         })
         .collect();
+    // JSON output as the command line writes it for an HTML file: metadata on, then the line.
+    let json_opts: Vec<(String, String, Options)> = [Algo::Auto, Algo::Model]
+        .iter()
+        .filter_map(|&algo| {
+            let (text_name, o) = opts.iter().find(|(_, o)| o.extract.algo == algo)?;
+            let mut o = o.clone();
+            o.metadata = true;
+            Some((format!("{text_name} json"), text_name.clone(), o))
+        })
+        .collect();
     let mut stages: Vec<(String, Box<dyn Fn() + '_>)> = vec![
         (
             "tl::parse".into(),
@@ -82,6 +94,20 @@ fn main() {
             }),
         ));
     }
+    for (name, _, o) in &json_opts {
+        stages.push((
+            name.clone(),
+            Box::new(move || {
+                for p in pages {
+                    let rec = pith::input::Record::default();
+                    if let Ok(e) = pith::page::extract(p, None, o) {
+                        let line = pith::pipeline::json::page(&rec, p.len(), e, o.output.format);
+                        std::hint::black_box(line);
+                    }
+                }
+            }),
+        ));
+    }
     // Passes interleave the stages, so a slow spell of the machine hits all of them alike and
     // the ratios stay meaningful on a noisy machine.
     let mut times: Vec<Vec<f64>> = vec![Vec::new(); stages.len()];
@@ -106,7 +132,7 @@ fn main() {
         "{:<26} {:>10} {:>12} {:>14}",
         "stage", "MB/s", "x tl (best)", "x tl (median)"
     );
-    for (name, best, median) in rows {
+    for (name, best, median) in &rows {
         println!(
             "{:<26} {:>10.1} {:>12.2} {:>14.2}",
             name,
@@ -114,5 +140,22 @@ fn main() {
             tl_best / best,
             tl_median / median
         );
+    }
+    // JSON's pages/s as a share of text's, the same algorithm (issue 42 asks for 0.7 or more).
+    let times = |n: &str| rows.iter().find(|r| r.0 == n).map(|r| (r.1, r.2));
+    println!(
+        "\n{:<26} {:>10} {:>12} {:>14}",
+        "json / text", "", "best", "median"
+    );
+    for (json, text, _) in &json_opts {
+        if let (Some((jb, jm)), Some((tb, tm))) = (times(json), times(text)) {
+            println!(
+                "{:<26} {:>10} {:>12.2} {:>14.2}",
+                text,
+                "",
+                tb / jb,
+                tm / jm
+            );
+        }
     }
 }

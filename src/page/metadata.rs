@@ -493,16 +493,8 @@ struct Found {
     meta: Vec<(String, String)>,
     time_pub: Option<String>,
     time_any: Option<String>,
-    /// The first date in an element whose class, id or itemprop names a date.
-    date_elem: Option<String>,
-    /// The first date in a short visible text.
-    text_date: Option<String>,
-    /// The first `05/10/2018` of a short visible text that reads both ways, as (first, second,
-    /// year): read by the page's language ([`slashed_by_lang`]).
-    text_slashed: Option<(u32, u32, u32)>,
     canonical: Option<String>,
     image_src: Option<String>,
-    byline: Option<String>,
     rel_category: Vec<String>,
     rel_tag: Vec<String>,
     ld: Ld,
@@ -531,15 +523,28 @@ impl Found {
 /// it (a WARC record's, the command line's): a date in its path is a stated date.
 pub fn read(doc: &Document, text: &str, url: Option<&str>) -> Metadata {
     let f = collect(doc);
+    let declared_author = declared_author(&f);
+    let declared_date = declared_date(&f, url);
+    // The byline and the dates written in the text are read only when the declarations leave
+    // them needed, in one walk.
+    let guesses = if declared_author.is_none() || declared_date.is_none() {
+        body_guesses(doc, declared_author.is_none(), declared_date.is_none())
+    } else {
+        BodyGuesses::default()
+    };
     let sitename = sitename(&f);
     let title = title(&f, sitename.as_deref());
-    let author = author(&f, sitename.as_deref());
-    let (date, date_source) = match date(&f, url) {
+    let author = author(&f, declared_author.or(guesses.byline), sitename.as_deref());
+    let date = declared_date.or_else(|| {
+        guesses
+            .date_elem
+            .or(guesses.text_date)
+            .or_else(|| slashed_by_lang(guesses.text_slashed?, &declared_lang(&f)?))
+            .map(|d| (d, DATE_TEXT))
+    });
+    let (date, date_source) = match date.or_else(|| last_guess(doc)) {
         Some((d, s)) => (Some(d), Some(s)),
-        None => match last_guess(doc) {
-            Some((d, s)) => (Some(d), Some(s)),
-            None => (None, None),
-        },
+        None => (None, None),
     };
     let description = f
         .meta(&[
@@ -678,12 +683,21 @@ pub fn url_month(url: &str) -> Option<String> {
 /// (`2024-04-25`, not inside a longer number), within [`TIMESTAMP_SCAN_BYTES`]: in a script,
 /// an attribute or the text. htmldate's time stamp rescue and loose date search.
 pub fn markup_date(src: &str, timed: bool) -> Option<String> {
+    let (date_time, date) = markup_dates(src, timed);
+    if timed { date_time } else { date }
+}
+
+/// [`markup_date`]'s two answers in one scan: the first date-time and the first date (a
+/// date-time is a date too, so the date is found by the time the date-time is). The scan ends
+/// at the first date-time with `timed`, else at the first date.
+fn markup_dates(src: &str, timed: bool) -> (Option<String>, Option<String>) {
     let mut end = src.len().min(TIMESTAMP_SCAN_BYTES);
     while !src.is_char_boundary(end) {
         end -= 1;
     }
     let b = &src.as_bytes()[..end];
     let digit = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
+    let (mut date_time, mut date) = (None, None);
     for p in memchr::memchr_iter(b'-', b) {
         // p is the dash after the year: YYYY-MM-DD[T ]hh:mm
         if p < 4
@@ -702,14 +716,23 @@ pub fn markup_date(src: &str, timed: bool) -> Option<String> {
             && digit(p + 8)
             && b.get(p + 9) == Some(&b':')
             && digit(p + 10);
-        if (timed && !time) || (!timed && digit(p + 6)) {
+        if digit(p + 6) {
             continue;
         }
-        if let Some(d) = src.get(p - 4..p + 6).and_then(iso_date) {
-            return Some(d);
+        let Some(d) = src.get(p - 4..p + 6).and_then(iso_date) else {
+            continue;
+        };
+        if time && date_time.is_none() {
+            date_time = Some(d.clone());
+        }
+        if date.is_none() {
+            date = Some(d);
+        }
+        if date_time.is_some() || (!timed && date.is_some()) {
+            break;
         }
     }
-    None
+    (date_time, date)
 }
 
 /// The year of a copyright notice in a text (`© 2019-2024 Example`, `Copyright &copy; 2024`):
@@ -781,37 +804,8 @@ fn collect(doc: &Document) -> Found {
     let mut ld_budget = Budget::default();
     for (i, n) in doc.tree.nodes.iter().enumerate() {
         let id = i as NodeId;
-        if n.kind == Kind::Text {
-            if f.text_date.is_none()
-                && n.context() & crate::html::tree::context::HIDDEN == 0
-                && (n.end - n.start) as usize <= DATE_TEXT_MAX_BYTES
-            {
-                let raw = doc.raw_text(id);
-                if has_year_digits(raw) {
-                    let t = clean(raw);
-                    f.text_date = iso_date_in(&t);
-                    if f.text_date.is_none() && f.text_slashed.is_none() {
-                        f.text_slashed = slashed_date(&t);
-                    }
-                }
-            }
-            continue;
-        }
         if n.kind != Kind::Element {
             continue;
-        }
-        if f.date_elem.is_none() && holds_text(n.tag, doc, id) && names_a_date(doc, id) {
-            f.date_elem = doc
-                .attr(id, "datetime")
-                .or_else(|| doc.attr(id, "content"))
-                .or_else(|| doc.attr(id, "title"))
-                .and_then(iso_date)
-                .or_else(|| {
-                    let t = doc.text_of(id);
-                    (t.len() <= DATE_TEXT_MAX_BYTES)
-                        .then(|| iso_date_in(&t))
-                        .flatten()
-                });
         }
         match n.tag {
             Tag::Html if f.html_lang.is_none() => {
@@ -912,28 +906,121 @@ fn collect(doc: &Document) -> Found {
                 push_text(&mut f.rel_tag, doc.text_of(id));
             }
         }
-        if f.byline.is_none() && byline_candidate(doc, id) {
-            let t = byline_name(&spaced_text(doc, id));
-            if AUTHOR_CHARS.contains(&t.chars().count())
-                && t.split_whitespace().count() <= BYLINE_MAX_WORDS
-                && is_name(&t)
-            {
-                f.byline = Some(t);
-            }
-        }
     }
     f.ld.resolve_authors();
     f
 }
 
-/// Whether an element's class, id or itemprop names a date ([`DATE_CLASSES`]).
-fn names_a_date(doc: &Document, id: NodeId) -> bool {
-    doc.attributes(id).any(|(k, v)| {
-        (k.eq_ignore_ascii_case("class")
-            || k.eq_ignore_ascii_case("id")
-            || k.eq_ignore_ascii_case("itemprop"))
-            && date_classes().is_match(v)
-    })
+/// What the page's body says of its author and date when its declarations do not: the name
+/// in the first byline element's text, the first date in an element whose class, id or
+/// itemprop names a date, the first date in a short visible text and, before it, the first
+/// `05/10/2018` that reads both ways.
+#[derive(Default)]
+struct BodyGuesses {
+    byline: Option<String>,
+    date_elem: Option<String>,
+    text_date: Option<String>,
+    /// As (first, second, year): read by the page's language ([`slashed_by_lang`]).
+    text_slashed: Option<(u32, u32, u32)>,
+}
+
+/// Reads [`BodyGuesses`] in one walk: the byline with `byline` (the page names no author in
+/// its JSON-LD or meta), the dates with `dates` (neither its declarations nor its URL give
+/// one: [`declared_date`]). The walk ends once each asked is found (the dates at the first date
+/// element, which wins over the texts). It used to be part of [`collect`]'s walk, paid by every
+/// page; a page that declares both pays nothing now.
+fn body_guesses(doc: &Document, byline: bool, dates: bool) -> BodyGuesses {
+    let mut g = BodyGuesses::default();
+    let (mut byline_done, mut dates_done) = (!byline, !dates);
+    for (i, n) in doc.tree.nodes.iter().enumerate() {
+        if byline_done && dates_done {
+            break;
+        }
+        let id = i as NodeId;
+        if n.kind == Kind::Text {
+            if !dates_done
+                && g.text_date.is_none()
+                && n.context() & crate::html::tree::context::HIDDEN == 0
+                && (n.end - n.start) as usize <= DATE_TEXT_MAX_BYTES
+            {
+                let raw = doc.raw_text(id);
+                if has_year_digits(raw) {
+                    let t = clean(raw);
+                    g.text_date = iso_date_in(&t);
+                    if g.text_date.is_none() && g.text_slashed.is_none() {
+                        g.text_slashed = slashed_date(&t);
+                    }
+                }
+            }
+            continue;
+        }
+        if n.kind != Kind::Element {
+            continue;
+        }
+        let want_date = !dates_done && holds_text(n.tag, doc, id);
+        let byline_tag = !byline_done && byline_tag(n.tag, doc, id);
+        // An `<author>` element is a byline whatever its attributes.
+        let named_author = byline_tag && n.tag == Tag::Other && doc.name(id) == "author";
+        let want_byline = byline_tag && !named_author;
+        let (date_mark, byline_mark) = if want_date || want_byline {
+            element_marks(doc, id, want_date, want_byline)
+        } else {
+            (false, false)
+        };
+        if date_mark {
+            g.date_elem = doc
+                .attr(id, "datetime")
+                .or_else(|| doc.attr(id, "content"))
+                .or_else(|| doc.attr(id, "title"))
+                .and_then(iso_date)
+                .or_else(|| {
+                    let t = doc.text_of(id);
+                    (t.len() <= DATE_TEXT_MAX_BYTES)
+                        .then(|| iso_date_in(&t))
+                        .flatten()
+                });
+            dates_done = g.date_elem.is_some();
+        }
+        if byline_tag && (named_author || byline_mark) && !in_comments(doc, id) {
+            let t = byline_name(&spaced_text(doc, id));
+            if AUTHOR_CHARS.contains(&t.chars().count())
+                && t.split_whitespace().count() <= BYLINE_MAX_WORDS
+                && is_name(&t)
+            {
+                g.byline = Some(t);
+                byline_done = true;
+            }
+        }
+    }
+    g
+}
+
+/// What an element's attributes say of it, in one scan of its start tag: whether its class,
+/// id or itemprop names a date ([`DATE_CLASSES`], asked with `date`), and whether it is
+/// marked as a byline (`rel=author`, an `itemprop` naming the author, or a class or id word of
+/// [`AUTHOR_CLASSES`]: asked with `byline`). The scan stops once the answers asked are yes.
+fn element_marks(doc: &Document, id: NodeId, date: bool, byline: bool) -> (bool, bool) {
+    let (mut is_date, mut is_byline) = (false, false);
+    for (k, v) in doc.attributes(id) {
+        let class_or_id = k.eq_ignore_ascii_case("class") || k.eq_ignore_ascii_case("id");
+        let itemprop = !class_or_id && k.eq_ignore_ascii_case("itemprop");
+        if date && !is_date && (class_or_id || itemprop) {
+            is_date = date_classes().is_match(v);
+        }
+        if byline && !is_byline {
+            is_byline = if class_or_id {
+                v.split_ascii_whitespace().any(is_author_class)
+            } else if itemprop {
+                contains_ignore_case(v, "author")
+            } else {
+                k.eq_ignore_ascii_case("rel") && v.eq_ignore_ascii_case("author")
+            };
+        }
+        if (is_date || !date) && (is_byline || !byline) {
+            break;
+        }
+    }
+    (is_date, is_byline)
 }
 
 /// [`DATE_CLASSES`] as one automaton (ASCII case-insensitive): the class, id and itemprop of
@@ -1037,30 +1124,51 @@ fn in_svg(doc: &Document, id: NodeId) -> bool {
         .any(|a| doc.tree.node(a).tag == Tag::Svg)
 }
 
-/// An element whose text is a byline: `rel=author`, `itemprop` naming the author, or a class
-/// or id with one of [`AUTHOR_CLASSES`]; never inside comments.
-fn byline_candidate(doc: &Document, id: NodeId) -> bool {
-    let name = doc.name(id);
-    if !matches!(
-        name,
-        "a" | "address" | "div" | "p" | "span" | "strong" | "h3" | "h4" | "author" | "li"
-    ) {
-        return false;
+/// An element whose text can be a byline: `a`, `address`, `div`, `p`, `span`, `strong`, `h3`,
+/// `h4`, `li` or `<author>`. It is one when it is `<author>` or its attributes mark it so
+/// ([`element_marks`]), and it is not inside comments ([`in_comments`]).
+fn byline_tag(tag: Tag, doc: &Document, id: NodeId) -> bool {
+    match tag {
+        Tag::A
+        | Tag::Address
+        | Tag::Div
+        | Tag::P
+        | Tag::Span
+        | Tag::Strong
+        | Tag::H3
+        | Tag::H4
+        | Tag::Li => true,
+        Tag::Other => doc.name(id) == "author",
+        _ => false,
     }
-    let hit = name == "author"
-        || doc.attributes(id).any(|(k, v)| {
-            if k.eq_ignore_ascii_case("rel") {
-                v.eq_ignore_ascii_case("author")
-            } else if k.eq_ignore_ascii_case("itemprop") {
-                contains_ignore_case(v, "author")
-            } else if k.eq_ignore_ascii_case("class") || k.eq_ignore_ascii_case("id") {
-                v.split_ascii_whitespace()
-                    .any(|w| AUTHOR_CLASSES.iter().any(|a| class_word_is(w, a)))
-            } else {
-                false
-            }
-        });
-    hit && !in_comments(doc, id)
+}
+
+/// Whether a class word is one of [`AUTHOR_CLASSES`] or has one as a part ([`class_word_is`]).
+/// Such a word starts with the first letter of one or ends with the last letter of one: a
+/// table of those letters turns most words away before any comparison.
+fn is_author_class(w: &str) -> bool {
+    const FIRST: u8 = 1;
+    const LAST: u8 = 2;
+    static ENDS: [u8; 256] = {
+        let mut t = [0u8; 256];
+        let mut i = 0;
+        while i < AUTHOR_CLASSES.len() {
+            let a = AUTHOR_CLASSES[i].as_bytes();
+            let (first, last) = (a[0], a[a.len() - 1]);
+            t[first.to_ascii_lowercase() as usize] |= FIRST;
+            t[first.to_ascii_uppercase() as usize] |= FIRST;
+            t[last.to_ascii_lowercase() as usize] |= LAST;
+            t[last.to_ascii_uppercase() as usize] |= LAST;
+            i += 1;
+        }
+        t
+    };
+    let b = w.as_bytes();
+    let (Some(&first), Some(&last)) = (b.first(), b.last()) else {
+        return false;
+    };
+    (ENDS[usize::from(first)] & FIRST != 0 || ENDS[usize::from(last)] & LAST != 0)
+        && AUTHOR_CLASSES.iter().any(|a| class_word_is(w, a))
 }
 
 /// A class word that is `a` or starts or ends with it as a part (`author-name`,
@@ -1346,13 +1454,17 @@ fn name_without_role(a: &str) -> &str {
 
 /// The author, cleaned: the publisher after the names dropped ([`without_publisher`]), then
 /// a role ([`without_role`]); `None` when what is left is not a name ([`is_name`]).
-fn author(f: &Found, sitename: Option<&str>) -> Option<String> {
-    author_any(f)
+/// `named` is the author the page declares ([`declared_author`]), else its byline
+/// ([`body_guesses`]).
+fn author(f: &Found, named: Option<String>, sitename: Option<&str>) -> Option<String> {
+    named
+        .or_else(|| (!f.ld.org_authors.is_empty()).then(|| f.ld.org_authors.join("; ")))
         .map(|a| without_role(&without_publisher(a, sitename)))
         .filter(|a| is_name(a))
 }
 
-fn author_any(f: &Found) -> Option<String> {
+/// The author(s) the page's JSON-LD or meta elements name (a JSON-LD organization aside).
+fn declared_author(f: &Found) -> Option<String> {
     if !f.ld.authors.is_empty() {
         return Some(f.ld.authors.join("; "));
     }
@@ -1373,9 +1485,7 @@ fn author_any(f: &Found) -> Option<String> {
         }
         return Some(v.join("; "));
     }
-    f.byline
-        .clone()
-        .or_else(|| (!f.ld.org_authors.is_empty()).then(|| f.ld.org_authors.join("; ")))
+    None
 }
 
 /// An author value without the publisher written after the names (`Elliot Brownstein, Florida
@@ -1426,9 +1536,10 @@ fn without_publisher(author: String, sitename: Option<&str>) -> String {
     a.to_string()
 }
 
-/// The date and its source from the page's declarations, its URL, and the guesses read in
-/// the one walk ([`collect`]); `None` sends [`read`] to [`last_guess`].
-fn date(f: &Found, url: Option<&str>) -> Option<(String, &'static str)> {
+/// The date and its source from the page's declarations ([`collect`]) and its URL: a
+/// publication date or `<time>`, the URL's date, then the modified date; `None` sends [`read`]
+/// to the dates written in the text ([`body_guesses`]), then to [`last_guess`].
+fn declared_date(f: &Found, url: Option<&str>) -> Option<(String, &'static str)> {
     let metas = [DATE_OG, &["datepublished"], DATE_DC, DATE_OTHER];
     let page_url = || {
         f.meta(&["og:url"])
@@ -1477,13 +1588,6 @@ fn date(f: &Found, url: Option<&str>) -> Option<(String, &'static str)> {
         .chain(f.meta(DATE_MODIFIED))
         .find_map(iso_date)
         .map(|d| (d, DATE_FROM_MODIFIED))
-        .or_else(|| {
-            f.date_elem
-                .clone()
-                .or_else(|| f.text_date.clone())
-                .or_else(|| slashed_by_lang(f.text_slashed?, &declared_lang(f)?))
-                .map(|d| (d, DATE_TEXT))
-        })
 }
 
 /// A date written `05/10/2018` that reads both ways, read by the page's declared language:
@@ -1522,25 +1626,23 @@ fn slashed_date(t: &str) -> Option<(u32, u32, u32)> {
 /// date before the copyright year is a file or a record older than the page (the notice says
 /// the page was published that year): the copyright year is taken instead (htmldate's rule).
 fn last_guess(doc: &Document) -> Option<(String, &'static str)> {
+    if let Some(d) = script_date(doc.src) {
+        return Some((d, DATE_SCRIPT));
+    }
+    let (date_time, date) = markup_dates(doc.src, true);
+    if let Some(d) = date_time {
+        return Some((d, DATE_MARKUP));
+    }
     let f = links_and_copyright(doc);
     let not_older = |d: &String| {
         f.copyright
             .is_none_or(|c| d.get(..4).and_then(|y| y.parse::<u32>().ok()) >= Some(c))
     };
-    script_date(doc.src)
-        .map(|d| (d, DATE_SCRIPT))
-        .or_else(|| markup_date(doc.src, true).map(|d| (d, DATE_MARKUP)))
-        .or_else(|| {
-            f.link_date
-                .clone()
-                .filter(not_older)
-                .map(|d| (d, DATE_LINK))
-        })
-        .or_else(|| {
-            markup_date(doc.src, false)
-                .filter(not_older)
-                .map(|d| (d, DATE_MARKUP))
-        })
+    f.link_date
+        .clone()
+        .filter(not_older)
+        .map(|d| (d, DATE_LINK))
+        .or_else(|| date.filter(not_older).map(|d| (d, DATE_MARKUP)))
         .or_else(|| {
             f.link_month
                 .clone()
@@ -1555,7 +1657,7 @@ fn last_guess(doc: &Document) -> Option<(String, &'static str)> {
 }
 
 /// What the last guesses read off the tree, in a walk of its own: only a page with no date
-/// so far pays for it.
+/// so far, none in its scripts' state and no date-time in its markup pays for it.
 #[derive(Default)]
 struct LastGuesses {
     /// The first date in the path of a link, image or frame URL ([`url_date`]), else the first
