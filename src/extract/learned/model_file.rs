@@ -209,6 +209,18 @@ impl ModelFile {
         }
     }
 
+    /// The forest entry `name`, taken out of the file (no copy of its arrays).
+    pub fn take_forest(&mut self, name: &str) -> Result<Forest, ModelError> {
+        let at = self
+            .entries
+            .iter()
+            .position(|(n, e)| n == name && matches!(e, Entry::Forest(_)));
+        match at.map(|i| self.entries.swap_remove(i).1) {
+            Some(Entry::Forest(f)) => Ok(f),
+            _ => Err(ModelError::Missing(name.to_string())),
+        }
+    }
+
     /// The forest entry `name`.
     pub fn forest(&self, name: &str) -> Result<&Forest, ModelError> {
         match self.get(name) {

@@ -54,7 +54,7 @@ impl PageModel {
     /// Reads and checks a page model file: classes among [`PAGE_TYPES`] as many as the text
     /// model has, forests the sizes of the features.
     pub fn read(bytes: &[u8]) -> Result<PageModel, ModelError> {
-        let file = ModelFile::parse(bytes)?;
+        let mut file = ModelFile::parse(bytes)?;
         let bad = |what: &'static str| ModelError::Invalid(what, "page".to_string());
         let classes = file
             .strings("classes")?
@@ -64,8 +64,8 @@ impl PageModel {
             .ok_or_else(|| bad("a class that is not a page type"))?;
         let features = file.strings("features")?.to_vec();
         let text_features = file.strings("text_features")?.to_vec();
-        let page_type = file.forest("page_type")?.clone();
-        let confidence = file.forest("confidence")?.clone();
+        let page_type = file.take_forest("page_type")?;
+        let confidence = file.take_forest("confidence")?;
         if classes.len() != words::N_CLASSES
             || features.len() != N_FEATURES
             || page_type.outputs() != classes.len()
