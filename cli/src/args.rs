@@ -49,9 +49,9 @@ struct Args {
     #[argh(switch)]
     comments: bool,
 
-    /// model and rules: keep every copy of a text the page repeats (a quoted post, a layout
-    /// printed twice); by default the first is kept and later copies dropped, as most readers
-    /// and gold sets count them
+    /// model and rules: keep every copy of a text the page repeats; by default a copy that
+    /// renders a region again (a quoted post, a layout printed twice) is dropped, as most
+    /// readers and gold sets count it, and the content's own repeats (a refrain) stay
     #[argh(switch)]
     keep_repeats: bool,
 

@@ -143,6 +143,10 @@ def hysteresis(sel, seed, gap):
 # in a table, preformatted text or a figure (where rows, code lines and photo credits repeat by
 # nature). The library compares only lines whose text nodes are copies of other selected nodes
 # (to skip reading the others); scored both ways, `auto` differs by 0.0002 at most on a set.
+# That was the library's first rule. Since issue 42 the library keeps the repeats the content
+# makes (a refrain, a notice printed twice) and drops only a region rendered again, judged on
+# the tree (extract::repeats); blocks carry no tree here, so the trainer still scores its
+# thresholds with the first rule (docs/model.md, "Repeats the content makes").
 # --keep-repeats measures the selection without it.
 REPEATS = {"once": True}
 

@@ -212,7 +212,7 @@ fn shape(format: &str) -> PyResult<OutputFormat> {
 /// CLI's --images): in Markdown as ![alt](src) lines with their captions, in the json dict as
 /// "images", a list of {"src", "alt", "caption"} dicts (alt and caption None when missing).
 /// keep_repeats: keep every copy of a text the page repeats (the CLI's --keep-repeats; by
-/// default auto and model keep the first). favor: None, "precision" or "recall" (the CLI's
+/// default model and rules drop a copy that renders a region again, such as a quoted post). favor: None, "precision" or "recall" (the CLI's
 /// --precision / --recall). charset: force an encoding. templates: a Templates store (the CLI's --templates): when it has a template for
 /// url's host, FastCE runs with it, falling back to algo when the page does not match it.
 ///

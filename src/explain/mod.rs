@@ -513,8 +513,9 @@ impl Page<'_, '_> {
             let repeat = holds_any(&self.repeated);
             if repeat {
                 html.push_str(
-                    "<b>dropped as a repeat: its words are those of an earlier kept line \
-                     (a text is kept once; --keep-repeats keeps every copy)</b> ",
+                    "<b>dropped as a repeat: its words are those of an earlier line, and it is \
+                     quoted, printed twice in a row or part of a copied region \
+                     (--keep-repeats keeps every copy)</b> ",
                 );
             }
             if holds_any(&self.comments) {

@@ -156,7 +156,7 @@ pub struct Options {
     /// selection ([`comments`]).
     pub comments: bool,
     /// Keep every copy of a text the page repeats (`--keep-repeats`); by default `auto` and the
-    /// block model keep the first ([`repeats`]).
+    /// block model drop a copy that renders a region again ([`repeats`]).
     pub keep_repeats: bool,
     /// `auto`'s rules switched off, to measure what each is worth (`pith-lab rules`); none by
     /// default, and no CLI flag sets it.
