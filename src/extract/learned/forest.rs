@@ -118,6 +118,14 @@ pub struct Forest {
     /// The category sets the splits ask about, each answered in the column `inputs + j` of a
     /// prepared row: its feature, its first word in [`Forest::cats`] and its number of words.
     pub(crate) sets: Vec<(u16, u64, u16)>,
+    /// The sets grouped by their feature (sets are ordered by feature): the feature and the
+    /// range of its sets in [`Forest::sets`], so that a row's category is read once per
+    /// feature, not once per set.
+    pub(crate) groups: Vec<(u16, usize, usize)>,
+    /// Per group, the columns of its sets for each category any of them holds, a row of
+    /// 0 (in the set) and 1 (not) per category: a row's columns are copied, not computed.
+    /// A category past a group's rows is in none of its sets.
+    pub(crate) columns: Vec<Vec<f32>>,
 }
 
 impl Forest {
@@ -139,7 +147,9 @@ impl Forest {
             cats.get(first as usize..first as usize + usize::from(n))
                 .unwrap_or_default()
         };
-        for n in nodes.iter_mut().filter(|n| n.cat_words > 0) {
+        // Each categorical split's set, found once (`set_of[i]` for the i-th such split).
+        let mut set_of = Vec::new();
+        for n in nodes.iter().filter(|n| n.cat_words > 0) {
             if let Some(c) = categorical.get_mut(usize::from(n.feature)) {
                 *c = true;
             }
@@ -154,11 +164,51 @@ impl Forest {
                     sets.len() - 1
                 }
             };
-            n.feature = u16::try_from(inputs + j).unwrap_or(u16::MAX);
+            set_of.push(j);
+        }
+        // The sets ordered by feature (stably), each split pointed at its set's new column.
+        let mut order: Vec<usize> = (0..sets.len()).collect();
+        order.sort_by_key(|&j| sets[j].0);
+        let mut column = vec![0; sets.len()];
+        for (to, &from) in order.iter().enumerate() {
+            column[from] = to;
+        }
+        let sets: Vec<(u16, u64, u16)> = order.iter().map(|&j| sets[j]).collect();
+        for (n, &j) in nodes.iter_mut().filter(|n| n.cat_words > 0).zip(&set_of) {
+            n.feature = u16::try_from(inputs + column[j]).unwrap_or(u16::MAX);
             n.value = 0.5f64.to_bits();
             n.thr32 = 0.5;
             n.cat_words = 0;
         }
+        let mut groups: Vec<(u16, usize, usize)> = Vec::new();
+        for (j, &(feature, ..)) in sets.iter().enumerate() {
+            match groups.last_mut() {
+                Some(g) if g.0 == feature => g.2 = j + 1,
+                _ => groups.push((feature, j, j + 1)),
+            }
+        }
+        let columns = groups
+            .iter()
+            .map(|&(_, start, end)| {
+                let sets = &sets[start..end];
+                let categories = sets
+                    .iter()
+                    .map(|s| usize::from(s.2) * 64)
+                    .max()
+                    .unwrap_or(0);
+                let mut table = Vec::with_capacity(categories * sets.len());
+                for c in 0..categories {
+                    table.extend(sets.iter().map(|s| {
+                        let inside = c / 64 < usize::from(s.2)
+                            && cats
+                                .get(s.1 as usize + c / 64)
+                                .is_some_and(|w| w >> (c % 64) & 1 == 1);
+                        if inside { 0.0 } else { 1.0 }
+                    }));
+                }
+                table
+            })
+            .collect();
         Forest {
             outputs,
             inputs,
@@ -168,6 +218,8 @@ impl Forest {
             cats,
             categorical,
             sets,
+            groups,
+            columns,
         }
     }
 
@@ -196,16 +248,24 @@ impl Forest {
                 *v = V::narrow(0.0);
             }
         }
-        for (j, &(feature, first, words)) in self.sets.iter().enumerate() {
+        for (&(feature, start, end), table) in self.groups.iter().zip(&self.columns) {
+            // The row's category, read once for all of its feature's sets, picks their
+            // columns' values from the table.
             let c = row.get(usize::from(feature)).map_or(-1, |v| v.category());
-            let inside = c >= 0
-                && (c / 64) < i64::from(words)
-                && self
-                    .cats
-                    .get(first as usize + (c / 64) as usize)
-                    .is_some_and(|w| w >> (c % 64) & 1 == 1);
-            if let Some(v) = row.get_mut(self.inputs + j) {
-                *v = V::narrow(if inside { 0.0 } else { 1.0 });
+            let n = end - start;
+            let values = usize::try_from(c)
+                .ok()
+                .and_then(|c| table.get(c.checked_mul(n)?..c.checked_mul(n)?.checked_add(n)?));
+            let columns = row
+                .get_mut(self.inputs + start..self.inputs + end)
+                .unwrap_or_default();
+            match values {
+                Some(values) => {
+                    for (v, &x) in columns.iter_mut().zip(values) {
+                        *v = V::narrow(f64::from(x));
+                    }
+                }
+                None => columns.iter_mut().for_each(|v| *v = V::narrow(1.0)),
             }
         }
     }

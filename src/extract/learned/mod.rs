@@ -221,14 +221,17 @@ pub fn run_inputs(p: &[f64], i: usize, page: PageRun) -> [f32; RUN_FEATURES] {
 pub fn raw_scores(d: &Described) -> (Vec<f64>, Vec<f64>) {
     let m = model();
     let n = d.blocks.len();
+    // Each block's tag codes, looked up once for both forests.
+    let codes: Vec<(f32, f32)> = (0..n)
+        .map(|i| m.tag_codes(d.tags.get(i).copied().unwrap_or(("", ""))))
+        .collect();
     // Each block's row for a forest: its tag codes and features, then (the second forest's)
     // its neighbours' probabilities, then the forest's category-set columns.
     let fill = |forest: &Forest, rows: &mut Vec<f32>, runs: Option<(&[f64], PageRun)>| {
         let width = forest.width();
         rows.clear();
         rows.resize(n * width, 0.0);
-        for (i, row) in rows.chunks_exact_mut(width).enumerate() {
-            let (tag, parent) = m.tag_codes(d.tags.get(i).copied().unwrap_or(("", "")));
+        for ((i, row), &(tag, parent)) in rows.chunks_exact_mut(width).enumerate().zip(&codes) {
             row[0] = tag;
             row[1] = parent;
             for (to, &v) in row.iter_mut().skip(2).zip(d.row(i)) {
