@@ -249,16 +249,37 @@ pub fn raw_scores(d: &Described) -> (Vec<f64>, Vec<f64>) {
             forest.prepare(row);
         }
     };
-    let mut rows = Vec::new();
-    fill(&m.block, &mut rows, None);
-    let mut first = vec![0.0; n];
-    m.block.raw_rows(&rows, m.block.width(), &mut first);
-    let p: Vec<f64> = first.iter().map(|&r| forest::logistic(r)).collect();
-    let page = PageRun::new(&p, &words(d));
-    fill(&m.runs, &mut rows, Some((&p, page)));
-    let mut second = vec![0.0; n];
-    m.runs.raw_rows(&rows, m.runs.width(), &mut second);
-    (first, second)
+    ROWS.with(|cell| {
+        // A nested call (never made by pith) gets a buffer of its own.
+        let mut own = Vec::new();
+        let mut held = cell.try_borrow_mut();
+        let rows = match held.as_deref_mut() {
+            Ok(rows) => rows,
+            Err(_) => &mut own,
+        };
+        fill(&m.block, rows, None);
+        let mut first = vec![0.0; n];
+        m.block.raw_rows(rows, m.block.width(), &mut first);
+        let p: Vec<f64> = first.iter().map(|&r| forest::logistic(r)).collect();
+        let page = PageRun::new(&p, &words(d));
+        fill(&m.runs, rows, Some((&p, page)));
+        let mut second = vec![0.0; n];
+        m.runs.raw_rows(rows, m.runs.width(), &mut second);
+        if rows.capacity() > KEEP_ROWS {
+            *rows = Vec::new();
+        }
+        (first, second)
+    })
+}
+
+/// The largest rows buffer a thread keeps for its next page, in values (4 MB): the rows of
+/// a page of about 2,400 blocks. Reused, a page's rows do not fault in fresh memory (the
+/// binary's allocator returns freed memory at once); a larger one served a huge page.
+const KEEP_ROWS: usize = 1 << 20;
+
+thread_local! {
+    /// The forests' rows of the page in hand, reused from page to page.
+    static ROWS: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// The thresholds on the probability of content, as fractions of the page's best expected F1

@@ -369,15 +369,16 @@ fn hash_words(s: &str, buckets: &mut [f64]) {
     });
 }
 
-/// What one text's characters add up to.
+/// What one text's characters add up to: counts (integers, so that the walk is not a chain
+/// of floating-point additions; read as f64, they are the same numbers exactly).
 #[derive(Default)]
 struct TextCount {
-    chars: f64,
-    words: f64,
-    digits: f64,
-    prices: f64,
-    stops: f64,
-    commas: f64,
+    chars: u64,
+    words: u64,
+    digits: u64,
+    prices: u64,
+    stops: u64,
+    commas: u64,
 }
 
 impl TextCount {
@@ -386,27 +387,27 @@ impl TextCount {
         for c in s.chars() {
             let blank = is_blank(c);
             if !blank {
-                self.chars += 1.0;
+                self.chars += 1;
                 if is_blank(prev) {
-                    self.words += 1.0;
+                    self.words += 1;
                 }
             } else if matches!(prev, '.' | '!' | '?' | '。' | '！' | '？') {
-                self.stops += 1.0;
+                self.stops += 1;
             }
             if c.is_ascii_digit() {
-                self.digits += 1.0;
+                self.digits += 1;
                 // The character before, across one space ("$5", "5 €").
                 let near = if is_blank(prev) { prev2 } else { prev };
                 if CURRENCY.contains(&near) {
-                    self.prices += 1.0;
+                    self.prices += 1;
                 }
             } else if !c.is_ascii_alphabetic() && !blank {
                 if matches!(c, ',' | '，' | '、') {
-                    self.commas += 1.0;
+                    self.commas += 1;
                 }
                 let near = if is_blank(prev) { prev2 } else { prev };
                 if CURRENCY.contains(&c) && near.is_ascii_digit() {
-                    self.prices += 1.0;
+                    self.prices += 1;
                 }
             }
             prev2 = prev;
@@ -566,13 +567,13 @@ pub fn features(
                 let mut added = 0.0;
                 let repeated = inherited & within::REPEAT != 0;
                 if ctx & context::HIDDEN == 0 {
-                    let (before, prices) = (all.chars, all.prices);
+                    let (before, prices) = (all.chars as f64, all.prices as f64);
                     all.add(doc.raw_text(id));
                     counter.text(doc.raw_text(id));
-                    added = all.chars - before;
+                    added = all.chars as f64 - before;
                     if repeated {
                         rep_chars += added;
-                        rep_prices += all.prices - prices;
+                        rep_prices += all.prices as f64 - prices;
                     }
                     text_nodes += 1.0;
                     if ctx & context::LINK != 0 {
@@ -614,12 +615,12 @@ pub fn features(
         doc.src.len() as f64,
         elements,
         text_nodes,
-        all.chars,
+        all.chars as f64,
         link_chars,
-        ratio(link_chars, all.chars),
-        all.words,
-        ratio(all.digits, all.chars),
-        all.prices,
+        ratio(link_chars, all.chars as f64),
+        all.words as f64,
+        ratio(all.digits as f64, all.chars as f64),
+        all.prices as f64,
         heading_chars,
     ]);
     f.extend(counts);
@@ -632,9 +633,9 @@ pub fn features(
         .and_then(url_path);
     let (path, query) = url.unwrap_or(("", false));
     f.extend([
-        ratio(all.chars, elements),
+        ratio(all.chars as f64, elements),
         kept_chars,
-        ratio(kept_chars, all.chars),
+        ratio(kept_chars, all.chars as f64),
         ratio(kept_link, kept_chars),
         kept_nodes,
         text.chars().count() as f64,
@@ -647,8 +648,11 @@ pub fn features(
         path.bytes().filter(u8::is_ascii_digit).count() as f64,
         f64::from(u8::from(query)),
     ]);
-    f.extend([ratio(all.stops, all.words), ratio(all.commas, all.words)]);
-    f.extend(in_region.iter().map(|&c| ratio(c, all.chars)));
+    f.extend([
+        ratio(all.stops as f64, all.words as f64),
+        ratio(all.commas as f64, all.words as f64),
+    ]);
+    f.extend(in_region.iter().map(|&c| ratio(c, all.chars as f64)));
     // Non-blank output lines: how many, their characters, how many long and paragraph-long
     // (counted, not collected: a page of many short lines holds no list of them).
     let (mut lines, mut line_chars, mut long, mut paragraphs) = (0usize, 0usize, 0usize, 0usize);
@@ -678,14 +682,14 @@ pub fn features(
             .copied()
             .unwrap_or(0.0)
     };
-    let per_k = |x: f64| ratio(x * 1000.0, all.chars);
+    let per_k = |x: f64| ratio(x * 1000.0, all.chars as f64);
     let headings = count(Tag::H1) + count(Tag::H2) + count(Tag::H3);
     let controls =
         count(Tag::Input) + count(Tag::Button) + count(Tag::Select) + count(Tag::Textarea);
     f.extend([
         groups,
         f64::from(largest),
-        ratio(rep_chars, all.chars),
+        ratio(rep_chars, all.chars as f64),
         ratio(rep_kept, kept_chars),
         rep_prices,
         per_k(headings),
