@@ -12,6 +12,7 @@
 //! One test, so that no other test's thread moves the process's peak while a case runs.
 //! Linux only; on a system without `/proc/self/clear_refs` it says so and checks nothing.
 
+#[path = "it/hostile_pages/mod.rs"]
 mod hostile_pages;
 
 use pith::Algo;

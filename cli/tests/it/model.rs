@@ -5,9 +5,8 @@
 //! `--comments`, which adds the rules' comment sections; and `pith explain` showing each
 //! block's probability.
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
-mod run_util;
+use crate::common;
+use crate::run_util;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;

@@ -4,9 +4,8 @@
 //! Whether a type is right is a question of the model's cross-validation (eval/MODEL.md),
 //! not of a test on pages it trained on.
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
-mod run_util;
+use crate::common;
+use crate::run_util;
 
 use pith::page::model::PAGE_TYPES;
 use run_util::*;

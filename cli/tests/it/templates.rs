@@ -4,13 +4,12 @@
 //! over pages given together, and real sites of msv_big9, same year and across years (in
 //! ../shared: ignored without it, see tests/common).
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-mod run_util;
+use crate::run_util;
 use run_util::pith_args as pith;
 
 fn tmp(name: &str) -> PathBuf {

@@ -6,8 +6,7 @@
 //! elements and text runs, elements nested beyond `MAX_DEPTH` excepted (they have none), so no
 //! case hides a blow-up in node count.
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use pith::html::tree::MAX_DEPTH;
 use pith::html::{Document, Kind};

@@ -1,7 +1,7 @@
 //! Hostile streams through the real binary: bombs and lying lengths must be stopped, reported
 //! on stderr and in the JSON, and every record after them must still come out.
 
-mod run_util;
+use crate::run_util;
 
 use std::io::Write;
 use std::time::Duration;

@@ -3,7 +3,7 @@
 //! UTF-8 with one line per record whatever the page holds, `--url` for a page on stdin, and
 //! pass-through fields of JSON lines input that never replace pith's own.
 
-mod run_util;
+use crate::run_util;
 
 use run_util::*;
 use serde_json::{Value, json};

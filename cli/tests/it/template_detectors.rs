@@ -2,10 +2,9 @@
 //! `--algo tmpl-text`): the small site in tests/pages, then a real site-year of msv_big9 (in
 //! ../shared: ignored without it, see tests/common).
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
+use crate::common;
 
-mod run_util;
+use crate::run_util;
 use run_util::pith_args as pith;
 
 use std::path::Path;

@@ -4,7 +4,7 @@
 //! template whose known block paths are nearest the page's, and a page of no learned layout
 //! falls back to the chosen algorithm (the block model by default, or the rules).
 
-mod run_util;
+use crate::run_util;
 use run_util::pith_args as pith;
 
 use std::path::PathBuf;

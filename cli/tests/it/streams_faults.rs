@@ -4,7 +4,7 @@
 //! gzip, bad and missing files among several, empty inputs, and stderr kept free of progress
 //! lines when it is not a terminal.
 
-mod run_util;
+use crate::run_util;
 
 use std::time::Duration;
 

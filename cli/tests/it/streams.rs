@@ -4,15 +4,14 @@
 //! under `-j 1` and `-j 4`, and the real WARC samples of `../shared/data/warc_samples` (ignored
 //! when absent: see tests/common), whose HTML response counts the output must match.
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-mod run_util;
+use crate::run_util;
 
 use run_util::*;
 

@@ -3,9 +3,8 @@
 //! gzip member offsets, ids, page bytes, skip reasons and faults. Also that it really splits
 //! (no fallback) on gzip-per-record files, and falls back cleanly where the layout differs.
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
-mod run_util;
+use crate::common;
+use crate::run_util;
 
 use pith::input::{Framing, Input, Item, Pool};
 use run_util::*;

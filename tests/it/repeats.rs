@@ -3,7 +3,7 @@
 //! table's repeated values stay, and over a whole set the default scores above
 //! `--keep-repeats`. Ignored without the data (tests/common).
 
-mod common;
+use crate::common;
 
 use pith::eval::{Dataset, metrics};
 use pith::page::{Context, Options};

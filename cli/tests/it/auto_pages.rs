@@ -4,8 +4,7 @@
 //! Every run here is with `--algo rules`, as the tests pin what each rule does; the block model
 //! (the default) is tested in model.rs and tests/block_model.rs.
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -3,10 +3,9 @@
 //! every page of the ScrapingHub set under every algorithm, the commands write their files and
 //! fail with one-line messages, and a hostile page stays linear.
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
+use crate::common;
 
-mod run_util;
+use crate::run_util;
 use run_util::pith_args as pith;
 
 use std::path::{Path, PathBuf};

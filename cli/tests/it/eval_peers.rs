@@ -3,8 +3,7 @@
 //! trafilatura_eval), and the snippet scorer agrees with the reference per page. Needs
 //! `../shared` (ignored without it: see tests/common).
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::Command;

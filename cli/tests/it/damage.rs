@@ -3,9 +3,8 @@
 //! comes out byte for byte as from the clean file, with at most one error line for the damaged
 //! one, and the same lines from the sequential (`-j 1`) and the split (`-j N`) reader.
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
-mod damage_harness;
+use crate::common;
+use crate::damage_harness;
 
 use damage_harness::{Case, Damage, Layout, check};
 
@@ -81,7 +80,7 @@ fn show_seed_records() {
 // The damage reproducers (built here), each run through the binary at `-j 1`,
 // `-j 2` and from standard input: the same lines, errors and summary every way.
 
-mod run_util;
+use crate::run_util;
 
 use std::time::Duration;
 

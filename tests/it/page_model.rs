@@ -4,7 +4,7 @@
 //! lab/train/page_predictions.tsv (written by `just train`). A difference means the evaluator
 //! or the features drifted from what the models were trained on; `just train` again.
 
-mod common;
+use crate::common;
 
 use pith::page::{Context, Options, model};
 

@@ -6,10 +6,9 @@
 //! Without Chromium (`apt-get install chromium`) the test says so and passes. The tests on
 //! the ScrapingHub set need `../shared` (ignored without it: see tests/common).
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
+use crate::common;
 
-mod run_util;
+use crate::run_util;
 use run_util::pith_args as pith;
 
 use std::path::{Path, PathBuf};

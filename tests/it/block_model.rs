@@ -9,7 +9,7 @@
 //! are computed in the trainer's order. A difference means the evaluator or the features
 //! drifted from what the models were trained on; `just train` again.
 
-mod common;
+use crate::common;
 
 use pith::extract::blocks::{FNV_OFFSET, fnv1a};
 use pith::extract::learned;

@@ -4,7 +4,7 @@
 //! loading allocates no more than the file's size justifies. Files are version 2 (a family of
 //! templates with their cluster signatures); version 1 files still load.
 
-mod run_util;
+use crate::run_util;
 use run_util::pith_args as pith;
 
 use std::path::{Path, PathBuf};

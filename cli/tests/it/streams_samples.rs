@@ -4,9 +4,8 @@
 //! the HTTP header decoded, the truncated and the 411 MiB files handled, and a Common Crawl
 //! sample giving exactly its MANIFEST's count of HTML responses as JSON lines.
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
-mod run_util;
+use crate::common;
+use crate::run_util;
 
 use std::time::Duration;
 

@@ -2,13 +2,12 @@
 //! JSON, their sources resolved against the page's URL and `<base href>`; on real articles
 //! (figures with captions, lazy-loaded images) and on a small page made for it.
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use common::shared;
 use serde_json::Value;
 
-mod run_util;
+use crate::run_util;
 
 use run_util::pith;
 

@@ -11,7 +11,7 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-mod run_util;
+use crate::run_util;
 
 use run_util::{json_lines, pith};
 

@@ -3,7 +3,7 @@
 //! text. The pages are ones where the rule moves the page's F1 by more than
 //! 0.02 (`pith-lab rules`'s table); the test is ignored without the data (tests/common).
 
-mod common;
+use crate::common;
 
 use pith::extract::auto::{Rule, Rules};
 use pith::page::{Context, Options};

@@ -8,7 +8,7 @@
 //! digit in them. One page is a known exception ([`KNOWN`]). Ignored without the data
 //! (tests/common).
 
-mod common;
+use crate::common;
 
 use pith::html::tree::{Kind, context};
 use pith::html::{Arena, Document};

@@ -1,14 +1,13 @@
 //! The real binary on real pages: article sentences in, menus and footers out, every bad input
 //! answered with a one-line message and the right exit code.
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use std::process::Output;
 
 use common::shared;
 
-mod run_util;
+use crate::run_util;
 
 use run_util::{pith, stderr};
 

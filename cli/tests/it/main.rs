@@ -1,0 +1,33 @@
+//! The command's integration tests, one module per concern, in one test binary (one link
+//! instead of one per file: `cargo test` on a fresh clone builds in minutes). `memory.rs`
+//! stays a binary of its own: it measures its own process's peak memory.
+
+#[path = "../../../tests/common/mod.rs"]
+mod common;
+mod damage_harness;
+mod hostile_pages;
+mod run_util;
+
+mod auto_pages;
+mod cli;
+mod compressed;
+mod damage;
+mod eval_peers;
+mod explain;
+mod explain_browser;
+mod families;
+mod hostile;
+mod hostile_streams;
+mod images;
+mod model;
+mod page_fields;
+mod props;
+mod repeats_pages;
+mod streams;
+mod streams_faults;
+mod streams_json;
+mod streams_samples;
+mod streams_split;
+mod template_detectors;
+mod templates;
+mod templates_faults;

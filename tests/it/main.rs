@@ -1,0 +1,12 @@
+//! The library's integration tests, one module per concern, in one test binary.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod auto_rules;
+mod block_model;
+mod hostile_fuzz;
+mod layers;
+mod never_empty;
+mod page_model;
+mod repeats;
