@@ -3,6 +3,10 @@
 
 # Run the tests (the same command .ci/run uses).
 test:
+    cargo test
+
+# Every test of the workspace, the lab's too (as CI runs them).
+test-all:
     cargo test --workspace
 
 # Extract the main text of the sample page in tests/.
@@ -114,12 +118,12 @@ eval-links:
 # - The page models of JSON output (`page_type`, `confidence`): the page table of `pith-lab
 #   pages`, host-grouped 5-fold CV on wcxb_train; writes src/page/model/page.model (the forests,
 #   a model file), src/page/model/words.bin (the text model's weights),
-#   lab/train/page_predictions.tsv (checked by tests/page_model.rs) and eval/MODEL.md.
+#   lab/train/page_predictions.tsv (checked by tests/it/page_model.rs) and eval/MODEL.md.
 # - The block model of `--algo model` (docs/model.md): the block table of `pith-lab blocks`
 #   (the six text sets, and trafilatura_eval's blocks labelled by its snippets),
 #   trained on every block with its thresholds from an inner host-grouped CV; writes
 #   src/extract/learned/block.model and lab/train/block_predictions.tsv (checked by
-#   tests/block_model.rs). Its cross-validated figures are `just train-lab`'s.
+#   tests/it/block_model.rs). Its cross-validated figures are `just train-lab`'s.
 train:
     cargo build --release -p pith-lab
     mkdir -p target/pages target/blocks

@@ -23,7 +23,7 @@ scored leave-one-set-out. Then both models are fit on all their pages and writte
 - OUT_BIN: the text model's idf, intercepts and weights as f64 (src/page/model/words.rs reads
   them);
 - PREDICTIONS: the trainer's own predictions for every row of the table (class
-  probabilities and confidence), which the Rust evaluator must reproduce (tests/page_model.rs);
+  probabilities and confidence), which the Rust evaluator must reproduce (tests/it/page_model.rs);
 - REPORT: the validation tables (Markdown).
 
 Deterministic: fixed seeds, deterministic=True, force_row_wise, a fixed thread count, the

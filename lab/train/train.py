@@ -696,7 +696,7 @@ def write_export(model_path, pred_path, df, x, cats, models, thr):
     the thresholds: a model file, `extract::learned::model_file`) and the trainer's own raw
     scores per page: the number of blocks, FNV-1a hashes of the two models' raw scores' f64
     bits in block order and the page's best expected F1 (page_best), which
-    tests/block_model.rs recomputes with the library. The second model reads the first one's
+    tests/it/block_model.rs recomputes with the library. The second model reads the first one's
     probabilities as the library computes them at run time: from the first model trained on
     every row."""
     m1, m2 = models

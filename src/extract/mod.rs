@@ -310,7 +310,7 @@ mod tests {
     use super::*;
 
     /// `--algo model --comments` keeps a page's comments and `--algo model` drops them, in
-    /// every mode and with one of `auto`'s rules off (tests/block_model.rs checks the selection
+    /// every mode and with one of `auto`'s rules off (tests/it/block_model.rs checks the selection
     /// against the one spelled out from its parts on every dragnet page).
     #[test]
     fn the_model_keeps_comments_only_when_asked() {

@@ -362,7 +362,7 @@ pub fn describe(doc: &Document<'_>) -> Described {
 /// greatest expected F1 keeps the blocks with `p ≥ F*/2` (the F1-optimal threshold is half the
 /// best F1), which is why [`Threshold`]s are fractions of F*. 0 for a page without words.
 /// Summed as the trainer sums (`page_best`: the total in block order, the prefixes in sorted
-/// order), so F* is the same f64 (tests/block_model.rs).
+/// order), so F* is the same f64 (tests/it/block_model.rs).
 pub fn best_f1(p: &[f64], words: &[f64]) -> f64 {
     let total = p.iter().zip(words).fold(0.0, |a, (&p, &w)| a + p * w);
     let mut order: Vec<usize> = (0..p.len().min(words.len())).collect();

@@ -20,7 +20,7 @@
 //!   `just train`, compiled in with `include_bytes!`; its size is checked at compile time).
 //!
 //! The evaluator adds in bucket order, as the trainer's own reference computation does, so the
-//! two agree to the last bit on the same machine (`tests/page_model.rs` holds them to 1e-6).
+//! two agree to the last bit on the same machine (`tests/it/page_model.rs` holds them to 1e-6).
 
 use crate::extract::blocks::{FNV_OFFSET, fnv1a};
 
