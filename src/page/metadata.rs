@@ -945,8 +945,9 @@ fn collect(doc: &Document) -> Found {
                     .map(str::trim)
                     .filter(|h| !h.is_empty());
                 match (rel.as_str(), href) {
+                    // Attribute values as the browser reads them (`&amp;` is `&`).
                     ("canonical", Some(h)) if f.canonical.is_none() => {
-                        f.canonical = Some(h.to_string())
+                        f.canonical = Some(entities::decode(h).into_owned())
                     }
                     ("image_src", Some(h)) if f.image_src.is_none() => {
                         f.image_src = Some(h.to_string())
@@ -959,7 +960,7 @@ fn collect(doc: &Document) -> Found {
                     .attr(id, "href")
                     .map(str::trim)
                     .filter(|h| !h.is_empty())
-                    .map(str::to_string);
+                    .map(|h| entities::decode(h).into_owned());
             }
             Tag::Script
                 if doc
@@ -3107,10 +3108,10 @@ mod tests {
             let doc = Document::parse(html, &arena);
             read(&doc, "", input).url
         };
-        let canon = "<link rel=canonical href='https://www.example.org/a/story?id=1'>";
+        let canon = "<link rel=canonical href='https://www.example.org/a/story?id=1&amp;p=2'>";
         assert_eq!(
             url(canon, None).as_deref(),
-            Some("https://www.example.org/a/story?id=1")
+            Some("https://www.example.org/a/story?id=1&p=2")
         );
         // Canonical before og:url.
         let both = "<meta property=og:url content='https://example.org/og'>\
