@@ -5,6 +5,9 @@
 //!
 //! Sources, in the order they are tried (the first that gives a value wins):
 //!
+//! - `url`: `<link rel=canonical>`, then `og:url`, resolved against `<base href>` and the
+//!   caller's URL; only an absolute `http(s)` URL ([`Metadata::url`]; an output gives the
+//!   input's URL before it).
 //! - `title`: `og:title`, else the `<title>` of the document (never one inside an `<svg>`),
 //!   each cleaned of the site name: a first or last part, cut at a [`TITLE_SEPARATORS`]
 //!   separator, that is the site name (`og:site_name`, JSON-LD publisher, `application-name`,
@@ -28,8 +31,8 @@
 //!   Values are parsed by [`iso_date`] (ISO, `2020/06/16`, `2020年06月16日 02:31`, `June 16, 2020`, `16.06.2020`, RFC 2822...).
 //! - `sitename`: `og:site_name`, JSON-LD publisher or `WebSite` name, publisher meta names
 //!   ([`SITENAME_META`]), `twitter:site` (without its `@`), a part of the `<title>` that is
-//!   a domain name, then the host of the page's URL (`og:url`, canonical link; the caller's
-//!   URL through [`host_name`]).
+//!   a domain name, then the host of the page's URL (`url`; the caller's URL through
+//!   [`host_name`]); a URL gives its host only when it is the site's root, a slug nothing.
 //! - `description`: `og:description`, `<meta name=description>`, `twitter:description`, Dublin
 //!   Core, JSON-LD `description`.
 //! - `image`: `og:image` (`:secure_url`, `:url`), `twitter:image`, JSON-LD `image`,
@@ -37,8 +40,9 @@
 //! - `categories`: `article:section`, JSON-LD `articleSection`, links with `rel=category`.
 //! - `tags`: `article:tag`, keyword meta names ([`TAG_META`]), JSON-LD `keywords`, links with
 //!   `rel=tag`.
-//! - `lang`: declared by `<html lang>` (or `xml:lang`), `<meta http-equiv=content-language>`,
-//!   `<meta name=language>`, `og:locale` (`lang_source: "declared"`), else detected from the
+//! - `lang`, a lower-case BCP 47 tag ([`lang_tag`]): declared by `<html lang>` (or
+//!   `xml:lang`), `<meta http-equiv=content-language>`, `<meta name=language>`, `og:locale`
+//!   (`lang_source: "declared"`; one that names no language is passed over), else detected from the
 //!   extracted plain text (Markdown output's too) by whatlang (`"detected"`, only when
 //!   whatlang calls it reliable).
 //!

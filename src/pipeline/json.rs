@@ -12,8 +12,9 @@
 //! the text, 0..1, four decimals; `null` unless the algorithm is `auto`), then the pass-through
 //! fields of a JSON lines input, and `error` (a string) when the record failed. The metadata fields
 //! and their sources: [`crate::page::metadata`]; the record's URL adds a date in its path and
-//! its host as the site name, its `Content-Language` a declared language, when the page gives
-//! none.
+//! its host as the site name, its `Content-Language` a declared language (normalized as the
+//! page's), when the page gives none. `url` is the record's, else the page's canonical link or
+//! `og:url`.
 //!
 //! `date` is only ever a date the page or its URL gives (stated: JSON-LD `datePublished`,
 //! `article:published_time`, `<time datetime>`, `/2020/06/16/`...; else guessed from the page,
