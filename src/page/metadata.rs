@@ -5,6 +5,9 @@
 //!
 //! Sources, in the order they are tried (the first that gives a value wins):
 //!
+//! - `url`: `<link rel=canonical>`, then `og:url`, resolved against `<base href>` and the
+//!   caller's URL; only an absolute `http(s)` URL ([`Metadata::url`]; an output gives the
+//!   input's URL before it).
 //! - `title`: `og:title`, else the `<title>` of the document (never one inside an `<svg>`),
 //!   each cleaned of the site name: a first or last part, cut at a [`TITLE_SEPARATORS`]
 //!   separator, that is the site name (`og:site_name`, JSON-LD publisher, `application-name`,
@@ -28,8 +31,8 @@
 //!   Values are parsed by [`iso_date`] (ISO, `2020/06/16`, `2020年06月16日 02:31`, `June 16, 2020`, `16.06.2020`, RFC 2822...).
 //! - `sitename`: `og:site_name`, JSON-LD publisher or `WebSite` name, publisher meta names
 //!   ([`SITENAME_META`]), `twitter:site` (without its `@`), a part of the `<title>` that is
-//!   a domain name, then the host of the page's URL (`og:url`, canonical link; the caller's
-//!   URL through [`host_name`]).
+//!   a domain name, then the host of the page's URL (`url`; the caller's URL through
+//!   [`host_name`]); a URL gives its host only when it is the site's root, a slug nothing.
 //! - `description`: `og:description`, `<meta name=description>`, `twitter:description`, Dublin
 //!   Core, JSON-LD `description`.
 //! - `image`: `og:image` (`:secure_url`, `:url`), `twitter:image`, JSON-LD `image`,
@@ -37,8 +40,9 @@
 //! - `categories`: `article:section`, JSON-LD `articleSection`, links with `rel=category`.
 //! - `tags`: `article:tag`, keyword meta names ([`TAG_META`]), JSON-LD `keywords`, links with
 //!   `rel=tag`.
-//! - `lang`: declared by `<html lang>` (or `xml:lang`), `<meta http-equiv=content-language>`,
-//!   `<meta name=language>`, `og:locale` (`lang_source: "declared"`), else detected from the
+//! - `lang`, a lower-case BCP 47 tag ([`lang_tag`]): declared by `<html lang>` (or
+//!   `xml:lang`), `<meta http-equiv=content-language>`, `<meta name=language>`, `og:locale`
+//!   (`lang_source: "declared"`; one that names no language is passed over), else detected from the
 //!   extracted plain text (Markdown output's too) by whatlang (`"detected"`, only when
 //!   whatlang calls it reliable).
 //!
@@ -366,6 +370,88 @@ pub const TAG_META: &[&str] = &[
     "tags",
 ];
 
+/// The two-letter ISO 639-1 codes: a declared language is a BCP 47 tag only when its primary
+/// subtag is one of them (or a three-letter code below), so that a country code written as a
+/// language (`jp`, `uk` for Ukrainian is a language but `gb` is not), a charset (`utf-8`) or a
+/// placeholder (`x-default`, `und`) is dropped and the next declaration read.
+pub const ISO639_1: &str = "aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs \
+    ca ce ch co cr cs cu cv cy da de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn \
+    gu gv ha he hi ho hr ht hu hy hz ia id ie ig ii ik io is it iu ja jv ka kg ki kj kk kl km kn \
+    ko kr ks ku kv kw ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na nb nd ne ng \
+    nl nn no nr nv ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg si sk sl sm \
+    sn so sq sr ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa \
+    wo xh yi yo za zh zu";
+
+/// Language codes that BCP 47 replaced or writes shorter, with the code it uses: ISO 639-1's
+/// withdrawn codes (`iw` Hebrew, `in` Indonesian, `ji` Yiddish, `jw` Javanese, `mo`
+/// Moldavian), and the ISO 639-2/B three-letter codes pages copy from library catalogues
+/// (`ger`, `fre`). Three-letter 639-3 codes with a two-letter one (`eng`, `jpn`) are mapped by
+/// the table of [`detect_lang`]'s codes.
+pub const LANG_ALIASES: &[(&str, &str)] = &[
+    ("iw", "he"),
+    ("in", "id"),
+    ("ji", "yi"),
+    ("jw", "jv"),
+    ("mo", "ro"),
+    ("ger", "de"),
+    ("fre", "fr"),
+    ("chi", "zh"),
+    ("dut", "nl"),
+    ("cze", "cs"),
+    ("gre", "el"),
+    ("per", "fa"),
+    ("rum", "ro"),
+    ("slo", "sk"),
+    ("alb", "sq"),
+    ("arm", "hy"),
+    ("baq", "eu"),
+    ("bur", "my"),
+    ("geo", "ka"),
+    ("ice", "is"),
+    ("mac", "mk"),
+    ("may", "ms"),
+    ("wel", "cy"),
+    ("tib", "bo"),
+];
+
+/// Three-letter language codes kept as they are: languages pages declare that have no
+/// two-letter code (Filipino, Cantonese, Hawaiian, Cebuano, Swiss German, Asturian, Low
+/// German, Konkani, Maithili).
+pub const LANG_THREE_LETTER: &[&str] = &[
+    "fil", "yue", "haw", "ceb", "gsw", "ast", "nds", "kok", "mai",
+];
+
+/// Language names written where a code belongs (`Japanese` in a WARC record's
+/// `Content-Language`, `English` in `<meta name=language>`) are read by whatlang's names of
+/// its languages, in English and in the language itself (`Deutsch`, `Русский`), and these,
+/// which whatlang names otherwise (`Mandarin`) or not at all.
+pub const LANG_NAMES: &[(&str, &str)] = &[
+    ("chinese", "zh"),
+    ("simplified chinese", "zh-hans"),
+    ("traditional chinese", "zh-hant"),
+    ("norwegian", "no"),
+    ("farsi", "fa"),
+    ("malay", "ms"),
+    ("filipino", "fil"),
+    ("español", "es"),
+    ("français", "fr"),
+];
+
+/// Words that may be written in lower case inside a person's name (`Ludwig van Beethoven`,
+/// `Oscar de la Hoya`, `Ahmed bin Salem`) or between two names (`Jane Doe and John Roe`): any
+/// other lower-case word in a name that has capitals makes it a phrase, not a person (`The
+/// Russian and Syrian defense ministries`).
+pub const NAME_PARTICLES: &[&str] = &[
+    "van", "von", "der", "den", "de", "del", "della", "di", "da", "das", "dos", "du", "la", "le",
+    "ter", "ten", "zu", "bin", "binti", "ibn", "al", "el", "y", "e", "i", "and", "und", "et", "og",
+    "och", "en", "&",
+];
+
+/// A label before a colon ahead of a name (`Текст: Венера Ерофеева`, `Photos: Jane Doe`,
+/// `Text und Fotos: Max Muster`) has at most this many words; a longer head before a colon is
+/// a sentence, kept as it is (and then refused as a name by its length or words).
+pub const AUTHOR_LABEL_MAX_WORDS: usize = 3;
+
 /// Bytes of one JSON-LD script read at most: real ones are a few KB; a larger one is data
 /// dumped into the page, not the page's description.
 pub const LD_MAX_SCRIPT: usize = 256 << 10;
@@ -454,6 +540,10 @@ pub const DETECTED: &str = "detected";
 /// A page's metadata; every field `None` or empty when the page does not give it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Metadata {
+    /// The page's URL as the page declares it (`<link rel=canonical>`, else `og:url`), resolved
+    /// against its `<base href>` and the caller's URL; only an absolute `http(s)` URL
+    /// ([`own_url`]). The caller's URL itself is not copied here: an output gives it first.
+    pub url: Option<String>,
     /// The title, cleaned of the site name.
     pub title: Option<String>,
     /// The author(s), `; `-separated.
@@ -494,6 +584,8 @@ struct Found {
     time_pub: Option<String>,
     time_any: Option<String>,
     canonical: Option<String>,
+    /// The first `<base href>`.
+    base_href: Option<String>,
     image_src: Option<String>,
     rel_category: Vec<String>,
     rel_tag: Vec<String>,
@@ -532,7 +624,8 @@ pub fn read(doc: &Document, text: &str, url: Option<&str>) -> Metadata {
     } else {
         BodyGuesses::default()
     };
-    let sitename = sitename(&f);
+    let own_url = own_url(&f, url);
+    let sitename = sitename(&f, own_url.as_deref());
     let title = title(&f, sitename.as_deref());
     let author = author(&f, declared_author.or(guesses.byline), sitename.as_deref());
     let date = declared_date.or_else(|| {
@@ -587,6 +680,7 @@ pub fn read(doc: &Document, text: &str, url: Option<&str>) -> Metadata {
         },
     };
     Metadata {
+        url: own_url,
         title,
         author,
         date,
@@ -855,14 +949,22 @@ fn collect(doc: &Document) -> Found {
                     .map(str::trim)
                     .filter(|h| !h.is_empty());
                 match (rel.as_str(), href) {
+                    // Attribute values as the browser reads them (`&amp;` is `&`).
                     ("canonical", Some(h)) if f.canonical.is_none() => {
-                        f.canonical = Some(h.to_string())
+                        f.canonical = Some(entities::decode(h).into_owned())
                     }
                     ("image_src", Some(h)) if f.image_src.is_none() => {
                         f.image_src = Some(h.to_string())
                     }
                     _ => {}
                 }
+            }
+            Tag::Base if f.base_href.is_none() => {
+                f.base_href = doc
+                    .attr(id, "href")
+                    .map(str::trim)
+                    .filter(|h| !h.is_empty())
+                    .map(|h| entities::decode(h).into_owned());
             }
             Tag::Script
                 if doc
@@ -1296,34 +1398,93 @@ fn spaced_text(doc: &Document, id: NodeId) -> String {
     clean(&raw)
 }
 
-fn sitename(f: &Found) -> Option<String> {
-    f.meta(&["og:site_name"])
-        .map(str::to_string)
-        .or_else(|| f.ld.publisher.clone())
-        .or_else(|| f.ld.website.clone())
-        .or_else(|| {
-            f.meta(SITENAME_META)
-                .filter(|s| !s.starts_with("http"))
-                .map(str::to_string)
+/// The page's own URL when it declares one: `<link rel=canonical>`, then `og:url`, each
+/// resolved against the page's base (its `<base href>`, itself resolved against `input`, else
+/// `input`, the URL the caller knows); a protocol-relative `//host/path` without a base is
+/// read as `https:`. Only an absolute `http`/`https` URL with a host is given: a relative one
+/// with nothing to resolve it against, a `javascript:` or `about:blank`, or what the WHATWG
+/// parser refuses is passed over for the next source.
+fn own_url(f: &Found, input: Option<&str>) -> Option<String> {
+    let input = input.and_then(|u| url::Url::parse(u.trim()).ok());
+    let base = match f.base_href.as_deref() {
+        Some(h) => match &input {
+            Some(i) => i.join(h).ok(),
+            None => url::Url::parse(h).ok(),
+        }
+        .or(input),
+        None => input,
+    };
+    [f.canonical.as_deref(), f.meta(&["og:url"])]
+        .into_iter()
+        .flatten()
+        .find_map(|href| {
+            let href = href.trim();
+            let u = match &base {
+                Some(b) => b.join(href).ok()?,
+                None if href.starts_with("//") => url::Url::parse(&format!("https:{href}")).ok()?,
+                None => url::Url::parse(href).ok()?,
+            };
+            (matches!(u.scheme(), "http" | "https")
+                && u.host_str()
+                    .is_some_and(|h| h.contains('.') || h.contains(':')))
+            .then(|| u.into())
         })
-        .or_else(|| {
-            f.meta(&["twitter:site"])
-                .map(|s| s.trim_start_matches('@').to_string())
-        })
-        .or_else(|| {
-            let t = f.html_title.as_deref()?;
-            let (first, last) = split_title(t)?;
-            [last, first]
-                .into_iter()
-                .find(|p| p.contains('.') && !p.contains(' '))
-                .map(str::to_string)
-        })
-        .or_else(|| {
-            f.meta(&["og:url"])
-                .or(f.canonical.as_deref())
-                .and_then(host_name)
-        })
-        .filter(|s| !s.is_empty())
+}
+
+/// The site name: `og:site_name`, JSON-LD publisher or `WebSite` name, publisher meta names,
+/// `twitter:site`, a `<title>` part that is a domain name, then the host of the page's URL
+/// (`own_url`). Each is cleaned ([`site_value`]): a URL gives its host, a slug nothing (the
+/// next source is read).
+fn sitename(f: &Found, own_url: Option<&str>) -> Option<String> {
+    let title_domain = || {
+        let t = f.html_title.as_deref()?;
+        let (first, last) = split_title(t)?;
+        [last, first]
+            .into_iter()
+            .find(|p| p.contains('.') && !p.contains(' '))
+    };
+    f.meta_all(&["og:site_name"])
+        .chain(f.ld.publisher.as_deref())
+        .chain(f.ld.website.as_deref())
+        .chain(f.meta_all(SITENAME_META))
+        .chain(f.meta_all(&["twitter:site"]))
+        .find_map(site_value)
+        .or_else(|| title_domain().and_then(site_value))
+        .or_else(|| own_url.and_then(host_name))
+}
+
+/// A site name as written, cleaned: a URL (`https://www.newsnation.in`, `www.example.org`)
+/// of the site's root is its host without `www.` ([`host_name`]), another URL nothing; a
+/// Twitter handle loses its `@`; a slug (one
+/// word with an `_`, `Wday_`, or of lower-case words joined by `-`, `my-site`) is no name.
+fn site_value(s: &str) -> Option<String> {
+    let s = s.trim();
+    let lower = s.to_ascii_lowercase();
+    // A URL names the site when it is the site's root (`https://www.newsnation.in/`); with a
+    // path it links elsewhere (`https://www.facebook.com/example`) and names nothing.
+    let url =
+        if lower.starts_with("http://") || lower.starts_with("https://") || lower.starts_with("//")
+        {
+            Some(&s[s.find("//")? + 2..])
+        } else if lower.starts_with("www.") && !s.contains(char::is_whitespace) {
+            Some(s)
+        } else {
+            None
+        };
+    if let Some(rest) = url {
+        let path = rest.find(['/', '?', '#']).map_or("", |i| &rest[i..]);
+        return (path.is_empty() || path == "/")
+            .then(|| host_name(&format!("https://{rest}")))
+            .flatten();
+    }
+    let s = s.strip_prefix('@').unwrap_or(s).trim();
+    let one_word = !s.contains(char::is_whitespace);
+    let slug = one_word
+        && (s.contains('_')
+            || (s.contains('-')
+                && s.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')));
+    (!s.is_empty() && !slug && s.chars().any(char::is_alphanumeric)).then(|| s.to_string())
 }
 
 /// The first and last parts of a title cut at its first and last separator.
@@ -1457,10 +1618,103 @@ fn name_without_role(a: &str) -> &str {
 /// `named` is the author the page declares ([`declared_author`]), else its byline
 /// ([`body_guesses`]).
 fn author(f: &Found, named: Option<String>, sitename: Option<&str>) -> Option<String> {
-    named
-        .or_else(|| (!f.ld.org_authors.is_empty()).then(|| f.ld.org_authors.join("; ")))
-        .map(|a| without_role(&without_publisher(a, sitename)))
-        .filter(|a| is_name(a))
+    let cleaned = |a: String| {
+        let a = without_role(&without_publisher(without_labels(&a), sitename));
+        people(&a).filter(|a| is_name(a))
+    };
+    // A JSON-LD organization only when nothing names a person: a byline that is no person's
+    // name (`Insights from Liza Burke`) is no reason to name the publisher instead.
+    match named {
+        Some(a) => cleaned(a),
+        None => (!f.ld.org_authors.is_empty())
+            .then(|| f.ld.org_authors.join("; "))
+            .and_then(cleaned),
+    }
+}
+
+/// Each `; `-separated name without a label before a colon (`Текст: Венера Ерофеева` →
+/// `Венера Ерофеева`, `Photos: Jane Doe`) or ending in `by` (`Recipe by PJ Hamel`): a head of
+/// at most [`AUTHOR_LABEL_MAX_WORDS`] words without digits (so a time, `10:30`, is never
+/// cut), with a name after it.
+fn without_labels(a: &str) -> String {
+    a.split("; ")
+        .map(|n| {
+            let colon = n
+                .char_indices()
+                .find(|&(_, c)| c == ':' || c == '：')
+                .map(|(i, c)| (i, i + c.len_utf8()));
+            let by = n
+                .find(" by ")
+                .or_else(|| n.find(" By "))
+                .map(|i| (i, i + " by ".len()));
+            let Some((i, j)) = colon.or(by) else {
+                return n;
+            };
+            let (head, rest) = (&n[..i], n[j..].trim());
+            let words = head.split_whitespace().count();
+            if (1..=AUTHOR_LABEL_MAX_WORDS).contains(&words)
+                && !head.contains(|c: char| c.is_ascii_digit())
+                && rest.chars().any(char::is_alphabetic)
+            {
+                rest
+            } else {
+                n
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// The `; `-separated names of an author value that can be people's names, each without a
+/// domain after a comma (`Troy L. Smith, Cleveland.com` → `Troy L. Smith`); `None` when none
+/// is. Not a person: a phrase led by `the` (`The Editors`; a news agency aside, `The Associated
+/// Press`, credited as bylines credit it), or, in a name written with
+/// capitals, a lower-case word other than a particle ([`NAME_PARTICLES`]: `The Russian and
+/// Syrian defense ministries`, `Staff reporter`). An abbreviation (`Dr. med. Anna Roth`) and
+/// a name all in lower case (a forum user's `rmb`) are kept. An author equal to the site name
+/// is kept: on a personal site it is the person (`Rick Steves`).
+fn people(a: &str) -> Option<String> {
+    let kept: Vec<&str> = a
+        .split("; ")
+        .map(|n| match n.rsplit_once(", ") {
+            Some((name, tail)) if is_domain(tail.trim()) => name.trim(),
+            _ => n.trim(),
+        })
+        .filter(|n| {
+            let words: Vec<&str> = n.split_whitespace().collect();
+            let capitalized = words
+                .iter()
+                .any(|w| w.chars().next().is_some_and(char::is_uppercase));
+            let phrase = words.iter().any(|w| {
+                w.chars().next().is_some_and(char::is_lowercase)
+                    && !w.chars().any(char::is_uppercase)
+                    && !w.ends_with('.')
+                    && !NAME_PARTICLES.contains(&w.trim_end_matches(','))
+            });
+            let led_by_the = words.len() > 1
+                && words[0].eq_ignore_ascii_case("the")
+                && !AGENCIES
+                    .iter()
+                    .any(|g| n[3..].trim_start().eq_ignore_ascii_case(g));
+            let not_a_person = led_by_the || (capitalized && phrase);
+            !n.is_empty() && !not_a_person
+        })
+        .collect();
+    (!kept.is_empty()).then(|| kept.join("; "))
+}
+
+/// One word that is a domain name (`Cleveland.com`, `news.example.co.uk`): a dot before a
+/// final part of two letters or more, letters, digits, dots and hyphens only.
+fn is_domain(w: &str) -> bool {
+    let Some((head, tld)) = w.rsplit_once('.') else {
+        return false;
+    };
+    !head.is_empty()
+        && tld.len() >= 2
+        && tld.chars().all(|c| c.is_ascii_alphabetic())
+        && head
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')
 }
 
 /// The author(s) the page's JSON-LD or meta elements name (a JSON-LD organization aside).
@@ -1741,20 +1995,94 @@ fn next_day(d: &str) -> Option<String> {
         .or_else(|| ymd(y + 1, 1, 1))
 }
 
+/// The language the page declares, as a lower-case BCP 47 tag ([`lang_tag`]): `<html lang>`,
+/// `<meta http-equiv=content-language>`, `<meta name=language>`, Dublin Core, `og:locale`; a
+/// declaration that is no language (`x-default`, `utf-8`) is passed over for the next one.
 fn declared_lang(f: &Found) -> Option<String> {
     f.html_lang
-        .clone()
-        .or_else(|| {
-            f.meta(&[
-                "http-equiv:content-language",
-                "language",
-                "dc.language",
-                "content-language",
-            ])
-            .map(|l| l.split(',').next().unwrap_or(l).trim().to_string())
-        })
-        .or_else(|| f.meta(&["og:locale"]).map(|l| l.replace('_', "-")))
-        .filter(|l| !l.is_empty() && l.len() <= 35)
+        .as_deref()
+        .into_iter()
+        .chain(f.meta_all(&["http-equiv:content-language"]))
+        .chain(f.meta_all(&[
+            "language",
+            "dc.language",
+            "dcterms.language",
+            "content-language",
+        ]))
+        .chain(f.meta_all(&["og:locale"]))
+        .find_map(lang_tag)
+}
+
+/// A language declaration as a lower-case BCP 47 tag (`en`, `en-gb`, `zh-hant`, `es-419`), or
+/// `None` when it names no language. Read from every form pages and servers write: `en_US`,
+/// `EN`, a list (`en-US,en;q=0.9`: the first), a three-letter code (`eng` → `en`, `ger` →
+/// `de`: [`LANG_ALIASES`]), a language's name (`Japanese` → `ja`, `Deutsch` → `de`). The
+/// primary language must be a known code ([`ISO639_1`], [`LANG_THREE_LETTER`], whatlang's);
+/// the subtags after it are kept while they have the shape of a script, region or variant
+/// (an extension or a malformed subtag ends the tag: `en-US-x-foo` → `en-us`).
+pub fn lang_tag(raw: &str) -> Option<String> {
+    let raw = raw.trim();
+    if raw.is_empty() || raw.len() > 64 {
+        return None;
+    }
+    let lower = raw.to_lowercase();
+    let first = lower.split([',', ';', ' ', '\t']).find(|t| !t.is_empty())?;
+    let mut parts = first.split(['-', '_']);
+    let Some(primary) = parts.next().and_then(lang_code) else {
+        return lang_by_name(&lower)
+            .or_else(|| lang_by_name(first))
+            .map(str::to_string);
+    };
+    let mut tag = primary.to_string();
+    for (k, sub) in parts.enumerate() {
+        let alpha = sub.bytes().all(|b| b.is_ascii_lowercase());
+        let alnum = sub.bytes().all(|b| b.is_ascii_alphanumeric());
+        let digits = sub.bytes().all(|b| b.is_ascii_digit());
+        let shaped = match sub.len() {
+            2 => alpha,                                                  // region: gb, us
+            3 => digits || (alpha && k == 0), // region 419; extlang (zh-yue)
+            4 => alpha || (alnum && sub.as_bytes()[0].is_ascii_digit()), // script; variant 1996
+            5..=8 => alnum,                   // variant
+            _ => false,
+        };
+        if !shaped {
+            break;
+        }
+        tag.push('-');
+        tag.push_str(sub);
+    }
+    Some(tag)
+}
+
+/// A primary language subtag, lower case, as BCP 47 writes it (the two-letter code where
+/// there is one), or `None` when it is no language code.
+fn lang_code(code: &str) -> Option<&str> {
+    if !code.bytes().all(|b| b.is_ascii_lowercase()) {
+        return None;
+    }
+    if let Some((_, to)) = LANG_ALIASES.iter().find(|(from, _)| *from == code) {
+        return Some(to);
+    }
+    match code.len() {
+        2 => ISO639_1.split_ascii_whitespace().find(|c| *c == code),
+        3 => iso639_1(code)
+            .or_else(|| LANG_THREE_LETTER.iter().copied().find(|c| *c == code))
+            .or_else(|| whatlang::Lang::from_code(code).map(|l| l.code())),
+        _ => None,
+    }
+}
+
+/// The code of a language written by its name, lower case (`japanese`, `deutsch`).
+fn lang_by_name(name: &str) -> Option<&'static str> {
+    if let Some((_, code)) = LANG_NAMES.iter().find(|(n, _)| *n == name) {
+        return Some(code);
+    }
+    let l = whatlang::Lang::all().iter().find(|l| {
+        l.eng_name().eq_ignore_ascii_case(name)
+            || l.name().eq_ignore_ascii_case(name)
+            || (!name.is_ascii() && l.name().to_lowercase() == name)
+    })?;
+    Some(iso639_1(l.code()).unwrap_or(l.code()))
 }
 
 /// The language of `text` by whatlang, as an ISO 639-1 code where there is one (639-3
@@ -2679,7 +3007,7 @@ mod tests {
         let m = meta_of("<html lang=de-AT><title>x</title>", "the English text");
         assert_eq!(
             (m.lang.as_deref(), m.lang_source),
-            (Some("de-AT"), Some(DECLARED))
+            (Some("de-at"), Some(DECLARED))
         );
         let m = meta("<meta http-equiv=Content-Language content='fr, en'>");
         assert_eq!(
@@ -2697,6 +3025,249 @@ mod tests {
         // Too little text: no answer rather than a wrong one.
         let m = meta_of("<p>x", "OK");
         assert_eq!((m.lang, m.lang_source), (None, None));
+    }
+
+    #[test]
+    fn lang_is_a_lower_case_bcp47_tag_from_every_form() {
+        for (raw, want) in [
+            ("en", Some("en")),
+            ("EN", Some("en")),
+            ("en_US", Some("en-us")),
+            ("en-US", Some("en-us")),
+            ("en-gb", Some("en-gb")),
+            (" pt-BR ", Some("pt-br")),
+            ("zh-Hant-TW", Some("zh-hant-tw")),
+            ("es-419", Some("es-419")),
+            ("de-DE-1996", Some("de-de-1996")),
+            ("en-US,en;q=0.9", Some("en-us")),
+            ("fr, en", Some("fr")),
+            ("en-US-x-private", Some("en-us")),
+            ("eng", Some("en")),
+            ("jpn", Some("ja")),
+            ("ger", Some("de")),
+            ("iw", Some("he")),
+            ("fil", Some("fil")),
+            ("Japanese", Some("ja")),
+            ("english", Some("en")),
+            ("Deutsch", Some("de")),
+            ("Русский", Some("ru")),
+            ("Chinese", Some("zh")),
+            // No language: a placeholder, a country, a charset, nothing.
+            ("x-default", None),
+            ("und", None),
+            ("jp", None),
+            ("utf-8", None),
+            ("", None),
+            ("{{lang}}", None),
+            ("Klingonese", None),
+        ] {
+            assert_eq!(lang_tag(raw).as_deref(), want, "{raw:?}");
+        }
+    }
+
+    #[test]
+    fn lang_from_each_declaration_normalized_the_unknown_passed_over() {
+        let lang = |html: &str| {
+            let m = meta(html);
+            (m.lang, m.lang_source)
+        };
+        let declared = |l: &str| (Some(l.to_string()), Some(DECLARED));
+        assert_eq!(lang("<html lang=EN_us><p>x"), declared("en-us"));
+        assert_eq!(
+            lang("<meta http-equiv=content-language content='de-DE'>"),
+            declared("de-de")
+        );
+        assert_eq!(lang("<meta name=language content=English>"), declared("en"));
+        assert_eq!(
+            lang("<meta name=dc.language content=Japanese>"),
+            declared("ja")
+        );
+        assert_eq!(
+            lang("<meta property=og:locale content=en_GB>"),
+            declared("en-gb")
+        );
+        // An unrecognisable declaration gives way to the next source.
+        assert_eq!(
+            lang("<html lang=x-default><meta property=og:locale content=ja_JP>"),
+            declared("ja-jp")
+        );
+        assert_eq!(
+            lang("<html lang=jp><meta name=language content=ko>"),
+            declared("ko")
+        );
+        assert_eq!(lang("<html lang=utf-8><p>x"), (None, None));
+        // The declared `en-US` still reads `05/10/2018` month first.
+        assert_eq!(
+            meta("<html lang=EN_US><body><b>05/10/2018</b>")
+                .date
+                .as_deref(),
+            Some("2018-05-10")
+        );
+    }
+
+    #[test]
+    fn url_is_the_canonical_then_og_url_resolved() {
+        let url = |html: &str, input: Option<&str>| {
+            let arena = Arena::new();
+            let doc = Document::parse(html, &arena);
+            read(&doc, "", input).url
+        };
+        let canon = "<link rel=canonical href='https://www.example.org/a/story?id=1&amp;p=2'>";
+        assert_eq!(
+            url(canon, None).as_deref(),
+            Some("https://www.example.org/a/story?id=1&p=2")
+        );
+        // Canonical before og:url.
+        let both = "<meta property=og:url content='https://example.org/og'>\
+                    <link rel=canonical href='https://example.org/canonical'>";
+        assert_eq!(
+            url(both, None).as_deref(),
+            Some("https://example.org/canonical")
+        );
+        // Relative: resolved against <base href>, else the caller's URL, else dropped.
+        let rel = "<link rel=canonical href='/news/1'>";
+        assert_eq!(url(rel, None), None);
+        assert_eq!(
+            url(rel, Some("http://example.org/x/y?z")).as_deref(),
+            Some("http://example.org/news/1")
+        );
+        assert_eq!(
+            url(&format!("<base href='https://example.com/a/'>{rel}"), None).as_deref(),
+            Some("https://example.com/news/1")
+        );
+        assert_eq!(
+            url(
+                "<base href='/b/'><link rel=canonical href='c'>",
+                Some("https://x.org/a")
+            )
+            .as_deref(),
+            Some("https://x.org/b/c")
+        );
+        // Protocol-relative without a base: https.
+        assert_eq!(
+            url("<link rel=canonical href='//example.net/p'>", None).as_deref(),
+            Some("https://example.net/p")
+        );
+        // Not http(s), no host, unparseable: the next source, or nothing.
+        for bad in [
+            "javascript:void(0)",
+            "about:blank",
+            "mailto:a@example.org",
+            "https://",
+            "http://exa mple.org/",
+            "http://[::1",
+            "http://localhost/a",
+        ] {
+            let html = format!(
+                "<link rel=canonical href='{bad}'><meta property=og:url content='https://example.org/og'>"
+            );
+            assert_eq!(
+                url(&html, None).as_deref(),
+                Some("https://example.org/og"),
+                "{bad}"
+            );
+            assert_eq!(
+                url(&format!("<link rel=canonical href='{bad}'>"), None),
+                None,
+                "{bad}"
+            );
+        }
+        // The host of the page's URL is the site name of last resort.
+        assert_eq!(
+            meta("<base href='https://www.example.com/'><link rel=canonical href=/a>")
+                .sitename
+                .as_deref(),
+            Some("example.com")
+        );
+    }
+
+    #[test]
+    fn sitename_is_never_a_url_or_a_slug() {
+        let site = |html: &str| meta(html).sitename;
+        assert_eq!(
+            site("<meta property=og:site_name content='https://www.newsnation.in'>").as_deref(),
+            Some("newsnation.in")
+        );
+        assert_eq!(
+            site("<meta property=og:site_name content='www.example.co.uk'>").as_deref(),
+            Some("example.co.uk")
+        );
+        // A handle or a slug is passed over for the next source, here the canonical's host.
+        let canon = "<link rel=canonical href='https://www.wday.ru/a'>";
+        assert_eq!(
+            site(&format!("<meta name=twitter:site content='@Wday_'>{canon}")).as_deref(),
+            Some("wday.ru")
+        );
+        assert_eq!(
+            site(&format!(
+                "<meta property=og:site_name content='my-news-site'>{canon}"
+            ))
+            .as_deref(),
+            Some("wday.ru")
+        );
+        assert_eq!(site("<meta name=twitter:site content='@Wday_'>"), None);
+        // A URL with a path links elsewhere: the next source.
+        assert_eq!(
+            site(&format!(
+                "<meta name=publisher content='https://www.facebook.com/wday'>{canon}"
+            ))
+            .as_deref(),
+            Some("wday.ru")
+        );
+        // Names stay: a hyphen inside a capitalized name, a handle that is a word.
+        assert_eq!(
+            site("<meta property=og:site_name content='Spiegel-Online'>").as_deref(),
+            Some("Spiegel-Online")
+        );
+        assert_eq!(
+            site("<meta name=twitter:site content='@nytimes'>").as_deref(),
+            Some("nytimes")
+        );
+        // The site name is still cut from the title when it came from a URL.
+        let m = meta(
+            "<title>Oxygen bars | newsnation.in</title>\
+             <meta property=og:site_name content='https://www.newsnation.in'>",
+        );
+        assert_eq!(m.title.as_deref(), Some("Oxygen bars"));
+    }
+
+    #[test]
+    fn authors_are_people_without_labels() {
+        let author = |a: &str| meta(&format!("<meta name=author content='{a}'>")).author;
+        for (a, want) in [
+            ("Текст: Венера Ерофеева", Some("Венера Ерофеева")),
+            (
+                "Photos: Jane Doe; Text: John Roe",
+                Some("Jane Doe; John Roe"),
+            ),
+            ("Text und Fotos: Max Muster", Some("Max Muster")),
+            ("Recipe by PJ Hamel", Some("PJ Hamel")),
+            ("Insights from Liza Burke", None),
+            ("The Russian and Syrian defense ministries", None),
+            ("The Editors", None),
+            ("The\u{a0}Editors", None),
+            ("The Associated Press", Some("The Associated Press")),
+            ("Staff reporter", None),
+            ("Jane Doe; the editorial team", Some("Jane Doe")),
+            ("Troy L. Smith, Cleveland.com", Some("Troy L. Smith")),
+            // Names that stay as they are.
+            ("Ludwig van Beethoven", Some("Ludwig van Beethoven")),
+            ("Ahmad al-Sharif", Some("Ahmad al-Sharif")),
+            ("Oscar de la Hoya", Some("Oscar de la Hoya")),
+            ("Dr. med. Anna Roth", Some("Dr. med. Anna Roth")),
+            ("Jane Doe and John Roe", Some("Jane Doe and John Roe")),
+            ("rmb", Some("rmb")),
+            ("bell hooks", Some("bell hooks")),
+            ("王小明", Some("王小明")),
+        ] {
+            assert_eq!(author(a).as_deref(), want, "{a}");
+        }
+        // An author who is the site is kept: on a personal site it is the person.
+        let m = meta(
+            "<meta property=og:site_name content='Rick Steves'>\
+             <meta name=author content='Rick Steves'>",
+        );
+        assert_eq!(m.author.as_deref(), Some("Rick Steves"));
     }
 
     #[test]

@@ -36,6 +36,9 @@ pub struct Options {
 /// What one page gives.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Extracted {
+    /// The page's URL as it declares it (`<link rel=canonical>`, else `og:url`), absolute
+    /// `http(s)` only (only with [`Options::metadata`]: [`metadata::Metadata::url`]).
+    pub url: Option<String>,
     /// The page title (`<title>`), when it has one; with [`Options::metadata`], cleaned of the
     /// site name ([`metadata`]).
     pub title: Option<String>,
@@ -338,6 +341,7 @@ fn from_text(
                 None => (algo == Algo::Rules.name()).then(|| model::confidence(&features)),
             };
             return Extracted {
+                url: m.url,
                 title: m.title.map(output::no_controls),
                 lang: m.lang,
                 date: m.date,

@@ -12,8 +12,9 @@
 //! the text, 0..1, four decimals; `null` unless the algorithm is `auto`), then the pass-through
 //! fields of a JSON lines input, and `error` (a string) when the record failed. The metadata fields
 //! and their sources: [`crate::page::metadata`]; the record's URL adds a date in its path and
-//! its host as the site name, its `Content-Language` a declared language, when the page gives
-//! none.
+//! its host as the site name, its `Content-Language` a declared language (normalized as the
+//! page's), when the page gives none. `url` is the record's, else the page's canonical link or
+//! `og:url`.
 //!
 //! `date` is only ever a date the page or its URL gives (stated: JSON-LD `datePublished`,
 //! `article:published_time`, `<time datetime>`, `/2020/06/16/`...; else guessed from the page,
@@ -34,9 +35,14 @@ use crate::page::Extracted;
 /// copy was another 0.7x the page in memory).
 pub fn page(rec: &Record, bytes_in: usize, e: Extracted, format: crate::output::Format) -> String {
     // A transport Content-Language is a declaration, worth more than a detected language.
-    let (lang, lang_source) = match (&rec.content_language, e.lang_source) {
+    // Normalized as the page's own (`Japanese` -> `ja`); one that names no language is dropped.
+    let content_language = rec
+        .content_language
+        .as_deref()
+        .and_then(crate::page::metadata::lang_tag);
+    let (lang, lang_source) = match (content_language, e.lang_source) {
         (Some(cl), None | Some(crate::page::metadata::DETECTED)) => {
-            (Some(cl.clone()), Some(crate::page::metadata::DECLARED))
+            (Some(cl), Some(crate::page::metadata::DECLARED))
         }
         _ => (e.lang, e.lang_source),
     };
@@ -65,7 +71,8 @@ pub fn page(rec: &Record, bytes_in: usize, e: Extracted, format: crate::output::
         Some(v) => o.field("id", v),
         None => o.field("id", &rec.id),
     }
-    o.field("url", &rec.url);
+    // The input's URL, else the one the page declares (canonical, `og:url`).
+    o.field("url", &rec.url.as_ref().or(e.url.as_ref()));
     o.field("title", &e.title);
     o.field("author", &e.author);
     o.field("sitename", &sitename);

@@ -19,6 +19,7 @@ mod families;
 mod hostile;
 mod hostile_streams;
 mod images;
+mod metadata_fields;
 mod model;
 mod page_fields;
 mod props;

@@ -1,23 +1,29 @@
 #!/usr/bin/env python3
 """Page metadata: pith's JSON output against trafilatura's metadata on the same pages.
 
-Usage (trafilatura in a venv: python3 -m venv /tmp/tvenv &&
-/tmp/tvenv/bin/pip install trafilatura==2.3.1 lxml_html_clean):
+Usage (trafilatura in a venv: python3 -m venv target/meta-venv &&
+target/meta-venv/bin/pip install trafilatura==2.3.1 lxml_html_clean):
 
-    /tmp/tvenv/bin/python lab/metadata_vs_trafilatura.py target/release/pith \
-        ../shared/data/scrapinghub ../shared/data/wcxb_train
+    target/meta-venv/bin/python tools/metadata_vs_trafilatura.py target/release/pith \
+        ../shared/data/wcxb_train --cache target/traf-meta.json
 
 Each page (html/*.html or html/*.html.gz) is decoded once (trafilatura's decode_file) and the
-same text, with the page's URL from the set's MANIFEST.json, goes to both: to
-`trafilatura.extract_metadata(html, default_url=url)` and, as one JSON lines record
-{"id", "url", "html"}, to `pith --format json`. Per field it prints how many pages each
-gives a value for, and on the pages where both do, how often they agree:
+same text goes to both: to `trafilatura.extract_metadata(html, default_url=url)` and, as one
+JSON lines record {"id", "url", "html"}, to `pith --format json`. It is done twice: with the
+page's URL from the set's MANIFEST.json (every field; for `url`, pith gives back the URL it
+was given and trafilatura prefers the page's canonical link), and without any URL (`url` and
+`sitename`: what each reads off the page itself, canonical link, og:url...).
+Per field it prints on how many pages both give a value, how often they agree, and on how
+many pages only one of them gives a value:
 
 - strings (title, sitename, description): equal after case folding and collapsing white
   space; authors compared on their letters and digits only (trafilatura drops dots and joins
   names with "; "); the `lenient` column also counts titles that are equal once one loses a
   site name the other kept (`Story - Site` against `Story`);
-- date: the same YYYY-MM-DD (the first 10 characters);
+- date: the same day, YYYY-MM-DD (the first 10 characters: trafilatura gives only the day),
+  and separately how many are within one day of each other;
+- url: strict is the same string; lenient the same after dropping the scheme, `www.`, a
+  trailing `/` and the fragment, host case-folded;
 - lists (categories, tags): the same set of items (case and white space as above).
 
 The lenient column: titles also equal once one loses a first or last part at a separator
@@ -28,6 +34,7 @@ The lenient column: titles also equal once one loses a first or last part at a s
 """
 
 import argparse
+import datetime
 import gzip
 import json
 import os
@@ -40,7 +47,7 @@ import time
 import trafilatura
 from trafilatura.utils import decode_file
 
-FIELDS = ["title", "author", "date", "sitename", "description", "categories", "tags"]
+FIELDS = ["title", "author", "date", "sitename", "url", "description", "categories", "tags"]
 LISTS = {"categories", "tags"}
 
 
@@ -111,10 +118,22 @@ def modified_dates(html):
     return out
 
 
+def url_key(u):
+    """A URL without its scheme, `www.`, fragment and trailing `/`, host case-folded."""
+    u = str(u).strip().split("#")[0]
+    u = re.sub(r"^[a-zA-Z][a-zA-Z0-9+.-]*://", "", u)
+    host, _, path = u.partition("/")
+    host = host.lower()
+    host = host[4:] if host.startswith("www.") else host
+    return (host + "/" + path).rstrip("/")
+
+
 def value(field, v):
     """The comparable form of a field's value, or None when absent."""
     if v is None:
         return None
+    if field == "url":
+        return str(v).strip() or None
     if field in LISTS:
         items = v if isinstance(v, list) else [v]
         items = frozenset(norm(x) for x in items if x and norm(x))
@@ -151,10 +170,13 @@ def pages(set_dir):
         yield f"{os.path.basename(set_dir)}/{pid}", urls.get(pid), decode_file(raw)
 
 
-def run_pith(pith, records):
+def run_pith(pith, records, with_urls=True):
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as f:
         for pid, url, html in records:
-            f.write(json.dumps({"id": pid, "url": url, "html": html}) + "\n")
+            rec = {"id": pid, "html": html}
+            if with_urls:
+                rec["url"] = url
+            f.write(json.dumps(rec) + "\n")
         path = f.name
     try:
         t = time.perf_counter()
@@ -174,9 +196,11 @@ def run_pith(pith, records):
     return got, secs
 
 
-def run_trafilatura(records, cache=None):
+def run_trafilatura(records, cache=None, with_urls=True):
     """trafilatura's metadata per page; with `cache` (a JSON file), read from it when it holds
     every page, else computed and written to it (trafilatura takes a minute; pith a second)."""
+    if cache and not with_urls:
+        cache = cache + ".no-urls"
     if cache and os.path.exists(cache):
         with open(cache, encoding="utf-8") as f:
             got = json.load(f)
@@ -186,7 +210,8 @@ def run_trafilatura(records, cache=None):
     t = time.perf_counter()
     for pid, url, html in records:
         try:
-            d = trafilatura.extract_metadata(html, default_url=url).as_dict()
+            d = trafilatura.extract_metadata(html, default_url=url if with_urls else None)
+            d = d.as_dict()
         except Exception as e:  # noqa: BLE001 - a page trafilatura fails on counts as empty
             print(f"trafilatura failed on {pid}: {e}", file=sys.stderr)
             d = {}
@@ -198,11 +223,11 @@ def run_trafilatura(records, cache=None):
     return got, secs
 
 
-def table(records, pith, traf, dump=None):
+def table(records, pith, traf, dump=None, fields=FIELDS):
     """The comparison rows over `records`: (field, pith finds, trafilatura finds, both find,
     agree strictly, agree leniently)."""
     rows = []
-    for field in FIELDS:
+    for field in fields:
         p_found = t_found = both = agree = overlap = lenient = 0
         for pid, _url, html in records:
             p = value(field, pith.get(pid, {}).get(field))
@@ -216,6 +241,8 @@ def table(records, pith, traf, dump=None):
                     lenient += same_title(p, t)
                 if field == "author":
                     lenient += same_author(pith[pid][field], traf[pid][field])
+                if field == "url":
+                    lenient += url_key(p) == url_key(t)
                 if field == "date":
                     lenient += p == t or (
                         pith[pid].get("date_source") == "published" and t in modified_dates(html))
@@ -231,14 +258,33 @@ def table(records, pith, traf, dump=None):
     return rows
 
 
-def print_table(title, records, pith, traf, dump=None):
+def print_table(title, records, pith, traf, dump=None, fields=FIELDS):
     print(f"{title}: {len(records)} pages\n")
-    print("| field | pith finds | trafilatura finds | both find | agree (strict) | agree (lenient) |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: |")
-    for field, p, t, b, a, o in table(records, pith, traf, dump):
+    print("| field | pith gives | trafilatura gives | both give | agree (strict) | agree (lenient) "
+          "| only pith | only trafilatura |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for field, p, t, b, a, o in table(records, pith, traf, dump, fields):
         pct = f"{100 * a / b:.1f}%" if b else "-"
-        ov = f"{100 * o / b:.1f}%" if b and field in LISTS | {"title", "author", "date"} else ""
-        print(f"| {field} | {p} | {t} | {b} | {a} ({pct}) | {ov} |")
+        ov = (f"{o} ({100 * o / b:.1f}%)"
+              if b and field in LISTS | {"title", "author", "date", "url"} else "")
+        print(f"| {field} | {p} | {t} | {b} | {a} ({pct}) | {ov} | {p - b} | {t - b} |")
+    if "date" not in fields:
+        return
+    within = same = both = 0
+    for pid, _u, _h in records:
+        p, t = pith.get(pid, {}).get("date"), traf.get(pid, {}).get("date")
+        if p and t:
+            both += 1
+            try:
+                dp = datetime.date.fromisoformat(str(p)[:10])
+                dt = datetime.date.fromisoformat(str(t)[:10])
+            except ValueError:
+                continue
+            same += dp == dt
+            within += abs((dp - dt).days) <= 1
+    if both:
+        print(f"date: both give {both}, the same day {same} ({100 * same / both:.1f}%), "
+              f"within one day {within} ({100 * within / both:.1f}%)")
     sources = {}
     for pid, _u, _h in records:
         src = pith.get(pid, {}).get("date_source")
@@ -279,16 +325,19 @@ def main():
     args = ap.parse_args()
     by_set = [(s, list(pages(s))) for s in args.sets]
     records = [r for _s, rs in by_set for r in rs]
-    pith, pith_secs = run_pith(args.pith, records)
-    traf, traf_secs = run_trafilatura(records, args.cache)
-    print(f"pith {pith_secs:.1f} s, trafilatura {traf_secs:.1f} s"
-          + (" (cached)" if traf_secs == 0 else "") + "\n")
+    name = "All sets" if len(by_set) > 1 else os.path.basename(os.path.normpath(args.sets[0]))
     dump = open(args.dump, "w", encoding="utf-8") if args.dump else None
-    if len(by_set) > 1:
-        for s, rs in by_set:
-            print_table(os.path.basename(os.path.normpath(s)), rs, pith, traf)
-    print_table("All sets" if len(by_set) > 1 else os.path.basename(os.path.normpath(args.sets[0])),
-                records, pith, traf, dump)
+    for with_urls in (True, False):
+        pith, pith_secs = run_pith(args.pith, records, with_urls)
+        traf, traf_secs = run_trafilatura(records, args.cache, with_urls)
+        how = "with the pages' URLs" if with_urls else "without URLs (url read off the page)"
+        print(f"## {how}\n\npith {pith_secs:.1f} s, trafilatura {traf_secs:.1f} s"
+              + (" (cached)" if traf_secs == 0 else "") + "\n")
+        fields = FIELDS if with_urls else ["url", "sitename"]
+        if len(by_set) > 1:
+            for s, rs in by_set:
+                print_table(os.path.basename(os.path.normpath(s)), rs, pith, traf, None, fields)
+        print_table(name, records, pith, traf, dump, fields)
 
 
 if __name__ == "__main__":
