@@ -15,6 +15,12 @@
 //! a whole header follows), passing silently over whatever else fails on the way. A record that
 //! starts its own gzip member is read within that member, whose CRC32 and ISIZE are checked
 //! before the record is used.
+//!
+//! Header lines end in CRLF, LF or a CR alone. A header is damage, one fault for its record,
+//! never a skip: no `WARC-Type`, a line that is not a field (the blank line after the header
+//! missing, so the HTTP head follows the fields), no `Content-Length`, a damaged or missing
+//! version line in front of a whole header (read as a record, then reported). A page record
+//! that is one segment of a segmented record is a fault too (segments are not joined).
 
 use std::io::{self, BufRead, Read};
 
