@@ -80,7 +80,8 @@ struct Args {
     #[argh(switch)]
     images: bool,
 
-    /// input framing: auto (default; gzip, WARC and JSON lines are recognized), html, warc or jsonl
+    /// input framing: auto (default; gzip, WARC and JSON lines are recognized), html, warc or jsonl;
+    /// JSON lines may start with a BOM, and lines (and WARC header lines) may end in LF, CRLF or CR
     #[argh(option, default = "String::from(\"auto\")")]
     input: String,
 

@@ -1,5 +1,5 @@
 //! The JSON lines reader on arbitrary bytes: no panic, no stall (every item consumes input, so
-//! there are at most as many items as lines), no page over the record limit, every record
+//! there are at most as many items as lines, which end at LF or CR), no page over the record limit, every record
 //! numbered in order.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
@@ -9,7 +9,7 @@ const MAX: usize = 4096;
 
 fuzz_target!(|data: &[u8]| {
     let mut r = jsonl::Reader::new(data, "fuzz".into(), MAX);
-    let lines = data.iter().filter(|&&b| b == b'\n').count() + 1;
+    let lines = data.iter().filter(|&&b| b == b'\n' || b == b'\r').count() + 1;
     let mut items = 0;
     let mut last = 0;
     while let Some(item) = r.next_item() {

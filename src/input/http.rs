@@ -126,6 +126,12 @@ impl Response<'_> {
     /// the bytes are in that form; `Ok(None)` when the body is the page as it stands. Never
     /// more than `max` bytes of decoded output (`Err` past it: a decompression bomb or a page
     /// over the limit).
+    ///
+    /// A body that is in a coding and does not decode whole is an `Err`, never part of a page:
+    /// a chunked body cut short or without its last chunk, a gzip body cut short or failing its
+    /// CRC32, a deflate body that does not reach its end (or fails its Adler-32), a brotli body
+    /// that does not finish. A body declared in a coding but stored decoded (it does not decode,
+    /// and it reads as markup or text: [`stored_decoded`]) is the page as it stands.
     pub fn payload(&self, max: usize) -> Result<Option<Vec<u8>>, String> {
         let dechunked = if self.chunked {
             dechunk_checked(self.body)?
@@ -134,19 +140,34 @@ impl Response<'_> {
         };
         let body = dechunked.as_deref().unwrap_or(self.body);
         let decoded = match self.content_encoding.as_deref() {
-            Some("gzip" | "x-gzip") if body.starts_with(&[0x1f, 0x8b]) => {
-                bounded(flate2::read::MultiGzDecoder::new(body), max)?
-            }
-            Some("deflate") => {
-                // Servers send zlib-wrapped or raw deflate under this name.
-                let z = bounded(flate2::read::ZlibDecoder::new(body), max);
-                match z {
-                    Ok(Some(v)) if !v.is_empty() => Some(v),
-                    Err(e) => return Err(e),
-                    _ => bounded(flate2::read::DeflateDecoder::new(body), max)?,
+            Some(name @ ("gzip" | "x-gzip" | "deflate" | "br")) => {
+                let attempt = match name {
+                    // The magic number says gzip: whatever fails then is damage.
+                    "gzip" | "x-gzip" if body.starts_with(&[0x1f, 0x8b]) => Some(gunzip(body, max)),
+                    "gzip" | "x-gzip" => None,
+                    // Servers send zlib-wrapped or raw deflate under this name.
+                    "deflate" => Some(inflate(body, true, max).or_else(|zlib| match zlib {
+                        Fail::TooLarge(_) => Err(zlib),
+                        Fail::Broken(_) => inflate(body, false, max).map_err(|raw| match raw {
+                            // What failed is what the first bytes say the body is.
+                            Fail::Broken(_) if zlib_header(body) => zlib,
+                            _ => raw,
+                        }),
+                    })),
+                    _ => Some(unbrotli(body, max)),
+                };
+                match attempt {
+                    Some(Ok(out)) => Some(out),
+                    Some(Err(Fail::TooLarge(msg))) => return Err(msg),
+                    _ if stored_decoded(body) => None,
+                    Some(Err(Fail::Broken(why))) => {
+                        return Err(format!("{name} body does not decode: {why}"));
+                    }
+                    None => {
+                        return Err(format!("{name} body is neither {name} nor text"));
+                    }
                 }
             }
-            Some("br") => bounded(brotli_decompressor::Decompressor::new(body, 4096), max)?,
             _ => None,
         };
         let out = decoded.or(dechunked);
@@ -160,30 +181,221 @@ impl Response<'_> {
     }
 }
 
-/// Reads at most `max` bytes; `Ok(None)` when the stream does not decode (the body was stored
-/// decoded after all), `Err` when it decodes to more than `max`.
-fn bounded(r: impl Read, max: usize) -> Result<Option<Vec<u8>>, String> {
+/// Why a body did not decode.
+#[derive(Debug)]
+enum Fail {
+    /// It decodes to more than the record limit (the message says so).
+    TooLarge(String),
+    /// It is cut short or damaged (why).
+    Broken(String),
+}
+
+fn too_large(max: usize) -> Fail {
+    Fail::TooLarge(format!(
+        "body decompresses past the record limit of {max} bytes"
+    ))
+}
+
+/// True when a body that does not decode in its declared coding is the page stored decoded
+/// (crawlers that decode bodies and keep the header): empty, markup (`<` first, after a BOM
+/// and white space), or at least 64 bytes without a control byte in the first 1 KiB. The
+/// first bytes of compressed data are neither (a gzip header holds NULs; deflate and brotli
+/// bytes are as good as random, and 64 of them without a control byte are rare).
+fn stored_decoded(body: &[u8]) -> bool {
+    let text = body.strip_prefix(b"\xef\xbb\xbf").unwrap_or(body);
+    let text = text.trim_ascii_start();
+    if text.is_empty() || text.first() == Some(&b'<') {
+        return true;
+    }
+    let head = &body[..body.len().min(1024)];
+    head.len() >= 64
+        && !head
+            .iter()
+            .any(|&b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c)) || b == 0x7f)
+}
+
+/// Inflates the gzip member(s) at the start of `body`, each checked (CRC32, ISIZE); bytes after
+/// a member that do not start another one are left (padding some servers send). At most `max`
+/// bytes out.
+fn gunzip(body: &[u8], max: usize) -> Result<Vec<u8>, Fail> {
     let mut out = Vec::new();
-    match r.take(max as u64 + 1).read_to_end(&mut out) {
-        Ok(_) if out.len() > max => Err(format!(
-            "body decompresses past the record limit of {max} bytes"
-        )),
-        Ok(_) => Ok(Some(out)),
-        Err(_) if !out.is_empty() => Ok(Some(out)),
-        Err(_) => Ok(None),
+    let mut rest = body;
+    while rest.starts_with(&[0x1f, 0x8b]) {
+        let mut d = flate2::bufread::GzDecoder::new(rest);
+        let room = (max - out.len().min(max)) as u64 + 1;
+        let before = out.len();
+        match (&mut d).take(room).read_to_end(&mut out) {
+            Ok(_) if out.len() > max => return Err(too_large(max)),
+            Ok(_) => {}
+            Err(e) => {
+                let at = body.len() - rest.len();
+                let got = out.len() - before;
+                return Err(Fail::Broken(
+                    if e.kind() == std::io::ErrorKind::UnexpectedEof {
+                        format!("gzip data cut short (member at byte {at}, {got} bytes decoded)")
+                    } else {
+                        format!("{e} (member at byte {at}, {got} bytes decoded)")
+                    },
+                ));
+            }
+        }
+        let left = d.into_inner();
+        if left.len() == rest.len() {
+            break;
+        }
+        rest = left;
+    }
+    Ok(out)
+}
+
+/// True when `body` starts with a zlib header (RFC 1950: deflate, a window of at most 32 KiB,
+/// the check bits right).
+fn zlib_header(body: &[u8]) -> bool {
+    match body {
+        [cmf, flg, ..] => {
+            cmf & 0x0f == 8 && cmf >> 4 <= 7 && (u16::from(*cmf) << 8 | u16::from(*flg)) % 31 == 0
+        }
+        _ => false,
     }
 }
 
-/// [`dechunk`], with a body that starts chunked but breaks off (a chunk size line that is not
-/// one where the previous chunk's size says the next begins) an error: passing the raw body on
-/// would put chunk sizes into the text and split characters.
-pub fn dechunk_checked(body: &[u8]) -> Result<Option<Vec<u8>>, String> {
-    match dechunk(body) {
-        Some(out) => Ok(Some(out)),
-        None if chunk_size_line(body).is_some() => {
-            Err("chunked body with a wrong chunk size (transfer coding broken)".into())
+/// Inflates the zlib (`zlib`) or raw deflate stream at the start of `body` to its end (bytes
+/// after it are left); a stream that stops before its end block, or whose Adler-32 fails, is
+/// `Broken`. At most `max` bytes out.
+fn inflate(body: &[u8], zlib: bool, max: usize) -> Result<Vec<u8>, Fail> {
+    let mut d = flate2::Decompress::new(zlib);
+    let mut out: Vec<u8> = Vec::with_capacity(body.len().saturating_mul(4).clamp(1024, 1 << 20));
+    let what = if zlib { "zlib" } else { "deflate" };
+    loop {
+        if out.len() == out.capacity() {
+            // Doubling; the check after each step keeps it within twice the limit.
+            out.reserve(out.capacity().max(1024));
         }
-        None => Ok(None),
+        let used = usize::try_from(d.total_in()).unwrap_or(usize::MAX);
+        let input = body.get(used..).unwrap_or(&[]);
+        let (in_before, out_before) = (d.total_in(), d.total_out());
+        let status = d
+            .decompress_vec(input, &mut out, flate2::FlushDecompress::None)
+            .map_err(|e| Fail::Broken(format!("{what} data corrupt at byte {used}: {e}")))?;
+        if out.len() > max {
+            return Err(too_large(max));
+        }
+        if status == flate2::Status::StreamEnd {
+            return Ok(out);
+        }
+        let moved = d.total_in() != in_before || d.total_out() != out_before;
+        if !moved && out.len() < out.capacity() {
+            return Err(Fail::Broken(format!(
+                "{what} data cut short ({} bytes decoded)",
+                out.len()
+            )));
+        }
+    }
+}
+
+/// Decodes the brotli stream `body` to its end; a stream that does not finish within `body`
+/// is `Broken`. At most `max` bytes out.
+fn unbrotli(body: &[u8], max: usize) -> Result<Vec<u8>, Fail> {
+    use brotli_decompressor::{BrotliDecompressStream, BrotliResult, BrotliState, StandardAlloc};
+    let mut state = BrotliState::new(
+        StandardAlloc::default(),
+        StandardAlloc::default(),
+        StandardAlloc::default(),
+    );
+    let mut out = Vec::new();
+    let mut chunk = vec![0u8; 64 << 10];
+    let (mut avail_in, mut in_at) = (body.len(), 0usize);
+    let mut total = 0usize;
+    loop {
+        let (mut avail_out, mut out_at) = (chunk.len(), 0usize);
+        let result = BrotliDecompressStream(
+            &mut avail_in,
+            &mut in_at,
+            body,
+            &mut avail_out,
+            &mut out_at,
+            &mut chunk,
+            &mut total,
+            &mut state,
+        );
+        out.extend_from_slice(chunk.get(..out_at).unwrap_or(&[]));
+        if out.len() > max {
+            return Err(too_large(max));
+        }
+        match result {
+            BrotliResult::ResultSuccess => return Ok(out),
+            BrotliResult::NeedsMoreOutput => {}
+            BrotliResult::NeedsMoreInput => {
+                return Err(Fail::Broken(format!(
+                    "brotli data cut short ({} bytes decoded)",
+                    out.len()
+                )));
+            }
+            BrotliResult::ResultFailure => {
+                return Err(Fail::Broken(format!(
+                    "brotli data corrupt at byte {in_at} ({} bytes decoded)",
+                    out.len()
+                )));
+            }
+        }
+    }
+}
+
+/// [`dechunk`], with a body that starts chunked but does not decode whole an error: a chunk
+/// size line that is not one where the previous chunk's size says the next begins, a chunk cut
+/// short, or no last (zero-size) chunk. Passing the raw body on would put chunk sizes into the
+/// text and split characters; passing what decoded would pass part of a page as a page.
+pub fn dechunk_checked(body: &[u8]) -> Result<Option<Vec<u8>>, String> {
+    if chunk_size_line(body).is_none() {
+        // A body cut inside its first size line is all hex digits.
+        let first = body
+            .split(|&b| b == b';')
+            .next()
+            .unwrap_or(&[])
+            .trim_ascii();
+        if memchr::memchr(b'\n', body).is_none()
+            && !first.is_empty()
+            && first.len() <= 16
+            && first.iter().all(u8::is_ascii_hexdigit)
+        {
+            return Err("chunked body cut short in its first chunk size line".into());
+        }
+        // Not chunked: stored de-chunked under the header.
+        return Ok(None);
+    }
+    let mut out = Vec::with_capacity(body.len());
+    let mut pos = 0;
+    loop {
+        let Some(size) = body.get(pos..).and_then(chunk_size_line) else {
+            return Err(format!(
+                "chunked body with a wrong chunk size (transfer coding broken at byte {pos})"
+            ));
+        };
+        // `chunk_size_line` found the line end.
+        pos += memchr::memchr(b'\n', &body[pos..]).map_or(body.len() - pos, |i| i + 1);
+        if size == 0 {
+            return Ok(Some(out));
+        }
+        let Some(data) = pos.checked_add(size).and_then(|end| body.get(pos..end)) else {
+            return Err(format!(
+                "chunked body cut short: a chunk of {size} bytes at byte {pos} has {}",
+                body.len().saturating_sub(pos)
+            ));
+        };
+        out.extend_from_slice(data);
+        pos += size;
+        // CRLF after the chunk data.
+        if body.get(pos) == Some(&b'\r') {
+            pos += 1;
+        }
+        if body.get(pos) == Some(&b'\n') {
+            pos += 1;
+        }
+        if pos >= body.len() {
+            return Err(
+                "chunked body cut short: it ends without its last (zero-size) chunk".into(),
+            );
+        }
     }
 }
 
@@ -199,38 +411,10 @@ fn chunk_size_line(body: &[u8]) -> Option<usize> {
     usize::from_str_radix(size_hex, 16).ok()
 }
 
-/// Undoes chunked transfer coding; `None` when the body is not chunked (already de-chunked).
+/// Undoes chunked transfer coding; `None` when the body is not chunked (already de-chunked)
+/// or does not decode whole ([`dechunk_checked`] says why).
 pub fn dechunk(body: &[u8]) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(body.len());
-    let mut pos = 0;
-    loop {
-        let nl = memchr::memchr(b'\n', &body[pos..])? + pos;
-        let line = std::str::from_utf8(&body[pos..nl]).ok()?.trim();
-        let size_hex = line.split(';').next()?.trim();
-        let size = usize::from_str_radix(size_hex, 16).ok()?;
-        pos = nl + 1;
-        if size == 0 {
-            return Some(out);
-        }
-        let end = pos.checked_add(size)?;
-        if end > body.len() {
-            // Cut short: keep what is there.
-            out.extend_from_slice(&body[pos..]);
-            return Some(out);
-        }
-        out.extend_from_slice(&body[pos..end]);
-        pos = end;
-        // CRLF after the chunk data.
-        while pos < body.len() && matches!(body[pos], b'\r' | b'\n') {
-            pos += 1;
-            if body.get(pos - 1) == Some(&b'\n') {
-                break;
-            }
-        }
-        if pos >= body.len() {
-            return Some(out);
-        }
-    }
+    dechunk_checked(body).ok().flatten()
 }
 
 #[cfg(test)]
@@ -294,5 +478,135 @@ mod tests {
             r.payload(20 << 20).unwrap().map(|p| p.len()),
             Some(10 << 20)
         );
+    }
+
+    /// A response block with `coding` declared and `body` as stored.
+    fn coded(coding: &str, body: &[u8]) -> Vec<u8> {
+        let mut block = format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: {coding}\r\n\r\n"
+        )
+        .into_bytes();
+        block.extend_from_slice(body);
+        block
+    }
+
+    fn page_text() -> Vec<u8> {
+        (0..40)
+            .map(|i| format!("<p>Paragraph {i}: the council said the bridge opens in spring.</p>"))
+            .collect::<String>()
+            .into_bytes()
+    }
+
+    fn compressed(coding: &str, data: &[u8]) -> Vec<u8> {
+        use std::io::Write;
+        let level = flate2::Compression::default();
+        let out = match coding {
+            "gzip" => {
+                let mut e = flate2::write::GzEncoder::new(Vec::new(), level);
+                e.write_all(data).and_then(|()| e.finish())
+            }
+            "zlib" => {
+                let mut e = flate2::write::ZlibEncoder::new(Vec::new(), level);
+                e.write_all(data).and_then(|()| e.finish())
+            }
+            _ => {
+                let mut e = flate2::write::DeflateEncoder::new(Vec::new(), level);
+                e.write_all(data).and_then(|()| e.finish())
+            }
+        };
+        out.unwrap()
+    }
+
+    #[test]
+    fn a_body_cut_anywhere_in_its_coding_is_an_error_never_part_of_a_page() {
+        let text = page_text();
+        for (coding, how) in [("gzip", "gzip"), ("deflate", "zlib"), ("deflate", "raw")] {
+            let whole = compressed(how, &text);
+            let block = coded(coding, &whole);
+            let r = parse(&block).unwrap();
+            assert_eq!(
+                r.payload(1 << 20).unwrap().as_deref(),
+                Some(&text[..]),
+                "{how}"
+            );
+            for cut in 1..whole.len() {
+                let block = coded(coding, &whole[..cut]);
+                let r = parse(&block).unwrap();
+                let got = r.payload(1 << 20);
+                assert!(
+                    got.is_err(),
+                    "{how} cut at {cut} of {}: {got:?}",
+                    whole.len()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_garbled_body_is_an_error() {
+        let text = page_text();
+        for how in ["gzip", "zlib", "raw"] {
+            let coding = if how == "gzip" { "gzip" } else { "deflate" };
+            let whole = compressed(how, &text);
+            // Ten bytes zeroed in the middle (issue 43's reproducer), then every byte flipped
+            // past the header: the checksum (gzip, zlib) or the stream itself fails.
+            let mut zeroed = whole.clone();
+            let mid = zeroed.len() / 2;
+            zeroed[mid..mid + 10].fill(0);
+            let block = coded(coding, &zeroed);
+            assert!(parse(&block).unwrap().payload(1 << 20).is_err(), "{how}");
+            if how == "raw" {
+                // Raw deflate has no checksum: a flip can decode to other text.
+                continue;
+            }
+            for p in 10..whole.len() {
+                let mut x = whole.clone();
+                x[p] ^= 0x20;
+                let block = coded(coding, &x);
+                let got = parse(&block).unwrap().payload(1 << 20);
+                assert!(
+                    got.is_err() || got.as_ref().is_ok_and(|g| g.as_deref() == Some(&text[..])),
+                    "{how} flip at {p}: {got:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn brotli_cut_short_is_an_error_and_decoded_bodies_stay() {
+        // "hello\n" in one uncompressed meta-block, then the last (empty) one.
+        let whole = b"\x8f\x02\x80hello\n\x03";
+        let block = coded("br", whole);
+        let r = parse(&block).unwrap();
+        assert_eq!(r.payload(100).unwrap().as_deref(), Some(&b"hello\n"[..]));
+        for cut in 1..whole.len() {
+            let block = coded("br", &whole[..cut]);
+            assert!(parse(&block).unwrap().payload(100).is_err(), "cut at {cut}");
+        }
+        // Declared but stored decoded: the page as it stands.
+        for coding in ["br", "deflate", "gzip"] {
+            let block = coded(coding, b"  <html><p>stored decoded</p>");
+            assert_eq!(parse(&block).unwrap().payload(100), Ok(None), "{coding}");
+        }
+        // Declared gzip, neither gzip nor text.
+        let block = coded("gzip", b"\x00\x8b\x08\x00\x00\x00\x00\x00\x00\x03binary");
+        assert!(parse(&block).unwrap().payload(100).is_err());
+    }
+
+    #[test]
+    fn a_chunked_body_cut_short_or_without_its_last_chunk_is_an_error() {
+        let whole = b"4\r\nWiki\r\n5\r\npedia\r\n0\r\n\r\n";
+        assert_eq!(dechunk_checked(whole), Ok(Some(b"Wikipedia".to_vec())));
+        // Cut anywhere before the last chunk's size line ends: an error.
+        let last = whole.len() - 2;
+        for cut in 1..last {
+            assert!(dechunk_checked(&whole[..cut]).is_err(), "cut at {cut}");
+        }
+        // The final CRLF (or trailers) may be missing: the data is whole.
+        assert_eq!(
+            dechunk_checked(&whole[..last]),
+            Ok(Some(b"Wikipedia".to_vec()))
+        );
+        assert!(dechunk(b"4\r\nWiki\r\n").is_none());
     }
 }

@@ -3,7 +3,9 @@
 //!
 //! [`Input::open`] recognizes what a stream holds from its first bytes (a compression magic,
 //! see [`compress`], then the gzip magic, then a
-//! `WARC/` version line, then `{` for JSON lines, else one HTML page) unless the user said, and
+//! `WARC/` version line, then `{` for JSON lines (after a UTF-8 BOM), then a WARC record or
+//! JSON lines after a first line that is neither ([`warc::record_after_junk`],
+//! [`jsonl::looks_like`]), else one HTML page) unless the user said, and
 //! [`Input::next_item`] yields [`Item`]s: a page to extract, a record skipped (and why), or a
 //! fault with the record's number, offset and id. Nothing is read whole: WARC and JSON lines
 //! stream record by record, and no record grows past `--max-record-bytes`.
@@ -528,17 +530,20 @@ impl Input {
                 }
                 Err(e) => return Err(e),
                 Ok(head) => {
-                    let first = head
-                        .iter()
-                        .position(|b| !b.is_ascii_whitespace())
-                        .map(|i| head[i]);
+                    // JSON lines may start with a BOM (which the reader skips).
+                    let text = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(head);
+                    let first = text.iter().find(|b| !b.is_ascii_whitespace());
                     if head.starts_with(b"WARC/") {
                         Framing::Warc
-                    } else if first == Some(b'{') {
+                    } else if first == Some(&b'{') {
                         Framing::Jsonl
                     } else if warc::record_after_junk(head) {
                         // Junk before the first record: the reader reports it.
                         Framing::Warc
+                    } else if jsonl::looks_like(head) {
+                        // Junk, or the end of a record cut at its start, before JSON lines:
+                        // the reader reports that line.
+                        Framing::Jsonl
                     } else {
                         Framing::Html
                     }

@@ -1,6 +1,6 @@
 //! A plain WARC or JSON lines file handed to the workers as byte ranges.
 //!
-//! JSON lines: the reader cuts after the first line end past [`BATCH_BYTES`] (it reads
+//! JSON lines: the reader cuts after the first line end (LF or CR) past [`BATCH_BYTES`] (it reads
 //! nothing else); a worker reads its range with [`jsonl::Reader`], numbering its records
 //! from 1, and the pipeline's writer, which sees the ranges in order, adds the records
 //! before the range ([`Range::numbered`]). Every line is read on its own, so any cut at a
@@ -210,11 +210,14 @@ impl Ranges {
         let mut window = Vec::new();
         read_window(&file, 0, WINDOW, &mut window).ok()?;
         let compressed = compress::sniff(&window).is_some() || window.starts_with(&[0x1f, 0x8b]);
-        let first = window.iter().find(|b| !b.is_ascii_whitespace());
+        let text = window.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&window);
+        let first = text.iter().find(|b| !b.is_ascii_whitespace());
         let kind = match framing {
             super::Framing::Auto | super::Framing::Warc if warc::version_line(&window) => {
                 Kind::Warc
             }
+            // (JSON lines after a first line that is not one are left to `Input::open`, which
+            // sees more of the input to tell them from a page or a WARC.)
             super::Framing::Auto if first == Some(&b'{') => Kind::Jsonl,
             super::Framing::Jsonl if !compressed && !window.is_empty() => Kind::Jsonl,
             _ => return None,
@@ -258,7 +261,8 @@ impl Ranges {
             if self.window.is_empty() {
                 break at;
             }
-            if let Some(i) = memchr::memchr(b'\n', &self.window) {
+            // A CR ends a line too (a CRLF cut after its CR leaves an empty line).
+            if let Some(i) = memchr::memchr2(b'\n', b'\r', &self.window) {
                 break at + i as u64 + 1;
             }
             at += self.window.len() as u64;

@@ -59,7 +59,7 @@ pub struct Member(Deferred);
 
 #[derive(Debug)]
 enum Deferred {
-    Gzip(Compressed),
+    Gzip(Box<Compressed>),
     Line(jsonl::Line),
 }
 
@@ -367,7 +367,7 @@ impl Splitter {
         self.out_pos += expected;
         let len = expected as usize - header_len - 4;
         let ship = |skip| {
-            Item::Member(Box::new(Member(Deferred::Gzip(Compressed {
+            Item::Member(Box::new(Member(Deferred::Gzip(Box::new(Compressed {
                 place: place.clone(),
                 skip,
                 len,
@@ -375,7 +375,7 @@ impl Splitter {
                 header_len,
                 raw: self.data[s..e].to_vec(),
                 max: self.max,
-            }))))
+            })))))
         };
         Ok(Some(Some(match action {
             // Small skipped records are checked as the sequential reader checks them.
@@ -416,6 +416,7 @@ impl Splitter {
     fn classify(&self, h: &Headers, block_head: &[u8], len: u64) -> Action {
         match h.kind.as_str() {
             "response" | "resource" => {}
+            "" => return Action::Fault(warc::UNTYPED.into()),
             other => return Action::Skip(warc::skip_reason(other)),
         }
         if len > self.max as u64 {

@@ -15,6 +15,12 @@
 //! a whole header follows), passing silently over whatever else fails on the way. A record that
 //! starts its own gzip member is read within that member, whose CRC32 and ISIZE are checked
 //! before the record is used.
+//!
+//! Header lines end in CRLF, LF or a CR alone. A header is damage, one fault for its record,
+//! never a skip: no `WARC-Type`, a line that is not a field (the blank line after the header
+//! missing, so the HTTP head follows the fields), no `Content-Length`, a damaged or missing
+//! version line in front of a whole header (read as a record, then reported). A page record
+//! that is one segment of a segmented record is a fault too (segments are not joined).
 
 use std::io::{self, BufRead, Read};
 
@@ -38,6 +44,9 @@ const MAX_HEADER_BYTES: usize = 64 << 10;
 /// Content-Length proved wrong: enough for real lies, few enough that a block of such lines
 /// stays linear.
 const RESCUE_CANDIDATES: usize = 8;
+
+/// What a record whose header has no `WARC-Type` is reported as.
+pub(crate) const UNTYPED: &str = "WARC header without WARC-Type";
 
 /// Bytes looked at for a whole header after a version line found inside a line.
 const MID_LINE_PEEK: usize = 8 << 10;
@@ -183,6 +192,9 @@ pub struct Reader<R: Source> {
     confirmed: bool,
     /// A record header was read.
     started: bool,
+    /// The record being read has a damaged or missing version line (what to report once it
+    /// is read: it is not passed on as good).
+    bad_version: Option<String>,
     /// Where the record being read starts: its gzip member's file offset, and whether the
     /// record is that member's first byte.
     member: Option<(u64, bool)>,
@@ -209,10 +221,52 @@ pub(crate) fn version_line(line: &[u8]) -> bool {
     if minor == 0 || minor > 3 {
         return false;
     }
-    matches!(
-        rest.get(minor..),
-        Some([] | [b'\n', ..] | [b'\r'] | [b'\r', b'\n', ..])
-    )
+    // CR-only line ends are line ends too (see [`Reader::line`]).
+    matches!(rest.get(minor..), Some([] | [b'\n' | b'\r', ..]))
+}
+
+/// The end of the line that starts `bytes[from..]`: the index of its first byte and of the
+/// byte after it (the line end is LF, CRLF, or a CR alone); `None` when no line end is there.
+/// A CR that is the last byte of `bytes` ends a line only when `eof`: a LF may follow it.
+fn line_end(bytes: &[u8], from: usize, eof: bool) -> Option<(usize, usize)> {
+    let i = memchr::memchr2(b'\n', b'\r', bytes.get(from..)?)? + from;
+    match (bytes[i], bytes.get(i + 1)) {
+        (b'\n', _) => Some((i, i + 1)),
+        (_, Some(b'\n')) => Some((i, i + 2)),
+        (_, Some(_)) => Some((i, i + 1)),
+        (_, None) => eof.then_some((i, i + 1)),
+    }
+}
+
+/// True when a blank line (two line ends in a row: LF LF, LF CR LF, CR CR) is in `bytes`, or
+/// across `last` (the two bytes before them) and them.
+fn has_blank_line(last: [u8; 2], bytes: &[u8]) -> bool {
+    let mut joint = [last[0], last[1], 0, 0];
+    let m = bytes.len().min(2);
+    joint[2..2 + m].copy_from_slice(&bytes[..m]);
+    [&b"\n\n"[..], b"\n\r\n", b"\r\r"].iter().any(|blank| {
+        memchr::memmem::find(&joint[..2 + m], blank).is_some()
+            || memchr::memmem::find(bytes, blank).is_some()
+    })
+}
+
+/// True when `line` (without its line end) can be a line of a WARC header after the version
+/// line: `Name: value` with a token for a name (RFC 9110 section 5.6.2; white space before
+/// the colon is let pass), or a continuation line (starting with a space or a tab). Anything
+/// else (an HTTP status line, markup) means the header has no blank line after it or is
+/// damaged.
+pub(crate) fn field_line(line: &[u8]) -> bool {
+    if matches!(line.first(), Some(b' ' | b'\t')) {
+        return true;
+    }
+    let Some(colon) = memchr::memchr(b':', line) else {
+        return false;
+    };
+    let name = line[..colon].trim_ascii_end();
+    !name.is_empty()
+        && name
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
 }
 
 /// Where a WARC version line starts inside `bytes` (not at its first byte), if one does.
@@ -237,8 +291,9 @@ fn embedded_record(block: &[u8]) -> Option<usize> {
                 Some((h, _)) => h.content_length.is_some(),
                 None => {
                     at + MAX_HEADER_BYTES >= block.len()
-                        && memchr::memmem::find(head, b"\n\r\n").is_none()
-                        && memchr::memmem::find(head, b"\n\n").is_none()
+                        && [&b"\n\r\n"[..], b"\n\n", b"\r\r"]
+                            .iter()
+                            .all(|blank| memchr::memmem::find(head, blank).is_none())
                 }
             }
         })
@@ -301,6 +356,7 @@ impl<R: Source> Reader<R> {
             per_record: true,
             confirmed: false,
             started: false,
+            bad_version: None,
             member: None,
             pool: super::Pool::default(),
         }
@@ -344,14 +400,43 @@ impl<R: Source> Reader<R> {
         self.r.push(bytes);
     }
 
-    /// Reads one line (with its `\n`) into `line`, at most `MAX_HEADER_BYTES`.
+    /// Reads one line with its line end into `line`, at most `MAX_HEADER_BYTES`. A line
+    /// ends at LF, CRLF or a CR alone: a header written with CR-only line ends (by a tool that
+    /// turned CRLF into CR) is read as the header it is, not as one long first line that takes
+    /// the HTTP head for its fields.
     fn line(&mut self, line: &mut Vec<u8>) -> io::Result<usize> {
         line.clear();
-        let n = (&mut self.r)
-            .take(MAX_HEADER_BYTES as u64)
-            .read_until(b'\n', line)?;
-        self.offset += n as u64;
-        Ok(n)
+        let read = self.line_into(line);
+        // Bytes taken before an error are consumed too: offsets stay right.
+        self.offset += line.len() as u64;
+        read.map(|()| line.len())
+    }
+
+    fn line_into(&mut self, line: &mut Vec<u8>) -> io::Result<()> {
+        loop {
+            let buf = self.r.fill_buf()?;
+            let room = MAX_HEADER_BYTES - line.len();
+            let look = &buf[..buf.len().min(room)];
+            if look.is_empty() {
+                // The end of the input, or a line at the limit.
+                return Ok(());
+            }
+            let Some(i) = memchr::memchr2(b'\n', b'\r', look) else {
+                let n = look.len();
+                line.extend_from_slice(look);
+                self.r.consume(n);
+                continue;
+            };
+            let cr = look[i] == b'\r';
+            line.extend_from_slice(&look[..=i]);
+            self.r.consume(i + 1);
+            // The LF of a CRLF belongs to the same line end.
+            if cr && line.len() < MAX_HEADER_BYTES && self.r.fill_buf()?.first() == Some(&b'\n') {
+                line.push(b'\n');
+                self.r.consume(1);
+            }
+            return Ok(());
+        }
     }
 
     fn consume(&mut self, n: usize) {
@@ -367,9 +452,17 @@ impl<R: Source> Reader<R> {
     /// Skips to the next `WARC/` version line at a line start (or at the start of a gzip
     /// member), or to one inside a line that is followed by a whole header with a
     /// Content-Length (a few such tries per search), leaving it unread; false at the end.
+    /// Once a blank line is behind (the damaged record's header is), a line start
+    /// `WARC-Type:` that begins a whole header with a Content-Length is a record too, whose
+    /// version line is damaged or missing: two damaged records in a row are two records, not
+    /// one stretch.
     fn resync(&mut self) -> io::Result<bool> {
         let mut at_line_start = true;
         let mut tries = 0;
+        let mut blank = false;
+        let mut field_tries = 0;
+        // The last two bytes passed over, for a blank line across two reads.
+        let mut last = [0u8; 2];
         loop {
             match self.r.fill_buf() {
                 Ok([]) => return Ok(false),
@@ -387,8 +480,20 @@ impl<R: Source> Reader<R> {
             if self.at_member_start() {
                 at_line_start = true;
             }
-            if at_line_start && version_line(self.r.peek(16)?) {
-                return Ok(true);
+            if at_line_start {
+                let head = self.r.peek(16)?;
+                if version_line(head) {
+                    return Ok(true);
+                }
+                if blank && head.starts_with(b"WARC-Type:") && field_tries < RESCUE_CANDIDATES {
+                    // (A few tries per search: a block of such lines stays linear.)
+                    field_tries += 1;
+                    let mut whole = b"WARC/1.0\r\n".to_vec();
+                    whole.extend_from_slice(self.r.peek(MID_LINE_PEEK)?);
+                    if Headers::parse(&whole).is_some_and(|(h, _)| h.content_length.is_some()) {
+                        return Ok(true);
+                    }
+                }
             }
             let buf = self.r.fill_buf()?;
             let n = buf.len();
@@ -401,7 +506,8 @@ impl<R: Source> Reader<R> {
                 at_line_start = false;
                 continue;
             }
-            match memchr::memmem::find(buf, b"WARC/") {
+            // (`WARC` finds both a version line and a `WARC-Type:` field.)
+            let (k, line_start) = match memchr::memmem::find(buf, b"WARC") {
                 Some(0) => {
                     // At a line start it was not a version line; inside one, try it whole.
                     if !at_line_start && tries < RESCUE_CANDIDATES {
@@ -413,19 +519,23 @@ impl<R: Source> Reader<R> {
                             return Ok(true);
                         }
                     }
-                    self.consume(1);
-                    at_line_start = false;
+                    (1, false)
                 }
-                Some(i) => {
-                    at_line_start = buf[i - 1] == b'\n';
-                    self.consume(i);
-                }
-                None => {
-                    // Keep the last four bytes: a `WARC/` may go on in the next read.
-                    at_line_start = buf[n - 5] == b'\n';
-                    self.consume(n - 4);
-                }
+                Some(i) => (i, matches!(buf[i - 1], b'\n' | b'\r')),
+                // Keep the last four bytes: a `WARC/` may go on in the next read.
+                None => (n - 4, matches!(buf[n - 5], b'\n' | b'\r')),
+            };
+            let buf = self.r.fill_buf()?;
+            let passed = &buf[..k.min(buf.len())];
+            blank |= has_blank_line(last, passed);
+            if let [.., a, b] = passed {
+                last = [*a, *b];
+            } else if let [b] = passed {
+                last = [last[1], *b];
             }
+            let k = passed.len();
+            self.consume(k);
+            at_line_start = line_start;
         }
     }
 
@@ -501,6 +611,7 @@ impl<R: Source> Reader<R> {
 
     /// One record; `None` at the end, or (with `lost` set) a header passed over silently.
     fn read_one(&mut self) -> io::Result<Option<Item>> {
+        self.bad_version = None;
         if self.r.member().is_none() && !self.r.pending() {
             // Uncompressed input that goes on in gzip members (`cat a.warc b.warc.gz`).
             let head = self.r.fill_buf()?;
@@ -542,20 +653,29 @@ impl<R: Source> Reader<R> {
                     format!("{at} bytes that are not a WARC record before the next record"),
                 )));
             }
-            if self.resyncing {
+            let shown = String::from_utf8_lossy(&line[..line.len().min(40)])
+                .trim()
+                .to_string();
+            // (A header is looked for while resynchronising too: the search stops at a line
+            // start `WARC-Type:` that begins one.)
+            let header = self.header_follows(&mut line)?;
+            if !header && self.resyncing {
                 self.index -= 1;
                 self.lost = true;
                 return Ok(None);
             }
-            let shown = String::from_utf8_lossy(&line[..line.len().min(40)])
-                .trim()
-                .to_string();
-            return Ok(Some(self.damaged(
-                start,
-                None,
-                format!("not a WARC record header: {shown:?}"),
-                true,
-            )));
+            if !header {
+                return Ok(Some(self.damaged(
+                    start,
+                    None,
+                    format!("not a WARC record header: {shown:?}"),
+                    true,
+                )));
+            }
+            // The record is read as any other, and reported when it would come out.
+            self.bad_version = Some(format!(
+                "WARC version line damaged or missing (the record starts {shown:?})"
+            ));
         }
         let own = self.member.is_some_and(|m| m.1);
         self.confirmed |= own && self.started;
@@ -613,6 +733,16 @@ impl<R: Source> Reader<R> {
             if l.is_empty() {
                 break;
             }
+            if !field_line(l) {
+                // The header's blank line is missing (the HTTP head or the page follows the
+                // fields straight away), or the header is damaged: its Content-Length cannot
+                // be trusted to say where the record ends, so the next one is looked for.
+                let shown = String::from_utf8_lossy(&l[..l.len().min(40)]).to_string();
+                let msg = format!(
+                    "WARC header line is not a field: {shown:?} (the header's blank line is missing, or the header is damaged)"
+                );
+                return Ok(Some(self.damaged(start, h.id.clone(), msg, true)));
+            }
             h.add(l);
         }
         let Some(len) = h.content_length else {
@@ -645,7 +775,7 @@ impl<R: Source> Reader<R> {
             if self.r.skip_member(resume) {
                 self.offset = resume;
                 return Ok(Some(match skip {
-                    Some(reason) => Item::Skip(reason),
+                    Some(reason) => self.not_page(start, &h, reason),
                     None => self.over_limit(start, &h, len),
                 }));
             }
@@ -659,7 +789,7 @@ impl<R: Source> Reader<R> {
                 return Ok(Some(if wanted {
                     self.over_limit(start, &h, len)
                 } else {
-                    Item::Skip(skip_reason(&h.kind))
+                    self.not_page(start, &h, skip_reason(&h.kind))
                 }));
             }
             // Too long to hold, or a lie: either way, the next record is found by looking
@@ -669,7 +799,7 @@ impl<R: Source> Reader<R> {
             return Ok(Some(if wanted {
                 self.over_limit(start, &h, len)
             } else {
-                Item::Skip(skip_reason(&h.kind))
+                self.not_page(start, &h, skip_reason(&h.kind))
             }));
         }
         let mut block = self.pool.get();
@@ -703,9 +833,9 @@ impl<R: Source> Reader<R> {
         if matches!(end, Some(End::Record)) {
             if !wanted {
                 self.pool.put(block);
-                return Ok(Some(Item::Skip(skip_reason(&h.kind))));
+                return Ok(Some(self.not_page(start, &h, skip_reason(&h.kind))));
             }
-            return Ok(Some(self.to_item(h, block, start)));
+            return Ok(Some(self.page_item(h, block, start)));
         }
         // The Content-Length is wrong: too large (the input or the record's member ends
         // inside the block, or the block holds the next record) or too small (the block is
@@ -742,6 +872,48 @@ impl<R: Source> Reader<R> {
             self.pool.put(block);
         }
         Ok(Some(self.damaged(start, h.id.clone(), msg, lost)))
+    }
+
+    /// True when `line`, just read where a record should start and not a version line, is a
+    /// damaged or missing version line: a WARC header (fields with a Content-Length and a
+    /// WARC-Type or a WARC-Record-ID, then the blank line) follows it, or starts with it (then
+    /// it is put back, to be read as the header's first field).
+    fn header_follows(&mut self, line: &mut Vec<u8>) -> io::Result<bool> {
+        let field = field_line(line.trim_ascii_end());
+        let own = self.member.is_some_and(|m| m.1);
+        if own {
+            // Only this record's member is looked at (see `read_one`).
+            self.r.stop_at_member_end(true);
+        }
+        let mut head = b"WARC/1.0\r\n".to_vec();
+        if field {
+            head.extend_from_slice(line);
+        }
+        head.extend_from_slice(self.r.peek(MID_LINE_PEEK)?);
+        let found = Headers::parse(&head).is_some_and(|(h, _)| {
+            h.content_length.is_some() && (!h.kind.is_empty() || h.id.is_some())
+        });
+        if found && field {
+            self.push_back(std::mem::take(line));
+        }
+        if own && !found {
+            // The search for the next record goes on past this member.
+            self.r.stop_at_member_end(false);
+        }
+        Ok(found)
+    }
+
+    /// A record that is not a page: skipped for `reason`, or a fault when its header has no
+    /// `WARC-Type` (WARC 1.1 section 5.5: every record has one; a header without it is
+    /// damaged, and what the record is cannot be told).
+    fn not_page(&mut self, start: u64, h: &Headers, reason: &'static str) -> Item {
+        if let Some(msg) = self.bad_version.take() {
+            self.fault(start, h.id.clone(), msg)
+        } else if h.kind.is_empty() {
+            self.fault(start, h.id.clone(), UNTYPED.into())
+        } else {
+            Item::Skip(reason)
+        }
     }
 
     fn over_limit(&self, start: u64, h: &Headers, len: u64) -> Item {
@@ -833,7 +1005,11 @@ impl<R: Source> Reader<R> {
         }
     }
 
-    fn to_item(&self, h: Headers, block: Vec<u8>, start: u64) -> Item {
+    fn page_item(&mut self, h: Headers, block: Vec<u8>, start: u64) -> Item {
+        if let Some(msg) = self.bad_version.take() {
+            self.pool.put(block);
+            return self.fault(start, h.id, msg);
+        }
         let place = Place {
             source: self.source.clone(),
             index: self.index,
@@ -898,6 +1074,10 @@ pub(crate) fn record_item(
             pool.put(buf);
             return Item::Skip("resource not HTML");
         }
+        if let Some(n) = &h.segment {
+            pool.put(buf);
+            return place.fault(h.id.clone(), segmented(n));
+        }
         rec.html = buf;
         rec.html_start = at;
         return Item::Page(Box::new(rec));
@@ -909,6 +1089,10 @@ pub(crate) fn record_item(
     if let Some(reason) = resp.skip_reason() {
         pool.put(buf);
         return Item::Skip(reason);
+    }
+    if let Some(n) = &h.segment {
+        pool.put(buf);
+        return place.fault(h.id.clone(), segmented(n));
     }
     let decoded = resp.payload(max);
     let head_len = block.len() - resp.body.len();
@@ -930,6 +1114,14 @@ pub(crate) fn record_item(
         }
     }
     Item::Page(Box::new(rec))
+}
+
+/// What a page record that is one segment of a larger record (WARC 1.1 section 5.15) is
+/// reported as: its block holds only part of the page, and segments are not joined.
+fn segmented(number: &str) -> String {
+    format!(
+        "segmented record (WARC-Segment-Number {number}): it holds only part of its page, and segments are not joined"
+    )
 }
 
 /// Why a response is skipped, decided from the start of its block (`block_head`) when the
@@ -954,6 +1146,7 @@ pub(crate) fn skip_reason(kind: &str) -> &'static str {
         "warcinfo" => "warcinfo",
         "revisit" => "revisit",
         "conversion" => "conversion",
+        "continuation" => "continuation",
         _ => "other record type",
     }
 }
@@ -966,24 +1159,30 @@ pub(crate) struct Headers {
     pub date: Option<String>,
     pub content_type: Option<String>,
     pub content_length: Option<u64>,
+    /// `WARC-Segment-Number`: the record is one segment of a larger one.
+    pub segment: Option<String>,
 }
 
 impl Headers {
-    /// Parses the WARC header at the start of `head` (version line, fields, empty line; CRLF
-    /// or LF line ends). `None` when `head` does not start with one or it does not end within
-    /// `head`; else the fields and the header's length in bytes, empty line included.
+    /// Parses the WARC header at the start of `head` (version line, fields, empty line; CRLF,
+    /// LF or CR line ends, as [`Reader`] reads them). `None` when `head` does not start with
+    /// one, a line is not a field ([`field_line`]), or it does not end within `head`; else the
+    /// fields and the header's length in bytes, empty line included.
     pub fn parse(head: &[u8]) -> Option<(Headers, usize)> {
         if !head.starts_with(b"WARC/") {
             return None;
         }
         let mut h = Headers::default();
-        let mut pos = memchr::memchr(b'\n', head)? + 1;
+        let (_, mut pos) = line_end(head, 0, false)?;
         loop {
-            let nl = memchr::memchr(b'\n', head.get(pos..)?)? + pos;
-            let line = head[pos..nl].trim_ascii_end();
-            pos = nl + 1;
+            let (end, next) = line_end(head, pos, false)?;
+            let line = head[pos..end].trim_ascii_end();
+            pos = next;
             if line.is_empty() {
                 return Some((h, pos));
+            }
+            if !field_line(line) {
+                return None;
             }
             h.add(line);
         }
@@ -1001,7 +1200,114 @@ impl Headers {
             "warc-date" => self.date = Some(value),
             "content-type" => self.content_type = Some(value),
             "content-length" => self.content_length = value.parse().ok(),
+            "warc-segment-number" => self.segment = Some(value),
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_lines_end_at_lf_crlf_or_cr() {
+        for end in ["\r\n", "\n", "\r"] {
+            let head = [
+                "WARC/1.0",
+                "WARC-Type: response",
+                "Content-Length: 7",
+                "",
+                "<p>x",
+            ]
+            .join(end);
+            let (h, len) = Headers::parse(head.as_bytes()).unwrap();
+            assert_eq!((h.kind.as_str(), h.content_length), ("response", Some(7)));
+            assert_eq!(&head.as_bytes()[len..], b"<p>x", "{end:?}");
+        }
+        // A CR at the end of what is there may be the first half of a CRLF: not decided.
+        assert!(Headers::parse(b"WARC/1.0\r\nContent-Length: 7\r").is_none());
+        assert!(version_line(b"WARC/1.0\rWARC-Type: x"));
+    }
+
+    #[test]
+    fn a_header_line_that_is_not_a_field_is_no_header() {
+        assert!(field_line(b"WARC-Type: response"));
+        assert!(field_line(b"X-Odd-Name : value"));
+        assert!(field_line(b"  continued value"));
+        assert!(!field_line(b"HTTP/1.1 200 OK"));
+        assert!(!field_line(b"<html><a href=\"http://x\">"));
+        assert!(!field_line(b": no name"));
+        let no_blank =
+            b"WARC/1.0\r\nWARC-Type: response\r\nContent-Length: 5\r\nHTTP/1.1 200 OK\r\n\r\nhello";
+        assert!(Headers::parse(no_blank).is_none());
+    }
+
+    fn items(bytes: &[u8]) -> Vec<String> {
+        let mut r = Reader::new(bytes, "t".into(), 1 << 20);
+        let mut out = Vec::new();
+        while let Some(item) = r.next_item() {
+            out.push(match item {
+                Item::Page(p) => format!("page {:?}", p.id),
+                Item::Skip(why) => format!("skip {why}"),
+                Item::Fault(f) => format!("fault {:?} {}", f.id, f.message),
+                _ => "other".into(),
+            });
+        }
+        out
+    }
+
+    fn record(id: &str, head: &str, end: &str) -> Vec<u8> {
+        let block = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<p>page</p>";
+        let mut r = format!(
+            "WARC/1.0{end}{head}WARC-Record-ID: {id}{end}Content-Length: {}{end}{end}",
+            block.len()
+        )
+        .into_bytes();
+        r.extend_from_slice(block.as_bytes());
+        r.extend_from_slice(b"\r\n\r\n");
+        r
+    }
+
+    #[test]
+    fn damaged_headers_are_faults_and_the_next_record_is_read() {
+        let ok = |id: &str| record(id, "WARC-Type: response\r\n", "\r\n");
+        let untyped = record("<b>", "", "\r\n");
+        let cr = record("<c>", "WARC-Type: response\r", "\r");
+        let mut no_blank = ok("<d>");
+        let at = memchr::memmem::find(&no_blank, b"\r\n\r\nHTTP").unwrap();
+        no_blank.drain(at..at + 2);
+        let file = [ok("<a>"), untyped, cr, no_blank, ok("<e>")].concat();
+        assert_eq!(
+            items(&file),
+            [
+                "page Some(\"<a>\")",
+                "fault Some(\"<b>\") WARC header without WARC-Type",
+                "page Some(\"<c>\")",
+                "fault Some(\"<d>\") WARC header line is not a field: \"HTTP/1.1 200 OK\" (the header's blank line is missing, or the header is damaged)",
+                "page Some(\"<e>\")",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_segmented_record_is_a_fault_its_continuation_a_skip() {
+        let first = record(
+            "<s>",
+            "WARC-Type: response\r\nWARC-Segment-Number: 1\r\n",
+            "\r\n",
+        );
+        let cont = record(
+            "<t>",
+            "WARC-Type: continuation\r\nWARC-Segment-Number: 2\r\n",
+            "\r\n",
+        );
+        let got = items(&[first, cont].concat());
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert!(
+            got[0].starts_with("fault Some(\"<s>\") segmented record"),
+            "{got:?}"
+        );
+        assert_eq!(got[1], "skip continuation");
     }
 }

@@ -3,9 +3,8 @@
 //! every source (the page's declarations, a WARC record's `Content-Language`); `sitename`
 //! never a URL or a slug; authors without labels.
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
-mod run_util;
+use crate::common;
+use crate::run_util;
 
 use run_util::*;
 use serde_json::Value;
