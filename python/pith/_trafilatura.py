@@ -11,6 +11,7 @@ migration table is in docs/python.md.
 from __future__ import annotations
 
 import datetime
+import functools
 import hashlib
 import json
 import string
@@ -73,12 +74,18 @@ def hostname(url: Optional[str]) -> Optional[str]:
     return host[4:] if host.startswith("www.") else host
 
 
+@functools.lru_cache(maxsize=1)
+def _punctuation_table() -> Dict[int, str]:
+    """Every Unicode punctuation character to a space (built once: it scans all of Unicode)."""
+    return {i: " " for i in range(0x110000) if unicodedata.category(chr(i))[0] == "P"}
+
+
 def _sample_tokens(text: str, length: int = 64) -> List[str]:
     """trafilatura.deduplication.sample_tokens: the words the fingerprint hashes."""
     tokens = [t for token in text.split() if (t := token.strip(string.punctuation)).isalnum()]
     if not tokens:
-        table = {i: " " for i in range(0x110000) if unicodedata.category(chr(i))[0] == "P"}
-        tokens = [t for t in text.translate(table).split() if t.isalnum()]
+        # Text without Latin punctuation and spaces (Chinese 。): split at any punctuation.
+        tokens = [t for t in text.translate(_punctuation_table()).split() if t.isalnum()]
     for i in range(4, 0, -1):
         sample = [t for t in tokens if len(t) > i]
         if len(sample) >= length / 2:
