@@ -65,17 +65,22 @@ struct Args {
     charset: Option<String>,
 
     /// output format: text (default; one paragraph per line), markdown (headings, lists,
-    /// emphasis, tables), json (one object per record per line, body in "text"), or
-    /// json-markdown (the same with the body as Markdown in "markdown")
+    /// emphasis, tables), html (a whole HTML document per page: headings, paragraphs, lists,
+    /// tables, quotes, code as clean elements, the title, author, date, description, canonical
+    /// URL and language in its <head>), xml (trafilatura's <doc> with the metadata as
+    /// attributes, the content in <main>), json (one object per record per line, body in
+    /// "text"), or json-markdown (the same with the body as Markdown in "markdown"). Records of
+    /// text, markdown, html and xml output are separated by a line holding a form feed
     #[argh(option, default = "String::from(\"text\")")]
     format: String,
 
-    /// in markdown output, keep link targets as [text](url)
+    /// keep link targets: in markdown as [text](url), in html as <a href>, in xml as <ref target>
     #[argh(switch)]
     links: bool,
 
     /// keep the images of the main content: in markdown as ![alt](src) on their own line with the
-    /// figure's caption in italics on the next; in json an "images" array of {src, alt, caption};
+    /// figure's caption in italics on the next; in html as <img src alt>, in xml as <graphic src
+    /// alt title>, where they stand; in json an "images" array of {src, alt, caption};
     /// text output is unchanged. Sources are resolved like links (--url, the record's URL, <base href>)
     #[argh(switch)]
     images: bool,
@@ -180,9 +185,12 @@ pub fn main() -> ExitCode {
         Ok(run) => match run.algo {
             AnyAlgo::Site(algo) => {
                 let config = &run.pipeline;
-                if config.json || config.templates.is_some() {
+                if config.json
+                    || config.templates.is_some()
+                    || config.options.output.format.is_document()
+                {
                     return crate::cmdline::usage_error(format!(
-                        "--algo {} writes text or markdown from HTML files; it takes no --format json or --templates",
+                        "--algo {} writes text or markdown from HTML files; it takes no --format json, html, xml or --templates",
                         algo.name()
                     ));
                 }

@@ -9,7 +9,10 @@ __version__: str
 PAGE_TYPES: List[str]
 
 Algo = Literal["model", "rules", "auto", "danag", "danag-lines"]
-Format = Literal["text", "markdown", "md"]
+# "html" and "xml" give whole documents (metadata in <head> / trafilatura's <doc> attributes).
+Format = Literal["text", "markdown", "md", "html", "xml"]
+# read_warc's records are dicts: their body is text or Markdown.
+BodyFormat = Literal["text", "markdown", "md"]
 # extract() and extract_many() also take the CLI's JSON formats: a dict per page.
 JsonFormat = Literal["json", "jsonl", "json-markdown"]
 Favor = Optional[Literal["precision", "recall"]]
@@ -42,7 +45,9 @@ def extract(
     charset: Optional[str] = None,
 ) -> str:
     """The main content of one page, exactly as `pith FILE` prints it ("" when none); with
-    templates and url, as `pith --templates STORE --url URL FILE`."""
+    templates and url, as `pith --templates STORE --url URL FILE`; format "html" or "xml" as
+    `pith --format html|xml --url URL FILE` (a whole document). TypeError when html is neither
+    bytes nor str."""
 
 @overload
 def extract(
@@ -125,7 +130,7 @@ class WarcReader(Iterator[Any]):
 def read_warc(
     source: Union[str, os.PathLike[str], BinaryIO],
     algo: Algo = "model",
-    format: Format = "text",
+    format: BodyFormat = "text",
     comments: bool = False,
     templates: Optional[Templates] = None,
     *,

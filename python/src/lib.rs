@@ -51,6 +51,21 @@ enum Page {
 }
 
 impl Page {
+    /// `html` as a page, or a `TypeError` that names what was given instead (not PyO3's
+    /// message about the enum).
+    fn from_arg(html: &Bound<'_, PyAny>, function: &str) -> PyResult<Page> {
+        html.extract().map_err(|_| {
+            let given = html
+                .get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_else(|_| "?".into());
+            PyTypeError::new_err(format!(
+                "{function}: html must be bytes or str, not {given}"
+            ))
+        })
+    }
+
     fn bytes(&self) -> &[u8] {
         match self {
             Page::Bytes(b) => b,
@@ -101,8 +116,9 @@ fn options(
             images,
         },
         charset,
-        // Text and Markdown need no metadata; `read_warc`'s JSON lines turn it on.
-        metadata: false,
+        // Text and Markdown need no metadata; HTML and XML documents carry it, and
+        // `read_warc`'s JSON lines turn it on.
+        metadata: format.is_document(),
     })
 }
 
@@ -150,9 +166,22 @@ fn extract_one(
         url,
         ..Default::default()
     };
-    guarded(|| pith_core::page::extract_with(page, &cx, opts))?
-        .map(|e| e.text)
-        .map_err(|e| e.to_string())
+    let format = opts.output.format;
+    guarded(|| {
+        pith_core::page::extract_with(page, &cx, opts).map(|e| {
+            if format.is_document() {
+                // As `pith --format html|xml --url URL` writes a page given as a file.
+                let origin = pith_core::pipeline::documents::Origin {
+                    url,
+                    ..Default::default()
+                };
+                pith_core::pipeline::documents::document(format, &e, &origin)
+            } else {
+                e.text
+            }
+        })
+    })?
+    .map_err(|e| e.to_string())
 }
 
 /// One page as `pith --format json` writes it (`--url URL` when given; the id is `-`, as for
@@ -206,7 +235,8 @@ fn shape(format: &str) -> PyResult<OutputFormat> {
 /// html: the page, as bytes (decoded as the CLI decodes a file: BOM, charset, <meta>, detection)
 /// or str (read as the text it is). url: the page's URL (its host picks the site template;
 /// the CLI's --url). algo: "model" (the default), "rules" ("auto" is its old name), "danag" or "danag-lines". format: "text" (one paragraph per
-/// line), "markdown", or "json" / "json-markdown": a dict with every field of `pith --format
+/// line), "markdown", "html" (a whole HTML document, metadata in <head>), "xml" (trafilatura's
+/// <doc> with <main>), or "json" / "json-markdown": a dict with every field of `pith --format
 /// json` (url, title, author, date, sitename, lang, text...). comments: keep user comments.
 /// links: keep link targets in Markdown. images: keep the images of the main content (the
 /// CLI's --images): in Markdown as ![alt](src) lines with their captions, in the json dict as
@@ -223,7 +253,7 @@ fn shape(format: &str) -> PyResult<OutputFormat> {
 #[pyo3(signature = (html, url=None, algo="model", format="text", comments=false, templates=None, *, links=false, images=false, keep_repeats=false, favor=None, charset=None))]
 fn extract(
     py: Python<'_>,
-    html: Page,
+    html: &Bound<'_, PyAny>,
     url: Option<&str>,
     algo: &str,
     format: &str,
@@ -235,6 +265,7 @@ fn extract(
     favor: Option<&str>,
     charset: Option<String>,
 ) -> PyResult<Py<PyAny>> {
+    let html = Page::from_arg(html, "extract")?;
     let shape = shape(format)?;
     let mut opts = options(algo, shape.body, comments, links, images, favor, charset)?;
     opts.extract.keep_repeats = keep_repeats;
@@ -550,16 +581,14 @@ fn read_warc(
     url: Option<String>,
 ) -> PyResult<WarcReader> {
     // Records always come as their JSON objects; format= picks the body's ("json-markdown"
-    // is "markdown" here).
-    let mut opts = options(
-        algo,
-        shape(format)?.body,
-        comments,
-        links,
-        images,
-        favor,
-        charset,
-    )?;
+    // is "markdown" here). An HTML or XML document is a whole file, not a JSON field.
+    let body = shape(format)?.body;
+    if body.is_document() {
+        return Err(PyValueError::new_err(format!(
+            "read_warc: format `{format}` writes whole documents; records come as dicts with a text or markdown body (use extract for html or xml)"
+        )));
+    }
+    let mut opts = options(algo, body, comments, links, images, favor, charset)?;
     opts.extract.keep_repeats = keep_repeats;
     let store = templates.map(|t| t.store.clone());
     let opened = if let Ok(path) = source.extract::<PathBuf>() {

@@ -1,5 +1,6 @@
 """The module's own behaviour: input types, threads, errors as exceptions with the CLI's messages."""
 
+import io
 import os
 import random
 
@@ -68,8 +69,10 @@ def test_errors_carry_the_cli_messages():
         pith.extract(b"\x89PNG\r\n\x1a\n" + b"\x00" * 64)
     with pytest.raises(ValueError, match=r"unknown algorithm `fast` \(one of: model, rules, danag"):
         pith.extract(ARTICLE, algo="fast")
-    with pytest.raises(ValueError, match="unknown format `html`"):
-        pith.extract(ARTICLE, format="html")
+    with pytest.raises(ValueError, match="unknown format `htm`"):
+        pith.extract(ARTICLE, format="htm")
+    with pytest.raises(ValueError, match="read_warc: format `html` writes whole documents"):
+        pith.read_warc(io.BytesIO(b""), format="html")
     with pytest.raises(ValueError, match="unknown charset `klingon`"):
         pith.extract(ARTICLE, charset="klingon")
     with pytest.raises(ValueError, match="unknown favor"):

@@ -59,6 +59,8 @@ def test_extract_equals_cli_on_every_gold_page(pith_bin, gold_pages, fmt):
         ({"format": "markdown", "links": True}, ["--format", "markdown", "--links"]),
         ({"format": "markdown", "images": True}, ["--format", "markdown", "--images"]),
         ({"charset": "windows-1252"}, ["--charset", "windows-1252"]),
+        ({"format": "html", "links": True, "images": True}, ["--format", "html", "--links", "--images"]),
+        ({"format": "xml", "links": True}, ["--format", "xml", "--links"]),
     ],
 )
 def test_options_mean_what_the_flags_mean(pith_bin, gold_pages, kwargs, flags):

@@ -1,10 +1,11 @@
-//! Output: renders a [`Selection`] of a [`Document`] as text or markdown.
+//! Output: renders a [`Selection`] of a [`Document`] as text, markdown, HTML or XML.
 //!
 //! This module only turns selected text nodes into a body string; the JSON lines framing of
 //! whole records is the pipeline's ([`crate::pipeline::json`]).
 
 pub mod images;
 pub mod markdown;
+pub mod structured;
 pub mod text;
 
 pub use images::Image;
@@ -21,6 +22,15 @@ pub enum Format {
     Text,
     /// Markdown: headings, lists, emphasis, links (with `--links`) and tables.
     Markdown,
+    /// HTML: the main content's headings, paragraphs, lists, tables, quotes, code, emphasis,
+    /// links (with `--links`) and images (with `--images`) as clean elements
+    /// ([`structured`]); a whole document with the metadata in its `<head>` once wrapped
+    /// ([`structured::html_document`]).
+    Html,
+    /// trafilatura's XML: `<head rend>`, `<p>`, `<list><item>`, `<table><row><cell>`,
+    /// `<quote>`, `<code>`, `<ref target>`, `<graphic>` ([`structured`]); a `<doc>` with the
+    /// metadata as attributes once wrapped ([`structured::xml_document`]).
+    Xml,
 }
 
 impl Format {
@@ -29,7 +39,14 @@ impl Format {
         ("text", Format::Text),
         ("markdown", Format::Markdown),
         ("md", Format::Markdown),
+        ("html", Format::Html),
+        ("xml", Format::Xml),
     ];
+
+    /// A whole document per page, with the page's metadata in it (HTML, XML).
+    pub fn is_document(self) -> bool {
+        matches!(self, Format::Html | Format::Xml)
+    }
 }
 
 impl std::str::FromStr for Format {
@@ -38,7 +55,7 @@ impl std::str::FromStr for Format {
         let found = Format::NAMES.iter().find(|(n, _)| *n == s);
         found
             .map(|&(_, f)| f)
-            .ok_or_else(|| UnknownName::new("format", s, &["text", "markdown"]))
+            .ok_or_else(|| UnknownName::new("format", s, &["text", "markdown", "html", "xml"]))
     }
 }
 
@@ -90,7 +107,7 @@ pub fn render_page(
     opts: &Options,
     page_url: Option<&str>,
 ) -> Rendered {
-    let base = if opts.images || (opts.links && opts.format == Format::Markdown) {
+    let base = if opts.images || (opts.links && opts.format != Format::Text) {
         base_url(doc, page_url)
     } else {
         None
@@ -112,6 +129,18 @@ pub fn render_page(
             no_controls(nfc(markdown::render_with(
                 doc, selection, opts.links, link_base, &found,
             )))
+        }
+        Format::Html | Format::Xml => {
+            let dialect = if opts.format == Format::Html {
+                structured::Dialect::Html
+            } else {
+                structured::Dialect::Xml
+            };
+            let link_base = base.as_ref().filter(|_| opts.links);
+            // The writer drops control characters itself; `no_controls` finds none.
+            nfc(structured::render(
+                doc, selection, dialect, opts.links, link_base, &found,
+            ))
         }
     };
     let images = opts.images.then(|| {

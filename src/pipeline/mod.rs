@@ -26,6 +26,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TryRecvError, sync
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+pub mod documents;
 pub mod json;
 
 use crate::input::ranges::Range;
@@ -54,7 +55,7 @@ impl std::str::FromStr for OutputFormat {
             other => match other.parse::<Format>() {
                 Ok(body) => (false, body),
                 Err(_) => {
-                    let all = ["text", "markdown", "json", "json-markdown"];
+                    let all = ["text", "markdown", "html", "xml", "json", "json-markdown"];
                     return Err(UnknownName::new("format", s, &all));
                 }
             },
@@ -199,9 +200,10 @@ pub type Events<'e> = &'e (dyn Fn(Event<'_>) + Sync);
 /// Runs the filter over `config.files`, writing documents to `out` in input order and every
 /// other report to `events`; returns the counts. Only a closed `out` stops it early.
 pub fn run(config: &Config, out: &mut (dyn Write + Send), events: Events<'_>) -> Summary {
-    // JSON output carries the page's metadata; text output never pays for it.
+    // JSON, HTML and XML output carry the page's metadata; text output never pays for it.
     let with_metadata;
-    let config = if config.json && !config.options.metadata {
+    let wants = config.json || config.options.output.format.is_document();
+    let config = if wants && !config.options.metadata {
         let mut c = config.clone();
         c.options.metadata = true;
         with_metadata = c;
@@ -271,8 +273,11 @@ fn extract_record(
             // as a file it is worth a word.
             let message = (e.text.is_empty() && plain_page(rec))
                 .then(|| format!("{name}: no main text found"));
+            let format = config.options.output.format;
             let out = if config.json {
-                json::page(rec, bytes_in, e, config.options.output.format)
+                json::page(rec, bytes_in, e, format)
+            } else if format.is_document() {
+                documents::record(format, &e, rec, plain_page(rec))
             } else {
                 e.text
             };

@@ -551,9 +551,10 @@ fn usage_errors_have_one_style_naming_the_flag_and_the_accepted_values() {
         e.contains("--formt") && e.contains("did you mean --format"),
         "{e}"
     );
-    let e = usage_error(&["--format=xml", ARTICLE]);
+    let e = usage_error(&["--format=yaml", ARTICLE]);
     assert!(
-        e.contains("--format `xml`") && e.contains("text, markdown, json, json-markdown"),
+        e.contains("--format `yaml`")
+            && e.contains("text, markdown, html, xml, json, json-markdown"),
         "{e}"
     );
     let e = usage_error(&["--algo", "magic", ARTICLE]);

@@ -17,6 +17,7 @@ mod eval_peers;
 mod explain;
 mod explain_browser;
 mod families;
+mod formats;
 mod hostile;
 mod hostile_streams;
 mod images;
