@@ -151,6 +151,7 @@ fn serial_run(path: &Path) {
         input: pith::input::Framing::Auto,
         jobs: 2,
         max_record_bytes: pith::input::DEFAULT_MAX_RECORD,
+        max_memory: u64::MAX,
         files: vec![path.to_string_lossy().into_owned()],
         url: None,
         templates: None,

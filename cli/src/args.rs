@@ -102,7 +102,14 @@ struct Args {
     )]
     max_record_bytes: usize,
 
-    /// exit non-zero when any record failed
+    /// the memory budget of the records being worked on, in bytes, or with a suffix K, M, G or
+    /// T (powers of 1024): each record counts 4 times its size, a record waits while the
+    /// records before it hold the budget, and a page that alone would need more is reported
+    /// and skipped (default: half the machine's memory, or of the cgroup's limit when lower)
+    #[argh(option, arg_name = "BYTES")]
+    max_memory: Option<String>,
+
+    /// exit non-zero when any record failed or any input could not be read
     #[argh(switch)]
     strict: bool,
 
@@ -233,7 +240,7 @@ pub struct Run {
     /// Parameters of `--algo tmpl-dom` and `--algo tmpl-text` (the defaults: `pith site`
     /// takes others).
     pub site: SiteParams,
-    /// `--strict`: exit non-zero when any record failed.
+    /// `--strict`: exit non-zero when any record failed or any input could not be opened.
     pub strict: bool,
 }
 
@@ -302,6 +309,10 @@ fn config_from(args: Args) -> Result<Run, String> {
     if args.jobs == Some(0) {
         return Err("--jobs (-j) must be at least 1".into());
     }
+    let max_memory = match args.max_memory.as_deref() {
+        Some(v) => memory_arg(v)?,
+        None => default_max_memory(),
+    };
     let templates = match &args.templates {
         Some(dir) => Some(std::sync::Arc::new(pith::site::Store::open(dir).map_err(
             |e| format!("--templates {e} (create it with `pith learn -o DIR ...`)"),
@@ -339,6 +350,7 @@ fn config_from(args: Args) -> Result<Run, String> {
         input,
         jobs,
         max_record_bytes: args.max_record_bytes,
+        max_memory,
         url: args.url,
         templates,
         skip_extraction: false,
@@ -356,4 +368,87 @@ fn config_from(args: Args) -> Result<Run, String> {
         site,
         strict: args.strict,
     })
+}
+
+/// `--max-memory`'s value: bytes, or a number with a suffix K, M, G or T (powers of 1024,
+/// with or without a trailing `B` or `iB`); at least 1.
+fn memory_arg(value: &str) -> Result<u64, String> {
+    let bad = || {
+        format!(
+            "--max-memory `{value}` is not a size (bytes, or a number with K, M, G or T: 512M, 2G)"
+        )
+    };
+    let v = value.trim();
+    let digits = v.bytes().take_while(u8::is_ascii_digit).count();
+    let (number, unit) = v.split_at(digits);
+    let number: u64 = number.parse().map_err(|_| bad())?;
+    let unit = unit.trim().to_ascii_uppercase();
+    let unit = unit
+        .strip_suffix("IB")
+        .or_else(|| unit.strip_suffix('B'))
+        .unwrap_or(&unit);
+    let shift = match unit {
+        "" => 0,
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        "T" => 40,
+        _ => return Err(bad()),
+    };
+    let bytes = number.checked_mul(1 << shift).ok_or_else(bad)?;
+    if bytes == 0 {
+        return Err("--max-memory must be at least 1 byte".into());
+    }
+    Ok(bytes)
+}
+
+/// Half the memory the machine has, or the cgroup (a container's limit) when it has less;
+/// no ceiling when neither can be read.
+fn default_max_memory() -> u64 {
+    #[cfg(unix)]
+    let physical = {
+        // SAFETY: sysconf only reads system values.
+        let (pages, size) = unsafe {
+            (
+                libc::sysconf(libc::_SC_PHYS_PAGES),
+                libc::sysconf(libc::_SC_PAGESIZE),
+            )
+        };
+        u64::try_from(pages)
+            .ok()
+            .zip(u64::try_from(size).ok())
+            .map(|(p, s)| p.saturating_mul(s))
+            .filter(|&b| b > 0)
+    };
+    #[cfg(not(unix))]
+    let physical: Option<u64> = None;
+    // cgroup v2, then v1 (whose "no limit" is a huge number, larger than the machine).
+    let cgroup = [
+        "/sys/fs/cgroup/memory.max",
+        "/sys/fs/cgroup/memory/memory.limit_in_bytes",
+    ]
+    .iter()
+    .find_map(|p| std::fs::read_to_string(p).ok()?.trim().parse::<u64>().ok());
+    match (physical, cgroup) {
+        (Some(p), Some(c)) => p.min(c) / 2,
+        (Some(m), None) | (None, Some(m)) => m / 2,
+        (None, None) => u64::MAX,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::memory_arg;
+
+    #[test]
+    fn memory_sizes_read_with_their_suffixes() {
+        assert_eq!(memory_arg("1000"), Ok(1000));
+        assert_eq!(memory_arg("512M"), Ok(512 << 20));
+        assert_eq!(memory_arg("2g"), Ok(2 << 30));
+        assert_eq!(memory_arg("3KiB"), Ok(3 << 10));
+        assert_eq!(memory_arg("1TB"), Ok(1 << 40));
+        for bad in ["", "M", "12X", "-1", "1.5G", "0", "99999999999T"] {
+            assert!(memory_arg(bad).is_err(), "{bad}");
+        }
+    }
 }

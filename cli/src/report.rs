@@ -8,10 +8,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use pith::pipeline::{self, Event, Summary};
+use pith::pipeline::{self, Event, Stop, Summary};
 
-/// Runs the filter; the exit status is failure when no input could be read at all, or no page
-/// came out of plain HTML inputs, or `--strict` was given and a record failed.
+/// Runs the filter. The exit status (README, "Exit status"): 0 when some input gave a page; 1
+/// when none did (no input could be opened, or every record failed or was skipped), when
+/// `--strict` was given and a record failed or an input could not be opened, or when the
+/// output could not be written (one message, no summary). A closed output (`pith ... | head`)
+/// ends the run quietly with 0, as ripgrep does.
 pub fn run(config: &pipeline::Config, strict: bool) -> ExitCode {
     let progress: Mutex<Option<Progress>> = Mutex::new(None);
     let events = |e: Event<'_>| match e {
@@ -38,18 +41,32 @@ pub fn run(config: &pipeline::Config, strict: bool) -> ExitCode {
     };
     let mut out = std::io::BufWriter::new(std::io::stdout());
     let sum = pipeline::run(config, &mut out, &events);
-    let _ = out.flush();
+    let stopped = match sum.stopped.clone() {
+        None => out.flush().err().map(Stop::from),
+        some => some,
+    };
+    // What is still buffered cannot go out: dropped, not flushed again.
+    drop(out.into_parts());
+    match stopped {
+        None => {}
+        Some(Stop::Closed) => return ExitCode::SUCCESS,
+        Some(Stop::Failed { message, .. }) => {
+            eprintln!("pith: cannot write to standard output: {message}");
+            return ExitCode::FAILURE;
+        }
+    }
     if sum.streams {
         eprintln!("pith: {}", summary_line(&sum));
     }
-    if sum.nothing() || (strict && sum.failed > 0) {
+    if sum.nothing() || (strict && (sum.failed > 0 || sum.unopened > 0)) {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
     }
 }
 
-/// `N records read, N extracted, N skipped (reason N, ...), N failed`.
+/// `N records read, N extracted, N skipped (reason N, ...), N failed` (and `, N inputs not
+/// opened` when some were not).
 fn summary_line(sum: &Summary) -> String {
     let reasons: Vec<String> = sum
         .skipped
@@ -61,8 +78,13 @@ fn summary_line(sum: &Summary) -> String {
     } else {
         format!(" ({})", reasons.join(", "))
     };
+    let unopened = match sum.unopened {
+        0 => String::new(),
+        1 => ", 1 input not opened".to_string(),
+        n => format!(", {n} inputs not opened"),
+    };
     format!(
-        "{} records read, {} extracted, {} skipped{}, {} failed",
+        "{} records read, {} extracted, {} skipped{}, {} failed{unopened}",
         sum.read,
         sum.extracted,
         sum.skipped_total(),

@@ -37,8 +37,11 @@ def module_partition(paths):
 def pipe_command(pith_bin="pith"):
     """rdd.pipe's command. pipe() writes each element as one line on the command's stdin, and a
     WARC is bytes, not a line: so the elements are file names, and xargs hands them to pith
-    (-r: a partition with no file runs nothing; -j 1: Spark already runs one task per core)."""
-    return f"xargs -r -d '\\n' {shlex.quote(pith_bin)} -j 1 --format json"
+    (-r: a partition with no file runs nothing; -j 1: Spark already runs one task per core).
+    pith exits 1 when its files gave no page (a WET file, a crawl of PDFs): for a partition that
+    is no failure, so status 1 passes and any other fails the task (checkCode)."""
+    pith = shlex.quote(pith_bin)
+    return f"xargs -r -d '\\n' sh -c '\"$0\" -j 1 --format json \"$@\"; s=$?; [ $s -le 1 ]' {pith}"
 
 
 def documents(sc, paths, mode="module", pith_bin="pith"):

@@ -96,32 +96,60 @@ pub enum Error {
     Binary,
     /// Larger than the tokenizer can address (4 GiB).
     TooLarge,
-    /// More start tags than the element budget ([`element_budget`]): a page of mostly tags,
-    /// whose tree and statistics would cost many times its size.
+    /// More markup than the element budget ([`element_budget`]): a page of mostly tags or
+    /// comments, whose tree and statistics would cost many times its size.
     TooDense {
-        /// Start tags counted in the page.
+        /// The page's markup as [`markup`] counts it.
         elements: u64,
         /// The page's budget.
         budget: u64,
     },
 }
 
-/// The most elements a page may have: 4 Mi (the default record limit, 64 MiB, over 16), or
-/// one per 16 bytes of a larger page (a raised limit). A page of mostly tags costs 40-70 bytes
-/// of memory an element (node, per-element statistics of `auto`, output), so the budget holds
-/// one page's extraction to about 250 MB however dense its tags, and under 4x a page larger
-/// than 64 MiB (8 M `<br>` took 372 MB for 32 MB before it). Real pages have one element per
-/// 30-60 bytes; the largest page of `../shared/data` has fewer than 0.1 M.
+/// The most markup a page may have, as [`markup`] counts it: 4 Mi (the default record limit,
+/// 64 MiB, over 16), or one per 16 bytes of a larger page (a raised limit). A page of mostly
+/// tags costs 40-70 bytes of memory a unit (node, per-element statistics of `auto`, output),
+/// so the budget holds one page's extraction to about 300 MB however dense its markup, and
+/// near 5x a page larger than 64 MiB (8 M `<br>` took 372 MB for 32 MB before it). Real
+/// pages have one unit per 30-60 bytes; the most any page of `../shared/data` has is 25 K.
+/// A page read in another encoding than UTF-8 (UTF-16, a legacy charset) is counted in its
+/// UTF-8 copy, against the budget of its own size.
 pub fn element_budget(page_bytes: usize) -> u64 {
     (4u64 << 20).max(page_bytes as u64 / 16)
 }
 
-/// Start tags in `bytes` (`<` then an ASCII letter): an upper bound on the elements a parse
-/// gives, counted at memchr speed.
-fn start_tags(bytes: &[u8]) -> u64 {
+/// The page's markup, an upper bound on the nodes a parse gives beyond those of its elements'
+/// own text: every `<` then an ASCII letter (a start tag), `!` or `?` (a comment, a doctype, a
+/// processing instruction: each splits the text around it into two nodes), and every `</`
+/// right after text (an end tag that may close nothing, and so split the text: `x</b>`; one
+/// right after a tag, as in `</div></div>`, does not). Counted at memchr speed.
+pub fn markup(bytes: &[u8]) -> u64 {
     memchr::memchr_iter(b'<', bytes)
-        .filter(|&i| bytes.get(i + 1).is_some_and(u8::is_ascii_alphabetic))
+        .filter(|&i| match bytes.get(i + 1) {
+            Some(b) if b.is_ascii_alphabetic() => true,
+            Some(b'!' | b'?') => true,
+            Some(b'/') => i
+                .checked_sub(1)
+                .and_then(|j| bytes.get(j))
+                .is_some_and(|&b| b != b'>'),
+            _ => false,
+        })
         .count() as u64
+}
+
+/// Refuses `text`, a page of `page_bytes` bytes (as it came: `text` may be its UTF-8 copy),
+/// when its markup is over the page's budget. A page needs more bytes and more `<` than the
+/// budget before its markup is counted (so an ordinary page costs nothing here, a dense one
+/// one SIMD pass).
+fn within_budget(text: &[u8], page_bytes: usize) -> Result<(), Error> {
+    let budget = element_budget(page_bytes);
+    if text.len() as u64 > budget && bytecount::count(text, b'<') as u64 > budget {
+        let elements = markup(text);
+        if elements > budget {
+            return Err(Error::TooDense { elements, budget });
+        }
+    }
+    Ok(())
 }
 
 impl std::fmt::Display for Error {
@@ -132,7 +160,7 @@ impl std::fmt::Display for Error {
             Error::TooLarge => f.write_str("page larger than 4 GiB"),
             Error::TooDense { elements, budget } => write!(
                 f,
-                "page of {elements} elements over the element budget {budget} (mostly tags)"
+                "page of {elements} elements over the element budget {budget} (mostly tags or comments)"
             ),
         }
     }
@@ -192,6 +220,10 @@ pub fn decode_page<'b>(
     if decoded.text.len() >= u32::MAX as usize {
         return Err(Error::TooLarge);
     }
+    // A transcoded page's tags were not all seen in its bytes (UTF-16's `<\0p\0`).
+    if let std::borrow::Cow::Owned(text) = &decoded.text {
+        within_budget(text.as_bytes(), bytes.len())?;
+    }
     Ok(decoded)
 }
 
@@ -218,7 +250,12 @@ pub fn extract_buffer(
             (got, Some(page))
         }
         std::borrow::Cow::Owned(text) => {
+            let page_bytes = bytes.len();
             drop(page);
+            // A transcoded page's tags were not all seen in its bytes (UTF-16's `<\0p\0`).
+            if let Err(e) = within_budget(text.as_bytes(), page_bytes) {
+                return (Err(e), None);
+            }
             (from_text(&text, encoding, opts, cx), None)
         }
     }
@@ -233,16 +270,7 @@ pub fn readable(bytes: &[u8]) -> Result<(), Error> {
     if decode::looks_binary(bytes) {
         return Err(Error::Binary);
     }
-    let budget = element_budget(bytes.len());
-    // A page needs more bytes than the budget to hold more tags than it (so an ordinary page
-    // costs nothing here), and that many `<` before its start tags are counted: one SIMD pass.
-    if bytes.len() as u64 > budget && bytecount::count(bytes, b'<') as u64 > budget {
-        let elements = start_tags(bytes);
-        if elements > budget {
-            return Err(Error::TooDense { elements, budget });
-        }
-    }
-    Ok(())
+    within_budget(bytes, bytes.len())
 }
 
 /// Extraction of a decoded page (`encoding`: what it was read in).
@@ -411,6 +439,35 @@ mod tests {
     const PAGE: &str = "<html><body><nav><a href=/>Home</a></nav><article><p>Gr\u{fc}\u{df}e aus \
         K\u{f6}ln: the council approved the new bridge on Tuesday, after a debate of four \
         hours, and building starts in May.</p></article></body></html>";
+
+    #[test]
+    fn markup_counts_tags_comments_and_end_tags_after_text() {
+        assert_eq!(markup(b"<p>a<br><!-- c --><?x?>"), 4);
+        // An end tag right after text may split it; one right after a tag does not.
+        assert_eq!(markup(b"x</b>y</b>"), 2);
+        assert_eq!(markup(b"<div><div></div></div>"), 2);
+        // `<` before a space, a digit or the end is text.
+        assert_eq!(markup(b"a < b <3 <"), 0);
+        assert_eq!(markup(b"</b>"), 0);
+    }
+
+    #[test]
+    fn a_utf16_page_is_held_to_the_budget_of_its_tags() {
+        // `<\0p\0` is no tag to a byte count: the UTF-8 copy is counted.
+        let n = element_budget(0) as usize + 1;
+        let mut page = vec![0xFF, 0xFE];
+        page.extend("<p>x".repeat(n).encode_utf16().flat_map(u16::to_le_bytes));
+        assert_eq!(readable(&page), Ok(()));
+        let (got, back) = extract_buffer(page, 0, &Context::default(), &Options::default());
+        assert!(back.is_none());
+        assert_eq!(
+            got,
+            Err(Error::TooDense {
+                elements: n as u64,
+                budget: element_budget(2 + 8 * n)
+            })
+        );
+    }
 
     #[test]
     fn a_given_buffer_is_freed_once_transcoded_and_returned_otherwise() {

@@ -11,7 +11,15 @@
 //! given back by the writer), so the channels and the reorder buffer stay small however long
 //! the input is, even when one huge page holds up the batches behind it. One HTML page, and
 //! every input at `-j 1`, is read and extracted on the calling thread with no other thread.
-//! When standard output closes (`pith ... | head`), reading stops.
+//! When standard output closes (`pith ... | head`), the run ends at once: reading stops, the
+//! workers drop the records they still hold, and [`Summary::stopped`] says so; any other
+//! write error ends it the same way, with the error in [`Summary::stopped`].
+//!
+//! Memory has a ceiling ([`Config::max_memory`]): the reader reserves an estimate of what
+//! each record will cost ([`MEMORY_FACTOR`] times its bytes) before handing it on, and waits
+//! while the records in flight hold the whole budget; a worker gives the reservation back
+//! once the record is extracted. A page whose estimate alone is over the budget is reported
+//! and skipped ([`OverBudget`]).
 //!
 //! Faults never stop the run: each gives one [`Event::Message`] (input, record number, offset,
 //! id) and, with JSON output, an object with `error`. Nothing is printed here: documents go to
@@ -23,7 +31,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TryRecvError, sync_channel};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 pub mod documents;
@@ -77,6 +85,9 @@ pub struct Config {
     pub jobs: usize,
     /// Records larger than this are faults, not pages.
     pub max_record_bytes: usize,
+    /// The memory budget of the run's records in flight, in bytes ([`MEMORY_FACTOR`] times
+    /// each record's size counts against it); `u64::MAX` for none.
+    pub max_memory: u64,
     /// Input paths; `-` is standard input.
     pub files: Vec<String>,
     /// The URL of a page given as a plain HTML file or on stdin (for JSON output).
@@ -127,6 +138,140 @@ pub struct Summary {
     pub opened: usize,
     /// Some input was a WARC or JSON lines stream.
     pub streams: bool,
+    /// Inputs that could not be opened (missing, unreadable).
+    pub unopened: usize,
+    /// Why output stopped before the end of the input, if it did: the counts then cover what
+    /// was done until then.
+    pub stopped: Option<Stop>,
+}
+
+/// Why a run stopped writing before the end of its input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The output's reader went away (a broken pipe: `pith ... | head`): a normal end.
+    Closed,
+    /// Writing failed (a full disk, an I/O error).
+    Failed {
+        /// The kind of error.
+        kind: std::io::ErrorKind,
+        /// The system's message.
+        message: String,
+    },
+}
+
+impl From<std::io::Error> for Stop {
+    fn from(e: std::io::Error) -> Stop {
+        match e.kind() {
+            std::io::ErrorKind::BrokenPipe => Stop::Closed,
+            kind => Stop::Failed {
+                kind,
+                message: e.to_string(),
+            },
+        }
+    }
+}
+
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Stop::Closed => f.write_str("output closed"),
+            Stop::Failed { message, .. } => write!(f, "cannot write the output: {message}"),
+        }
+    }
+}
+
+/// What the memory budget counts per byte of a record: the record itself, its tree and
+/// statistics, and its output, which a page at the element budget keeps under 4x its size
+/// ([`crate::page::element_budget`]).
+pub const MEMORY_FACTOR: u64 = 4;
+
+/// A page whose estimated memory ([`MEMORY_FACTOR`] times its bytes) alone is over the run's
+/// memory budget ([`Config::max_memory`]): reported and skipped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OverBudget {
+    /// The page's bytes.
+    pub bytes: u64,
+    /// The budget.
+    pub budget: u64,
+}
+
+impl std::fmt::Display for OverBudget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "page of {} bytes would take about {} bytes of memory, over the memory budget of {} bytes",
+            self.bytes,
+            self.bytes.saturating_mul(MEMORY_FACTOR),
+            self.budget
+        )
+    }
+}
+
+impl std::error::Error for OverBudget {}
+
+/// The memory budget of a run's records in flight: bytes reserved, and a wait for them to
+/// come back.
+struct Budget {
+    limit: u64,
+    used: Mutex<u64>,
+    freed: Condvar,
+}
+
+/// Bytes of a [`Budget`] held until dropped.
+struct Reservation<'b> {
+    budget: &'b Budget,
+    bytes: u64,
+}
+
+impl Budget {
+    fn new(limit: u64) -> Budget {
+        Budget {
+            limit,
+            used: Mutex::new(0),
+            freed: Condvar::new(),
+        }
+    }
+
+    /// Reserves `bytes` (at most the whole budget), waiting while that would go over the
+    /// budget and something else holds part of it (so a record larger than the budget waits
+    /// until it is alone, and then goes on).
+    fn reserve(&self, bytes: u64) -> Reservation<'_> {
+        let bytes = bytes.min(self.limit);
+        let Ok(mut used) = self.used.lock() else {
+            return Reservation {
+                budget: self,
+                bytes: 0,
+            };
+        };
+        while *used > 0 && used.saturating_add(bytes) > self.limit {
+            used = match self.freed.wait(used) {
+                Ok(u) => u,
+                Err(_) => {
+                    return Reservation {
+                        budget: self,
+                        bytes: 0,
+                    };
+                }
+            };
+        }
+        *used += bytes;
+        Reservation {
+            budget: self,
+            bytes,
+        }
+    }
+}
+
+impl Drop for Reservation<'_> {
+    fn drop(&mut self) {
+        if self.bytes == 0 {
+            return;
+        }
+        if let Ok(mut used) = self.budget.used.lock() {
+            *used = used.saturating_sub(self.bytes);
+        }
+        self.budget.freed.notify_all();
+    }
 }
 
 impl Summary {
@@ -135,9 +280,10 @@ impl Summary {
         self.skipped.values().sum()
     }
 
-    /// Whether the run gave nothing: no input opened, or plain HTML inputs gave no page.
+    /// Whether the run gave nothing: no input opened, or no input gave a page (every record
+    /// failed or was skipped).
     pub fn nothing(&self) -> bool {
-        self.opened == 0 || (!self.streams && self.extracted == 0)
+        self.opened == 0 || self.extracted == 0
     }
 }
 
@@ -244,6 +390,15 @@ fn extract_record(
     config: &Config,
     pool: &Pool,
 ) -> Done {
+    // A page the memory budget cannot hold even alone is not extracted.
+    if (bytes_in as u64).saturating_mul(MEMORY_FACTOR) > config.max_memory {
+        pool.put(html);
+        let over = OverBudget {
+            bytes: bytes_in as u64,
+            budget: config.max_memory,
+        };
+        return failed_done(rec, bytes_in, over.to_string(), None, config);
+    }
     let name = rec.id.clone().unwrap_or_else(|| rec.source.to_string());
     let (template, load_error) = match (&config.templates, rec.url.as_deref()) {
         (Some(store), Some(url)) => store.for_url(url),
@@ -408,16 +563,20 @@ fn fault_done(f: &Fault, config: &Config) -> Done {
     }
 }
 
-/// Writes results in order.
+/// Writes results in order; the first write error stops it ([`Stop`]).
 struct Writer<'o, 'e> {
     out: &'o mut (dyn Write + Send),
     events: Events<'e>,
     wrote_text_page: bool,
-    broken: bool,
+    stopped: Option<Stop>,
 }
 
 impl Writer<'_, '_> {
+    /// Writes `d` and counts it; once output has stopped, nothing more is written or said.
     fn write(&mut self, d: &Done, counts: &mut Summary) {
+        if self.stopped.is_some() {
+            return;
+        }
         if let Some(m) = &d.message {
             for line in m.split('\n') {
                 (self.events)(Event::Message(line));
@@ -428,15 +587,33 @@ impl Writer<'_, '_> {
             Outcome::Failed => counts.failed += 1,
             Outcome::Skipped(reason) => *counts.skipped.entry(reason).or_insert(0) += 1,
         }
-        if self.broken || d.out.is_empty() {
+        if d.out.is_empty() {
             return;
         }
         if d.is_text_page && self.wrote_text_page {
-            self.broken |= self.out.write_all(b"\x0c\n").is_err();
+            let r = self.out.write_all(b"\x0c\n");
+            self.check(r);
         }
         self.wrote_text_page |= d.is_text_page;
-        // A closed stdout (`pith ... | head`) ends output quietly; reading still finishes.
-        self.broken |= self.out.write_all(d.out.as_bytes()).is_err();
+        let r = self.out.write_all(d.out.as_bytes());
+        self.check(r);
+    }
+
+    /// Sends what is buffered on (unless output has stopped).
+    fn flush(&mut self) {
+        if self.stopped.is_none() {
+            let r = self.out.flush();
+            self.check(r);
+        }
+    }
+
+    /// Keeps the first write error.
+    fn check(&mut self, r: std::io::Result<()>) {
+        if let Err(e) = r
+            && self.stopped.is_none()
+        {
+            self.stopped = Some(Stop::from(e));
+        }
     }
 }
 
@@ -473,6 +650,7 @@ fn open(
             Some((input, framing))
         }
         Err(e) => {
+            counts.sum.unopened += 1;
             events(Event::Message(&format!("{name}: {e}")));
             None
         }
@@ -544,7 +722,7 @@ fn run_serial(
         out,
         events,
         wrote_text_page: false,
-        broken: false,
+        stopped: None,
     };
     let pool = counts.pool.clone();
     read_all(config, first, counts, events, |item, counts| {
@@ -553,10 +731,11 @@ fn run_serial(
         };
         w.write(&done, &mut counts.sum);
         // The next read may wait on a slow stream: what is done goes out first.
-        w.broken |= w.out.flush().is_err();
-        !w.broken
+        w.flush();
+        w.stopped.is_none()
     });
-    let _ = w.out.flush();
+    w.flush();
+    counts.sum.stopped = w.stopped;
 }
 
 /// What one item of an input becomes on this thread (`None` for a skipped record): the serial
@@ -602,6 +781,7 @@ impl JsonLines {
             input: Framing::Auto,
             jobs: 1,
             max_record_bytes: 0,
+            max_memory: u64::MAX,
             files: Vec::new(),
             url: None,
             templates: None,
@@ -674,23 +854,29 @@ const BATCH_WAIT: Duration = Duration::from_millis(5);
 /// Batches in flight per worker (being read, queued, extracted or waiting to be written).
 const BATCHES_PER_WORKER: usize = 2;
 
+/// A job and the memory reserved for it, given back once it is done.
+struct Held<'b> {
+    job: Job,
+    _memory: Reservation<'b>,
+}
+
 /// A numbered batch of records.
-type Batch = (u64, Vec<Job>);
+type Batch<'b> = (u64, Vec<Held<'b>>);
 
 /// The batch being filled, shared by the reader (which fills it and sends it when full) and
 /// the writer (which sends it when it has waited [`BATCH_WAIT`]).
-struct Filling {
-    jobs: Vec<Job>,
+struct Filling<'b> {
+    jobs: Vec<Held<'b>>,
     bytes: usize,
     /// When its first record came.
     since: Instant,
     /// The number the next batch sent gets.
     seq: u64,
     /// To the workers; `None` once the reader is done (so the workers see the end).
-    tx: Option<SyncSender<Batch>>,
+    tx: Option<SyncSender<Batch<'b>>>,
 }
 
-impl Filling {
+impl Filling<'_> {
     /// Sends the batch as it is (nothing when empty). Never blocks: the channel holds as
     /// many batches as there are tokens, and every batch holds one.
     fn send(&mut self) -> bool {
@@ -715,8 +901,10 @@ fn run_parallel(
     events: Events<'_>,
 ) {
     let bound = config.jobs.saturating_mul(BATCHES_PER_WORKER) + 2;
-    let (job_tx, job_rx) = sync_channel::<Batch>(bound);
-    let (done_tx, done_rx) = sync_channel::<(u64, Vec<Done>)>(bound);
+    let budget = Budget::new(config.max_memory);
+    let budget = &budget;
+    let (job_tx, job_rx) = sync_channel::<Batch<'_>>(bound);
+    let (done_tx, done_rx) = sync_channel::<Results>(bound);
     // One token per batch between the reader and the writer, taken when a batch gets its
     // first record and given back when it is written: at most `bound` batches exist, so a
     // slow record holds back at most that many finished ones behind it.
@@ -731,14 +919,14 @@ fn run_parallel(
     let broken = AtomicBool::new(false);
     let job_rx = Arc::new(Mutex::new(job_rx));
     std::thread::scope(|s| {
+        let broken = &broken;
         for _ in 0..config.jobs {
             let rx = Arc::clone(&job_rx);
             let tx = done_tx.clone();
             let pool = counts.pool.clone();
-            s.spawn(move || worker(&rx, &tx, config, &pool));
+            s.spawn(move || worker(&rx, &tx, config, &pool, broken));
         }
         drop(done_tx);
-        let broken = &broken;
         let filling = &filling;
         let writer = s
             .spawn(move || write_in_order(config, done_rx, token_rx, filling, broken, out, events));
@@ -749,6 +937,17 @@ fn run_parallel(
                 Item::Range(r) => Job::Range(r),
                 Item::Fault(f) => Job::Fault(f),
                 Item::Skip(_) => return true,
+            };
+            // The record's share of the memory budget, waited for before the batch is locked
+            // (the writer sends the batch being filled meanwhile, so what holds the budget
+            // gets done).
+            let memory = budget.reserve((job.bytes() as u64).saturating_mul(MEMORY_FACTOR));
+            if broken.load(Ordering::Relaxed) {
+                return false;
+            }
+            let job = Held {
+                job,
+                _memory: memory,
             };
             let Ok(mut f) = filling.lock() else {
                 return false;
@@ -766,7 +965,7 @@ fn run_parallel(
                 f = again;
                 f.since = Instant::now();
             }
-            f.bytes += job.bytes();
+            f.bytes += job.job.bytes();
             f.jobs.push(job);
             // Sends fail only when every worker is gone; then stop reading.
             let sent = if f.jobs.len() >= BATCH_RECORDS || f.bytes >= BATCH_BYTES {
@@ -785,6 +984,7 @@ fn run_parallel(
             counts.sum.read += written.read;
             counts.sum.extracted = written.extracted;
             counts.sum.failed = written.failed;
+            counts.sum.stopped = written.stopped;
             for (reason, n) in written.skipped {
                 *counts.sum.skipped.entry(reason).or_insert(0) += n;
             }
@@ -792,11 +992,16 @@ fn run_parallel(
     });
 }
 
+/// Extracts batches until there are none; once output has stopped (`stop`), drops the jobs
+/// it still gets unread. A batch's results go to the writer in parts, one whenever
+/// [`BATCH_WAIT`] has passed, so the first documents of a batch of slow pages (or of a range
+/// of many records) are written before the batch is done.
 fn worker(
-    rx: &Mutex<Receiver<Batch>>,
-    tx: &SyncSender<(u64, Vec<Done>)>,
+    rx: &Mutex<Receiver<Batch<'_>>>,
+    tx: &SyncSender<Results>,
     config: &Config,
     pool: &Pool,
+    stop: &AtomicBool,
 ) {
     loop {
         let batch = match rx.lock() {
@@ -804,10 +1009,19 @@ fn worker(
             Err(_) => return,
         };
         let Ok((seq, jobs)) = batch else { return };
-        let mut done = Vec::with_capacity(jobs.len());
-        for job in jobs {
+        let mut part = Part {
+            seq,
+            tx,
+            done: Vec::with_capacity(jobs.len()),
+            since: Instant::now(),
+            gone: false,
+        };
+        for Held { job, _memory } in jobs {
+            if stop.load(Ordering::Relaxed) || part.gone {
+                break;
+            }
             if config.skip_extraction {
-                done.push(Done {
+                part.push(Done {
                     out: String::new(),
                     message: None,
                     is_text_page: false,
@@ -818,26 +1032,63 @@ fn worker(
                 continue;
             }
             match job {
-                Job::Page(rec) => done.push(process(*rec, config, pool)),
-                Job::Member(m) => done.push(finish_member(*m, config, pool)),
+                Job::Page(rec) => part.push(process(*rec, config, pool)),
+                Job::Member(m) => part.push(finish_member(*m, config, pool)),
+                // A range's records are read to its end (it is cheap); once output has
+                // stopped they are no longer extracted.
                 Job::Range(r) if r.numbered() => r.read(pool, |item| {
-                    done.push(match item {
-                        Item::Skip(reason) => skipped(reason),
-                        other => handle(other, config, pool).unwrap_or_else(|| skipped("")),
-                    })
+                    if !stop.load(Ordering::Relaxed) {
+                        part.push(match item {
+                            Item::Skip(reason) => skipped(reason),
+                            other => handle(other, config, pool).unwrap_or_else(|| skipped("")),
+                        })
+                    }
                 }),
                 Job::Range(r) => {
                     let (range, first) = (r.id(), r.first());
                     r.read(pool, |item| {
-                        done.push(local_done(item, range, first, config, pool))
+                        if !stop.load(Ordering::Relaxed) {
+                            part.push(local_done(item, range, first, config, pool))
+                        }
                     });
                 }
-                Job::Fault(f) => done.push(fault_done(&f, config)),
+                Job::Fault(f) => part.push(fault_done(&f, config)),
             }
         }
-        if tx.send((seq, done)).is_err() {
+        if !part.finish() {
             return;
         }
+    }
+}
+
+/// Results of part of a batch, in order, and whether they end it.
+type Results = (u64, Vec<Done>, bool);
+
+/// The results of the batch a worker is on, sent to the writer in parts.
+struct Part<'t> {
+    seq: u64,
+    tx: &'t SyncSender<Results>,
+    done: Vec<Done>,
+    /// When the last part went out (or the batch began).
+    since: Instant,
+    /// The writer is gone.
+    gone: bool,
+}
+
+impl Part<'_> {
+    /// Adds a result; sends what the batch has so far when it has waited long enough.
+    fn push(&mut self, d: Done) {
+        self.done.push(d);
+        if self.since.elapsed() >= BATCH_WAIT && !self.gone {
+            let done = std::mem::take(&mut self.done);
+            self.gone = self.tx.send((self.seq, done, false)).is_err();
+            self.since = Instant::now();
+        }
+    }
+
+    /// Sends the rest and the batch's end; false when the writer is gone.
+    fn finish(self) -> bool {
+        !self.gone && self.tx.send((self.seq, self.done, true)).is_ok()
     }
 }
 
@@ -888,7 +1139,7 @@ impl Numbering {
 /// on when it has waited long enough.
 fn write_in_order(
     config: &Config,
-    rx: Receiver<(u64, Vec<Done>)>,
+    rx: Receiver<Results>,
     tokens: Receiver<()>,
     filling: &Mutex<Filling>,
     broken: &AtomicBool,
@@ -899,10 +1150,11 @@ fn write_in_order(
         out,
         events,
         wrote_text_page: false,
-        broken: false,
+        stopped: None,
     };
     let mut counts = Summary::default();
-    let mut pending: HashMap<u64, Vec<Done>> = HashMap::new();
+    // Results of batches not yet written, and whether each batch's last part came.
+    let mut pending: HashMap<u64, (Vec<Done>, bool)> = HashMap::new();
     let mut next = 0u64;
     let mut numbering = Numbering::default();
     let send_stale = || {
@@ -916,16 +1168,20 @@ fn write_in_order(
     loop {
         // Output waits in the buffer while results keep coming; when none is ready it goes
         // out, so a slow stream (`tail -f | pith`) shows each document as soon as it is done.
-        let (seq, done) = match rx.try_recv() {
+        let (seq, done, last) = match rx.try_recv() {
             Ok(got) => got,
             Err(TryRecvError::Empty) => {
-                w.broken |= w.out.flush().is_err();
+                w.flush();
+                if w.stopped.is_some() {
+                    broken.store(true, Ordering::Relaxed);
+                }
                 loop {
                     match rx.recv_timeout(BATCH_WAIT) {
                         Ok(got) => break got,
                         Err(RecvTimeoutError::Timeout) => send_stale(),
                         Err(RecvTimeoutError::Disconnected) => {
-                            let _ = w.out.flush();
+                            w.flush();
+                            counts.stopped = w.stopped;
                             return counts;
                         }
                     }
@@ -934,22 +1190,31 @@ fn write_in_order(
             Err(TryRecvError::Disconnected) => break,
         };
         send_stale();
-        pending.insert(seq, done);
-        while let Some(batch) = pending.remove(&next) {
-            for mut d in batch {
+        let entry = pending.entry(seq).or_default();
+        entry.0.extend(done);
+        entry.1 |= last;
+        // The batch due is written as far as it came; a batch whose last part came gives its
+        // token back and the next one is due.
+        while let Some((batch, last)) = pending.get_mut(&next) {
+            for mut d in batch.drain(..) {
                 if let Some(local) = d.local.take() {
                     d = numbering.number(d, local, config);
                     counts.read += 1;
                 }
                 w.write(&d, &mut counts);
             }
+            if !*last {
+                break;
+            }
+            pending.remove(&next);
             let _ = tokens.try_recv();
             next += 1;
         }
-        if w.broken {
+        if w.stopped.is_some() {
             broken.store(true, Ordering::Relaxed);
         }
     }
-    let _ = w.out.flush();
+    w.flush();
+    counts.stopped = w.stopped;
     counts
 }

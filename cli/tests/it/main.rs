@@ -12,6 +12,7 @@ mod auto_pages;
 mod cli;
 mod compressed;
 mod damage;
+mod damage_exit;
 mod damage_records;
 mod eval_peers;
 mod explain;

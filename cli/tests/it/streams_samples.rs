@@ -154,7 +154,8 @@ fn clipped_and_giant_samples_fail_one_record_each_quickly() {
     let dir = samples();
     let clipped = dir.join("files/news-2016-clipped.warc.gz");
     let o = pith(&["--format", "json", &clipped.to_string_lossy()], b"");
-    assert!(o.status.success());
+    // Its one record failed: no page, exit 1 (README, "Exit status").
+    assert_eq!(o.status.code(), Some(1));
     let docs = json_lines(&o);
     assert_eq!(docs.len(), 1);
     assert!(

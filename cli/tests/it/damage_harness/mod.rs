@@ -358,6 +358,7 @@ pub fn read_file(bytes: &[u8]) -> Vec<String> {
         input: Framing::Auto,
         jobs: 2,
         max_record_bytes: 1 << 20,
+        max_memory: u64::MAX,
         files: vec![file.clone()],
         url: None,
         templates: None,
