@@ -96,7 +96,8 @@ struct Args {
     )]
     max_record_bytes: usize,
 
-    /// exit non-zero when any record failed
+    /// exit non-zero when any record failed (a damaged or cut stretch of a compressed
+    /// input counts as one failed record)
     #[argh(switch)]
     strict: bool,
 
