@@ -294,8 +294,9 @@ pub trait Source: BufRead {
     fn at_member_end(&self) -> bool {
         false
     }
-    /// Uncompressed input at a gzip member (decompressed offset `offset`, also the file
-    /// offset): reads gzip members from here on; false when it cannot.
+    /// Uncompressed input at a gzip member, or at a zstd, xz or bzip2 magic (decompressed
+    /// offset `offset`, also the file offset): reads gzip members (or, for the others,
+    /// [`compress::Decoded`] pieces) from here on; false when it cannot.
     fn gzip_from_here(&mut self, offset: u64) -> bool {
         let _ = offset;
         false
