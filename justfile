@@ -81,7 +81,7 @@ bench-resiliparse *args:
     target/bench-venv/bin/pip install -q resiliparse==2.0.1
     target/bench-venv/bin/python tools/speed_vs_resiliparse.py --pith-bin target/release/pith {{args}}
 
-# Run one fuzz target for SECONDS (targets: parse, extract, differential, warc, jsonl, damage,
+# Run one fuzz target for SECONDS (targets: parse, extract, differential, warc, compressed, jsonl, damage,
 # charset, template) on the stable toolchain with AddressSanitizer; needs `cargo install cargo-fuzz`
 # once. Builds the seed corpus from ../shared/data first if there is none. Crashes land in
 # fuzz/artifacts/TARGET/; each becomes a regression test under tests/ before its fix.

@@ -109,7 +109,8 @@ struct Args {
     #[argh(option, arg_name = "BYTES")]
     max_memory: Option<String>,
 
-    /// exit non-zero when any record failed or any input could not be read
+    /// exit non-zero when any record failed (a damaged or cut stretch of a compressed
+    /// input counts as one failed record) or any input could not be read
     #[argh(switch)]
     strict: bool,
 

@@ -193,6 +193,9 @@ enum State<R: BufRead> {
     Between(Raw<R>),
     /// Inside a member.
     In(Box<GzDecoder<Raw<R>>>),
+    /// zstd, xz or bzip2 after the members (`cat a.warc.gz b.warc.zst`): the rest of the
+    /// input, read by [`Decoded`](super::compress::Decoded) (which reads gzip members too).
+    Decoded(Box<super::compress::Decoded<Raw<R>>>),
     /// Transient while switching.
     Empty,
 }
@@ -382,6 +385,28 @@ impl<R: BufRead> Members<R> {
                             self.state = State::Between(r);
                             return Ok(());
                         }
+                        // (Looked at ahead only when the first byte can start a magic, so
+                        // that gzip members are read as they always were.)
+                        let compressed = match buf.first() {
+                            Some(0x28 | 0xfd | b'B') | Some(0x50..=0x5f) if buf.len() < 16 => {
+                                super::compress::sniff(r.peek(16)?).is_some()
+                            }
+                            Some(0x28 | 0xfd | b'B') | Some(0x50..=0x5f) => {
+                                super::compress::sniff(buf).is_some()
+                            }
+                            _ => false,
+                        };
+                        if compressed {
+                            let pos = r.pos;
+                            self.plain = true;
+                            self.member_out = self.out_pos;
+                            self.member_raw = pos;
+                            let hold = super::DEFAULT_MAX_RECORD;
+                            let d = super::compress::Decoded::new(r, pos, hold);
+                            self.state = State::Decoded(Box::new(d));
+                            continue;
+                        }
+                        let buf = r.fill_buf()?;
                         let at_header = plausible_header(buf)
                             && (!self.plain || Self::member_starts_here(&mut r, self.expect)?);
                         if !at_header {
@@ -417,6 +442,12 @@ impl<R: BufRead> Members<R> {
                     self.fresh = true;
                     r.start_tap();
                     self.state = State::In(Box::new(GzDecoder::new(r)));
+                }
+                State::Decoded(mut d) => {
+                    let got = d.read(&mut self.buf);
+                    self.state = State::Decoded(d);
+                    self.filled = got?;
+                    return Ok(());
                 }
                 State::In(mut d) => match d.read(&mut self.buf) {
                     Ok(0) => {

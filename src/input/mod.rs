@@ -244,7 +244,7 @@ pub enum Stream {
     /// The concatenated contents of gzip members, each member checked (CRC32, size).
     Gzip(Box<gzip::Members<BufReader<Box<dyn Read + Send>>>>),
     /// A zstd, xz or bzip2 input, decompressed.
-    Decoded(BufReader<compress::Decoded>),
+    Decoded(BufReader<Box<compress::Decoded>>),
 }
 
 impl Read for Stream {
@@ -296,8 +296,9 @@ pub trait Source: BufRead {
     fn at_member_end(&self) -> bool {
         false
     }
-    /// Uncompressed input at a gzip member (decompressed offset `offset`, also the file
-    /// offset): reads gzip members from here on; false when it cannot.
+    /// Uncompressed input at a gzip member, or at a zstd, xz or bzip2 magic (decompressed
+    /// offset `offset`, also the file offset): reads gzip members (or, for the others,
+    /// [`compress::Decoded`] pieces) from here on; false when it cannot.
     fn gzip_from_here(&mut self, offset: u64) -> bool {
         let _ = offset;
         false
@@ -343,7 +344,13 @@ impl Source for Stream {
         }
         let empty: Box<dyn Read + Send> = Box::new(io::empty());
         let old = std::mem::replace(self, Stream::Plain(BufReader::with_capacity(0, empty)));
-        if let Stream::Plain(r) = old {
+        if let Stream::Plain(mut r) = old {
+            // zstd, xz or bzip2 after plain records (`cat a.warc b.warc.zst`).
+            if r.fill_buf().is_ok_and(|h| compress::sniff(h).is_some()) {
+                let d = compress::Decoded::new(Box::new(r) as _, offset, DEFAULT_MAX_RECORD);
+                *self = Stream::Decoded(BufReader::with_capacity(DECODED_BUF, Box::new(d)));
+                return true;
+            }
             let mut m = gzip::Members::starting_at(r, offset, offset);
             m.expect_records(b"WARC/");
             *self = Stream::Gzip(Box::new(m));
@@ -506,15 +513,30 @@ impl Input {
         let compressed = compress::sniff(raw.fill_buf()?);
         let (mut r, gzip, gz_warc) = match compressed {
             Some(kind) => {
-                let mut d =
-                    BufReader::with_capacity(DECODED_BUF, compress::decoder(kind, Box::new(raw)));
-                if let Err(e) = d.fill_buf() {
-                    return Err(io::Error::new(
-                        io::ErrorKind::InvalidData,
-                        format!("starts like {} but does not decompress: {e}", kind.name()),
-                    ));
+                // Pieces are held until checked up to the record limit (and a little more: a
+                // record's own frame holds its header and record end too).
+                let hold = max_record_bytes.saturating_add(64 << 10);
+                let mut d = compress::Decoded::new(Box::new(raw) as _, 0, hold);
+                // Damage before the first good bytes is reported by the reader; an input
+                // without any is not an input.
+                let nothing = d.first_bytes().map(|b| b.is_empty());
+                match (nothing, d.first_error()) {
+                    (Err(e), _) => return Err(e),
+                    (Ok(true), Some(e)) => {
+                        return Err(io::Error::new(
+                            io::ErrorKind::InvalidData,
+                            format!("starts like {} but does not decompress: {e}", kind.name()),
+                        ));
+                    }
+                    _ => {}
                 }
-                (Stream::Decoded(d), false, false)
+                let gz_warc = d.first_bytes().is_ok_and(|b| b.starts_with(b"WARC/"));
+                let damaged = d.first_error().is_some();
+                (
+                    Stream::Decoded(BufReader::with_capacity(DECODED_BUF, Box::new(d))),
+                    false,
+                    damaged && gz_warc,
+                )
             }
             None => Self::gzip_or_plain(raw)?,
         };

@@ -580,7 +580,11 @@ impl<R: Source> Reader<R> {
             self.member = Some((raw, false));
         }
         let at = self.offset;
-        self.fault(at, None, format!("read error: {e}"))
+        // A compressed piece dropped whole (its checksum failed): the record it held.
+        let id = super::compress::dropped_head(&e)
+            .and_then(Headers::parse)
+            .and_then(|(h, _)| h.id);
+        self.fault(at, id, format!("read error: {e}"))
     }
 
     /// A fault for the record being read; when `lost`, the reader looks for the next record
@@ -615,7 +619,7 @@ impl<R: Source> Reader<R> {
         if self.r.member().is_none() && !self.r.pending() {
             // Uncompressed input that goes on in gzip members (`cat a.warc b.warc.gz`).
             let head = self.r.fill_buf()?;
-            if head.starts_with(&[0x1f, 0x8b, 0x08]) {
+            if head.starts_with(&[0x1f, 0x8b, 0x08]) || super::compress::sniff(head).is_some() {
                 self.r.inner.gzip_from_here(self.offset);
             }
         }

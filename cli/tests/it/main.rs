@@ -14,6 +14,7 @@ mod compressed;
 mod damage;
 mod damage_exit;
 mod damage_records;
+mod damage_streams;
 mod eval_peers;
 mod explain;
 mod explain_browser;
