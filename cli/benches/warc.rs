@@ -152,6 +152,7 @@ fn serial_run(path: &Path) {
         jobs: 2,
         max_record_bytes: pith::input::DEFAULT_MAX_RECORD,
         max_memory: u64::MAX,
+        min_words: 0,
         files: vec![path.to_string_lossy().into_owned()],
         url: None,
         templates: None,

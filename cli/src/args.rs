@@ -109,6 +109,12 @@ struct Args {
     #[argh(option, arg_name = "BYTES")]
     max_memory: Option<String>,
 
+    /// skip a page whose main text has fewer than N words (white-space separated), as
+    /// preprocessing drops stubs; counted in the summary as skipped ("fewer words than
+    /// --min-words"); 0 (the default) keeps every page
+    #[argh(option, default = "0", arg_name = "N")]
+    min_words: usize,
+
     /// exit non-zero when any record failed (a damaged or cut stretch of a compressed
     /// input counts as one failed record) or any input could not be read
     #[argh(switch)]
@@ -352,6 +358,7 @@ fn config_from(args: Args) -> Result<Run, String> {
         jobs,
         max_record_bytes: args.max_record_bytes,
         max_memory,
+        min_words: args.min_words,
         url: args.url,
         templates,
         skip_extraction: false,

@@ -88,6 +88,9 @@ pub struct Config {
     /// The memory budget of the run's records in flight, in bytes ([`MEMORY_FACTOR`] times
     /// each record's size counts against it); `u64::MAX` for none.
     pub max_memory: u64,
+    /// A page whose main text has fewer words (white-space separated) than this is skipped,
+    /// counted under [`MIN_WORDS`]; 0 keeps every page.
+    pub min_words: usize,
     /// Input paths; `-` is standard input.
     pub files: Vec<String>,
     /// The URL of a page given as a plain HTML file or on stdin (for JSON output).
@@ -423,6 +426,9 @@ fn extract_record(
         pool.put(html);
     }
     match got {
+        Ok(e) if config.min_words > 0 && !has_words(&e.text, config.min_words) => {
+            skipped(MIN_WORDS)
+        }
         Ok(e) => {
             // In a stream an empty page is a normal record (its JSON says so); for a page given
             // as a file it is worth a word.
@@ -534,6 +540,14 @@ fn local_done(item: Item, range: u64, first: bool, config: &Config, pool: &Pool)
         renumber,
     });
     d
+}
+
+/// The skip reason of a page under `--min-words` ([`Config::min_words`]).
+pub const MIN_WORDS: &str = "fewer words than --min-words";
+
+/// Whether `text` has at least `n` white-space separated words (counting stops at `n`).
+fn has_words(text: &str, n: usize) -> bool {
+    text.split_whitespace().nth(n.saturating_sub(1)).is_some()
 }
 
 /// A record that is not a page, for the count by reason.
@@ -782,6 +796,7 @@ impl JsonLines {
             jobs: 1,
             max_record_bytes: 0,
             max_memory: u64::MAX,
+            min_words: 0,
             files: Vec::new(),
             url: None,
             templates: None,

@@ -19,6 +19,7 @@ mod eval_peers;
 mod explain;
 mod explain_browser;
 mod families;
+mod filters;
 mod formats;
 mod hostile;
 mod hostile_streams;

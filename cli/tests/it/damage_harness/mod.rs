@@ -359,6 +359,7 @@ pub fn read_file(bytes: &[u8]) -> Vec<String> {
         jobs: 2,
         max_record_bytes: 1 << 20,
         max_memory: u64::MAX,
+        min_words: 0,
         files: vec![file.clone()],
         url: None,
         templates: None,
