@@ -120,6 +120,12 @@ struct Args {
     #[argh(switch)]
     strict: bool,
 
+    /// write nothing on stderr but what stops the run (a write error): no per-record messages,
+    /// no progress, no summary; the exit status and `--format json`'s error lines still say
+    /// what failed
+    #[argh(switch, short = 'q')]
+    quiet: bool,
+
     /// a directory given as FILE is read with its subdirectories (without it, only the files
     /// directly in it); files are read in sorted order either way
     #[argh(switch, short = 'r')]
@@ -214,7 +220,7 @@ pub fn main() -> ExitCode {
                 if let Some(msg) = crate::stdin_url::check(&run.pipeline) {
                     return crate::cmdline::usage_error(msg);
                 }
-                crate::report::run(&run.pipeline, run.strict)
+                crate::report::run(&run.pipeline, run.strict, run.quiet)
             }
         },
         Err(msg) => crate::cmdline::usage_error(msg),
@@ -249,6 +255,8 @@ pub struct Run {
     pub site: SiteParams,
     /// `--strict`: exit non-zero when any record failed or any input could not be opened.
     pub strict: bool,
+    /// `--quiet`: no messages, progress or summary on stderr.
+    pub quiet: bool,
 }
 
 /// The inputs with every directory replaced by the regular files in it, sorted by name (with
@@ -375,6 +383,7 @@ fn config_from(args: Args) -> Result<Run, String> {
         algo: args.algo,
         site,
         strict: args.strict,
+        quiet: args.quiet,
     })
 }
 

@@ -14,10 +14,12 @@ use pith::pipeline::{self, Event, Stop, Summary};
 /// when none did (no input could be opened, or every record failed or was skipped), when
 /// `--strict` was given and a record failed or an input could not be opened, or when the
 /// output could not be written (one message, no summary). A closed output (`pith ... | head`)
-/// ends the run quietly with 0, as ripgrep does.
-pub fn run(config: &pipeline::Config, strict: bool) -> ExitCode {
+/// ends the run quietly with 0, as ripgrep does. `quiet` (`--quiet`) drops the messages, the
+/// progress and the summary; a write error is still said.
+pub fn run(config: &pipeline::Config, strict: bool, quiet: bool) -> ExitCode {
     let progress: Mutex<Option<Progress>> = Mutex::new(None);
     let events = |e: Event<'_>| match e {
+        Event::Message(_) | Event::Opened { .. } | Event::Read { .. } | Event::Closed if quiet => {}
         Event::Message(m) => eprintln!("pith: {m}"),
         Event::Opened { name, bytes } => {
             if let Ok(mut p) = progress.lock() {
@@ -55,7 +57,7 @@ pub fn run(config: &pipeline::Config, strict: bool) -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
-    if sum.streams {
+    if sum.streams && !quiet {
         eprintln!("pith: {}", summary_line(&sum));
     }
     if sum.nothing() || (strict && (sum.failed > 0 || sum.unopened > 0)) {

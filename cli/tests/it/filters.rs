@@ -1,5 +1,6 @@
-//! The preprocessing filters: `--min-words` skips a page whose main text is shorter, counted
-//! under its own reason in the summary, with the same documents at every `-j`.
+//! The preprocessing filters and a quiet run: `--min-words` skips a page whose main text is
+//! shorter, counted under its own reason in the summary, with the same documents at every
+//! `-j`; `--quiet` says nothing on stderr and changes neither the documents nor the exit status.
 
 use crate::run_util::{article, json_lines, pith, stderr};
 
@@ -64,4 +65,28 @@ fn min_words_skips_short_pages_and_counts_them() {
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(!text.contains("stub"), "{text}");
     assert_eq!(text.matches("Story number").count(), 3, "{text}");
+}
+
+#[test]
+fn quiet_says_nothing_but_keeps_the_documents_and_the_exit_status() {
+    let input = pages();
+    let loud = pith(
+        &["--format", "json", "--min-words", "20", "-j", "2"],
+        &input,
+    );
+    assert!(!stderr(&loud).is_empty());
+    for q in ["--quiet", "-q"] {
+        let o = pith(
+            &["--format", "json", "--min-words", "20", "-j", "2", q],
+            &input,
+        );
+        assert_eq!(stderr(&o), "", "{q}");
+        assert_eq!(o.stdout, loud.stdout, "{q}");
+        assert!(o.status.success());
+    }
+    // A run that gives no page still fails, and says nothing.
+    let o = pith(&["--quiet", "--min-words", "1000"], &input);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stderr(&o), "");
+    assert!(o.stdout.is_empty());
 }
