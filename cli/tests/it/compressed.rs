@@ -5,13 +5,18 @@
 //! the zstd tool, `compressed/README.md`); a cut or damaged stream gives the records before the
 //! damage and one fault; garbage behind a magic number and random bytes are refused.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use serde_json::Value;
 
 use crate::run_util;
+use run_util::{bz2, zst};
+
+/// xz at the preset these tests were written with.
+fn xz(data: &[u8]) -> Vec<u8> {
+    run_util::xz(data, 6)
+}
 
 use run_util::{json_lines, pith};
 
@@ -53,23 +58,6 @@ fn jsonl() -> Vec<u8> {
         })
         .collect::<String>()
         .into_bytes()
-}
-
-fn zst(data: &[u8]) -> Vec<u8> {
-    ruzstd::encoding::compress_to_vec(data, ruzstd::encoding::CompressionLevel::Fastest)
-}
-
-fn xz(data: &[u8]) -> Vec<u8> {
-    let mut w =
-        lzma_rust2::XzWriter::new(Vec::new(), lzma_rust2::XzOptions::with_preset(6)).expect("xz");
-    w.write_all(data).expect("xz");
-    w.finish().expect("xz")
-}
-
-fn bz2(data: &[u8]) -> Vec<u8> {
-    let mut w = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
-    w.write_all(data).expect("bzip2");
-    w.finish().expect("bzip2")
 }
 
 fn fixture(name: &str) -> Vec<u8> {

@@ -9,9 +9,14 @@
 //! `PITH_DAMAGE_SEEDS=n` runs more seeds than the default.
 
 use crate::run_util;
+use run_util::{bz2, zst};
+
+/// xz at the preset these tests were written with.
+fn xz(data: &[u8]) -> Vec<u8> {
+    run_util::xz(data, 1)
+}
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::time::Duration;
 
 use run_util::{gz, json_lines, pith_within, stderr};
@@ -49,23 +54,6 @@ fn frame(data: &[u8], check: &[u8], checksum: bool) -> Vec<u8> {
         f.extend_from_slice(&sum.to_le_bytes());
     }
     f
-}
-
-fn zst(data: &[u8]) -> Vec<u8> {
-    ruzstd::encoding::compress_to_vec(data, ruzstd::encoding::CompressionLevel::Fastest)
-}
-
-fn xz(data: &[u8]) -> Vec<u8> {
-    let mut w =
-        lzma_rust2::XzWriter::new(Vec::new(), lzma_rust2::XzOptions::with_preset(1)).expect("xz");
-    w.write_all(data).expect("xz");
-    w.finish().expect("xz")
-}
-
-fn bz2(data: &[u8]) -> Vec<u8> {
-    let mut w = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
-    w.write_all(data).expect("bzip2");
-    w.finish().expect("bzip2")
 }
 
 /// What pith gives for `bytes`, the same at `-j 1`, `-j 2` and from stdin (checked): the

@@ -139,3 +139,23 @@ pub fn gz(data: &[u8]) -> Vec<u8> {
     e.write_all(data).expect("gzip");
     e.finish().expect("gzip")
 }
+
+/// `data` as one zstd frame (ruzstd's encoder, its fastest level).
+pub fn zst(data: &[u8]) -> Vec<u8> {
+    ruzstd::encoding::compress_to_vec(data, ruzstd::encoding::CompressionLevel::Fastest)
+}
+
+/// `data` as one xz stream at `preset` (0-9).
+pub fn xz(data: &[u8], preset: u32) -> Vec<u8> {
+    let mut w = lzma_rust2::XzWriter::new(Vec::new(), lzma_rust2::XzOptions::with_preset(preset))
+        .expect("xz");
+    w.write_all(data).expect("xz");
+    w.finish().expect("xz")
+}
+
+/// `data` as one bzip2 stream (fast compression).
+pub fn bz2(data: &[u8]) -> Vec<u8> {
+    let mut w = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
+    w.write_all(data).expect("bzip2");
+    w.finish().expect("bzip2")
+}
