@@ -270,25 +270,6 @@ impl Forest {
         }
     }
 
-    /// The leaf value tree `root` gives the prepared `row` (at least [`Forest::width`] long).
-    #[inline]
-    fn walk<V: Value>(&self, root: i32, row: &[V]) -> f64 {
-        let nodes = self.nodes.as_slice();
-        let mut i = root;
-        // The reader proved each child lies after its parent and inside the arrays, and each
-        // feature inside the row (`raw_rows` checks the row's width): the walk ends, and no
-        // index below is out of bounds.
-        while i >= 0 {
-            let n = &nodes[i as usize];
-            i = if row[usize::from(n.feature)].at_most(n.thr32, n.value) {
-                n.left
-            } else {
-                n.right
-            };
-        }
-        self.leaves[!i as usize]
-    }
-
     /// The raw scores (sums of leaf values, in tree order) of the row `x`, prepared here.
     pub fn raw<V: Value>(&self, x: &[V]) -> Vec<f64> {
         let mut row: Vec<V> = x.to_vec();
@@ -309,24 +290,74 @@ impl Forest {
         if width < self.width() || width == 0 {
             return;
         }
-        if outputs == 1 {
-            for &root in &self.roots {
-                for (row, o) in rows.chunks_exact(width).zip(out.iter_mut()) {
-                    *o += self.walk(root, row);
-                }
-            }
-            return;
-        }
+        let n = (rows.len() / width).min(out.len() / outputs);
         for (t, &root) in self.roots.iter().enumerate() {
             let k = t % outputs;
-            for (row, o) in rows.chunks_exact(width).zip(out.chunks_exact_mut(outputs)) {
-                if let Some(o) = o.get_mut(k) {
-                    *o += self.walk(root, row);
+            let mut first = 0;
+            while first < n {
+                let count = LANES.min(n - first);
+                let leaves = self.walk_lanes(root, rows, width, first, count);
+                for (l, &leaf) in leaves.iter().enumerate().take(count) {
+                    if let Some(o) = out.get_mut((first + l) * outputs + k) {
+                        *o += self.leaves.get(!leaf as usize).copied().unwrap_or(0.0);
+                    }
                 }
+                first += count;
             }
         }
     }
+
+    /// The leaves tree `root` sends rows `first..first + count` of `rows` to (`count` at most
+    /// [`LANES`]), as `!leaf`: the rows walk the tree side by side, one level of every row a
+    /// step, each step a comparison and a select rather than a branch. A lone walk waits on
+    /// each split's load and guesses its way wrong at about every other split; side by side,
+    /// the rows' loads overlap and the selects have nothing to guess. A row that reached its
+    /// leaf stays on it while the others go on; lanes past `count` start on a leaf.
+    #[inline]
+    fn walk_lanes<V: Value>(
+        &self,
+        root: i32,
+        rows: &[V],
+        width: usize,
+        first: usize,
+        count: usize,
+    ) -> [i32; LANES] {
+        let nodes = self.nodes.as_slice();
+        let mut at = [-1i32; LANES];
+        let mut base = [0usize; LANES];
+        for l in 0..count {
+            at[l] = root;
+            base[l] = (first + l) * width;
+        }
+        // The reader proved each child lies after its parent and inside the arrays, and each
+        // feature inside the row (`raw_rows` checked the row's width): every lane reaches a
+        // leaf within the tree's size, and no index below is out of bounds.
+        // A lane on a leaf reads split 0 and stays: only while some lane is on a split, so
+        // there is a split 0.
+        let mut live = root >= 0 && count > 0;
+        while live {
+            live = false;
+            for l in 0..LANES {
+                let i = at[l];
+                let n = &nodes[i.max(0) as usize];
+                let x = rows[base[l] + usize::from(n.feature)];
+                let next = if x.at_most(n.thr32, n.value) {
+                    n.left
+                } else {
+                    n.right
+                };
+                let next = if i >= 0 { next } else { i };
+                at[l] = next;
+                live |= next >= 0;
+            }
+        }
+        at
+    }
 }
+
+/// How many rows walk a tree side by side ([`Forest::walk_lanes`]): enough loads in flight to
+/// hide a split's latency, few enough that rows that reached a leaf early waste little.
+const LANES: usize = 8;
 
 /// The logistic function: a binary model's probability from its raw score.
 pub fn logistic(raw: f64) -> f64 {
