@@ -13,7 +13,7 @@ pub mod paths;
 pub mod store;
 
 pub use crate::extract::fastce::model::{
-    DEFAULT_MIN_MATCH, EXT, Family, LoadError, MAGIC, MAX_FILE, MAX_SIGNATURE, Member, Template,
-    VERSION,
+    DEFAULT_MIN_MATCH, EXT, Family, Fault as TemplateFault, LoadError, MAGIC, MAX_FILE,
+    MAX_SIGNATURE, Member, Template, VERSION,
 };
 pub use store::{Store, file_for, host_of};

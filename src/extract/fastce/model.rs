@@ -167,12 +167,10 @@ impl Template {
     }
 
     /// Reads a template body (module comment) from `r`.
-    fn read_body(r: &mut Reader<'_>) -> Result<Template, String> {
+    fn read_body(r: &mut Reader<'_>) -> Result<Template, Fault> {
         let dims = r.u16()?;
         if dims != DIMS {
-            return Err(format!(
-                "learned with {dims} feature dimensions, this pith uses {DIMS}"
-            ));
+            return Err(Fault::Dimensions(dims));
         }
         r.u16()?;
         let similarity = r.f32()?;
@@ -184,7 +182,7 @@ impl Template {
             ("min_match", min_match),
         ] {
             if !(0.0..=1.0).contains(&v) {
-                return Err(format!("parameter {name} = {v} out of range 0..1"));
+                return Err(Fault::Parameter(name, v));
             }
         }
         let pages = r.u32()?;
@@ -211,7 +209,7 @@ impl Template {
                 let d = r.u16()?;
                 let c = r.u16()?;
                 if d >= DIMS || entries.last().is_some_and(|&(p, _)| p >= d) {
-                    return Err("feature vector out of order or out of range".into());
+                    return Err(Fault::FeatureOrder);
                 }
                 entries.push((d, c));
             }
@@ -227,7 +225,7 @@ impl Template {
             && noncontent.windows(2).all(|w| w[0].0 <= w[1].0)
             && fingerprints.windows(2).all(|w| w[0] < w[1]);
         if !sorted {
-            return Err("path tables are not sorted".into());
+            return Err(Fault::Unsorted);
         }
         Ok(Template {
             host,
@@ -423,12 +421,12 @@ impl Family {
     /// Parses a template file's bytes, version 1 or [`VERSION`]. `file` names the file in
     /// errors.
     pub fn from_bytes(bytes: &[u8], file: &Path) -> Result<Family, LoadError> {
-        let err = |msg: String| LoadError {
+        let err = |fault: Fault| LoadError {
             file: file.to_path_buf(),
-            msg,
+            fault,
         };
         if bytes.len() < MAGIC.len() || bytes.get(..MAGIC.len()) != Some(MAGIC.as_slice()) {
-            return Err(err("not a pith template (bad magic bytes)".into()));
+            return Err(err(Fault::Magic));
         }
         let mut r = Reader {
             bytes,
@@ -436,31 +434,26 @@ impl Family {
         };
         let version = r.u16().map_err(&err)?;
         if version > VERSION {
-            return Err(err(format!(
-                "template format version {version} is newer than this pith reads ({VERSION}); \
-                 relearn it or upgrade pith"
-            )));
+            return Err(err(Fault::Newer(version)));
         }
         if version == 0 {
-            return Err(err("template format version 0 is invalid".into()));
+            return Err(err(Fault::VersionZero));
         }
         // The checksum covers everything before the last eight bytes.
         let Some(body_len) = bytes.len().checked_sub(8) else {
-            return Err(err("truncated (no checksum)".into()));
+            return Err(err(Fault::NoChecksum));
         };
         let (body, tail) = bytes.split_at(body_len);
         let mut stored = [0u8; 8];
         stored.copy_from_slice(tail);
         if body_len < r.pos || fnv1a(FNV_OFFSET, body) != u64::from_le_bytes(stored) {
-            return Err(err(
-                "checksum mismatch (file truncated or corrupt); relearn it".into(),
-            ));
+            return Err(err(Fault::Checksum));
         }
         let mut r = Reader {
             bytes: body,
             pos: r.pos,
         };
-        let parse = |r: &mut Reader<'_>| -> Result<Family, String> {
+        let parse = |r: &mut Reader<'_>| -> Result<Family, Fault> {
             r.u16()?;
             let family = if version == 1 {
                 Family::single(Template::read_body(r)?)
@@ -469,9 +462,7 @@ impl Family {
                 let n = r.u16()? as usize;
                 let k = r.u16()?;
                 if k > MAX_SIGNATURE {
-                    return Err(format!(
-                        "signature length {k} is over the largest pith reads ({MAX_SIGNATURE})"
-                    ));
+                    return Err(Fault::Signature(k));
                 }
                 let host = r.string()?;
                 // Each member takes at least its path count, its signature and a body of
@@ -491,12 +482,12 @@ impl Family {
                     });
                 }
                 if members.is_empty() {
-                    return Err("no template in the file".into());
+                    return Err(Fault::Empty);
                 }
                 Family { host, members }
             };
             if r.pos != r.bytes.len() {
-                return Err(format!("{} bytes of trailing data", r.bytes.len() - r.pos));
+                return Err(Fault::Trailing(r.bytes.len() - r.pos));
             }
             Ok(family)
         };
@@ -506,17 +497,18 @@ impl Family {
     /// Reads a template file (at most [`MAX_FILE`] bytes).
     pub fn load(file: &Path) -> Result<Family, LoadError> {
         use std::io::Read;
-        let err = |msg: String| LoadError {
+        let err = |fault: Fault| LoadError {
             file: file.to_path_buf(),
-            msg,
+            fault,
         };
-        let f = crate::files::open_regular(file).map_err(|e| err(e.to_string()))?;
+        let f = crate::files::open_regular(file)
+            .map_err(|e| err(Fault::Io(e.kind(), e.to_string())))?;
         let mut bytes = Vec::new();
         f.take(MAX_FILE + 1)
             .read_to_end(&mut bytes)
-            .map_err(|e| err(e.to_string()))?;
+            .map_err(|e| err(Fault::Io(e.kind(), e.to_string())))?;
         if bytes.len() as u64 > MAX_FILE {
-            return Err(err(format!("larger than {MAX_FILE} bytes")));
+            return Err(err(Fault::TooLarge));
         }
         Family::from_bytes(&bytes, file)
     }
@@ -560,17 +552,98 @@ fn truncate(s: &str, max: usize) -> &str {
 }
 
 /// A template that could not be used, with the file it came from.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct LoadError {
     /// The template file.
     pub file: PathBuf,
     /// Why it could not be used.
-    pub msg: String,
+    pub fault: Fault,
 }
 
 impl std::fmt::Display for LoadError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "template {}: {}", self.file.display(), self.msg)
+        write!(f, "template {}: {}", self.file.display(), self.fault)
+    }
+}
+
+/// Why a template file could not be used: the reader checks every field and count before it
+/// trusts it, and names the first one that fails.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Fault {
+    /// The file could not be opened or read.
+    Io(std::io::ErrorKind, String),
+    /// Larger than [`MAX_FILE`] bytes.
+    TooLarge,
+    /// It does not start with [`MAGIC`].
+    Magic,
+    /// Written by a newer pith (its format version).
+    Newer(u16),
+    /// Format version 0, which no pith writes.
+    VersionZero,
+    /// Too short to hold its checksum.
+    NoChecksum,
+    /// The checksum does not match: the file is truncated or corrupt.
+    Checksum,
+    /// A field or a table ends past the end of the file (at this byte).
+    Truncated(usize),
+    /// A count (the first value) at a byte (the second) needs more bytes than are left.
+    Count(usize, usize),
+    /// A host or path name is not UTF-8.
+    NotUtf8,
+    /// Learned with this many feature dimensions, not [`DIMS`].
+    Dimensions(u16),
+    /// A parameter outside 0..1: its name and value.
+    Parameter(&'static str, f32),
+    /// A feature vector is out of order or out of range.
+    FeatureOrder,
+    /// The path tables are not sorted.
+    Unsorted,
+    /// A signature longer than [`MAX_SIGNATURE`].
+    Signature(u16),
+    /// A family without templates.
+    Empty,
+    /// This many bytes follow the last template.
+    Trailing(usize),
+}
+
+impl std::fmt::Display for Fault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Fault::Io(_, e) => write!(f, "{e}"),
+            Fault::TooLarge => write!(f, "larger than {MAX_FILE} bytes"),
+            Fault::Magic => write!(f, "not a pith template (bad magic bytes)"),
+            Fault::Newer(v) => write!(
+                f,
+                "template format version {v} is newer than this pith reads ({VERSION}); \
+                 relearn it or upgrade pith"
+            ),
+            Fault::VersionZero => write!(f, "template format version 0 is invalid"),
+            Fault::NoChecksum => write!(f, "truncated (no checksum)"),
+            Fault::Checksum => write!(
+                f,
+                "checksum mismatch (file truncated or corrupt); relearn it"
+            ),
+            Fault::Truncated(at) => write!(f, "truncated at byte {at}"),
+            Fault::Count(n, at) => write!(
+                f,
+                "count {n} at byte {at} needs more bytes than the file has"
+            ),
+            Fault::NotUtf8 => write!(f, "a name is not UTF-8"),
+            Fault::Dimensions(d) => write!(
+                f,
+                "learned with {d} feature dimensions, this pith uses {DIMS}"
+            ),
+            Fault::Parameter(name, v) => write!(f, "parameter {name} = {v} out of range 0..1"),
+            Fault::FeatureOrder => write!(f, "feature vector out of order or out of range"),
+            Fault::Unsorted => write!(f, "path tables are not sorted"),
+            Fault::Signature(k) => write!(
+                f,
+                "signature length {k} is over the largest pith reads ({MAX_SIGNATURE})"
+            ),
+            Fault::Empty => write!(f, "no template in the file"),
+            Fault::Trailing(n) => write!(f, "{n} bytes of trailing data"),
+        }
     }
 }
 
@@ -583,56 +656,54 @@ struct Reader<'b> {
 }
 
 impl Reader<'_> {
-    fn take(&mut self, n: usize) -> Result<&[u8], String> {
+    fn take(&mut self, n: usize) -> Result<&[u8], Fault> {
         let end = self.pos.checked_add(n).filter(|&e| e <= self.bytes.len());
         let Some(end) = end else {
-            return Err(format!("truncated at byte {}", self.pos));
+            return Err(Fault::Truncated(self.pos));
         };
         let s = self.bytes.get(self.pos..end).unwrap_or(&[]);
         self.pos = end;
         Ok(s)
     }
-    fn array<const N: usize>(&mut self) -> Result<[u8; N], String> {
+    fn array<const N: usize>(&mut self) -> Result<[u8; N], Fault> {
         let mut a = [0u8; N];
         a.copy_from_slice(self.take(N)?);
         Ok(a)
     }
-    fn u16(&mut self) -> Result<u16, String> {
+    fn u16(&mut self) -> Result<u16, Fault> {
         Ok(u16::from_le_bytes(self.array()?))
     }
-    fn u32(&mut self) -> Result<u32, String> {
+    fn u32(&mut self) -> Result<u32, Fault> {
         Ok(u32::from_le_bytes(self.array()?))
     }
-    fn u64(&mut self) -> Result<u64, String> {
+    fn u64(&mut self) -> Result<u64, Fault> {
         Ok(u64::from_le_bytes(self.array()?))
     }
-    fn f32(&mut self) -> Result<f32, String> {
+    fn f32(&mut self) -> Result<f32, Fault> {
         Ok(f32::from_le_bytes(self.array()?))
     }
-    fn string(&mut self) -> Result<String, String> {
+    fn string(&mut self) -> Result<String, Fault> {
         let n = self.u16()? as usize;
         let b = self.take(n)?;
-        String::from_utf8(b.to_vec()).map_err(|_| "a name is not UTF-8".to_string())
+        String::from_utf8(b.to_vec()).map_err(|_| Fault::NotUtf8)
     }
     fn left(&self) -> usize {
         self.bytes.len().saturating_sub(self.pos)
     }
     /// A u32 count of items at least `min_size` bytes each, checked against the bytes left.
-    fn count(&mut self, min_size: usize) -> Result<usize, String> {
+    fn count(&mut self, min_size: usize) -> Result<usize, Fault> {
         let at = self.pos;
         let n = self.u32()? as usize;
         self.check(n, min_size, at)
     }
-    fn count16(&mut self, min_size: usize) -> Result<usize, String> {
+    fn count16(&mut self, min_size: usize) -> Result<usize, Fault> {
         let at = self.pos;
         let n = self.u16()? as usize;
         self.check(n, min_size, at)
     }
-    pub(crate) fn check(&self, n: usize, min_size: usize, at: usize) -> Result<usize, String> {
+    pub(crate) fn check(&self, n: usize, min_size: usize, at: usize) -> Result<usize, Fault> {
         if n.saturating_mul(min_size) > self.left() {
-            return Err(format!(
-                "count {n} at byte {at} needs more bytes than the file has"
-            ));
+            return Err(Fault::Count(n, at));
         }
         Ok(n)
     }
