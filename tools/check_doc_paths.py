@@ -6,7 +6,8 @@ Reads README.md, DEVELOPING.md and docs/*.md. In inline code spans and link targ
 - repository paths: words that start with a folder or file at the repository's top
   (`src/input/warc.rs`, `cli/tests/it/damage.rs`, `tools/same_output.sh`, `docs/model.md`,
   `lab/benches/`), and the targets of relative Markdown links (`[x](docs/model.md#anchor)`,
-  resolved from the linking file's folder). A trailing `:LINE` or `#anchor` is dropped; words
+  resolved from the linking file's folder; a link's `#anchor` into a Markdown file must be one
+  of its headings, as GitHub names them). A trailing `:LINE` is dropped; words
   with wildcards or placeholders (`*`, `...`, `<`, `{`, `N`-style upper-case names) are left
   alone.
 - Rust paths into the library: `pith::input::Record`, `input::warc::read_one`,
@@ -136,6 +137,27 @@ def check_rust(path, modules):
     return None
 
 
+_ANCHORS = {}
+
+
+def anchors(md):
+    """The anchors GitHub gives the headings of `md`."""
+    if md not in _ANCHORS:
+        seen, found, fence = {}, set(), False
+        for line in md.read_text(encoding="utf-8").splitlines():
+            if line.lstrip().startswith("```"):
+                fence = not fence
+            if fence or not re.match(r"#{1,6} ", line):
+                continue
+            text = line.lstrip("#").strip().lower()
+            slug = re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+            n = seen.get(slug, 0)
+            seen[slug] = n + 1
+            found.add(slug if n == 0 else f"{slug}-{n}")
+        _ANCHORS[md] = found
+    return _ANCHORS[md]
+
+
 def looks_like_repo_path(word):
     if "/" not in word and word not in TOP:
         return False
@@ -178,12 +200,13 @@ def check_file(md, modules, problems):
             target = m.group(1)
             if re.match(r"^[a-z]+:", target) or target.startswith("#"):
                 continue
+            anchor = target.split("#", 1)[1] if "#" in target else None
             target = clean(target)
-            if not target:
-                continue
-            p = (md.parent / target).resolve()
+            p = (md.parent / target).resolve() if target else md
             if not p.exists():
                 problems.append(f"{rel_md}:{lineno}: link to a missing file: {target}")
+            elif anchor and p.suffix == ".md" and anchor not in anchors(p):
+                problems.append(f"{rel_md}:{lineno}: link to a missing heading: {m.group(1)}")
         # Code spans: repository paths and Rust paths.
         for m in CODE_SPAN.finditer(line):
             span = m.group(2)
