@@ -46,7 +46,7 @@ struct Args {
     pages: Option<PathBuf>,
 
     /// blocks: label against the gold's word pairs counted, each claimed by one block, longest
-    /// blocks first (measured, not the shipped model's labels: docs/model.md)
+    /// blocks first (measured, not the shipped model's labels: docs/research-log.md)
     #[argh(switch)]
     counted_pairs: bool,
 

@@ -53,7 +53,7 @@ TYPE_SETS = ["wcxb_train", "wcxb_dev"]
 # benchmark, L3S-GN1's Google News pages): every page is an `article` for the type model. A
 # label from the set's definition, not from its pages. Without them the type model, trained on
 # WCXB alone, called 32% of l3s_gn1's and 86% of scrapinghub's pages articles when each was
-# held out; with them (the other news set in training) 90% and 94% (docs/model.md).
+# held out; with them (the other news set in training) 90% and 94% (docs/research-log.md).
 ARTICLE_SETS = ["scrapinghub", "l3s_gn1"]
 # Sets not labelled but reported in the same way (CleanEval mixes page kinds; Dragnet's pages
 # are articles with comments).
@@ -70,7 +70,7 @@ COMMON = dict(
     **DETERMINISTIC,
 )
 # Smaller trees, more rounds: chosen by the host-grouped CV below among a few settings (15
-# leaves × 100 rounds 0.821, 7 × 200 0.828, learning rate 0.05 × 200 0.822; see docs/model.md).
+# leaves × 100 rounds 0.821, 7 × 200 0.828, learning rate 0.05 × 200 0.822; see docs/research-log.md).
 TYPE_PARAMS = dict(COMMON, objective="multiclass", learning_rate=0.1, num_leaves=7)
 TYPE_ROUNDS = 200
 CONF_PARAMS = dict(COMMON, objective="cross_entropy", learning_rate=0.05, min_data_in_leaf=20)
@@ -79,7 +79,7 @@ CONF_ROUNDS = 150
 
 # The text model (src/page/model/words.rs): hashed word buckets, sublinear tf × smoothed idf,
 # unit length, multinomial logistic regression. C = 4 was the first value tried; C = 1 gave a
-# stacked CV accuracy of 0.869 against 0.882 (docs/model.md).
+# stacked CV accuracy of 0.869 against 0.882 (docs/research-log.md).
 TEXT_BUCKETS = 8192
 TEXT_C = 4.0
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Out-of-fold page-type probabilities for every page of the page table (a lab input for
-`train.py --page-columns`; docs/model.md, "The page type as a block feature").
+`train.py --page-columns`; docs/research-log.md, "The page type as a block feature").
 
 Each page's seven probabilities come from the shipped type model's recipe
 (`page_model.fit_stacked_type`: trees over the features and the text model) trained without

@@ -146,7 +146,7 @@ def hysteresis(sel, seed, gap):
 # That was the library's first rule. Since issue 42 the library keeps the repeats the content
 # makes (a refrain, a notice printed twice) and drops only a region rendered again, judged on
 # the tree (extract::repeats); blocks carry no tree here, so the trainer still scores its
-# thresholds with the first rule (docs/model.md, "Repeats the content makes").
+# thresholds with the first rule (docs/research-log.md, "Repeats the content makes").
 # --keep-repeats measures the selection without it.
 REPEATS = {"once": True}
 
@@ -322,7 +322,7 @@ def set_weights(df, mask):
 
 
 # The inner CV that gives the training part its out-of-fold probabilities (the second model's
-# inputs, the thresholds' choice). --inner-folds 4 (measured, not kept; docs/model.md, "Two
+# inputs, the thresholds' choice). --inner-folds 4 (measured, not kept; docs/research-log.md, "Two
 # more variants with the floor"): CV 0.8733 -> 0.8741, but cleaneval_final 0.959 -> 0.950 and
 # scrapinghub 0.947 -> 0.941 held out, for twice the training time.
 INNER = {"folds": 2}
@@ -402,7 +402,7 @@ def pair_scores(df, bank, oof, mask, sw, betas):
     return per
 
 
-# --robust-sets (measured, not kept; docs/model.md, "The worst set's gain as the threshold's
+# --robust-sets (measured, not kept; docs/research-log.md, "The worst set's gain as the threshold's
 # objective"): the triple whose worst training set gains most over `auto` (each set's mean page
 # F1 under the triple minus `auto`'s mean there) instead of the best mean over all pages. With
 # one set (the CV) it is the pooled choice.
@@ -458,7 +458,7 @@ def fit_with_threshold(df, x, bank, train_mask):
 STACK = {"on": True}
 PAGES = {"codes": None}
 NEIGHBOURS = ["s_prev1", "s_next1", "s_prev2", "s_next2", "s_window", "s_page", "s_max", "s_best"]
-# --best-run (measured, not kept; docs/model.md, "Two more variants with the floor"): three more
+# --best-run (measured, not kept; docs/research-log.md, "Two more variants with the floor"): three more
 # inputs from the page's best run of blocks under the first model (best_runs). CV 0.8733 ->
 # 0.8725, all six sets held out 0.8678 -> 0.8653. The library has no such inputs, so --model
 # refuses it.
@@ -575,7 +575,7 @@ def fit_stacked(df, x, bank, train_mask):
     return predict, thr, oof2
 
 
-# --chooser (measured, not shipped; docs/model.md, "Choosing between the model and `auto`,
+# --chooser (measured, not shipped; docs/research-log.md, "Choosing between the model and `auto`,
 # page by page"): per page, a small regressor predicts the model's F1 minus `auto`'s from what
 # the block model says of the page, and the output is `auto`'s when the prediction is not above
 # zero. It learns from the training pages' out-of-fold stage-2 probabilities, so it sees the

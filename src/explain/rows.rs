@@ -29,7 +29,7 @@ pub struct BlockRow {
     /// The share of its word pairs the gold has, against a gold text by the per-block rule
     /// ([`Labels::Text`]: `gold` is whether it is at least one half); `None` under two
     /// words and under the other labels. `pith-lab blocks --label-share` writes it as the
-    /// label the shipped block model learns (docs/model.md, "The label rule").
+    /// label the shipped block model learns (docs/model.md, "The label").
     pub share: Option<f64>,
     /// The tag name of the block-level element holding the block (`""` when unknown).
     pub tag: &'static str,
@@ -46,7 +46,7 @@ pub enum Labels<'a> {
     /// content otherwise.
     Text(&'a str),
     /// A gold text, pairs counted (`pith-lab blocks --counted-pairs`; measured, not the
-    /// shipped model's labels, docs/model.md): a block is content when at least half of its
+    /// shipped model's labels, docs/research-log.md): a block is content when at least half of its
     /// word pairs are among the gold's pairs that no longer block (or earlier one of its
     /// length) claimed; a pair counts as often as the gold has it.
     CountedText(&'a str),

@@ -58,7 +58,7 @@
 //! (plus binary searches), and its two climbs to the ancestors are bounded by the tree's depth
 //! limit. Measured on every gold set, `auto` and the block model, against the rule it
 //! replaced (every repeat outside the exemptions dropped) and `--keep-repeats`, with the
-//! variants not adopted: docs/model.md, "A text the page repeats kept once" and "Repeats the
+//! variants not adopted: docs/research-log.md, "A text the page repeats kept once" and "Repeats the
 //! content makes".
 
 use ahash::AHashMap;

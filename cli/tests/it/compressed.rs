@@ -262,7 +262,7 @@ fn garbage_behind_a_magic_number_and_random_bytes_are_refused() {
 
 /// Writes the three records and a training set to `$PITH_ZST_DIR` for `compressed/README.md`.
 #[test]
-#[ignore]
+#[ignore = "writes fixture inputs: set PITH_ZST_DIR (cli/tests/compressed/README.md)"]
 fn write_fixture_inputs() {
     let dir = PathBuf::from(std::env::var("PITH_ZST_DIR").expect("PITH_ZST_DIR"));
     std::fs::create_dir_all(dir.join("samples")).expect("mkdir");

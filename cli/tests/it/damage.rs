@@ -6,7 +6,7 @@
 use crate::common;
 use crate::damage_harness;
 
-use damage_harness::{Case, Damage, Layout, check};
+use damage_harness::{Case, check};
 
 #[test]
 fn seeded_damages_keep_the_invariant() {
@@ -28,53 +28,6 @@ fn seeded_damages_keep_the_invariant() {
         failures.len(),
         failures.join("\n\n")
     );
-}
-
-/// `SEED=n cargo test --test damage show_seed -- --ignored --nocapture` shows one case.
-#[test]
-#[ignore]
-fn show_seed() {
-    let seed: u64 = std::env::var("SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    let case = Case::from_seed(seed);
-    let (bytes, hit) = damage_harness::damaged(&case);
-    println!("{case:?} hit {hit:?}");
-    println!(
-        "{}",
-        String::from_utf8_lossy(&bytes)
-            .escape_debug()
-            .to_string()
-            .replace("\\r\\n", "\\r\\n\n")
-    );
-    for split in [false, true] {
-        println!("--- split {split}");
-        for l in damage_harness::read(&bytes, split) {
-            println!("{}", &l[..l.len().min(200)]);
-        }
-    }
-    let _ = (Damage::Flip, Layout::Plain);
-}
-
-#[test]
-#[ignore]
-fn show_seed_records() {
-    let seed: u64 = std::env::var("SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    let case = Case::from_seed(seed);
-    let (bytes, _) = damage_harness::damaged(&case);
-    let mut r = pith::input::warc::Reader::new(&bytes[..], "t".into(), 1 << 20);
-    while let Some(item) = r.next_item() {
-        match item {
-            pith::input::Item::Page(p) => {
-                println!("PAGE {:?} {:?}", p.id, String::from_utf8_lossy(p.page()))
-            }
-            other => println!("{other:?}"),
-        }
-    }
 }
 
 // The damage reproducers (built here), each run through the binary at `-j 1`,

@@ -3,8 +3,10 @@
 //! `#checks`; the test reads them from `--dump-dom` and compares them with what the report
 //! shows and with `pith`'s own output, then saves a screenshot (under the test's tmp
 //! directory, or `PITH_SCREENSHOT_DIR` when set: that is how `docs/*.png` were made).
-//! Without Chromium (`apt-get install chromium`) the test says so and passes. The tests on
-//! the ScrapingHub set need `../shared` (ignored without it: see tests/common).
+//! The tests are ignored unless asked for, because they need Chromium (`apt-get install
+//! chromium`): `cargo test -p pith-cli --test it explain_browser -- --ignored` runs them, and
+//! then a missing Chromium, or one that cannot run a page headless, fails them (`.ci/run` runs
+//! them so). The tests on the ScrapingHub set need `../shared` as well, and fail without it.
 
 use crate::common;
 
@@ -17,9 +19,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-/// Chromium, when it is installed and runs scripts headless here (a probe page whose script
-/// rewrites its text); `None` after saying why.
-fn chromium() -> Option<PathBuf> {
+/// Chromium, which must be installed and run scripts headless here (a probe page whose script
+/// rewrites its text): the test fails, saying why, when it does not.
+#[track_caller]
+fn chromium() -> PathBuf {
     let bin = match std::env::var_os("PITH_CHROMIUM") {
         Some(p) => PathBuf::from(p),
         None => {
@@ -28,8 +31,10 @@ fn chromium() -> Option<PathBuf> {
                 .map(PathBuf::from)
                 .find(|p| p.exists())
             else {
-                eprintln!("skipping: Chromium not found (apt-get install -y chromium)");
-                return None;
+                panic!(
+                    "Chromium not found (apt-get install -y chromium, or set PITH_CHROMIUM); \
+                     these tests run only when asked for, and need it"
+                );
             };
             bin
         }
@@ -40,14 +45,12 @@ fn chromium() -> Option<PathBuf> {
         "<p id=x>static</p><script>document.getElementById('x').textContent='scripted'</script>",
     )
     .expect("write probe");
-    if !run_chromium(&bin, &probe, "--dump-dom").contains("scripted") {
-        eprintln!(
-            "skipping: {} does not run a page headless here",
-            bin.display()
-        );
-        return None;
-    }
-    Some(bin)
+    assert!(
+        run_chromium(&bin, &probe, "--dump-dom").contains("scripted"),
+        "{} does not run a page headless here",
+        bin.display()
+    );
+    bin
 }
 
 /// Runs headless Chromium on `file` with `mode` (`--dump-dom` or `--screenshot=...`) and
@@ -148,10 +151,9 @@ fn screenshot(bin: &Path, report: &Path, name: &str) {
 }
 
 #[test]
+#[ignore = "needs Chromium: cargo test -p pith-cli --test it explain_browser -- --ignored"]
 fn explain_report_renders_and_its_counts_are_pith_s() {
-    let Some(bin) = chromium() else {
-        return;
-    };
+    let bin = chromium();
     let pages = [PathBuf::from("../tests/pages/article.html")];
     let dir = tempdir("explain");
     explain_reports_render(&bin, &pages, &dir);
@@ -159,12 +161,10 @@ fn explain_report_renders_and_its_counts_are_pith_s() {
 
 /// The same on three pages of the ScrapingHub set; the screenshot is of the last.
 #[test]
-#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
+#[ignore = "needs Chromium and ../shared/data: cargo test -p pith-cli --test it explain_browser -- --ignored"]
 fn explain_report_renders_on_scrapinghub_pages() {
     let html = common::shared("data/scrapinghub/html");
-    let Some(bin) = chromium() else {
-        return;
-    };
+    let bin = chromium();
     let mut all: Vec<PathBuf> = std::fs::read_dir(&html)
         .expect("scrapinghub pages")
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -227,13 +227,11 @@ fn explain_reports_render(bin: &Path, pages: &[PathBuf], dir: &Path) {
 }
 
 #[test]
-#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
+#[ignore = "needs Chromium and ../shared/data: cargo test -p pith-cli --test it explain_browser -- --ignored"]
 fn eval_report_renders_its_plots_and_links() {
     let set = common::shared("data/scrapinghub");
     let peer = common::shared("peers/scrapinghub/readability");
-    let Some(bin) = chromium() else {
-        return;
-    };
+    let bin = chromium();
     let n = std::fs::read_dir(set.join("html"))
         .expect("scrapinghub pages")
         .count() as u64;

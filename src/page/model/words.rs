@@ -26,7 +26,7 @@ use crate::extract::blocks::{FNV_OFFSET, fnv1a};
 
 /// Buckets of hashed words. 8,192 keeps collisions rare among the few thousand words that
 /// matter while the weights stay at 0.46 MB; in the prototype the page-type CV scored 0.871
-/// with 4,096 and 0.882 with 8,192 buckets (docs/model.md).
+/// with 4,096 and 0.882 with 8,192 buckets (docs/research-log.md).
 pub const BUCKETS: usize = 8192;
 
 /// Hashed before a URL path's words, so that they are words of their own.
