@@ -383,8 +383,18 @@ struct TextCount {
 
 impl TextCount {
     fn add(&mut self, s: &str) {
+        // Most text is ASCII: its bytes are its characters, with no UTF-8 to decode.
+        if s.is_ascii() {
+            self.add_chars(s.bytes().map(char::from));
+        } else {
+            self.add_chars(s.chars());
+        }
+    }
+
+    #[inline(always)]
+    fn add_chars(&mut self, chars: impl Iterator<Item = char>) {
         let (mut prev, mut prev2) = (' ', ' ');
-        for c in s.chars() {
+        for c in chars {
             let blank = is_blank(c);
             if !blank {
                 self.chars += 1;
