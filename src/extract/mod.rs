@@ -218,12 +218,14 @@ pub fn run_judged(doc: &Document<'_>, opts: &Options) -> (Selection, Option<lear
             danag::extract(doc, danag::Segments::PhysicalLines, opts.gap),
             None,
         ),
+        // A page of more text than the model reads: the rules, under the caller's options.
+        Algo::Model if !learned::reads(doc) => (auto::extract(doc, &opts.tuning()), None),
         Algo::Model if opts.comments => {
-            let (sel, judged) = learned_with_comments(doc, opts);
+            let (sel, judged) = learned_with_comments(doc, opts, learned::describe(doc));
             (sel, Some(judged))
         }
         Algo::Model => {
-            let (sel, judged) = learned::extract_judged(doc, opts.mode);
+            let (sel, judged) = learned::selection_judged(learned::describe(doc), opts.mode);
             (sel, Some(judged))
         }
     };
@@ -260,8 +262,11 @@ fn comments_beyond(doc: &Document<'_>, opts: &Options, without: &Selection) -> V
 /// `auto`'s selection without comments under the options it was trained on; when the
 /// caller's options are those, that selection is the one [`comments`] subtracts, and `auto`
 /// runs once more (with comments) instead of twice.
-fn learned_with_comments(doc: &Document<'_>, opts: &Options) -> (Selection, learned::Judgement) {
-    let d = learned::describe(doc);
+fn learned_with_comments(
+    doc: &Document<'_>,
+    opts: &Options,
+    d: learned::features::Described,
+) -> (Selection, learned::Judgement) {
     let found = if learned::trained_on(opts) {
         comments_beyond(doc, opts, &d.selection)
     } else {

@@ -106,6 +106,17 @@ pub enum Error {
     },
 }
 
+/// The name of the algorithm whose selection `run_judged` gave: the chosen one, except on a
+/// page the block model does not read ([`extract::learned::reads`]), where
+/// the model gives no judgement and the selection is the rules'.
+fn ran(algo: Algo, judged: &Option<extract::learned::Judgement>) -> &'static str {
+    if algo == Algo::Model && judged.is_none() {
+        Algo::Rules.name()
+    } else {
+        algo.name()
+    }
+}
+
 /// The most markup a page may have, as [`markup`] counts it: 4 Mi (the default record limit,
 /// 64 MiB, over 16), or one per 16 bytes of a larger page (a raised limit). A page of mostly
 /// tags costs 40-70 bytes of memory a unit (node, per-element statistics of `auto`, output),
@@ -309,7 +320,7 @@ fn from_text(
             }
             Some((_, _, Ok((_, "auto")))) => {
                 let (sel, judged) = extract::run_judged(&doc, &opts.extract);
-                (sel, opts.extract.algo.name().into(), judged)
+                (sel, ran(opts.extract.algo, &judged).into(), judged)
             }
             Some((f, i, Ok((sel, how)))) => {
                 let algo = if how == "fastce+auto" {
@@ -324,7 +335,7 @@ fn from_text(
             }
             _ => {
                 let (sel, judged) = extract::run_judged(&doc, &opts.extract);
-                (sel, opts.extract.algo.name().into(), judged)
+                (sel, ran(opts.extract.algo, &judged).into(), judged)
             }
         };
         let output::Rendered { text, images } =

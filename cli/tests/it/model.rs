@@ -185,3 +185,29 @@ fn explain_shows_each_blocks_probability_of_content() {
     let below = html.matches("(below the threshold").count();
     assert!(above >= 10 && below >= 10, "{above} above, {below} below");
 }
+
+#[test]
+fn a_page_of_more_text_than_the_model_reads_gets_the_rules_and_says_so() {
+    // 40,000 paragraphs of one word: more text nodes than the model reads on a page of 160 KB
+    // (`pith::extract::learned::max_blocks`: 16 Ki). The model would hold about 2.4 KB a block
+    // (four million such paragraphs took 9.6 GB and three minutes); the rules' selection
+    // comes out instead, named in JSON, and the same as `--algo rules`.
+    let dir = fresh_dir("model", "cap");
+    let page = dir.join("dense.html");
+    let body = format!(
+        "<html><body><article><p>The council said the bridge opens in spring, after the \
+         repairs to its northern pier are finished.</p></article>{}</body></html>",
+        "<p>x".repeat(40_000)
+    );
+    std::fs::write(&page, body).expect("write page");
+    let json = pith(&["--format", "json"], &page);
+    let v: serde_json::Value = serde_json::from_str(json.trim()).expect("one JSON line");
+    assert_eq!(v["algo"], "rules", "{json}");
+    let default = pith(&[], &page);
+    assert!(!default.trim().is_empty());
+    assert_eq!(default, pith(&["--algo", "rules"], &page));
+    // A page under the cap is the model's.
+    let json = pith(&["--format", "json"], &article());
+    let v: serde_json::Value = serde_json::from_str(json.trim()).expect("one JSON line");
+    assert_eq!(v["algo"], "model", "{json}");
+}

@@ -38,7 +38,7 @@ use ahash::AHashMap;
 use crate::extract::auto::{self, Mode};
 use crate::extract::{self, Selection};
 use crate::html::Document;
-use crate::html::tree::NONE;
+use crate::html::tree::{Kind, NONE, NodeId};
 
 use features::{Described, N_FEATURES};
 use forest::Forest;
@@ -355,6 +355,39 @@ pub fn describe(doc: &Document<'_>) -> Described {
     features::describe(doc, &trained_options())
 }
 
+/// Whether the model reads the page: a page of more text nodes (that are not blank) than
+/// [`max_blocks`] gets `auto`'s selection instead ([`crate::extract::run`]). A block is made
+/// of text nodes, so that bounds the page's blocks before any is cut.
+pub fn reads(doc: &Document<'_>) -> bool {
+    let max = max_blocks(doc.src.len());
+    let mut texts = 0usize;
+    for (i, n) in doc.tree.nodes.iter().enumerate() {
+        if n.kind == Kind::Text && !doc.raw_text(i as NodeId).trim_ascii().is_empty() {
+            texts += 1;
+            if texts > max {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// The most blocks the model reads on a page of `page_bytes`: 16 Ki, or one per 2 KB of a
+/// larger page. A block's numbers, rows and text take about 2.4 KB while the model reads
+/// the page, so the model holds at most about 40 MB, or 1.2x the page, over what `auto`
+/// holds. A page of more (hostile markup: four million `<p>x` in 16 MB took 9.6 GB and three
+/// minutes) gets `auto`'s selection. The pages of `../shared/data` have at most 4,100 text
+/// nodes that are not blank, and 2,644 blocks.
+pub fn max_blocks(page_bytes: usize) -> usize {
+    MIN_MAX_BLOCKS.max(page_bytes / BYTES_PER_BLOCK)
+}
+
+/// [`max_blocks`]' floor, whatever the page's size.
+const MIN_MAX_BLOCKS: usize = 16 << 10;
+
+/// [`max_blocks`] past its floor: a block read per this many bytes of the page.
+const BYTES_PER_BLOCK: usize = 2048;
+
 /// The best expected F1 of a page whose blocks have probabilities of content `p` and `words`
 /// words each, F*: with the blocks sorted by falling probability (ties in block order), the
 /// largest `2 Σ_S p·w / (Σ_S w + Σ_all p·w)` over the prefixes S, the expected F1 of keeping
@@ -439,14 +472,21 @@ pub fn select(d: Described, judged: &[(f64, f64)]) -> Selection {
     sel
 }
 
-/// The block model's selection of the page under `mode` ([`describe`], then [`selection`]).
+/// The block model's selection of the page under `mode` ([`describe`], then [`selection`]);
+/// `auto`'s on a page the model does not read ([`reads`]).
 pub fn extract(doc: &Document<'_>, mode: Mode) -> Selection {
-    selection(describe(doc), mode)
-}
-
-/// [`extract`], with what else the model read: [`Judgement`].
-pub fn extract_judged(doc: &Document<'_>, mode: Mode) -> (Selection, Judgement) {
-    selection_judged(describe(doc), mode)
+    if reads(doc) {
+        selection(describe(doc), mode)
+    } else {
+        auto::extract(
+            doc,
+            &extract::Options {
+                mode,
+                ..trained_options()
+            }
+            .tuning(),
+        )
+    }
 }
 
 /// What the block model's selection comes with.
