@@ -29,10 +29,16 @@
 //! [`XZ_MEM_LIMIT_KIB`], bzip2 a 900 KB block), the held piece is at most the record limit,
 //! and the raw bytes of the piece being read are kept (up to [`TAP_MAX`]) to look for the
 //! next piece from its start after damage.
+//!
+//! Each decoder is a Cargo feature (`zstd`, `xz`, `bzip2`; gzip is always built). A build
+//! without one still recognizes its magic bytes ([`sniff`] does not depend on the features), so
+//! such a piece is never read as a page: it fails to start with an error that names the
+//! feature ([`Kind::unbuilt`]), once, and reading goes on at the next piece it can decode.
 
 use std::collections::VecDeque;
 use std::io::{self, Read};
 
+#[cfg(feature = "zstd")]
 use ruzstd::decoding::{BlockDecodingStrategy, Dictionary, FrameDecoder};
 
 /// A compression format recognized by its first bytes.
@@ -54,6 +60,40 @@ impl Kind {
             Kind::Xz => "xz",
             Kind::Bzip2 => "bzip2",
         }
+    }
+
+    /// Whether this build decompresses the format: each decoder is the Cargo feature of the
+    /// format's name.
+    pub fn built(self) -> bool {
+        match self {
+            Kind::Zstd => cfg!(feature = "zstd"),
+            Kind::Xz => cfg!(feature = "xz"),
+            Kind::Bzip2 => cfg!(feature = "bzip2"),
+        }
+    }
+
+    /// The error for an input of this format when this build does not decompress it
+    /// ([`Kind::built`]); `None` when it does.
+    pub fn unbuilt(self) -> Option<io::Error> {
+        (!self.built()).then(|| without(self.name()))
+    }
+}
+
+/// The error for input of the format `name` in a build without the feature of that name.
+fn without(name: &str) -> io::Error {
+    invalid(&format!(
+        "{name} input, but this pith was built without the `{name}` feature"
+    ))
+}
+
+/// The error for a piece this build cannot decompress ([`Kind::unbuilt`]); `None` for one it
+/// can (gzip always).
+fn unbuilt(form: Form) -> Option<io::Error> {
+    match form {
+        Form::Zstd => Kind::Zstd.unbuilt(),
+        Form::Xz => Kind::Xz.unbuilt(),
+        Form::Bzip2 => Kind::Bzip2.unbuilt(),
+        Form::Gzip => None,
     }
 }
 
@@ -79,6 +119,7 @@ const READ: usize = 64 << 10;
 const STEP: usize = 64 << 10;
 /// Decompressed bytes the xz decoder produces at a time: a call that fails gives none of
 /// what it decoded, so this bounds what is lost before the damage.
+#[cfg(feature = "xz")]
 const XZ_OUT: usize = 1 << 10;
 /// A hunt for the next piece reads bytes again (after a false magic number) at most this many
 /// times the bytes it has advanced, plus [`RESCAN_MIN`].
@@ -87,6 +128,7 @@ const RESCAN_MIN: u64 = 4 << 20;
 /// Bytes looked at ahead to judge a zstd magic number found while hunting.
 const PLAUSIBLE: usize = 1 << 20;
 /// Compressed bytes given to the xz decoder at a time.
+#[cfg(feature = "xz")]
 const XZ_IN: usize = 512;
 /// Decompressed bytes of a dropped piece carried by its error ([`dropped_head`]).
 const HEAD: usize = 64 << 10;
@@ -95,6 +137,7 @@ const GZIP_FIELD_MAX: usize = 64 << 10;
 /// An empty raw zstd block that ends its frame, and room for a checksum: fed to a frame
 /// decoder that failed, so that it hands out the window it holds (ruzstd keeps the last
 /// window of a frame until the frame ends).
+#[cfg(feature = "zstd")]
 const ZSTD_END: [u8; 7] = [1, 0, 0, 0, 0, 0, 0];
 
 /// True for the first bytes of a zstd skippable frame (magic `0x184D2A5?`).
@@ -456,12 +499,25 @@ impl<R: Read> Read for Window<R> {
 /// The decoder of the piece being read.
 enum Decoder {
     /// The frame decoder is [`Decoded::zstd`]; whether the frame has a checksum.
+    #[cfg(feature = "zstd")]
     Zstd {
         checksum: bool,
     },
+    #[cfg(feature = "xz")]
     Xz(Box<lzma_rust2::XzStream>),
     Bzip2(Box<Bzip2>),
     Gzip(Box<Gzip>),
+}
+
+impl Decoder {
+    /// Whether the zstd frame being read ends with a checksum; `None` for any other piece.
+    fn zstd_checksum(&self) -> Option<bool> {
+        match self {
+            #[cfg(feature = "zstd")]
+            Decoder::Zstd { checksum } => Some(*checksum),
+            _ => None,
+        }
+    }
 }
 
 /// A gzip member after its header: the deflate stream, then the trailer.
@@ -528,6 +584,7 @@ pub struct Decoded<R = Box<dyn io::BufRead + Send>> {
     lost: Option<Lost>,
     zstd: FrameDecoder,
     /// The dictionary of the dictionary frame, used by frames that do not name theirs.
+    #[cfg(feature = "zstd")]
     dict: Option<u32>,
     /// Decompressed bytes queued so far, and their count where the zstd frame being read
     /// started.
@@ -551,6 +608,7 @@ impl<R: Read> Decoded<R> {
             out: VecDeque::new(),
             lost: None,
             zstd: FrameDecoder::new(),
+            #[cfg(feature = "zstd")]
             dict: None,
             queued: 0,
             frame_out: 0,
@@ -593,15 +651,16 @@ impl<R: Read> Decoded<R> {
         let Some(p) = &self.piece else {
             return false;
         };
-        if !matches!(p.decoder, Decoder::Zstd { .. })
-            || self.frame_out != start
+        let Some(checksum) = p.decoder.zstd_checksum() else {
+            return false;
+        };
+        if self.frame_out != start
             || end <= start
             || self.queued > end
             || self.zstd.content_size() != end - start
         {
             return false;
         }
-        let checksum = matches!(p.decoder, Decoder::Zstd { checksum: true });
         let from = p.start;
         self.piece = None;
         self.win.mark = None;
@@ -833,33 +892,14 @@ impl<R: Read> Decoded<R> {
         self.win.back_after_mark();
     }
 
-    /// Starts a piece at its magic number.
+    /// Starts a piece at its magic number; one this build cannot decompress fails here.
     fn begin(&mut self, form: Form) -> io::Result<Decoder> {
+        if let Some(e) = unbuilt(form) {
+            return Err(e);
+        }
         match form {
-            Form::Zstd => {
-                let descriptor = self.win.peek(5)?.get(4).copied().unwrap_or(0);
-                self.zstd
-                    .reset(&mut self.win)
-                    .map_err(|e| invalid(&e.to_string()))?;
-                // Frame_Header_Descriptor bits 0-1: no dictionary ID in the header, so a frame
-                // after a dictionary frame uses its dictionary.
-                if descriptor & 3 == 0
-                    && let Some(id) = self.dict
-                {
-                    self.zstd
-                        .force_dict(id)
-                        .map_err(|e| invalid(&e.to_string()))?;
-                }
-                self.frame_out = self.queued;
-                // Frame_Header_Descriptor bit 2: Content_Checksum_Flag.
-                Ok(Decoder::Zstd {
-                    checksum: descriptor & 4 != 0,
-                })
-            }
-            Form::Xz => Ok(Decoder::Xz(Box::new(lzma_rust2::XzStream::new_mem_limit(
-                false,
-                XZ_MEM_LIMIT_KIB,
-            )))),
+            Form::Zstd => self.begin_zstd(),
+            Form::Xz => begin_xz(),
             Form::Bzip2 => {
                 // "BZh" and the block size digit (checked by `piece_at`).
                 let level = self.win.peek(4)?.get(3).map_or(9, |d| d.wrapping_sub(b'0'));
@@ -875,6 +915,35 @@ impl<R: Read> Decoded<R> {
                 })))
             }
         }
+    }
+
+    /// Starts a zstd frame at its magic number.
+    #[cfg(feature = "zstd")]
+    fn begin_zstd(&mut self) -> io::Result<Decoder> {
+        let descriptor = self.win.peek(5)?.get(4).copied().unwrap_or(0);
+        self.zstd
+            .reset(&mut self.win)
+            .map_err(|e| invalid(&e.to_string()))?;
+        // Frame_Header_Descriptor bits 0-1: no dictionary ID in the header, so a frame
+        // after a dictionary frame uses its dictionary.
+        if descriptor & 3 == 0
+            && let Some(id) = self.dict
+        {
+            self.zstd
+                .force_dict(id)
+                .map_err(|e| invalid(&e.to_string()))?;
+        }
+        self.frame_out = self.queued;
+        // Frame_Header_Descriptor bit 2: Content_Checksum_Flag.
+        Ok(Decoder::Zstd {
+            checksum: descriptor & 4 != 0,
+        })
+    }
+
+    /// Without the `zstd` feature no zstd frame starts ([`Decoded::begin`] says why).
+    #[cfg(not(feature = "zstd"))]
+    fn begin_zstd(&mut self) -> io::Result<Decoder> {
+        Err(without("zstd"))
     }
 
     /// Reads a gzip member's header (RFC 1952 section 2.3).
@@ -938,6 +1007,14 @@ impl<R: Read> Decoded<R> {
         if payload.len() as u64 != len {
             return Err(invalid("dictionary frame cut short"));
         }
+        self.load_dict(payload)?;
+        self.win.mark = None;
+        Ok(())
+    }
+
+    /// Makes the dictionary of a dictionary frame (its payload) the one of the frames after it.
+    #[cfg(feature = "zstd")]
+    fn load_dict(&mut self, mut payload: Vec<u8>) -> io::Result<()> {
         if payload.starts_with(&ZSTD_MAGIC) {
             // A compressed dictionary (the format allows either).
             let mut dict = Vec::new();
@@ -956,9 +1033,14 @@ impl<R: Read> Decoded<R> {
         self.dict = Some(dict.id);
         self.zstd
             .add_dict(dict)
-            .map_err(|e| invalid(&format!("dictionary frame: {e}")))?;
-        self.win.mark = None;
-        Ok(())
+            .map_err(|e| invalid(&format!("dictionary frame: {e}")))
+    }
+
+    /// Without the `zstd` feature a dictionary frame is an error, as the frames after it are.
+    #[cfg(not(feature = "zstd"))]
+    fn load_dict(&mut self, payload: Vec<u8>) -> io::Result<()> {
+        let _ = payload;
+        Err(without("zstd"))
     }
 
     /// Decompresses the piece being read a little further.
@@ -967,10 +1049,12 @@ impl<R: Read> Decoded<R> {
             return Ok(());
         };
         let step = match &mut p.decoder {
+            #[cfg(feature = "zstd")]
             Decoder::Zstd { checksum } => {
                 let checksum = *checksum;
                 self.step_zstd(&mut p.held, checksum)
             }
+            #[cfg(feature = "xz")]
             Decoder::Xz(x) => step_xz(&mut self.win, x, &mut p.held),
             Decoder::Bzip2(b) => step_bzip2(&mut self.win, b, &mut p.held),
             Decoder::Gzip(g) => step_gzip(&mut self.win, g, &mut p.held),
@@ -1086,6 +1170,7 @@ impl<R: Read> Decoded<R> {
     }
 
     /// A zstd frame a block further.
+    #[cfg(feature = "zstd")]
     fn step_zstd(&mut self, held: &mut Vec<u8>, checksum: bool) -> io::Result<Step> {
         let _ = checksum;
         if !self.zstd.is_finished()
@@ -1118,7 +1203,43 @@ impl<R: Read> Decoded<R> {
     }
 }
 
+/// Stands in for ruzstd's frame decoder in a build without the `zstd` feature: no frame is
+/// ever started, so there is never a frame size to skip by or a frame under way.
+#[cfg(not(feature = "zstd"))]
+struct FrameDecoder;
+
+#[cfg(not(feature = "zstd"))]
+impl FrameDecoder {
+    fn new() -> Self {
+        FrameDecoder
+    }
+
+    fn content_size(&self) -> u64 {
+        0
+    }
+
+    fn is_finished(&self) -> bool {
+        true
+    }
+}
+
+/// Starts an xz stream at its magic number.
+#[cfg(feature = "xz")]
+fn begin_xz() -> io::Result<Decoder> {
+    Ok(Decoder::Xz(Box::new(lzma_rust2::XzStream::new_mem_limit(
+        false,
+        XZ_MEM_LIMIT_KIB,
+    ))))
+}
+
+/// Without the `xz` feature no xz stream starts ([`Decoded::begin`] says why).
+#[cfg(not(feature = "xz"))]
+fn begin_xz() -> io::Result<Decoder> {
+    Err(without("xz"))
+}
+
 /// Moves what a zstd frame decoder can hand out into `held`.
+#[cfg(feature = "zstd")]
 fn drain_zstd(d: &mut FrameDecoder, held: &mut Vec<u8>) -> io::Result<()> {
     loop {
         let n = d.can_collect();
@@ -1136,6 +1257,7 @@ fn drain_zstd(d: &mut FrameDecoder, held: &mut Vec<u8>) -> io::Result<()> {
 }
 
 /// An xz stream a step further.
+#[cfg(feature = "xz")]
 fn step_xz<R: Read>(
     win: &mut Window<R>,
     x: &mut lzma_rust2::XzStream,
@@ -1190,6 +1312,7 @@ fn step_xz<R: Read>(
     Ok(Step::More)
 }
 
+#[cfg(feature = "xz")]
 fn input_empty<R: Read>(win: &mut Window<R>) -> io::Result<bool> {
     Ok(win.avail()?.is_empty())
 }
@@ -1239,24 +1362,7 @@ fn step_bzip2<R: Read>(
     w.put(crc, 32);
     let stream = w.finish();
     let old = held.len();
-    let mut d = bzip2::Decompress::new(false);
-    let mut input = &stream[..];
-    let failed = loop {
-        let len = held.len();
-        held.resize(len + STEP, 0);
-        let (in0, out0) = (d.total_in(), d.total_out());
-        let r = d.decompress(input, &mut held[len..]);
-        let consumed = (d.total_in() - in0) as usize;
-        let produced = (d.total_out() - out0) as usize;
-        held.truncate(len + produced);
-        input = input.get(consumed..).unwrap_or(&[]);
-        match r {
-            Ok(bzip2::Status::StreamEnd) => break None,
-            Ok(_) if consumed == 0 && produced == 0 => break Some("no progress".to_string()),
-            Ok(_) => {}
-            Err(e) => break Some(format!("{e}")),
-        }
-    };
+    let failed = bunzip(&stream, held);
     let Some(failed) = failed else {
         win.consume((end / 8) as usize);
         bz.bit = (end % 8) as u8;
@@ -1288,6 +1394,38 @@ fn step_bzip2<R: Read>(
         ),
         dropped,
     ))
+}
+
+/// Decompresses `stream` (one bzip2 block made a stream of its own) onto `held`: `None` when
+/// it ends well, else why it failed (what it decompressed before is left on `held`).
+#[cfg(feature = "bzip2")]
+fn bunzip(stream: &[u8], held: &mut Vec<u8>) -> Option<String> {
+    let mut d = bzip2::Decompress::new(false);
+    let mut input = stream;
+    loop {
+        let len = held.len();
+        held.resize(len + STEP, 0);
+        let (in0, out0) = (d.total_in(), d.total_out());
+        let r = d.decompress(input, &mut held[len..]);
+        let consumed = (d.total_in() - in0) as usize;
+        let produced = (d.total_out() - out0) as usize;
+        held.truncate(len + produced);
+        input = input.get(consumed..).unwrap_or(&[]);
+        match r {
+            Ok(bzip2::Status::StreamEnd) => break None,
+            Ok(_) if consumed == 0 && produced == 0 => break Some("no progress".to_string()),
+            Ok(_) => {}
+            Err(e) => break Some(format!("{e}")),
+        }
+    }
+}
+
+/// Without the `bzip2` feature no bzip2 stream starts ([`Decoded::begin`] says why), so no
+/// block is decompressed.
+#[cfg(not(feature = "bzip2"))]
+fn bunzip(stream: &[u8], held: &mut Vec<u8>) -> Option<String> {
+    let _ = (stream, held);
+    Some(without("bzip2").to_string())
 }
 
 /// A gzip member a step further, its trailer (CRC32, ISIZE) checked at its end.
@@ -1400,6 +1538,7 @@ mod tests {
         Ok(out)
     }
 
+    #[cfg(feature = "zstd")]
     #[test]
     fn zstd_frames_and_skippable_frames() {
         use ruzstd::encoding::{CompressionLevel, compress_to_vec};
@@ -1458,6 +1597,88 @@ mod tests {
         f
     }
 
+    /// A build without a format's decoder still knows the format by its magic bytes: an input
+    /// of it is an error naming the missing feature, and a piece of it among others is one
+    /// fault with that message; neither is read as a page or dropped without a word.
+    #[cfg(not(all(feature = "zstd", feature = "xz", feature = "bzip2")))]
+    #[test]
+    fn a_format_built_without_is_an_error_that_names_its_feature() {
+        use crate::input::{Framing, Input, Item};
+        use std::io::Write;
+        let open = |file: Vec<u8>| {
+            Input::from_reader(
+                Box::new(io::Cursor::new(file)),
+                "slim",
+                Framing::Auto,
+                1 << 20,
+                false,
+            )
+        };
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(&warc_record(2)).unwrap();
+        let gz = gz.finish().unwrap();
+        let mut xz = XZ_MAGIC.to_vec();
+        xz.extend_from_slice(&[0, 4, 0xe6, 0xd6, 0xb4, 0x46, 2, 0, 0x21, 1]);
+        let mut bz = b"BZh91AY&SY".to_vec();
+        bz.extend_from_slice(&[0x5a, 0x1c, 0x7b, 0x3e, 0, 0, 1, 2, 3]);
+        let cases = [
+            (Kind::Zstd, rle_frame(&warc_record(1), 0, b"")),
+            (Kind::Xz, xz),
+            (Kind::Bzip2, bz),
+        ];
+        let mut seen = 0;
+        for (kind, piece) in cases {
+            if kind.built() {
+                continue;
+            }
+            seen += 1;
+            let name = kind.name();
+            let want =
+                format!("{name} input, but this pith was built without the `{name}` feature");
+            assert_eq!(sniff(&piece), Some(kind));
+            // The whole input.
+            let Err(e) = open(piece.clone()) else {
+                panic!("{name}: read as an input");
+            };
+            assert_eq!(e.kind(), io::ErrorKind::InvalidData);
+            assert!(e.to_string().contains(&want), "{name}: {e}");
+            // Before a gzip member: one fault, then the member's record.
+            let mut file = piece.clone();
+            file.extend_from_slice(&gz);
+            let (mut input, framing) = open(file).unwrap();
+            assert_eq!(framing, Framing::Warc, "{name}");
+            let items: Vec<Item> = std::iter::from_fn(|| input.next_item()).collect();
+            assert_eq!(items.len(), 2, "{name}: {items:?}");
+            assert!(
+                matches!(&items[0], Item::Fault(f) if f.message.contains(&want)),
+                "{name}: {:?}",
+                items[0]
+            );
+            assert!(
+                matches!(&items[1], Item::Page(r) if r.url.as_deref() == Some("http://example.org/2")),
+                "{name}: {:?}",
+                items[1]
+            );
+            // After a plain record: the record, then one fault.
+            let mut file = warc_record(1);
+            file.extend_from_slice(&piece);
+            let (mut input, _) = open(file).unwrap();
+            let items: Vec<Item> = std::iter::from_fn(|| input.next_item()).collect();
+            assert_eq!(items.len(), 2, "{name}: {items:?}");
+            assert!(matches!(&items[0], Item::Page(_)), "{name}: {:?}", items[0]);
+            assert!(
+                matches!(&items[1], Item::Fault(f) if f.message.contains(&want)),
+                "{name}: {:?}",
+                items[1]
+            );
+            // The decoder alone: the error, and no byte.
+            let e = read_all(kind, &piece).unwrap_err();
+            assert!(e.to_string().contains(&want), "{name}: {e}");
+        }
+        assert!(seen > 0);
+    }
+
+    #[cfg(feature = "zstd")]
     #[test]
     fn a_zstd_bomb_record_is_skipped_by_its_frame_not_decompressed() {
         use crate::input::{Framing, Input, Item};

@@ -522,6 +522,10 @@ impl Input {
                 let nothing = d.first_bytes().map(|b| b.is_empty());
                 match (nothing, d.first_error()) {
                     (Err(e), _) => return Err(e),
+                    // A format this build has no decoder for says so itself.
+                    (Ok(true), Some(e)) if !kind.built() => {
+                        return Err(io::Error::new(io::ErrorKind::InvalidData, e));
+                    }
                     (Ok(true), Some(e)) => {
                         return Err(io::Error::new(
                             io::ErrorKind::InvalidData,

@@ -44,7 +44,7 @@
 //!   `xml:lang`), `<meta http-equiv=content-language>`, `<meta name=language>`, `og:locale`
 //!   (`lang_source: "declared"`; one that names no language is passed over), else detected from the
 //!   extracted plain text (Markdown output's too) by whatlang (`"detected"`, only when
-//!   whatlang calls it reliable).
+//!   whatlang calls it reliable; never in a build without the `lang` feature).
 //!
 //! JSON-LD is parsed with serde_json, never matched with patterns; a hostile page's JSON-LD
 //! is bounded: [`LD_MAX_SCRIPT`] bytes per script, [`LD_MAX_TOTAL`] in all, [`LD_MAX_SCRIPTS`]
@@ -421,9 +421,86 @@ pub const LANG_THREE_LETTER: &[&str] = &[
     "fil", "yue", "haw", "ceb", "gsw", "ast", "nds", "kok", "mai",
 ];
 
+/// The languages whatlang detects: ISO 639-3 code, English name, name in the language itself
+/// (whatlang's `Lang::code`, `eng_name` and `name`, in its order). Declared languages are read
+/// by this table, not by whatlang, so that a build without the `lang` feature (no whatlang)
+/// reads a page's declaration as the default build does; a test holds it to whatlang's.
+pub const LANGUAGES: &[(&str, &str, &str)] = &[
+    ("epo", "Esperanto", "Esperanto"),
+    ("eng", "English", "English"),
+    ("rus", "Russian", "Русский"),
+    ("cmn", "Mandarin", "普通话"),
+    ("spa", "Spanish", "Español"),
+    ("por", "Portuguese", "Português"),
+    ("ita", "Italian", "Italiano"),
+    ("ben", "Bengali", "বাংলা"),
+    ("fra", "French", "Français"),
+    ("deu", "German", "Deutsch"),
+    ("ukr", "Ukrainian", "Українська"),
+    ("kat", "Georgian", "ქართული"),
+    ("ara", "Arabic", "العربية"),
+    ("hin", "Hindi", "हिन्दी"),
+    ("jpn", "Japanese", "日本語"),
+    ("heb", "Hebrew", "עברית"),
+    ("yid", "Yiddish", "ייִדיש"),
+    ("pol", "Polish", "Polski"),
+    ("amh", "Amharic", "አማርኛ"),
+    ("jav", "Javanese", "Basa Jawa"),
+    ("kor", "Korean", "한국어"),
+    ("nob", "Bokmal", "Bokmål"),
+    ("dan", "Danish", "Dansk"),
+    ("swe", "Swedish", "Svenska"),
+    ("fin", "Finnish", "Suomi"),
+    ("tur", "Turkish", "Türkçe"),
+    ("nld", "Dutch", "Nederlands"),
+    ("hun", "Hungarian", "Magyar"),
+    ("ces", "Czech", "Čeština"),
+    ("ell", "Greek", "Ελληνικά"),
+    ("bul", "Bulgarian", "Български"),
+    ("bel", "Belarusian", "Беларуская"),
+    ("mar", "Marathi", "मराठी"),
+    ("kan", "Kannada", "ಕನ್ನಡ"),
+    ("ron", "Romanian", "Română"),
+    ("slv", "Slovene", "Slovenščina"),
+    ("hrv", "Croatian", "Hrvatski"),
+    ("srp", "Serbian", "Српски"),
+    ("mkd", "Macedonian", "Македонски"),
+    ("lit", "Lithuanian", "Lietuvių"),
+    ("lav", "Latvian", "Latviešu"),
+    ("est", "Estonian", "Eesti"),
+    ("tam", "Tamil", "தமிழ்"),
+    ("vie", "Vietnamese", "Tiếng Việt"),
+    ("urd", "Urdu", "اُردُو"),
+    ("tha", "Thai", "ภาษาไทย"),
+    ("guj", "Gujarati", "ગુજરાતી"),
+    ("uzb", "Uzbek", "Oʻzbekcha"),
+    ("pan", "Punjabi", "ਪੰਜਾਬੀ"),
+    ("aze", "Azerbaijani", "Azərbaycanca"),
+    ("ind", "Indonesian", "Bahasa Indonesia"),
+    ("tel", "Telugu", "తెలుగు"),
+    ("pes", "Persian", "فارسی"),
+    ("mal", "Malayalam", "മലയാളം"),
+    ("ori", "Oriya", "ଓଡ଼ିଆ"),
+    ("mya", "Burmese", "မြန်မာစာ"),
+    ("nep", "Nepali", "नेपाली"),
+    ("sin", "Sinhalese", "සිංහල"),
+    ("khm", "Khmer", "ភាសាខ្មែរ"),
+    ("tuk", "Turkmen", "Türkmençe"),
+    ("aka", "Akan", "Akan"),
+    ("zul", "Zulu", "IsiZulu"),
+    ("sna", "Shona", "ChiShona"),
+    ("afr", "Afrikaans", "Afrikaans"),
+    ("lat", "Latin", "Lingua Latina"),
+    ("slk", "Slovak", "Slovenčina"),
+    ("cat", "Catalan", "Català"),
+    ("tgl", "Tagalog", "Tagalog"),
+    ("hye", "Armenian", "Հայերեն"),
+    ("cym", "Welsh", "Cymraeg"),
+];
+
 /// Language names written where a code belongs (`Japanese` in a WARC record's
-/// `Content-Language`, `English` in `<meta name=language>`) are read by whatlang's names of
-/// its languages, in English and in the language itself (`Deutsch`, `Русский`), and these,
+/// `Content-Language`, `English` in `<meta name=language>`) are read by the names of
+/// [`LANGUAGES`], in English and in the language itself (`Deutsch`, `Русский`), and these,
 /// which whatlang names otherwise (`Mandarin`) or not at all.
 pub const LANG_NAMES: &[(&str, &str)] = &[
     ("chinese", "zh"),
@@ -2017,7 +2094,7 @@ fn declared_lang(f: &Found) -> Option<String> {
 /// `None` when it names no language. Read from every form pages and servers write: `en_US`,
 /// `EN`, a list (`en-US,en;q=0.9`: the first), a three-letter code (`eng` → `en`, `ger` →
 /// `de`: [`LANG_ALIASES`]), a language's name (`Japanese` → `ja`, `Deutsch` → `de`). The
-/// primary language must be a known code ([`ISO639_1`], [`LANG_THREE_LETTER`], whatlang's);
+/// primary language must be a known code ([`ISO639_1`], [`LANG_THREE_LETTER`], [`LANGUAGES`]);
 /// the subtags after it are kept while they have the shape of a script, region or variant
 /// (an extension or a malformed subtag ends the tag: `en-US-x-foo` → `en-us`).
 pub fn lang_tag(raw: &str) -> Option<String> {
@@ -2067,9 +2144,14 @@ fn lang_code(code: &str) -> Option<&str> {
         2 => ISO639_1.split_ascii_whitespace().find(|c| *c == code),
         3 => iso639_1(code)
             .or_else(|| LANG_THREE_LETTER.iter().copied().find(|c| *c == code))
-            .or_else(|| whatlang::Lang::from_code(code).map(|l| l.code())),
+            .or_else(|| listed_code(code)),
         _ => None,
     }
+}
+
+/// A three-letter code of [`LANGUAGES`].
+fn listed_code(code: &str) -> Option<&'static str> {
+    LANGUAGES.iter().find(|l| l.0 == code).map(|l| l.0)
 }
 
 /// The code of a language written by its name, lower case (`japanese`, `deutsch`).
@@ -2077,27 +2159,44 @@ fn lang_by_name(name: &str) -> Option<&'static str> {
     if let Some((_, code)) = LANG_NAMES.iter().find(|(n, _)| *n == name) {
         return Some(code);
     }
-    let l = whatlang::Lang::all().iter().find(|l| {
-        l.eng_name().eq_ignore_ascii_case(name)
-            || l.name().eq_ignore_ascii_case(name)
-            || (!name.is_ascii() && l.name().to_lowercase() == name)
+    let code = listed_name(name)?;
+    Some(iso639_1(code).unwrap_or(code))
+}
+
+/// The three-letter code of the language of [`LANGUAGES`] named `name`, in English or in the
+/// language itself.
+fn listed_name(name: &str) -> Option<&'static str> {
+    let (code, _, _) = LANGUAGES.iter().find(|(_, eng, own)| {
+        eng.eq_ignore_ascii_case(name)
+            || own.eq_ignore_ascii_case(name)
+            || (!name.is_ascii() && own.to_lowercase() == name)
     })?;
-    Some(iso639_1(l.code()).unwrap_or(l.code()))
+    Some(code)
 }
 
 /// The language of `text` by whatlang, as an ISO 639-1 code where there is one (639-3
-/// otherwise), when whatlang calls its answer reliable.
+/// otherwise), when whatlang calls its answer reliable; always `None` without the `lang`
+/// feature.
 pub fn detect_lang(text: &str) -> Option<&'static str> {
     let mut end = text.len().min(DETECT_MAX_BYTES);
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    let info = whatlang::detect(&text[..end])?;
-    if !info.is_reliable() {
-        return None;
-    }
-    let code = info.lang().code();
+    let code = whatlang_detect(&text[..end])?;
     Some(iso639_1(code).unwrap_or(code))
+}
+
+/// whatlang's three-letter code for `text`, when it calls its answer reliable.
+#[cfg(feature = "lang")]
+fn whatlang_detect(text: &str) -> Option<&'static str> {
+    let info = whatlang::detect(text)?;
+    info.is_reliable().then(|| info.lang().code())
+}
+
+#[cfg(not(feature = "lang"))]
+fn whatlang_detect(text: &str) -> Option<&'static str> {
+    let _ = text;
+    None
 }
 
 /// ISO 639-3 → 639-1 for the languages whatlang knows that have a two-letter code.
@@ -3018,13 +3117,34 @@ mod tests {
             neuen Brücke beschlossen, und die Arbeiten sollen im Mai beginnen, sagte die \
             Bürgermeisterin der Stadt am Abend.";
         let m = meta_of("<p>x", text);
-        assert_eq!(
-            (m.lang.as_deref(), m.lang_source),
+        // Without the `lang` feature nothing is detected: `lang` is only what is declared.
+        let want = if cfg!(feature = "lang") {
             (Some("de"), Some(DETECTED))
-        );
+        } else {
+            (None, None)
+        };
+        assert_eq!((m.lang.as_deref(), m.lang_source), want);
         // Too little text: no answer rather than a wrong one.
         let m = meta_of("<p>x", "OK");
         assert_eq!((m.lang, m.lang_source), (None, None));
+    }
+
+    /// [`LANGUAGES`] is whatlang's table, so that declarations read the same with and
+    /// without the `lang` feature.
+    #[cfg(feature = "lang")]
+    #[test]
+    fn languages_are_whatlangs() {
+        let theirs: Vec<_> = whatlang::Lang::all()
+            .iter()
+            .map(|l| (l.code(), l.eng_name(), l.name()))
+            .collect();
+        assert_eq!(LANGUAGES, theirs.as_slice());
+        for (code, _, _) in LANGUAGES {
+            assert_eq!(
+                whatlang::Lang::from_code(*code).map(|l| l.code()),
+                Some(*code)
+            );
+        }
     }
 
     #[test]
