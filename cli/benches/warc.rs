@@ -153,6 +153,7 @@ fn serial_run(path: &Path) {
         max_record_bytes: pith::input::DEFAULT_MAX_RECORD,
         max_memory: u64::MAX,
         min_words: 0,
+        target_language: Vec::new(),
         files: vec![path.to_string_lossy().into_owned()],
         url: None,
         templates: None,

@@ -115,6 +115,14 @@ struct Args {
     #[argh(option, default = "0", arg_name = "N")]
     min_words: usize,
 
+    /// keep only pages in these languages (`--target-language en,de`, or the flag again): codes
+    /// such as en, de, pt (a longer tag counts by its primary subtag: en-gb is en), compared
+    /// with the page's language as JSON's `lang` gives it (declared, else detected from the
+    /// text); a page in another language is skipped ("not in --target-language"), one whose
+    /// language is unknown too ("language unknown (--target-language)"); any --format
+    #[argh(option, arg_name = "LANG")]
+    target_language: Vec<String>,
+
     /// exit non-zero when any record failed (a damaged or cut stretch of a compressed
     /// input counts as one failed record) or any input could not be read
     #[argh(switch)]
@@ -367,6 +375,7 @@ fn config_from(args: Args) -> Result<Run, String> {
         max_record_bytes: args.max_record_bytes,
         max_memory,
         min_words: args.min_words,
+        target_language: target_languages(&args.target_language)?,
         url: args.url,
         templates,
         skip_extraction: false,
@@ -385,6 +394,30 @@ fn config_from(args: Args) -> Result<Run, String> {
         strict: args.strict,
         quiet: args.quiet,
     })
+}
+
+/// `--target-language`'s values, each a list separated by commas, as the primary subtags
+/// they name (`en-GB` -> `en`, `German` -> `de`), without repeats; a value that names no
+/// language is the message saying so.
+fn target_languages(values: &[String]) -> Result<Vec<String>, String> {
+    let mut out: Vec<String> = Vec::new();
+    for v in values.iter().flat_map(|v| v.split(',')) {
+        let v = v.trim();
+        if v.is_empty() {
+            continue;
+        }
+        let tag = pith::page::metadata::lang_tag(v).ok_or_else(|| {
+            format!("--target-language `{v}` names no language (a code such as en, de, pt-br)")
+        })?;
+        let primary = pipeline::primary_subtag(&tag).to_string();
+        if !out.contains(&primary) {
+            out.push(primary);
+        }
+    }
+    if out.is_empty() && !values.is_empty() {
+        return Err("--target-language needs a language (en, de, ...)".into());
+    }
+    Ok(out)
 }
 
 /// `--max-memory`'s value: bytes, or a number with a suffix K, M, G or T (powers of 1024,

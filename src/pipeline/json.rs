@@ -34,18 +34,7 @@ use crate::page::Extracted;
 /// first, and the text is never copied, only escaped into the line (on a page of 100 MB a
 /// copy was another 0.7x the page in memory).
 pub fn page(rec: &Record, bytes_in: usize, e: Extracted, format: crate::output::Format) -> String {
-    // A transport Content-Language is a declaration, worth more than a detected language.
-    // Normalized as the page's own (`Japanese` -> `ja`); one that names no language is dropped.
-    let content_language = rec
-        .content_language
-        .as_deref()
-        .and_then(crate::page::metadata::lang_tag);
-    let (lang, lang_source) = match (content_language, e.lang_source) {
-        (Some(cl), None | Some(crate::page::metadata::DETECTED)) => {
-            (Some(cl), Some(crate::page::metadata::DECLARED))
-        }
-        _ => (e.lang, e.lang_source),
-    };
+    let (lang, lang_source) = super::record_lang(rec, &e);
     // The metadata read the record's URL already; a date in its path when it was not asked for.
     let (date, date_source) = match e.date {
         Some(d) => (Some(d), e.date_source),

@@ -91,6 +91,12 @@ pub struct Config {
     /// A page whose main text has fewer words (white-space separated) than this is skipped,
     /// counted under [`MIN_WORDS`]; 0 keeps every page.
     pub min_words: usize,
+    /// Keep only pages in these languages: primary subtags, lower case (`en`, `de`), compared
+    /// with the primary subtag of the page's `lang` as JSON output gives it (declared, else
+    /// detected: [`record_lang`]). A page of another language is skipped under
+    /// [`TARGET_LANGUAGE`], one whose language is unknown under [`NO_LANGUAGE`]. Empty keeps
+    /// every page.
+    pub target_language: Vec<String>,
     /// Input paths; `-` is standard input.
     pub files: Vec<String>,
     /// The URL of a page given as a plain HTML file or on stdin (for JSON output).
@@ -351,7 +357,10 @@ pub type Events<'e> = &'e (dyn Fn(Event<'_>) + Sync);
 pub fn run(config: &Config, out: &mut (dyn Write + Send), events: Events<'_>) -> Summary {
     // JSON, HTML and XML output carry the page's metadata; text output never pays for it.
     let with_metadata;
-    let wants = config.json || config.options.output.format.is_document();
+    // So does `--target-language`: the language is the metadata's, declared or detected.
+    let wants = config.json
+        || config.options.output.format.is_document()
+        || !config.target_language.is_empty();
     let config = if wants && !config.options.metadata {
         let mut c = config.clone();
         c.options.metadata = true;
@@ -428,6 +437,10 @@ fn extract_record(
     match got {
         Ok(e) if config.min_words > 0 && !has_words(&e.text, config.min_words) => {
             skipped(MIN_WORDS)
+        }
+        Ok(e) if !config.target_language.is_empty() && !in_target_language(rec, &e, config) => {
+            let known = record_lang(rec, &e).0.is_some();
+            skipped(if known { TARGET_LANGUAGE } else { NO_LANGUAGE })
         }
         Ok(e) => {
             // In a stream an empty page is a normal record (its JSON says so); for a page given
@@ -548,6 +561,52 @@ pub const MIN_WORDS: &str = "fewer words than --min-words";
 /// Whether `text` has at least `n` white-space separated words (counting stops at `n`).
 fn has_words(text: &str, n: usize) -> bool {
     text.split_whitespace().nth(n.saturating_sub(1)).is_some()
+}
+
+/// The skip reason of a page in a language `--target-language` does not list
+/// ([`Config::target_language`]).
+pub const TARGET_LANGUAGE: &str = "not in --target-language";
+
+/// The skip reason of a page whose language is unknown under `--target-language`: no
+/// declaration, and too little text, or too mixed, for detection to be sure. Such a page is
+/// dropped: a run asked for German keeps what is known to be German. (trafilatura keeps a page
+/// when its detector gives no answer; its detector, py3langid, always answers, so there a page
+/// stays only when no detector is installed.)
+pub const NO_LANGUAGE: &str = "language unknown (--target-language)";
+
+/// The page's language as JSON output's `lang` gives it, and where it came from: the page's
+/// declaration, else the record's `Content-Language` (normalized as the page's: `Japanese` ->
+/// `ja`), else the language detected from the text. The one source of `lang` for JSON output
+/// and `--target-language`.
+pub(crate) fn record_lang(
+    rec: &Record,
+    e: &crate::page::Extracted,
+) -> (Option<String>, Option<&'static str>) {
+    use crate::page::metadata::{DECLARED, DETECTED, lang_tag};
+    // A transport Content-Language is a declaration, worth more than a detected language; one
+    // that names no language is dropped.
+    let content_language = rec.content_language.as_deref().and_then(lang_tag);
+    match (content_language, e.lang_source) {
+        (Some(cl), None | Some(DETECTED)) => (Some(cl), Some(DECLARED)),
+        _ => (e.lang.clone(), e.lang_source),
+    }
+}
+
+/// The primary subtag of a BCP 47 tag (`en-gb` -> `en`).
+pub fn primary_subtag(tag: &str) -> &str {
+    tag.split(['-', '_']).next().unwrap_or(tag)
+}
+
+/// Whether the page's language ([`record_lang`]) has a primary subtag
+/// [`Config::target_language`] lists.
+fn in_target_language(rec: &Record, e: &crate::page::Extracted, config: &Config) -> bool {
+    match record_lang(rec, e).0 {
+        Some(lang) => {
+            let primary = primary_subtag(&lang);
+            config.target_language.iter().any(|t| t == primary)
+        }
+        None => false,
+    }
 }
 
 /// A record that is not a page, for the count by reason.
@@ -797,6 +856,7 @@ impl JsonLines {
             max_record_bytes: 0,
             max_memory: u64::MAX,
             min_words: 0,
+            target_language: Vec::new(),
             files: Vec::new(),
             url: None,
             templates: None,

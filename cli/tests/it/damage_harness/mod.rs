@@ -360,6 +360,7 @@ pub fn read_file(bytes: &[u8]) -> Vec<String> {
         max_record_bytes: 1 << 20,
         max_memory: u64::MAX,
         min_words: 0,
+        target_language: Vec::new(),
         files: vec![file.clone()],
         url: None,
         templates: None,
