@@ -154,6 +154,7 @@ fn serial_run(path: &Path) {
         max_memory: u64::MAX,
         min_words: 0,
         target_language: Vec::new(),
+        dedup: false,
         files: vec![path.to_string_lossy().into_owned()],
         url: None,
         templates: None,

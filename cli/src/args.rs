@@ -123,6 +123,14 @@ struct Args {
     #[argh(option, arg_name = "LANG")]
     target_language: Vec<String>,
 
+    /// drop a page whose main text repeats an earlier page of the run, exactly or nearly
+    /// (`pith --dedup --format json crawl/*.warc.gz`): MinHash over 5-word shingles, a page
+    /// sharing about 70% or more of its shingles with a kept one is a repeat; the first is
+    /// kept, the same at every -j; counted as skipped ("duplicate (--dedup)"); about 300 bytes
+    /// of memory per kept page (3 GB for 10 million)
+    #[argh(switch)]
+    dedup: bool,
+
     /// exit non-zero when any record failed (a damaged or cut stretch of a compressed
     /// input counts as one failed record) or any input could not be read
     #[argh(switch)]
@@ -376,6 +384,7 @@ fn config_from(args: Args) -> Result<Run, String> {
         max_memory,
         min_words: args.min_words,
         target_language: target_languages(&args.target_language)?,
+        dedup: args.dedup,
         url: args.url,
         templates,
         skip_extraction: false,

@@ -34,6 +34,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TryRecvError, sync
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
+pub mod dedup;
 pub mod documents;
 pub mod json;
 
@@ -97,6 +98,10 @@ pub struct Config {
     /// [`TARGET_LANGUAGE`], one whose language is unknown under [`NO_LANGUAGE`]. Empty keeps
     /// every page.
     pub target_language: Vec<String>,
+    /// Drop a page whose main text repeats an earlier page of the run, exactly or nearly
+    /// ([`dedup`]: the threshold, the memory), counted under [`dedup::DUPLICATE`]; decided in
+    /// input order, so the same pages are kept at every `-j`.
+    pub dedup: bool,
     /// Input paths; `-` is standard input.
     pub files: Vec<String>,
     /// The URL of a page given as a plain HTML file or on stdin (for JSON output).
@@ -310,6 +315,8 @@ struct Done {
     failure: Option<(String, Option<String>)>,
     /// A record of a range whose numbers start at 1 ([`Local`]).
     local: Option<Local>,
+    /// With `--dedup`, the keys of a page's text ([`dedup::keys`]), for the writer to decide.
+    bands: Option<Box<dedup::Keys>>,
 }
 
 /// Where a record of a JSON lines range is: its range's records are numbered from 1 by the
@@ -447,6 +454,11 @@ fn extract_record(
             // as a file it is worth a word.
             let message = (e.text.is_empty() && plain_page(rec))
                 .then(|| format!("{name}: no main text found"));
+            let bands = if config.dedup {
+                dedup::keys(&e.text)
+            } else {
+                None
+            };
             let format = config.options.output.format;
             let out = if config.json {
                 json::page(rec, bytes_in, e, format)
@@ -462,6 +474,7 @@ fn extract_record(
                 outcome: Outcome::Extracted,
                 failure: None,
                 local: None,
+                bands,
             }
         }
         Err(err) => failed_done(rec, bytes_in, err.to_string(), note, config),
@@ -497,6 +510,7 @@ fn failed_done(
         outcome: Outcome::Failed,
         failure: Some((error, note)),
         local: None,
+        bands: None,
     }
 }
 
@@ -618,6 +632,7 @@ fn skipped(reason: &'static str) -> Done {
         outcome: Outcome::Skipped(reason),
         failure: None,
         local: None,
+        bands: None,
     }
 }
 
@@ -633,6 +648,7 @@ fn fault_done(f: &Fault, config: &Config) -> Done {
         outcome: Outcome::Failed,
         failure: None,
         local: None,
+        bands: None,
     }
 }
 
@@ -642,6 +658,8 @@ struct Writer<'o, 'e> {
     events: Events<'e>,
     wrote_text_page: bool,
     stopped: Option<Stop>,
+    /// With `--dedup`, the keys of the pages written so far.
+    seen: Option<dedup::Seen>,
 }
 
 impl Writer<'_, '_> {
@@ -655,12 +673,22 @@ impl Writer<'_, '_> {
                 (self.events)(Event::Message(line));
             }
         }
-        match d.outcome {
+        // A repeat of an earlier page is dropped here, in input order (the same at every -j).
+        let repeat = match (&mut self.seen, &d.bands, d.outcome) {
+            (Some(seen), Some(keys), Outcome::Extracted) => seen.repeats(keys),
+            _ => false,
+        };
+        let outcome = if repeat {
+            Outcome::Skipped(dedup::DUPLICATE)
+        } else {
+            d.outcome
+        };
+        match outcome {
             Outcome::Extracted => counts.extracted += 1,
             Outcome::Failed => counts.failed += 1,
             Outcome::Skipped(reason) => *counts.skipped.entry(reason).or_insert(0) += 1,
         }
-        if d.out.is_empty() {
+        if d.out.is_empty() || repeat {
             return;
         }
         if d.is_text_page && self.wrote_text_page {
@@ -796,6 +824,7 @@ fn run_serial(
         events,
         wrote_text_page: false,
         stopped: None,
+        seen: config.dedup.then(dedup::Seen::default),
     };
     let pool = counts.pool.clone();
     read_all(config, first, counts, events, |item, counts| {
@@ -857,6 +886,7 @@ impl JsonLines {
             max_memory: u64::MAX,
             min_words: 0,
             target_language: Vec::new(),
+            dedup: false,
             files: Vec::new(),
             url: None,
             templates: None,
@@ -1103,6 +1133,7 @@ fn worker(
                     outcome: Outcome::Extracted,
                     failure: None,
                     local: None,
+                    bands: None,
                 });
                 continue;
             }
@@ -1226,6 +1257,7 @@ fn write_in_order(
         events,
         wrote_text_page: false,
         stopped: None,
+        seen: config.dedup.then(dedup::Seen::default),
     };
     let mut counts = Summary::default();
     // Results of batches not yet written, and whether each batch's last part came.

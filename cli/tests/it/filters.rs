@@ -196,3 +196,69 @@ fn target_language_keeps_the_languages_listed_and_counts_the_others() {
         stderr(&o)
     );
 }
+
+/// A page of `tests/pages/`.
+fn test_page(name: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/pages")
+        .join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// JSON lines of pages of `tests/pages/`: an article, the same article again (other markup
+/// around the same text), the article with one word changed, another page, the changed article
+/// again, a third page.
+fn repeated_pages() -> Vec<u8> {
+    let article = test_page("article.html");
+    let changed = article.replacen("shop owners found", "shop keepers found", 1);
+    assert_ne!(article, changed);
+    let mut out = Vec::new();
+    for (id, html) in [
+        ("a", article.clone()),
+        ("a-again", article.replace("<body", "<body data-copy=\"1\"")),
+        ("a-one-word", changed.clone()),
+        ("report", test_page("report.html")),
+        ("a-one-word-again", changed),
+        ("images", test_page("images.html")),
+    ] {
+        let line = serde_json::json!({"id": id, "html": html});
+        out.extend_from_slice(line.to_string().as_bytes());
+        out.push(b'\n');
+    }
+    out
+}
+
+#[test]
+fn dedup_drops_exact_and_near_repeats_the_same_at_every_jobs() {
+    let input = repeated_pages();
+    let ids = |o: &std::process::Output| -> Vec<serde_json::Value> {
+        json_lines(o).iter().map(|v| v["id"].clone()).collect()
+    };
+    // Without --dedup every page is written.
+    let all = pith(&["--format", "json", "-j", "1"], &input);
+    assert_eq!(ids(&all).len(), 6, "{}", stderr(&all));
+    let texts: Vec<String> = json_lines(&all)
+        .iter()
+        .map(|v| v["text"].as_str().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(texts[0], texts[1], "the copy has the same text");
+    assert_ne!(texts[0], texts[2], "one word differs");
+    let mut outputs = Vec::new();
+    for jobs in ["1", "2"] {
+        let o = pith(&["--format", "json", "--dedup", "-j", jobs], &input);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(ids(&o), ["a", "report", "images"], "-j {jobs}");
+        let err = stderr(&o);
+        assert!(
+            err.contains("6 records read, 3 extracted, 3 skipped (duplicate (--dedup) 3)"),
+            "-j {jobs}: {err}"
+        );
+        outputs.push(o.stdout);
+    }
+    assert_eq!(outputs[0], outputs[1], "-j 1 and -j 2 write the same bytes");
+    // Text output: the same three pages.
+    let o = pith(&["--dedup", "-j", "2"], &input);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(text.matches("River towns rebuild").count(), 1, "{text}");
+    assert_eq!(text.matches('\x0c').count(), 2, "{text}");
+}

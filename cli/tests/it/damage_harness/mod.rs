@@ -361,6 +361,7 @@ pub fn read_file(bytes: &[u8]) -> Vec<String> {
         max_memory: u64::MAX,
         min_words: 0,
         target_language: Vec::new(),
+        dedup: false,
         files: vec![file.clone()],
         url: None,
         templates: None,
