@@ -155,6 +155,7 @@ fn serial_run(path: &Path) {
         min_words: 0,
         target_language: Vec::new(),
         dedup: false,
+        json_streams: false,
         files: vec![path.to_string_lossy().into_owned()],
         url: None,
         templates: None,

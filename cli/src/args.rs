@@ -142,6 +142,16 @@ struct Args {
     #[argh(switch, short = 'q')]
     quiet: bool,
 
+    /// write a file per input into DIR (created when missing) instead of standard output,
+    /// named after the input with the format's extension: `pith -o out/ a.html crawl.warc.gz`
+    /// writes out/a.txt and out/crawl.jsonl. A WARC or JSON lines input gives JSON lines
+    /// whatever the format (one object per record, the body in "text", "markdown", "html" or
+    /// "xml" as --format says), a page its format (.txt, .md, .html, .xml, .json); standard
+    /// input is DIR/stdin.EXT. Inputs of the same name are named after their paths
+    /// (a/index.html -> a_index.txt, then -2, -3...): no file of the run overwrites another
+    #[argh(option, short = 'o', arg_name = "DIR")]
+    output_dir: Option<std::path::PathBuf>,
+
     /// a directory given as FILE is read with its subdirectories (without it, only the files
     /// directly in it); files are read in sorted order either way
     #[argh(switch, short = 'r')]
@@ -224,9 +234,10 @@ pub fn main() -> ExitCode {
                 if config.json
                     || config.templates.is_some()
                     || config.options.output.format.is_document()
+                    || run.output_dir.is_some()
                 {
                     return crate::cmdline::usage_error(format!(
-                        "--algo {} writes text or markdown from HTML files; it takes no --format json, html, xml or --templates",
+                        "--algo {} writes text or markdown from HTML files to standard output; it takes no --format json, html, xml, --templates or -o",
                         algo.name()
                     ));
                 }
@@ -236,7 +247,12 @@ pub fn main() -> ExitCode {
                 if let Some(msg) = crate::stdin_url::check(&run.pipeline) {
                     return crate::cmdline::usage_error(msg);
                 }
-                crate::report::run(&run.pipeline, run.strict, run.quiet)
+                crate::report::run(
+                    &run.pipeline,
+                    run.strict,
+                    run.quiet,
+                    run.output_dir.as_deref(),
+                )
             }
         },
         Err(msg) => crate::cmdline::usage_error(msg),
@@ -273,6 +289,8 @@ pub struct Run {
     pub strict: bool,
     /// `--quiet`: no messages, progress or summary on stderr.
     pub quiet: bool,
+    /// `-o DIR`: a file per input in DIR.
+    pub output_dir: Option<std::path::PathBuf>,
 }
 
 /// The inputs with every directory replaced by the regular files in it, sorted by name (with
@@ -385,6 +403,7 @@ fn config_from(args: Args) -> Result<Run, String> {
         min_words: args.min_words,
         target_language: target_languages(&args.target_language)?,
         dedup: args.dedup,
+        json_streams: args.output_dir.is_some(),
         url: args.url,
         templates,
         skip_extraction: false,
@@ -402,6 +421,7 @@ fn config_from(args: Args) -> Result<Run, String> {
         site,
         strict: args.strict,
         quiet: args.quiet,
+        output_dir: args.output_dir,
     })
 }
 

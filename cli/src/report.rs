@@ -16,7 +16,12 @@ use pith::pipeline::{self, Event, Stop, Summary};
 /// output could not be written (one message, no summary). A closed output (`pith ... | head`)
 /// ends the run quietly with 0, as ripgrep does. `quiet` (`--quiet`) drops the messages, the
 /// progress and the summary; a write error is still said.
-pub fn run(config: &pipeline::Config, strict: bool, quiet: bool) -> ExitCode {
+pub fn run(
+    config: &pipeline::Config,
+    strict: bool,
+    quiet: bool,
+    output_dir: Option<&std::path::Path>,
+) -> ExitCode {
     let progress: Mutex<Option<Progress>> = Mutex::new(None);
     let events = |e: Event<'_>| match e {
         Event::Message(_) | Event::Opened { .. } | Event::Read { .. } | Event::Closed if quiet => {}
@@ -41,19 +46,42 @@ pub fn run(config: &pipeline::Config, strict: bool, quiet: bool) -> ExitCode {
             }
         }
     };
-    let mut out = std::io::BufWriter::new(std::io::stdout());
-    let sum = pipeline::run(config, &mut out, &events);
-    let stopped = match sum.stopped.clone() {
-        None => out.flush().err().map(Stop::from),
-        some => some,
+    let (sum, stopped) = match output_dir {
+        // A file per input (`-o DIR`); its errors name the file.
+        Some(dir) => {
+            let format = config.options.output.format;
+            let mut out = match crate::outdir::OutDir::new(dir, &config.files, format, config.json)
+            {
+                Ok(o) => o,
+                Err(msg) => {
+                    eprintln!("pith: {msg}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            let sum = pipeline::run_to(config, &mut out, &events);
+            let stopped = match sum.stopped.clone() {
+                None => out.flush().err().map(Stop::from),
+                some => some,
+            };
+            (sum, stopped.map(|s| (s, "cannot write")))
+        }
+        None => {
+            let mut out = std::io::BufWriter::new(std::io::stdout());
+            let sum = pipeline::run(config, &mut out, &events);
+            let stopped = match sum.stopped.clone() {
+                None => out.flush().err().map(Stop::from),
+                some => some,
+            };
+            // What is still buffered cannot go out: dropped, not flushed again.
+            drop(out.into_parts());
+            (sum, stopped.map(|s| (s, "cannot write to standard output")))
+        }
     };
-    // What is still buffered cannot go out: dropped, not flushed again.
-    drop(out.into_parts());
     match stopped {
         None => {}
-        Some(Stop::Closed) => return ExitCode::SUCCESS,
-        Some(Stop::Failed { message, .. }) => {
-            eprintln!("pith: cannot write to standard output: {message}");
+        Some((Stop::Closed, _)) => return ExitCode::SUCCESS,
+        Some((Stop::Failed { message, .. }, what)) => {
+            eprintln!("pith: {what}: {message}");
             return ExitCode::FAILURE;
         }
     }

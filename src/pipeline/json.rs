@@ -6,7 +6,8 @@
 //! `"published"`, `"time"`, `"url"` are stated dates; `"modified"`, `"text"`, `"script"`,
 //! `"markup"`, `"link"`, `"copyright"` are guesses, best first), `warc_date`, `description`,
 //! `image` (each `null` when unknown), `categories`, `tags` (arrays, empty when unknown), `text`
-//! (or `markdown` with `--format json-markdown`), with `--images` `images` (an array of
+//! (or `markdown` with `--format json-markdown`; `markdown`, `html` or `xml` for a stream under
+//! `-o DIR` with that `--format`: [`super::Config::json_streams`]), with `--images` `images` (an array of
 //! `{"src", "alt", "caption"}`, `null` for a missing alt or caption), `bytes_in`, `algo`,
 //! `page_type` (one of [`crate::page::model::PAGE_TYPES`]), `confidence` (the predicted F1 of
 //! the text, 0..1, four decimals; `null` unless the algorithm is `auto`), then the pass-through
@@ -48,10 +49,13 @@ pub fn page(rec: &Record, bytes_in: usize, e: Extracted, format: crate::output::
             .as_deref()
             .and_then(crate::page::metadata::host_name)
     });
-    let body = if format == crate::output::Format::Markdown {
-        "markdown"
-    } else {
-        "text"
+    // The body under the name of its format (HTML and XML bodies only come with `-o DIR`,
+    // whose streams are JSON lines whatever the format: [`super::Config::json_streams`]).
+    let body = match format {
+        crate::output::Format::Markdown => "markdown",
+        crate::output::Format::Html => "html",
+        crate::output::Format::Xml => "xml",
+        crate::output::Format::Text => "text",
     };
     // Room for the text's escapes (a newline is two bytes) and the other fields: a line that
     // outgrew its buffer would hold two copies of the text for a moment when it is moved.

@@ -102,6 +102,10 @@ pub struct Config {
     /// ([`dedup`]: the threshold, the memory), counted under [`dedup::DUPLICATE`]; decided in
     /// input order, so the same pages are kept at every `-j`.
     pub dedup: bool,
+    /// The records of WARC and JSON lines inputs are JSON lines whatever the format (`-o
+    /// DIR`: a stream's file is one JSON object per record, its body in `text`, `markdown`,
+    /// `html` or `xml` as the format says); a page given as a file keeps the format.
+    pub json_streams: bool,
     /// Input paths; `-` is standard input.
     pub files: Vec<String>,
     /// The URL of a page given as a plain HTML file or on stdin (for JSON output).
@@ -317,7 +321,46 @@ struct Done {
     local: Option<Local>,
     /// With `--dedup`, the keys of a page's text ([`dedup::keys`]), for the writer to decide.
     bands: Option<Box<dedup::Keys>>,
+    /// The input it came from.
+    at: At,
 }
+
+/// Which input a record came from, and whether that input is a stream (WARC, JSON lines).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct At {
+    /// The input's index in [`Config::files`].
+    pub input: usize,
+    /// The input is a WARC or JSON lines stream (not one HTML page).
+    pub stream: bool,
+}
+
+/// Where a run's documents go: one writer (standard output), or a file per input (`-o DIR`).
+/// Documents come in input order; [`Output::start`] is called before the first document of
+/// each input that writes one.
+pub trait Output: Write + Send {
+    /// The documents that follow are of input `at`; `Ok(true)` when they start a new file
+    /// (whose first text document then needs no separator before it).
+    fn start(&mut self, _at: At) -> std::io::Result<bool> {
+        Ok(false)
+    }
+}
+
+/// One writer for every input.
+struct Single<'o>(&'o mut (dyn Write + Send));
+
+impl Write for Single<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.write(buf)
+    }
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        self.0.write_all(buf)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
+impl Output for Single<'_> {}
 
 /// Where a record of a JSON lines range is: its range's records are numbered from 1 by the
 /// worker, and the writer, which sees the ranges in order, adds the records before the range.
@@ -362,10 +405,17 @@ pub type Events<'e> = &'e (dyn Fn(Event<'_>) + Sync);
 /// Runs the filter over `config.files`, writing documents to `out` in input order and every
 /// other report to `events`; returns the counts. Only a closed `out` stops it early.
 pub fn run(config: &Config, out: &mut (dyn Write + Send), events: Events<'_>) -> Summary {
+    run_to(config, &mut Single(out), events)
+}
+
+/// [`run`], writing to an [`Output`]: with [`Output::start`] told which input the documents
+/// that follow are of (a file per input: `-o DIR`).
+pub fn run_to(config: &Config, out: &mut dyn Output, events: Events<'_>) -> Summary {
     // JSON, HTML and XML output carry the page's metadata; text output never pays for it.
     let with_metadata;
     // So does `--target-language`: the language is the metadata's, declared or detected.
     let wants = config.json
+        || config.json_streams
         || config.options.output.format.is_document()
         || !config.target_language.is_empty();
     let config = if wants && !config.options.metadata {
@@ -460,7 +510,8 @@ fn extract_record(
                 None
             };
             let format = config.options.output.format;
-            let out = if config.json {
+            let json = as_json(config, rec);
+            let out = if json {
                 json::page(rec, bytes_in, e, format)
             } else if format.is_document() {
                 documents::record(format, &e, rec, plain_page(rec))
@@ -470,15 +521,22 @@ fn extract_record(
             Done {
                 out,
                 message: with_note(message),
-                is_text_page: !config.json,
+                is_text_page: !json,
                 outcome: Outcome::Extracted,
                 failure: None,
                 local: None,
                 bands,
+                at: At::default(),
             }
         }
         Err(err) => failed_done(rec, bytes_in, err.to_string(), note, config),
     }
+}
+
+/// Whether `rec` is written as a JSON line: with `--format json`, or as a stream's record
+/// under [`Config::json_streams`] (faults only come from streams).
+fn as_json(config: &Config, rec: &Record) -> bool {
+    config.json || (config.json_streams && !plain_page(rec))
 }
 
 /// A page whose extraction failed with `error` (after the template `note`, if any).
@@ -494,7 +552,7 @@ fn failed_done(
     } else {
         location(rec)
     };
-    let out = if config.json {
+    let out = if as_json(config, rec) {
         json::failed(rec, bytes_in, config.options.extract.algo.name(), &error)
     } else {
         String::new()
@@ -511,6 +569,7 @@ fn failed_done(
         failure: Some((error, note)),
         local: None,
         bands: None,
+        at: At::default(),
     }
 }
 
@@ -633,12 +692,13 @@ fn skipped(reason: &'static str) -> Done {
         failure: None,
         local: None,
         bands: None,
+        at: At::default(),
     }
 }
 
 fn fault_done(f: &Fault, config: &Config) -> Done {
     Done {
-        out: if config.json {
+        out: if config.json || config.json_streams {
             json::fault(f)
         } else {
             String::new()
@@ -649,17 +709,20 @@ fn fault_done(f: &Fault, config: &Config) -> Done {
         failure: None,
         local: None,
         bands: None,
+        at: At::default(),
     }
 }
 
 /// Writes results in order; the first write error stops it ([`Stop`]).
 struct Writer<'o, 'e> {
-    out: &'o mut (dyn Write + Send),
+    out: &'o mut dyn Output,
     events: Events<'e>,
     wrote_text_page: bool,
     stopped: Option<Stop>,
     /// With `--dedup`, the keys of the pages written so far.
     seen: Option<dedup::Seen>,
+    /// The input whose documents are being written.
+    input: Option<usize>,
 }
 
 impl Writer<'_, '_> {
@@ -690,6 +753,16 @@ impl Writer<'_, '_> {
         }
         if d.out.is_empty() || repeat {
             return;
+        }
+        if self.input != Some(d.at.input) {
+            self.input = Some(d.at.input);
+            match self.out.start(d.at) {
+                Ok(new_file) => self.wrote_text_page &= !new_file,
+                Err(e) => {
+                    self.check(Err(e));
+                    return;
+                }
+            }
         }
         if d.is_text_page && self.wrote_text_page {
             let r = self.out.write_all(b"\x0c\n");
@@ -765,16 +838,20 @@ fn read_all(
     first: Option<(Input, Framing)>,
     counts: &mut Counts,
     events: Events<'_>,
-    mut sink: impl FnMut(Item, &mut Counts) -> bool,
+    mut sink: impl FnMut(Item, &mut Counts, At) -> bool,
 ) {
     let mut first = Some(first);
-    for name in &config.files {
+    for (index, name) in config.files.iter().enumerate() {
         let opened = match first.take() {
             Some(f) => f,
             None => open(name, config, counts, events),
         };
-        let Some((mut input, _)) = opened else {
+        let Some((mut input, framing)) = opened else {
             continue;
+        };
+        let at = At {
+            input: index,
+            stream: matches!(framing, Framing::Warc | Framing::Jsonl),
         };
         while let Some(item) = input.next_item() {
             events(Event::Read {
@@ -792,7 +869,7 @@ fn read_all(
                 }
                 other => with_url(other, config),
             };
-            if !sink(item, counts) {
+            if !sink(item, counts, at) {
                 events(Event::Closed);
                 return;
             }
@@ -816,7 +893,7 @@ fn run_serial(
     config: &Config,
     first: Option<(Input, Framing)>,
     counts: &mut Counts,
-    out: &mut (dyn Write + Send),
+    out: &mut dyn Output,
     events: Events<'_>,
 ) {
     let mut w = Writer {
@@ -825,12 +902,14 @@ fn run_serial(
         wrote_text_page: false,
         stopped: None,
         seen: config.dedup.then(dedup::Seen::default),
+        input: None,
     };
     let pool = counts.pool.clone();
-    read_all(config, first, counts, events, |item, counts| {
-        let Some(done) = handle(item, config, &pool) else {
+    read_all(config, first, counts, events, |item, counts, at| {
+        let Some(mut done) = handle(item, config, &pool) else {
             return true;
         };
+        done.at = at;
         w.write(&done, &mut counts.sum);
         // The next read may wait on a slow stream: what is done goes out first.
         w.flush();
@@ -887,6 +966,7 @@ impl JsonLines {
             min_words: 0,
             target_language: Vec::new(),
             dedup: false,
+            json_streams: false,
             files: Vec::new(),
             url: None,
             templates: None,
@@ -963,6 +1043,7 @@ const BATCHES_PER_WORKER: usize = 2;
 struct Held<'b> {
     job: Job,
     _memory: Reservation<'b>,
+    at: At,
 }
 
 /// A numbered batch of records.
@@ -1002,7 +1083,7 @@ fn run_parallel(
     config: &Config,
     first: Option<(Input, Framing)>,
     counts: &mut Counts,
-    out: &mut (dyn Write + Send),
+    out: &mut dyn Output,
     events: Events<'_>,
 ) {
     let bound = config.jobs.saturating_mul(BATCHES_PER_WORKER) + 2;
@@ -1035,7 +1116,7 @@ fn run_parallel(
         let filling = &filling;
         let writer = s
             .spawn(move || write_in_order(config, done_rx, token_rx, filling, broken, out, events));
-        read_all(config, first, counts, events, |item, _| {
+        read_all(config, first, counts, events, |item, _, at| {
             let job = match item {
                 Item::Page(rec) => Job::Page(rec),
                 Item::Member(m) => Job::Member(m),
@@ -1053,6 +1134,7 @@ fn run_parallel(
             let job = Held {
                 job,
                 _memory: memory,
+                at,
             };
             let Ok(mut f) = filling.lock() else {
                 return false;
@@ -1120,8 +1202,10 @@ fn worker(
             done: Vec::with_capacity(jobs.len()),
             since: Instant::now(),
             gone: false,
+            at: At::default(),
         };
-        for Held { job, _memory } in jobs {
+        for Held { job, _memory, at } in jobs {
+            part.at = at;
             if stop.load(Ordering::Relaxed) || part.gone {
                 break;
             }
@@ -1134,6 +1218,7 @@ fn worker(
                     failure: None,
                     local: None,
                     bands: None,
+                    at: At::default(),
                 });
                 continue;
             }
@@ -1179,11 +1264,14 @@ struct Part<'t> {
     since: Instant,
     /// The writer is gone.
     gone: bool,
+    /// The input of the job being done.
+    at: At,
 }
 
 impl Part<'_> {
     /// Adds a result; sends what the batch has so far when it has waited long enough.
-    fn push(&mut self, d: Done) {
+    fn push(&mut self, mut d: Done) {
+        d.at = self.at;
         self.done.push(d);
         if self.since.elapsed() >= BATCH_WAIT && !self.gone {
             let done = std::mem::take(&mut self.done);
@@ -1249,7 +1337,7 @@ fn write_in_order(
     tokens: Receiver<()>,
     filling: &Mutex<Filling>,
     broken: &AtomicBool,
-    out: &mut (dyn Write + Send),
+    out: &mut dyn Output,
     events: Events<'_>,
 ) -> Summary {
     let mut w = Writer {
@@ -1258,6 +1346,7 @@ fn write_in_order(
         wrote_text_page: false,
         stopped: None,
         seen: config.dedup.then(dedup::Seen::default),
+        input: None,
     };
     let mut counts = Summary::default();
     // Results of batches not yet written, and whether each batch's last part came.

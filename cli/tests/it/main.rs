@@ -26,6 +26,7 @@ mod hostile_streams;
 mod images;
 mod metadata_fields;
 mod model;
+mod output_dir;
 mod page_fields;
 mod props;
 mod repeats_pages;

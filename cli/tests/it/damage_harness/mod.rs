@@ -362,6 +362,7 @@ pub fn read_file(bytes: &[u8]) -> Vec<String> {
         min_words: 0,
         target_language: Vec::new(),
         dedup: false,
+        json_streams: false,
         files: vec![file.clone()],
         url: None,
         templates: None,
