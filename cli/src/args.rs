@@ -85,7 +85,7 @@ struct Args {
     #[argh(switch)]
     images: bool,
 
-    /// input framing: auto (default; gzip, WARC and JSON lines are recognized), html, warc or jsonl;
+    /// input framing: auto (default; gzip, zstd, xz and bzip2 are undone, WARC and JSON lines recognized), html, warc or jsonl;
     /// JSON lines may start with a BOM, and lines (and WARC header lines) may end in LF, CRLF or CR
     #[argh(option, default = "String::from(\"auto\")")]
     input: String,
@@ -171,7 +171,7 @@ struct Args {
     #[argh(option, arg_name = "STORE")]
     templates: Option<std::path::PathBuf>,
 
-    /// input files (HTML, WARC, WARC.gz or JSON lines); `-` or none reads standard input
+    /// input files or directories: HTML, WARC or JSON lines, plain or compressed (gzip, zstd, xz, bzip2); `-` or none reads standard input
     #[argh(positional)]
     files: Vec<String>,
 }
@@ -296,10 +296,16 @@ pub struct Run {
 /// The inputs with every directory replaced by the regular files in it, sorted by name (with
 /// `recursive`, those of its subdirectories too, depth first in name order; hidden entries and
 /// links to directories are passed over, so a link cannot make a loop). A directory that
-/// cannot be read is the message naming it.
-fn expand_dirs(files: Vec<String>, recursive: bool) -> Result<Vec<String>, String> {
+/// cannot be read is the message naming it. Without `recursive`, a directory given that has
+/// subdirectories gets one note in `notes` saying they were not read.
+fn expand_dirs(
+    files: Vec<String>,
+    recursive: bool,
+    notes: &mut Vec<String>,
+) -> Result<Vec<String>, String> {
     let mut out = Vec::with_capacity(files.len());
     for f in files {
+        let mut passed_over = 0usize;
         let path = std::path::Path::new(&f);
         if f == "-" || !path.is_dir() {
             out.push(f);
@@ -321,6 +327,8 @@ fn expand_dirs(files: Vec<String>, recursive: bool) -> Result<Vec<String>, Strin
                 if kind.is_dir() {
                     if recursive {
                         subdirs.push(p);
+                    } else {
+                        passed_over += 1;
                     }
                 } else if p.is_file() {
                     out.push(p.to_string_lossy().into_owned());
@@ -328,6 +336,15 @@ fn expand_dirs(files: Vec<String>, recursive: bool) -> Result<Vec<String>, Strin
             }
             // Files of this directory first, then its subdirectories in name order.
             stack.extend(subdirs.into_iter().rev());
+        }
+        match passed_over {
+            0 => {}
+            1 => notes.push(format!(
+                "{f}: its subdirectory is not read without -r (--recursive)"
+            )),
+            n => notes.push(format!(
+                "{f}: its {n} subdirectories are not read without -r (--recursive)"
+            )),
         }
     }
     Ok(out)
@@ -412,7 +429,14 @@ fn config_from(args: Args) -> Result<Run, String> {
         } else {
             let mut files = args.files;
             crate::cmdline::dash_for_stdin(&mut files);
-            expand_dirs(files, args.recursive)?
+            let mut notes = Vec::new();
+            let files = expand_dirs(files, args.recursive, &mut notes)?;
+            if !args.quiet {
+                for n in notes {
+                    eprintln!("pith: {n}");
+                }
+            }
+            files
         },
     };
     Ok(Run {

@@ -132,9 +132,10 @@ pub enum Event<'a> {
         /// Raw bytes read so far (updated as reading goes).
         bytes: Arc<std::sync::atomic::AtomicU64>,
     },
-    /// A record of the current input was read; `records` is the count over the run so far.
+    /// A record is done (written, skipped or failed, in input order, at every `-j` and for
+    /// every kind of input); `records` is the count over the run so far.
     Read {
-        /// Records read so far.
+        /// Records done so far.
         records: u64,
     },
     /// The current input is done.
@@ -723,6 +724,8 @@ struct Writer<'o, 'e> {
     seen: Option<dedup::Seen>,
     /// The input whose documents are being written.
     input: Option<usize>,
+    /// Records done ([`Event::Read`]).
+    done: u64,
 }
 
 impl Writer<'_, '_> {
@@ -751,6 +754,8 @@ impl Writer<'_, '_> {
             Outcome::Failed => counts.failed += 1,
             Outcome::Skipped(reason) => *counts.skipped.entry(reason).or_insert(0) += 1,
         }
+        self.done += 1;
+        (self.events)(Event::Read { records: self.done });
         if d.out.is_empty() || repeat {
             return;
         }
@@ -854,9 +859,6 @@ fn read_all(
             stream: matches!(framing, Framing::Warc | Framing::Jsonl),
         };
         while let Some(item) = input.next_item() {
-            events(Event::Read {
-                records: counts.sum.read,
-            });
             match &item {
                 Item::Range(r) => counts.sum.read += r.records(),
                 Item::Skip(_) if !counts.sum.streams => {}
@@ -903,6 +905,7 @@ fn run_serial(
         stopped: None,
         seen: config.dedup.then(dedup::Seen::default),
         input: None,
+        done: 0,
     };
     let pool = counts.pool.clone();
     read_all(config, first, counts, events, |item, counts, at| {
@@ -1347,6 +1350,7 @@ fn write_in_order(
         stopped: None,
         seen: config.dedup.then(dedup::Seen::default),
         input: None,
+        done: 0,
     };
     let mut counts = Summary::default();
     // Results of batches not yet written, and whether each batch's last part came.

@@ -30,6 +30,7 @@ mod output_dir;
 mod page_fields;
 mod props;
 mod repeats_pages;
+mod run_report;
 mod streams;
 mod streams_faults;
 mod streams_json;
