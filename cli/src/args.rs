@@ -126,8 +126,8 @@ struct Args {
     /// drop a page whose main text repeats an earlier page of the run, exactly or nearly
     /// (`pith --dedup --format json crawl/*.warc.gz`): MinHash over 5-word shingles, a page
     /// sharing about 70% or more of its shingles with a kept one is a repeat; the first is
-    /// kept, the same at every -j; counted as skipped ("duplicate (--dedup)"); about 300 bytes
-    /// of memory per kept page (3 GB for 10 million)
+    /// kept, the same at every -j; counted as skipped ("duplicate (--dedup)"); at most 330 bytes
+    /// of memory per kept page (3.3 GB for 10 million distinct pages)
     #[argh(switch)]
     dedup: bool,
 

@@ -15,10 +15,11 @@
 //! 0.95, always dropped. Identical texts have identical keys: always dropped.
 //!
 //! **Memory.** Only the keys of kept pages are held, [`BANDS`] x 8 bytes = 128 bytes a page, in
-//! a hash set that holds them at most 2.3 times over (a table at least 7/8 ... 7/16 full, one
-//! control byte a key): at most about 300 bytes a kept page, 3 GB for 10 million distinct
-//! pages, whatever their size; nothing of the texts is kept. 64-bit keys keep a false match
-//! unlikely at that size (160 M keys: about one chance in 10^11 per lookup). This memory is not
+//! a hash set (hashbrown: one control byte a key, a table 7/16 to 7/8 full): 165 to 330 bytes a
+//! kept page, and for the moment the table doubles, the old one beside the new, up to 500. That
+//! is at most 3.3 GB (5 GB while it grows) for 10 million distinct pages, whatever their size;
+//! nothing of the texts is kept, and duplicates add nothing. 64-bit keys keep a false match
+//! unlikely at that size (160 M keys: about one chance in 10^11 a lookup). This memory is not
 //! counted in `--max-memory`, which bounds the records in flight.
 //!
 //! **Order.** Workers compute a page's keys; the writer, which sees the pages in input order
