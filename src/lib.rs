@@ -6,8 +6,9 @@
 //!
 //! A page flows through the modules in this order, and each imports only those before it:
 //!
-//! - [`input`]: framing. Files, stdin, WARC (plain or gzip per record), JSON lines: turns a byte
-//!   stream into records with their metadata (URL, id, date, transport charset).
+//! - [`input`]: framing. Files, stdin, WARC and JSON lines, plain or compressed (gzip, zstd,
+//!   xz, bzip2): turns a byte stream into records with their metadata (URL, id, date,
+//!   transport charset).
 //! - [`decode`]: charset. BOM, a forced charset, the transport charset, the `<meta>` prescan,
 //!   then detection; the page becomes UTF-8 text (borrowed when it already is).
 //! - [`html`]: one memchr scan into the token stream, the arena tree built from it as it comes,

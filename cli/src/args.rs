@@ -85,7 +85,7 @@ struct Args {
     #[argh(switch)]
     images: bool,
 
-    /// input framing: auto (default; gzip, WARC and JSON lines are recognized), html, warc or jsonl;
+    /// input framing: auto (default; gzip, zstd, xz and bzip2 are undone, WARC and JSON lines recognized), html, warc or jsonl;
     /// JSON lines may start with a BOM, and lines (and WARC header lines) may end in LF, CRLF or CR
     #[argh(option, default = "String::from(\"auto\")")]
     input: String,
@@ -115,6 +115,22 @@ struct Args {
     #[argh(option, default = "0", arg_name = "N")]
     min_words: usize,
 
+    /// keep only pages in these languages (`--target-language en,de`, or the flag again): codes
+    /// such as en, de, pt (a longer tag counts by its primary subtag: en-gb is en), compared
+    /// with the page's language as JSON's `lang` gives it (declared, else detected from the
+    /// text); a page in another language is skipped ("not in --target-language"), one whose
+    /// language is unknown too ("language unknown (--target-language)"); any --format
+    #[argh(option, arg_name = "LANG")]
+    target_language: Vec<String>,
+
+    /// drop a page whose main text repeats an earlier page of the run, exactly or nearly
+    /// (`pith --dedup --format json crawl/*.warc.gz`): MinHash over 5-word shingles, a page
+    /// sharing about 70% or more of its shingles with a kept one is a repeat; the first is
+    /// kept, the same at every -j; counted as skipped ("duplicate (--dedup)"); at most 330 bytes
+    /// of memory per kept page (3.3 GB for 10 million distinct pages)
+    #[argh(switch)]
+    dedup: bool,
+
     /// exit non-zero when any record failed (a damaged or cut stretch of a compressed
     /// input counts as one failed record) or any input could not be read
     #[argh(switch)]
@@ -125,6 +141,16 @@ struct Args {
     /// what failed
     #[argh(switch, short = 'q')]
     quiet: bool,
+
+    /// write a file per input into DIR (created when missing) instead of standard output,
+    /// named after the input with the format's extension: `pith -o out/ a.html crawl.warc.gz`
+    /// writes out/a.txt and out/crawl.jsonl. A WARC or JSON lines input gives JSON lines
+    /// whatever the format (one object per record, the body in "text", "markdown", "html" or
+    /// "xml" as --format says), a page its format (.txt, .md, .html, .xml, .json); standard
+    /// input is DIR/stdin.EXT. Inputs of the same name are named after their paths
+    /// (a/index.html -> a_index.txt, then -2, -3...): no file of the run overwrites another
+    #[argh(option, short = 'o', arg_name = "DIR")]
+    output_dir: Option<std::path::PathBuf>,
 
     /// a directory given as FILE is read with its subdirectories (without it, only the files
     /// directly in it); files are read in sorted order either way
@@ -145,7 +171,7 @@ struct Args {
     #[argh(option, arg_name = "STORE")]
     templates: Option<std::path::PathBuf>,
 
-    /// input files (HTML, WARC, WARC.gz or JSON lines); `-` or none reads standard input
+    /// input files or directories: HTML, WARC or JSON lines, plain or compressed (gzip, zstd, xz, bzip2); `-` or none reads standard input
     #[argh(positional)]
     files: Vec<String>,
 }
@@ -208,9 +234,10 @@ pub fn main() -> ExitCode {
                 if config.json
                     || config.templates.is_some()
                     || config.options.output.format.is_document()
+                    || run.output_dir.is_some()
                 {
                     return crate::cmdline::usage_error(format!(
-                        "--algo {} writes text or markdown from HTML files; it takes no --format json, html, xml or --templates",
+                        "--algo {} writes text or markdown from HTML files to standard output; it takes no --format json, html, xml, --templates or -o",
                         algo.name()
                     ));
                 }
@@ -220,7 +247,12 @@ pub fn main() -> ExitCode {
                 if let Some(msg) = crate::stdin_url::check(&run.pipeline) {
                     return crate::cmdline::usage_error(msg);
                 }
-                crate::report::run(&run.pipeline, run.strict, run.quiet)
+                crate::report::run(
+                    &run.pipeline,
+                    run.strict,
+                    run.quiet,
+                    run.output_dir.as_deref(),
+                )
             }
         },
         Err(msg) => crate::cmdline::usage_error(msg),
@@ -257,15 +289,23 @@ pub struct Run {
     pub strict: bool,
     /// `--quiet`: no messages, progress or summary on stderr.
     pub quiet: bool,
+    /// `-o DIR`: a file per input in DIR.
+    pub output_dir: Option<std::path::PathBuf>,
 }
 
 /// The inputs with every directory replaced by the regular files in it, sorted by name (with
 /// `recursive`, those of its subdirectories too, depth first in name order; hidden entries and
 /// links to directories are passed over, so a link cannot make a loop). A directory that
-/// cannot be read is the message naming it.
-fn expand_dirs(files: Vec<String>, recursive: bool) -> Result<Vec<String>, String> {
+/// cannot be read is the message naming it. Without `recursive`, a directory given that has
+/// subdirectories gets one note in `notes` saying they were not read.
+fn expand_dirs(
+    files: Vec<String>,
+    recursive: bool,
+    notes: &mut Vec<String>,
+) -> Result<Vec<String>, String> {
     let mut out = Vec::with_capacity(files.len());
     for f in files {
+        let mut passed_over = 0usize;
         let path = std::path::Path::new(&f);
         if f == "-" || !path.is_dir() {
             out.push(f);
@@ -287,6 +327,8 @@ fn expand_dirs(files: Vec<String>, recursive: bool) -> Result<Vec<String>, Strin
                 if kind.is_dir() {
                     if recursive {
                         subdirs.push(p);
+                    } else {
+                        passed_over += 1;
                     }
                 } else if p.is_file() {
                     out.push(p.to_string_lossy().into_owned());
@@ -294,6 +336,15 @@ fn expand_dirs(files: Vec<String>, recursive: bool) -> Result<Vec<String>, Strin
             }
             // Files of this directory first, then its subdirectories in name order.
             stack.extend(subdirs.into_iter().rev());
+        }
+        match passed_over {
+            0 => {}
+            1 => notes.push(format!(
+                "{f}: its subdirectory is not read without -r (--recursive)"
+            )),
+            n => notes.push(format!(
+                "{f}: its {n} subdirectories are not read without -r (--recursive)"
+            )),
         }
     }
     Ok(out)
@@ -367,6 +418,9 @@ fn config_from(args: Args) -> Result<Run, String> {
         max_record_bytes: args.max_record_bytes,
         max_memory,
         min_words: args.min_words,
+        target_language: target_languages(&args.target_language)?,
+        dedup: args.dedup,
+        json_streams: args.output_dir.is_some(),
         url: args.url,
         templates,
         skip_extraction: false,
@@ -375,7 +429,14 @@ fn config_from(args: Args) -> Result<Run, String> {
         } else {
             let mut files = args.files;
             crate::cmdline::dash_for_stdin(&mut files);
-            expand_dirs(files, args.recursive)?
+            let mut notes = Vec::new();
+            let files = expand_dirs(files, args.recursive, &mut notes)?;
+            if !args.quiet {
+                for n in notes {
+                    eprintln!("pith: {n}");
+                }
+            }
+            files
         },
     };
     Ok(Run {
@@ -384,7 +445,32 @@ fn config_from(args: Args) -> Result<Run, String> {
         site,
         strict: args.strict,
         quiet: args.quiet,
+        output_dir: args.output_dir,
     })
+}
+
+/// `--target-language`'s values, each a list separated by commas, as the primary subtags
+/// they name (`en-GB` -> `en`, `German` -> `de`), without repeats; a value that names no
+/// language is the message saying so.
+fn target_languages(values: &[String]) -> Result<Vec<String>, String> {
+    let mut out: Vec<String> = Vec::new();
+    for v in values.iter().flat_map(|v| v.split(',')) {
+        let v = v.trim();
+        if v.is_empty() {
+            continue;
+        }
+        let tag = pith::page::metadata::lang_tag(v).ok_or_else(|| {
+            format!("--target-language `{v}` names no language (a code such as en, de, pt-br)")
+        })?;
+        let primary = pipeline::primary_subtag(&tag).to_string();
+        if !out.contains(&primary) {
+            out.push(primary);
+        }
+    }
+    if out.is_empty() && !values.is_empty() {
+        return Err("--target-language needs a language (en, de, ...)".into());
+    }
+    Ok(out)
 }
 
 /// `--max-memory`'s value: bytes, or a number with a suffix K, M, G or T (powers of 1024,

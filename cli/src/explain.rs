@@ -55,8 +55,8 @@ struct ExplainArgs {
     #[argh(option, short = 'o', arg_name = "FILE")]
     output: Option<PathBuf>,
 
-    /// explain record N of a WARC (plain or gzip) or JSON lines file instead of a page file:
-    /// N counts from 1, as `record` in pith's messages and JSON error lines
+    /// explain record N of a WARC or JSON lines file (plain or compressed: gzip, zstd, xz,
+    /// bzip2) instead of a page file: N counts from 1, as `record` in pith's messages and JSON error lines
     #[argh(option, arg_name = "N")]
     record: Option<u64>,
 
@@ -189,8 +189,16 @@ fn run(args: &ExplainArgs, opts: &Options) -> Result<(), String> {
         .map_err(|e| format!("{name}: {e}"))?;
     match &args.output {
         Some(path) => std::fs::write(path, ex.html).map_err(|e| format!("{}: {e}", path.display())),
-        None => std::io::stdout()
-            .write_all(ex.html.as_bytes())
-            .map_err(|e| format!("standard output: {e}")),
+        // A reader that went away (`pith explain page | head -1`) is a normal end, as for
+        // the filter: nothing said, exit 0.
+        None => {
+            let mut out = std::io::stdout().lock();
+            match out.write_all(ex.html.as_bytes()).and_then(|()| out.flush()) {
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                    Err(format!("standard output: {e}"))
+                }
+                _ => Ok(()),
+            }
+        }
     }
 }

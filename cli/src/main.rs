@@ -9,6 +9,7 @@ mod cmdline;
 mod eval;
 mod explain;
 mod learn;
+mod outdir;
 mod report;
 mod site;
 mod stdin_url;

@@ -1,6 +1,7 @@
-//! The filter's run as the command line shows it: documents to stdout, every message of the
-//! run on stderr as `pith: ...`, a progress line while a large file is read on a terminal,
-//! one summary line after WARC or JSON lines input, and the exit status.
+//! The filter's run as the command line shows it: documents to stdout (or a file per input,
+//! `-o DIR`), every message of the run on stderr as `pith: ...`, a progress line on a terminal
+//! (records, megabytes and records a second, for every kind of input), one summary line after
+//! every run but that of a lone HTML page, and the exit status.
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -16,14 +17,34 @@ use pith::pipeline::{self, Event, Stop, Summary};
 /// output could not be written (one message, no summary). A closed output (`pith ... | head`)
 /// ends the run quietly with 0, as ripgrep does. `quiet` (`--quiet`) drops the messages, the
 /// progress and the summary; a write error is still said.
-pub fn run(config: &pipeline::Config, strict: bool, quiet: bool) -> ExitCode {
-    let progress: Mutex<Option<Progress>> = Mutex::new(None);
+pub fn run(
+    config: &pipeline::Config,
+    strict: bool,
+    quiet: bool,
+    output_dir: Option<&std::path::Path>,
+) -> ExitCode {
+    let progress: Mutex<Option<Progress>> = Mutex::new(if quiet {
+        None
+    } else {
+        Progress::new(config.files.len())
+    });
     let events = |e: Event<'_>| match e {
         Event::Message(_) | Event::Opened { .. } | Event::Read { .. } | Event::Closed if quiet => {}
-        Event::Message(m) => eprintln!("pith: {m}"),
+        Event::Message(m) => {
+            // The message on a line of its own; the progress line is drawn again at its next
+            // refresh.
+            if let Ok(mut p) = progress.lock()
+                && let Some(p) = p.as_mut()
+            {
+                p.clear();
+            }
+            eprintln!("pith: {m}");
+        }
         Event::Opened { name, bytes } => {
-            if let Ok(mut p) = progress.lock() {
-                *p = Progress::new(name, bytes);
+            if let Ok(mut p) = progress.lock()
+                && let Some(p) = p.as_mut()
+            {
+                p.opened(name, bytes);
             }
         }
         Event::Read { records } => {
@@ -33,31 +54,54 @@ pub fn run(config: &pipeline::Config, strict: bool, quiet: bool) -> ExitCode {
                 p.tick(records);
             }
         }
-        Event::Closed => {
-            if let Ok(mut p) = progress.lock()
-                && let Some(p) = p.take()
+        Event::Closed => {}
+    };
+    let (sum, stopped) = match output_dir {
+        // A file per input (`-o DIR`); its errors name the file.
+        Some(dir) => {
+            let format = config.options.output.format;
+            let mut out = match crate::outdir::OutDir::new(dir, &config.files, format, config.json)
             {
-                p.clear();
-            }
+                Ok(o) => o,
+                Err(msg) => {
+                    eprintln!("pith: {msg}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            let sum = pipeline::run_to(config, &mut out, &events);
+            let stopped = match sum.stopped.clone() {
+                None => out.flush().err().map(Stop::from),
+                some => some,
+            };
+            (sum, stopped.map(|s| (s, "cannot write")))
+        }
+        None => {
+            let mut out = std::io::BufWriter::new(std::io::stdout());
+            let sum = pipeline::run(config, &mut out, &events);
+            let stopped = match sum.stopped.clone() {
+                None => out.flush().err().map(Stop::from),
+                some => some,
+            };
+            // What is still buffered cannot go out: dropped, not flushed again.
+            drop(out.into_parts());
+            (sum, stopped.map(|s| (s, "cannot write to standard output")))
         }
     };
-    let mut out = std::io::BufWriter::new(std::io::stdout());
-    let sum = pipeline::run(config, &mut out, &events);
-    let stopped = match sum.stopped.clone() {
-        None => out.flush().err().map(Stop::from),
-        some => some,
-    };
-    // What is still buffered cannot go out: dropped, not flushed again.
-    drop(out.into_parts());
+    if let Ok(mut p) = progress.lock()
+        && let Some(p) = p.as_mut()
+    {
+        p.clear();
+    }
     match stopped {
         None => {}
-        Some(Stop::Closed) => return ExitCode::SUCCESS,
-        Some(Stop::Failed { message, .. }) => {
-            eprintln!("pith: cannot write to standard output: {message}");
+        Some((Stop::Closed, _)) => return ExitCode::SUCCESS,
+        Some((Stop::Failed { message, .. }, what)) => {
+            eprintln!("pith: {what}: {message}");
             return ExitCode::FAILURE;
         }
     }
-    if sum.streams && !quiet {
+    // Every run but that of one HTML page, whose document (or message) says it all.
+    if (sum.streams || config.files.len() > 1) && !quiet {
         eprintln!("pith: {}", summary_line(&sum));
     }
     if sum.nothing() || (strict && (sum.failed > 0 || sum.unopened > 0)) {
@@ -95,56 +139,108 @@ fn summary_line(sum: &Summary) -> String {
     )
 }
 
-/// A progress line on stderr while a large input is read: only when stderr is a terminal and
-/// the input's size is known (a file), refreshed at most four times a second.
+/// `PITH_PROGRESS=1` draws the progress line when stderr is not a terminal too (for tests and
+/// for logs that want it).
+const FORCE_PROGRESS: &str = "PITH_PROGRESS";
+
+/// The progress line on stderr: only when stderr is a terminal (or [`FORCE_PROGRESS`]), for
+/// every kind of input (one page after another, a WARC, JSON lines, standard input), at most
+/// four times a second: the input being read (and its share read, when its size is known),
+/// the megabytes read, the records done and their rate.
 struct Progress {
+    /// Inputs of the run.
+    inputs: usize,
+    /// Inputs opened so far.
+    opened: usize,
     name: String,
-    total: u64,
-    /// The input's counter of raw bytes read.
+    /// The current input's size, when it is a file.
+    total: Option<u64>,
+    /// The current input's counter of raw bytes read.
     bytes: Arc<AtomicU64>,
+    /// Raw bytes read of the inputs before it.
+    before: u64,
     started: Instant,
-    last: Instant,
+    last: Option<Instant>,
     shown: bool,
 }
 
 impl Progress {
-    fn new(name: &str, bytes: Arc<AtomicU64>) -> Option<Progress> {
-        if name == "-" || !std::io::stderr().is_terminal() {
+    fn new(inputs: usize) -> Option<Progress> {
+        let forced = std::env::var_os(FORCE_PROGRESS).is_some_and(|v| v == "1");
+        if !forced && !std::io::stderr().is_terminal() {
             return None;
         }
-        let total = std::fs::metadata(name).ok()?.len();
-        let now = Instant::now();
         Some(Progress {
-            name: name.to_string(),
-            total,
-            bytes,
-            started: now,
-            last: now,
+            inputs,
+            opened: 0,
+            name: String::new(),
+            total: None,
+            bytes: Arc::default(),
+            before: 0,
+            started: Instant::now(),
+            last: None,
             shown: false,
         })
     }
 
+    /// The next input is being read.
+    fn opened(&mut self, name: &str, bytes: Arc<AtomicU64>) {
+        self.before += self.bytes.load(Ordering::Relaxed);
+        self.opened += 1;
+        self.bytes = bytes;
+        if name == "-" {
+            self.name = "standard input".into();
+            self.total = None;
+        } else {
+            self.name = name.to_string();
+            self.total = std::fs::metadata(name).ok().map(|m| m.len());
+        }
+    }
+
     fn tick(&mut self, records: u64) {
         let now = Instant::now();
-        if now.duration_since(self.last).as_millis() < 250 {
+        if self
+            .last
+            .is_some_and(|last| now.duration_since(last).as_millis() < 250)
+        {
             return;
         }
-        self.last = now;
+        self.last = Some(now);
         self.shown = true;
         let read = self.bytes.load(Ordering::Relaxed);
         let secs = now.duration_since(self.started).as_secs_f64().max(1e-3);
-        eprint!(
-            "\r\x1b[2Kpith: {} {:.0}% of {:.1} MB, {:.0} records/s",
-            self.name,
-            100.0 * read as f64 / self.total.max(1) as f64,
-            self.total as f64 / 1e6,
-            records as f64 / secs
-        );
+        let rate = records as f64 / secs;
+        let line = if self.inputs > 1 {
+            format!(
+                "input {} of {} ({}), {:.1} MB read, {records} records, {rate:.0} records/s",
+                self.opened,
+                self.inputs,
+                self.name,
+                (self.before + read) as f64 / 1e6
+            )
+        } else {
+            match self.total {
+                Some(total) => format!(
+                    "{} {:.0}% of {:.1} MB, {records} records, {rate:.0} records/s",
+                    self.name,
+                    100.0 * read as f64 / total.max(1) as f64,
+                    total as f64 / 1e6
+                ),
+                None => format!(
+                    "{} {:.1} MB read, {records} records, {rate:.0} records/s",
+                    self.name,
+                    read as f64 / 1e6
+                ),
+            }
+        };
+        eprint!("\r\x1b[2Kpith: {line}");
     }
 
-    fn clear(self) {
+    /// Takes the line off the terminal (drawn again at the next refresh).
+    fn clear(&mut self) {
         if self.shown {
             eprint!("\r\x1b[2K");
+            self.shown = false;
         }
     }
 }

@@ -191,15 +191,17 @@ def _favor(favor_precision: Optional[bool], favor_recall: Optional[bool]) -> Opt
 
 
 def _in_language(d: Dict[str, Any], target_language: Optional[str]) -> bool:
-    """Whether the page is in target_language (ISO 639-1, or any BCP 47 tag: the primary
-    subtags are compared). A page whose language is unknown is kept, as trafilatura keeps it."""
+    """Whether the page is in target_language (ISO 639-1, or any BCP 47 tag, or several
+    separated by commas: the primary subtags are compared), as the command line's
+    --target-language: a page whose language is unknown is not kept (trafilatura keeps it when
+    its detector gives no answer)."""
     if not target_language:
         return True
     lang = d.get("lang")
     if not lang:
-        return True
+        return False
     primary = lambda tag: tag.strip().lower().replace("_", "-").split("-")[0]  # noqa: E731
-    return primary(lang) == primary(target_language)
+    return primary(lang) in {primary(t) for t in target_language.split(",") if t.strip()}
 
 
 def _run(html: Page, url: Optional[str], algo: str, fmt: str, comments: bool, templates: Any, links: bool, images: bool, keep_repeats: bool, favor: Optional[str], charset: Optional[str]) -> Any:

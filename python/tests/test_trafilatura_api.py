@@ -206,6 +206,11 @@ def test_target_language_and_favor():
     assert pith.extract(html, target_language="en") is not None
     assert pith.extract(html, target_language="de") is None
     assert pith.bare_extraction(html, target_language="de") is None
+    assert pith.extract(html, target_language="de,en") is not None
+    # A page of unknown language is dropped, as `pith --target-language` drops it.
+    stub = b"<html><body><article><p>ok 42</p></article></body></html>"
+    assert pith.extract(stub) is not None
+    assert pith.extract(stub, target_language="en") is None
     assert pith.extract(html, favor_precision=True) == pith.extract(html, favor="precision").rstrip("\n")
     assert pith.extract(html, favor_recall=True) == pith.extract(html, favor="recall").rstrip("\n")
 

@@ -6,7 +6,8 @@
 //! `"published"`, `"time"`, `"url"` are stated dates; `"modified"`, `"text"`, `"script"`,
 //! `"markup"`, `"link"`, `"copyright"` are guesses, best first), `warc_date`, `description`,
 //! `image` (each `null` when unknown), `categories`, `tags` (arrays, empty when unknown), `text`
-//! (or `markdown` with `--format json-markdown`), with `--images` `images` (an array of
+//! (or `markdown` with `--format json-markdown`; `markdown`, `html` or `xml` for a stream under
+//! `-o DIR` with that `--format`: [`super::Config::json_streams`]), with `--images` `images` (an array of
 //! `{"src", "alt", "caption"}`, `null` for a missing alt or caption), `bytes_in`, `algo`,
 //! `page_type` (one of [`crate::page::model::PAGE_TYPES`]), `confidence` (the predicted F1 of
 //! the text, 0..1, four decimals; `null` unless the algorithm is `auto`), then the pass-through
@@ -34,18 +35,7 @@ use crate::page::Extracted;
 /// first, and the text is never copied, only escaped into the line (on a page of 100 MB a
 /// copy was another 0.7x the page in memory).
 pub fn page(rec: &Record, bytes_in: usize, e: Extracted, format: crate::output::Format) -> String {
-    // A transport Content-Language is a declaration, worth more than a detected language.
-    // Normalized as the page's own (`Japanese` -> `ja`); one that names no language is dropped.
-    let content_language = rec
-        .content_language
-        .as_deref()
-        .and_then(crate::page::metadata::lang_tag);
-    let (lang, lang_source) = match (content_language, e.lang_source) {
-        (Some(cl), None | Some(crate::page::metadata::DETECTED)) => {
-            (Some(cl), Some(crate::page::metadata::DECLARED))
-        }
-        _ => (e.lang, e.lang_source),
-    };
+    let (lang, lang_source) = super::record_lang(rec, &e);
     // The metadata read the record's URL already; a date in its path when it was not asked for.
     let (date, date_source) = match e.date {
         Some(d) => (Some(d), e.date_source),
@@ -59,10 +49,13 @@ pub fn page(rec: &Record, bytes_in: usize, e: Extracted, format: crate::output::
             .as_deref()
             .and_then(crate::page::metadata::host_name)
     });
-    let body = if format == crate::output::Format::Markdown {
-        "markdown"
-    } else {
-        "text"
+    // The body under the name of its format (HTML and XML bodies only come with `-o DIR`,
+    // whose streams are JSON lines whatever the format: [`super::Config::json_streams`]).
+    let body = match format {
+        crate::output::Format::Markdown => "markdown",
+        crate::output::Format::Html => "html",
+        crate::output::Format::Xml => "xml",
+        crate::output::Format::Text => "text",
     };
     // Room for the text's escapes (a newline is two bytes) and the other fields: a line that
     // outgrew its buffer would hold two copies of the text for a moment when it is moved.

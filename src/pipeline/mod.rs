@@ -34,6 +34,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TryRecvError, sync
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
+pub mod dedup;
 pub mod documents;
 pub mod json;
 
@@ -91,6 +92,20 @@ pub struct Config {
     /// A page whose main text has fewer words (white-space separated) than this is skipped,
     /// counted under [`MIN_WORDS`]; 0 keeps every page.
     pub min_words: usize,
+    /// Keep only pages in these languages: primary subtags, lower case (`en`, `de`), compared
+    /// with the primary subtag of the page's `lang` as JSON output gives it (declared, else
+    /// detected: [`record_lang`]). A page of another language is skipped under
+    /// [`TARGET_LANGUAGE`], one whose language is unknown under [`NO_LANGUAGE`]. Empty keeps
+    /// every page.
+    pub target_language: Vec<String>,
+    /// Drop a page whose main text repeats an earlier page of the run, exactly or nearly
+    /// ([`dedup`]: the threshold, the memory), counted under [`dedup::DUPLICATE`]; decided in
+    /// input order, so the same pages are kept at every `-j`.
+    pub dedup: bool,
+    /// The records of WARC and JSON lines inputs are JSON lines whatever the format (`-o
+    /// DIR`: a stream's file is one JSON object per record, its body in `text`, `markdown`,
+    /// `html` or `xml` as the format says); a page given as a file keeps the format.
+    pub json_streams: bool,
     /// Input paths; `-` is standard input.
     pub files: Vec<String>,
     /// The URL of a page given as a plain HTML file or on stdin (for JSON output).
@@ -117,9 +132,10 @@ pub enum Event<'a> {
         /// Raw bytes read so far (updated as reading goes).
         bytes: Arc<std::sync::atomic::AtomicU64>,
     },
-    /// A record of the current input was read; `records` is the count over the run so far.
+    /// A record is done (written, skipped or failed, in input order, at every `-j` and for
+    /// every kind of input); `records` is the count over the run so far.
     Read {
-        /// Records read so far.
+        /// Records done so far.
         records: u64,
     },
     /// The current input is done.
@@ -304,7 +320,48 @@ struct Done {
     failure: Option<(String, Option<String>)>,
     /// A record of a range whose numbers start at 1 ([`Local`]).
     local: Option<Local>,
+    /// With `--dedup`, the keys of a page's text ([`dedup::keys`]), for the writer to decide.
+    bands: Option<Box<dedup::Keys>>,
+    /// The input it came from.
+    at: At,
 }
+
+/// Which input a record came from, and whether that input is a stream (WARC, JSON lines).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct At {
+    /// The input's index in [`Config::files`].
+    pub input: usize,
+    /// The input is a WARC or JSON lines stream (not one HTML page).
+    pub stream: bool,
+}
+
+/// Where a run's documents go: one writer (standard output), or a file per input (`-o DIR`).
+/// Documents come in input order; [`Output::start`] is called before the first document of
+/// each input that writes one.
+pub trait Output: Write + Send {
+    /// The documents that follow are of input `at`; `Ok(true)` when they start a new file
+    /// (whose first text document then needs no separator before it).
+    fn start(&mut self, _at: At) -> std::io::Result<bool> {
+        Ok(false)
+    }
+}
+
+/// One writer for every input.
+struct Single<'o>(&'o mut (dyn Write + Send));
+
+impl Write for Single<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.write(buf)
+    }
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        self.0.write_all(buf)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
+impl Output for Single<'_> {}
 
 /// Where a record of a JSON lines range is: its range's records are numbered from 1 by the
 /// worker, and the writer, which sees the ranges in order, adds the records before the range.
@@ -349,9 +406,19 @@ pub type Events<'e> = &'e (dyn Fn(Event<'_>) + Sync);
 /// Runs the filter over `config.files`, writing documents to `out` in input order and every
 /// other report to `events`; returns the counts. Only a closed `out` stops it early.
 pub fn run(config: &Config, out: &mut (dyn Write + Send), events: Events<'_>) -> Summary {
+    run_to(config, &mut Single(out), events)
+}
+
+/// [`run`], writing to an [`Output`]: with [`Output::start`] told which input the documents
+/// that follow are of (a file per input: `-o DIR`).
+pub fn run_to(config: &Config, out: &mut dyn Output, events: Events<'_>) -> Summary {
     // JSON, HTML and XML output carry the page's metadata; text output never pays for it.
     let with_metadata;
-    let wants = config.json || config.options.output.format.is_document();
+    // So does `--target-language`: the language is the metadata's, declared or detected.
+    let wants = config.json
+        || config.json_streams
+        || config.options.output.format.is_document()
+        || !config.target_language.is_empty();
     let config = if wants && !config.options.metadata {
         let mut c = config.clone();
         c.options.metadata = true;
@@ -429,13 +496,23 @@ fn extract_record(
         Ok(e) if config.min_words > 0 && !has_words(&e.text, config.min_words) => {
             skipped(MIN_WORDS)
         }
+        Ok(e) if !config.target_language.is_empty() && !in_target_language(rec, &e, config) => {
+            let known = record_lang(rec, &e).0.is_some();
+            skipped(if known { TARGET_LANGUAGE } else { NO_LANGUAGE })
+        }
         Ok(e) => {
             // In a stream an empty page is a normal record (its JSON says so); for a page given
             // as a file it is worth a word.
             let message = (e.text.is_empty() && plain_page(rec))
                 .then(|| format!("{name}: no main text found"));
+            let bands = if config.dedup {
+                dedup::keys(&e.text)
+            } else {
+                None
+            };
             let format = config.options.output.format;
-            let out = if config.json {
+            let json = as_json(config, rec);
+            let out = if json {
                 json::page(rec, bytes_in, e, format)
             } else if format.is_document() {
                 documents::record(format, &e, rec, plain_page(rec))
@@ -445,14 +522,22 @@ fn extract_record(
             Done {
                 out,
                 message: with_note(message),
-                is_text_page: !config.json,
+                is_text_page: !json,
                 outcome: Outcome::Extracted,
                 failure: None,
                 local: None,
+                bands,
+                at: At::default(),
             }
         }
         Err(err) => failed_done(rec, bytes_in, err.to_string(), note, config),
     }
+}
+
+/// Whether `rec` is written as a JSON line: with `--format json`, or as a stream's record
+/// under [`Config::json_streams`] (faults only come from streams).
+fn as_json(config: &Config, rec: &Record) -> bool {
+    config.json || (config.json_streams && !plain_page(rec))
 }
 
 /// A page whose extraction failed with `error` (after the template `note`, if any).
@@ -468,7 +553,7 @@ fn failed_done(
     } else {
         location(rec)
     };
-    let out = if config.json {
+    let out = if as_json(config, rec) {
         json::failed(rec, bytes_in, config.options.extract.algo.name(), &error)
     } else {
         String::new()
@@ -484,6 +569,8 @@ fn failed_done(
         outcome: Outcome::Failed,
         failure: Some((error, note)),
         local: None,
+        bands: None,
+        at: At::default(),
     }
 }
 
@@ -550,6 +637,52 @@ fn has_words(text: &str, n: usize) -> bool {
     text.split_whitespace().nth(n.saturating_sub(1)).is_some()
 }
 
+/// The skip reason of a page in a language `--target-language` does not list
+/// ([`Config::target_language`]).
+pub const TARGET_LANGUAGE: &str = "not in --target-language";
+
+/// The skip reason of a page whose language is unknown under `--target-language`: no
+/// declaration, and too little text, or too mixed, for detection to be sure. Such a page is
+/// dropped: a run asked for German keeps what is known to be German. (trafilatura keeps a page
+/// when its detector gives no answer; its detector, py3langid, always answers, so there a page
+/// stays only when no detector is installed.)
+pub const NO_LANGUAGE: &str = "language unknown (--target-language)";
+
+/// The page's language as JSON output's `lang` gives it, and where it came from: the page's
+/// declaration, else the record's `Content-Language` (normalized as the page's: `Japanese` ->
+/// `ja`), else the language detected from the text. The one source of `lang` for JSON output
+/// and `--target-language`.
+pub(crate) fn record_lang(
+    rec: &Record,
+    e: &crate::page::Extracted,
+) -> (Option<String>, Option<&'static str>) {
+    use crate::page::metadata::{DECLARED, DETECTED, lang_tag};
+    // A transport Content-Language is a declaration, worth more than a detected language; one
+    // that names no language is dropped.
+    let content_language = rec.content_language.as_deref().and_then(lang_tag);
+    match (content_language, e.lang_source) {
+        (Some(cl), None | Some(DETECTED)) => (Some(cl), Some(DECLARED)),
+        _ => (e.lang.clone(), e.lang_source),
+    }
+}
+
+/// The primary subtag of a BCP 47 tag (`en-gb` -> `en`).
+pub fn primary_subtag(tag: &str) -> &str {
+    tag.split(['-', '_']).next().unwrap_or(tag)
+}
+
+/// Whether the page's language ([`record_lang`]) has a primary subtag
+/// [`Config::target_language`] lists.
+fn in_target_language(rec: &Record, e: &crate::page::Extracted, config: &Config) -> bool {
+    match record_lang(rec, e).0 {
+        Some(lang) => {
+            let primary = primary_subtag(&lang);
+            config.target_language.iter().any(|t| t == primary)
+        }
+        None => false,
+    }
+}
+
 /// A record that is not a page, for the count by reason.
 fn skipped(reason: &'static str) -> Done {
     Done {
@@ -559,12 +692,14 @@ fn skipped(reason: &'static str) -> Done {
         outcome: Outcome::Skipped(reason),
         failure: None,
         local: None,
+        bands: None,
+        at: At::default(),
     }
 }
 
 fn fault_done(f: &Fault, config: &Config) -> Done {
     Done {
-        out: if config.json {
+        out: if config.json || config.json_streams {
             json::fault(f)
         } else {
             String::new()
@@ -574,15 +709,23 @@ fn fault_done(f: &Fault, config: &Config) -> Done {
         outcome: Outcome::Failed,
         failure: None,
         local: None,
+        bands: None,
+        at: At::default(),
     }
 }
 
 /// Writes results in order; the first write error stops it ([`Stop`]).
 struct Writer<'o, 'e> {
-    out: &'o mut (dyn Write + Send),
+    out: &'o mut dyn Output,
     events: Events<'e>,
     wrote_text_page: bool,
     stopped: Option<Stop>,
+    /// With `--dedup`, the keys of the pages written so far.
+    seen: Option<dedup::Seen>,
+    /// The input whose documents are being written.
+    input: Option<usize>,
+    /// Records done ([`Event::Read`]).
+    done: u64,
 }
 
 impl Writer<'_, '_> {
@@ -596,13 +739,35 @@ impl Writer<'_, '_> {
                 (self.events)(Event::Message(line));
             }
         }
-        match d.outcome {
+        // A repeat of an earlier page is dropped here, in input order (the same at every -j).
+        let repeat = match (&mut self.seen, &d.bands, d.outcome) {
+            (Some(seen), Some(keys), Outcome::Extracted) => seen.repeats(keys),
+            _ => false,
+        };
+        let outcome = if repeat {
+            Outcome::Skipped(dedup::DUPLICATE)
+        } else {
+            d.outcome
+        };
+        match outcome {
             Outcome::Extracted => counts.extracted += 1,
             Outcome::Failed => counts.failed += 1,
             Outcome::Skipped(reason) => *counts.skipped.entry(reason).or_insert(0) += 1,
         }
-        if d.out.is_empty() {
+        self.done += 1;
+        (self.events)(Event::Read { records: self.done });
+        if d.out.is_empty() || repeat {
             return;
+        }
+        if self.input != Some(d.at.input) {
+            self.input = Some(d.at.input);
+            match self.out.start(d.at) {
+                Ok(new_file) => self.wrote_text_page &= !new_file,
+                Err(e) => {
+                    self.check(Err(e));
+                    return;
+                }
+            }
         }
         if d.is_text_page && self.wrote_text_page {
             let r = self.out.write_all(b"\x0c\n");
@@ -678,21 +843,22 @@ fn read_all(
     first: Option<(Input, Framing)>,
     counts: &mut Counts,
     events: Events<'_>,
-    mut sink: impl FnMut(Item, &mut Counts) -> bool,
+    mut sink: impl FnMut(Item, &mut Counts, At) -> bool,
 ) {
     let mut first = Some(first);
-    for name in &config.files {
+    for (index, name) in config.files.iter().enumerate() {
         let opened = match first.take() {
             Some(f) => f,
             None => open(name, config, counts, events),
         };
-        let Some((mut input, _)) = opened else {
+        let Some((mut input, framing)) = opened else {
             continue;
         };
+        let at = At {
+            input: index,
+            stream: matches!(framing, Framing::Warc | Framing::Jsonl),
+        };
         while let Some(item) = input.next_item() {
-            events(Event::Read {
-                records: counts.sum.read,
-            });
             match &item {
                 Item::Range(r) => counts.sum.read += r.records(),
                 Item::Skip(_) if !counts.sum.streams => {}
@@ -705,7 +871,7 @@ fn read_all(
                 }
                 other => with_url(other, config),
             };
-            if !sink(item, counts) {
+            if !sink(item, counts, at) {
                 events(Event::Closed);
                 return;
             }
@@ -729,7 +895,7 @@ fn run_serial(
     config: &Config,
     first: Option<(Input, Framing)>,
     counts: &mut Counts,
-    out: &mut (dyn Write + Send),
+    out: &mut dyn Output,
     events: Events<'_>,
 ) {
     let mut w = Writer {
@@ -737,12 +903,16 @@ fn run_serial(
         events,
         wrote_text_page: false,
         stopped: None,
+        seen: config.dedup.then(dedup::Seen::default),
+        input: None,
+        done: 0,
     };
     let pool = counts.pool.clone();
-    read_all(config, first, counts, events, |item, counts| {
-        let Some(done) = handle(item, config, &pool) else {
+    read_all(config, first, counts, events, |item, counts, at| {
+        let Some(mut done) = handle(item, config, &pool) else {
             return true;
         };
+        done.at = at;
         w.write(&done, &mut counts.sum);
         // The next read may wait on a slow stream: what is done goes out first.
         w.flush();
@@ -797,6 +967,9 @@ impl JsonLines {
             max_record_bytes: 0,
             max_memory: u64::MAX,
             min_words: 0,
+            target_language: Vec::new(),
+            dedup: false,
+            json_streams: false,
             files: Vec::new(),
             url: None,
             templates: None,
@@ -873,6 +1046,7 @@ const BATCHES_PER_WORKER: usize = 2;
 struct Held<'b> {
     job: Job,
     _memory: Reservation<'b>,
+    at: At,
 }
 
 /// A numbered batch of records.
@@ -912,7 +1086,7 @@ fn run_parallel(
     config: &Config,
     first: Option<(Input, Framing)>,
     counts: &mut Counts,
-    out: &mut (dyn Write + Send),
+    out: &mut dyn Output,
     events: Events<'_>,
 ) {
     let bound = config.jobs.saturating_mul(BATCHES_PER_WORKER) + 2;
@@ -945,7 +1119,7 @@ fn run_parallel(
         let filling = &filling;
         let writer = s
             .spawn(move || write_in_order(config, done_rx, token_rx, filling, broken, out, events));
-        read_all(config, first, counts, events, |item, _| {
+        read_all(config, first, counts, events, |item, _, at| {
             let job = match item {
                 Item::Page(rec) => Job::Page(rec),
                 Item::Member(m) => Job::Member(m),
@@ -963,6 +1137,7 @@ fn run_parallel(
             let job = Held {
                 job,
                 _memory: memory,
+                at,
             };
             let Ok(mut f) = filling.lock() else {
                 return false;
@@ -1030,8 +1205,10 @@ fn worker(
             done: Vec::with_capacity(jobs.len()),
             since: Instant::now(),
             gone: false,
+            at: At::default(),
         };
-        for Held { job, _memory } in jobs {
+        for Held { job, _memory, at } in jobs {
+            part.at = at;
             if stop.load(Ordering::Relaxed) || part.gone {
                 break;
             }
@@ -1043,6 +1220,8 @@ fn worker(
                     outcome: Outcome::Extracted,
                     failure: None,
                     local: None,
+                    bands: None,
+                    at: At::default(),
                 });
                 continue;
             }
@@ -1088,11 +1267,14 @@ struct Part<'t> {
     since: Instant,
     /// The writer is gone.
     gone: bool,
+    /// The input of the job being done.
+    at: At,
 }
 
 impl Part<'_> {
     /// Adds a result; sends what the batch has so far when it has waited long enough.
-    fn push(&mut self, d: Done) {
+    fn push(&mut self, mut d: Done) {
+        d.at = self.at;
         self.done.push(d);
         if self.since.elapsed() >= BATCH_WAIT && !self.gone {
             let done = std::mem::take(&mut self.done);
@@ -1158,7 +1340,7 @@ fn write_in_order(
     tokens: Receiver<()>,
     filling: &Mutex<Filling>,
     broken: &AtomicBool,
-    out: &mut (dyn Write + Send),
+    out: &mut dyn Output,
     events: Events<'_>,
 ) -> Summary {
     let mut w = Writer {
@@ -1166,6 +1348,9 @@ fn write_in_order(
         events,
         wrote_text_page: false,
         stopped: None,
+        seen: config.dedup.then(dedup::Seen::default),
+        input: None,
+        done: 0,
     };
     let mut counts = Summary::default();
     // Results of batches not yet written, and whether each batch's last part came.

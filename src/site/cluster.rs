@@ -77,7 +77,8 @@ fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// `k` MinHash functions over 64-bit path hashes, fixed seeds (stored signatures stay valid).
+/// `k` MinHash functions over 64-bit hashes (template paths here, text shingles for `--dedup`:
+/// [`crate::pipeline::dedup`]), fixed seeds (stored signatures stay valid).
 #[derive(Clone, Debug)]
 pub struct MinHasher {
     seeds: Vec<u64>,
