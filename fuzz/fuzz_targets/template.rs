@@ -80,7 +80,7 @@ fn check(bytes: &[u8]) {
                 e.to_string().starts_with(&format!("template {FILE}: ")),
                 "{e}"
             );
-            assert!(!e.msg.is_empty());
+            assert!(!e.fault.to_string().is_empty());
         }
         Ok(t) => {
             let written = t.to_bytes();
