@@ -9,7 +9,7 @@
 //! ancestor walk is bounded by the tree's depth and reads class/id words of the nearest 64
 //! ancestors only.
 
-use super::analysis::{Analysis, Block};
+use super::analysis::{Analysis, Block, Reasons};
 use crate::extract::auto::{self, Outcome, Trace};
 use crate::extract::blocks::{FNV_OFFSET, fnv1a};
 use crate::extract::danag::{self, Segments};
@@ -166,52 +166,7 @@ pub fn describe(doc: &Document<'_>, opts: &extract::Options) -> Described {
     let t = &trace;
     let tree = &doc.tree;
 
-    // Per block: text, own counts, kept share.
-    struct Own {
-        text: String,
-        chars: f32,
-        link: f32,
-        kept: f32,
-    }
-    let mut s = String::new();
-    let own: Vec<Own> = blocks
-        .iter()
-        .map(|b| {
-            let text = page.block_text(b);
-            let (mut chars, mut link, mut solid, mut kept) = (0usize, 0usize, 0usize, 0usize);
-            for &(id, k) in &b.nodes {
-                if id == NONE {
-                    continue;
-                }
-                let raw = doc.raw_text(id);
-                let n = if memchr::memchr(b'&', raw.as_bytes()).is_none() {
-                    raw.trim().chars().count()
-                } else {
-                    s.clear();
-                    entities::decode_into(raw, &mut s);
-                    s.trim().chars().count()
-                };
-                chars += n;
-                if tree.node(id).context() & context::LINK != 0 {
-                    link += n;
-                }
-                if page.solid(id) {
-                    solid += 1;
-                    kept += usize::from(k);
-                }
-            }
-            Own {
-                text,
-                chars: chars as f32,
-                link: link as f32,
-                kept: if solid == 0 {
-                    0.0
-                } else {
-                    kept as f32 / solid as f32
-                },
-            }
-        })
-        .collect();
+    let own = own_counts(&page, &blocks);
     let total_chars: f32 = own.iter().map(|o| o.chars).sum::<f32>().max(1.0);
     let kept_chars: f32 = own.iter().map(|o| o.chars * o.kept).sum();
     let n = blocks.len();
@@ -223,32 +178,8 @@ pub fn describe(doc: &Document<'_>, opts: &extract::Options) -> Described {
         Outcome::Danag => 2.0,
         Outcome::Everything => 3.0,
     };
-    let ld = |o: &Own| if o.chars > 0.0 { o.link / o.chars } else { 0.0 };
-    // Each element's position in a run of alike element siblings (the page features' signature,
-    // tag and class, equal to the previous element sibling's; 1 when it starts a run): one forward pass, the last child's
-    // signature and run kept per parent.
-    let mut run_at = vec![0u32; tree.nodes.len()];
-    {
-        let mut last: Vec<(u64, u32)> = vec![(0, 0); tree.nodes.len()];
-        for (i, node) in tree.nodes.iter().enumerate() {
-            if node.kind != Kind::Element {
-                continue;
-            }
-            let id = i as NodeId;
-            let sig = signature(doc, id, node.tag);
-            if let Some(slot) = last.get_mut(node.parent as usize) {
-                let run = if slot.1 > 0 && slot.0 == sig {
-                    slot.1 + 1
-                } else {
-                    1
-                };
-                *slot = (sig, run);
-                if let Some(r) = run_at.get_mut(i) {
-                    *r = run;
-                }
-            }
-        }
-    }
+    let ld = Own::link_density;
+    let run_at = sibling_runs(doc);
 
     let mut class_words = ClassWords::new();
     let mut before = 0.0f32;
@@ -258,83 +189,9 @@ pub fn describe(doc: &Document<'_>, opts: &extract::Options) -> Described {
     for (i, (b, o)) in blocks.iter().zip(&own).enumerate() {
         f.clear();
 
-        // Digits, commas and sentence stops in one pass over the text (ASCII bytes are
-        // counted as bytes; the full-width marks are the only others that count).
-        let (mut digits, mut commas, mut stops) = (0u32, 0u32, 0u32);
-        for c in o.text.chars() {
-            match c {
-                '0'..='9' => digits += 1,
-                ',' | '，' | '、' => commas += 1,
-                '.' | '!' | '?' | '。' | '！' | '？' => stops += 1,
-                _ => {}
-            }
-        }
-        let digits = digits as f32;
-        f.extend([
-            o.chars,
-            crate::text::count_tokens(&o.text) as f32,
-            ld(o),
-            commas as f32,
-            stops as f32,
-            if o.chars > 0.0 { digits / o.chars } else { 0.0 },
-            b.nodes.iter().filter(|x| x.0 != NONE).count() as f32,
-            b.nodes.iter().filter(|x| x.0 == NONE).count() as f32,
-        ]);
-        // `auto`'s reasons for the block's first solid text node.
-        let first = b
-            .nodes
-            .iter()
-            .find(|(id, _)| page.solid(*id))
-            .map_or(NONE, |x| x.0);
-        let at = |v: &[NodeId]| {
-            if first == NONE {
-                NONE
-            } else {
-                v.get(first as usize).copied().unwrap_or(NONE)
-            }
-        };
-        let root = at(&reasons.root_of);
+        f.extend(text_numbers(b, o));
         let owner = b.owner;
-        let s = t.stats.get(owner as usize).copied().unwrap_or_default();
-        let (hint, hidden) = if owner == NONE || tree.node(owner).kind != Kind::Element {
-            (0, false)
-        } else {
-            page.hints(&reasons, owner)
-        };
-        let span = if owner == NONE {
-            1
-        } else {
-            let node = tree.node(owner);
-            node.end.saturating_sub(node.start).max(1)
-        };
-        f.extend([
-            o.kept,
-            f32::from(u8::from(at(&reasons.removed_at) != NONE)),
-            f32::from(u8::from(root != NONE)),
-            f32::from(u8::from(root != NONE && Some(root as usize) == t.top)),
-            f32::from(u8::from(at(&reasons.link_list_at) != NONE)),
-            f32::from(u8::from(
-                first != NONE && t.teaser.get(first as usize) == Some(&true),
-            )),
-            f32::from(hint),
-            f32::from(u8::from(hidden)),
-            s.text as f32,
-            s.link_density(),
-            s.commas as f32,
-            if s.text == 0 {
-                0.0
-            } else {
-                s.danag as f32 / s.text as f32
-            },
-            t.score.get(owner as usize).copied().unwrap_or(0.0),
-            s.text as f32 / span as f32,
-            if root == NONE {
-                0.0
-            } else {
-                t.score.get(root as usize).copied().unwrap_or(0.0)
-            },
-            best_score,
-        ]);
+        f.extend(auto_numbers(&page, t, &reasons, b, o.kept, best_score));
         let line = b.line as usize;
         let pv = |v: &[u32]| v.get(line).copied().unwrap_or(0) as f32;
         f.extend([
@@ -345,54 +202,14 @@ pub fn describe(doc: &Document<'_>, opts: &extract::Options) -> Described {
             line as f32 / lines,
         ]);
         // The ancestors: depth, context tags, class/id words.
-        let mut depth = 0.0f32;
-        let mut has = [false; 17];
-        let mut anc = [0.0f32; ANCESTOR_BUCKETS];
-        let mut mine = [0.0f32; OWN_BUCKETS];
-        let (mut rep_position, mut rep_depth) = (0u32, 0.0f32);
-        if owner != NONE {
-            for (k, a) in std::iter::once(owner)
-                .chain(tree.ancestors(owner))
-                .enumerate()
-            {
-                depth += 1.0;
-                let node = tree.node(a);
-                if node.kind != Kind::Element {
-                    continue;
-                }
-                let run = run_at.get(a as usize).copied().unwrap_or(0);
-                if run >= 2 && rep_position == 0 {
-                    rep_depth = k as f32 + 1.0;
-                }
-                rep_position = rep_position.max(if run >= 2 { run } else { 0 });
-                let slot = match node.tag {
-                    Tag::Li => 0,
-                    Tag::Table => 1,
-                    Tag::P => 2,
-                    Tag::Form => 3,
-                    Tag::Nav | Tag::Menu => 4,
-                    Tag::Aside => 5,
-                    Tag::Footer => 6,
-                    Tag::Header => 7,
-                    Tag::Article => 8,
-                    Tag::Main => 9,
-                    Tag::Section => 10,
-                    Tag::Blockquote => 11,
-                    Tag::Figure | Tag::Figcaption => 12,
-                    Tag::Dl | Tag::Dt | Tag::Dd => 13,
-                    _ => 16,
-                };
-                has[slot] = true;
-                if k < 64 {
-                    for &h in class_words.of(doc, a) {
-                        anc[(h % ANCESTOR_BUCKETS as u64) as usize] += 1.0;
-                        if k < 2 {
-                            mine[(h % OWN_BUCKETS as u64) as usize] += 1.0;
-                        }
-                    }
-                }
-            }
-        }
+        let Ancestry {
+            depth,
+            has,
+            anc,
+            mine,
+            rep_position,
+            rep_depth,
+        } = ancestry(doc, owner, &run_at, &mut class_words);
         let ctx_all = |bit: u8| {
             let mut any = false;
             let all = b
@@ -459,6 +276,276 @@ pub fn describe(doc: &Document<'_>, opts: &extract::Options) -> Described {
         tags,
         selection,
         outcome,
+    }
+}
+
+/// A block's own counts, beside its text: its characters (entities decoded, each text node
+/// trimmed), those inside links, and the share of its solid text nodes `auto` kept.
+struct Own {
+    text: String,
+    chars: f32,
+    link: f32,
+    kept: f32,
+}
+
+impl Own {
+    /// The share of the block's characters inside links.
+    fn link_density(&self) -> f32 {
+        if self.chars > 0.0 {
+            self.link / self.chars
+        } else {
+            0.0
+        }
+    }
+}
+
+/// The block's own text numbers, [`FEATURES`]' first group: characters, words, link density,
+/// commas, stops, the share of digits, text nodes and table cells.
+fn text_numbers(b: &Block, o: &Own) -> [f32; 8] {
+    // Digits, commas and sentence stops in one pass over the text (ASCII bytes are
+    // counted as bytes; the full-width marks are the only others that count).
+    let (mut digits, mut commas, mut stops) = (0u32, 0u32, 0u32);
+    for c in o.text.chars() {
+        match c {
+            '0'..='9' => digits += 1,
+            ',' | '，' | '、' => commas += 1,
+            '.' | '!' | '?' | '。' | '！' | '？' => stops += 1,
+            _ => {}
+        }
+    }
+    let digits = digits as f32;
+    [
+        o.chars,
+        crate::text::count_tokens(&o.text) as f32,
+        o.link_density(),
+        commas as f32,
+        stops as f32,
+        if o.chars > 0.0 { digits / o.chars } else { 0.0 },
+        b.nodes.iter().filter(|x| x.0 != NONE).count() as f32,
+        b.nodes.iter().filter(|x| x.0 == NONE).count() as f32,
+    ]
+}
+
+/// What `auto` decided about the block and why, [`FEATURES`]' second group: the share of it
+/// kept (`kept`), `auto`'s reasons for its first solid text node (removed, under the root it
+/// chose, in a link list, a teaser), its element's hints and statistics, and the scores of
+/// its element, of the chosen root and of the best candidate (`best_score`).
+fn auto_numbers(
+    page: &Analysis<'_, '_>,
+    t: &Trace,
+    reasons: &Reasons,
+    b: &Block,
+    kept: f32,
+    best_score: f32,
+) -> [f32; 16] {
+    // `auto`'s reasons for the block's first solid text node.
+    let first = b
+        .nodes
+        .iter()
+        .find(|(id, _)| page.solid(*id))
+        .map_or(NONE, |x| x.0);
+    let at = |v: &[NodeId]| {
+        if first == NONE {
+            NONE
+        } else {
+            v.get(first as usize).copied().unwrap_or(NONE)
+        }
+    };
+    let root = at(&reasons.root_of);
+    let owner = b.owner;
+    let tree = &page.doc.tree;
+    let s = t.stats.get(owner as usize).copied().unwrap_or_default();
+    let (hint, hidden) = if owner == NONE || tree.node(owner).kind != Kind::Element {
+        (0, false)
+    } else {
+        page.hints(reasons, owner)
+    };
+    let span = if owner == NONE {
+        1
+    } else {
+        let node = tree.node(owner);
+        node.end.saturating_sub(node.start).max(1)
+    };
+    [
+        kept,
+        f32::from(u8::from(at(&reasons.removed_at) != NONE)),
+        f32::from(u8::from(root != NONE)),
+        f32::from(u8::from(root != NONE && Some(root as usize) == t.top)),
+        f32::from(u8::from(at(&reasons.link_list_at) != NONE)),
+        f32::from(u8::from(
+            first != NONE && t.teaser.get(first as usize) == Some(&true),
+        )),
+        f32::from(hint),
+        f32::from(u8::from(hidden)),
+        s.text as f32,
+        s.link_density(),
+        s.commas as f32,
+        if s.text == 0 {
+            0.0
+        } else {
+            s.danag as f32 / s.text as f32
+        },
+        t.score.get(owner as usize).copied().unwrap_or(0.0),
+        s.text as f32 / span as f32,
+        if root == NONE {
+            0.0
+        } else {
+            t.score.get(root as usize).copied().unwrap_or(0.0)
+        },
+        best_score,
+    ]
+}
+
+/// Each block's [`Own`] counts.
+fn own_counts(page: &Analysis<'_, '_>, blocks: &[Block]) -> Vec<Own> {
+    let doc = page.doc;
+    let tree = &doc.tree;
+    let mut s = String::new();
+    blocks
+        .iter()
+        .map(|b| {
+            let text = page.block_text(b);
+            let (mut chars, mut link, mut solid, mut kept) = (0usize, 0usize, 0usize, 0usize);
+            for &(id, k) in &b.nodes {
+                if id == NONE {
+                    continue;
+                }
+                let raw = doc.raw_text(id);
+                let n = if memchr::memchr(b'&', raw.as_bytes()).is_none() {
+                    raw.trim().chars().count()
+                } else {
+                    s.clear();
+                    entities::decode_into(raw, &mut s);
+                    s.trim().chars().count()
+                };
+                chars += n;
+                if tree.node(id).context() & context::LINK != 0 {
+                    link += n;
+                }
+                if page.solid(id) {
+                    solid += 1;
+                    kept += usize::from(k);
+                }
+            }
+            Own {
+                text,
+                chars: chars as f32,
+                link: link as f32,
+                kept: if solid == 0 {
+                    0.0
+                } else {
+                    kept as f32 / solid as f32
+                },
+            }
+        })
+        .collect()
+}
+
+/// Each element's position in a run of alike element siblings (the page features'
+/// signature, tag and class, equal to the previous element sibling's; 1 when it starts a
+/// run), by node id: one forward pass, the last child's signature and run kept per parent.
+fn sibling_runs(doc: &Document<'_>) -> Vec<u32> {
+    let tree = &doc.tree;
+    let mut run_at = vec![0u32; tree.nodes.len()];
+    let mut last: Vec<(u64, u32)> = vec![(0, 0); tree.nodes.len()];
+    for (i, node) in tree.nodes.iter().enumerate() {
+        if node.kind != Kind::Element {
+            continue;
+        }
+        let id = i as NodeId;
+        let sig = signature(doc, id, node.tag);
+        if let Some(slot) = last.get_mut(node.parent as usize) {
+            let run = if slot.1 > 0 && slot.0 == sig {
+                slot.1 + 1
+            } else {
+                1
+            };
+            *slot = (sig, run);
+            if let Some(r) = run_at.get_mut(i) {
+                *r = run;
+            }
+        }
+    }
+    run_at
+}
+
+/// What a block's element and its ancestors say: how deep it is, which kinds of element
+/// hold it (the slots of [`ancestry`]), their class/id words hashed into buckets (all of
+/// them, and the element's and its parent's own), and the innermost run of alike siblings it
+/// is in (its position in the longest such run, and how far up the first one is).
+struct Ancestry {
+    depth: f32,
+    has: [bool; 17],
+    anc: [f32; ANCESTOR_BUCKETS],
+    mine: [f32; OWN_BUCKETS],
+    rep_position: u32,
+    rep_depth: f32,
+}
+
+/// The [`Ancestry`] of the block whose element is `owner` (none for [`NONE`]): a walk up the
+/// tree, bounded by its depth, reading the class/id words of the nearest 64 elements only.
+fn ancestry(
+    doc: &Document<'_>,
+    owner: NodeId,
+    run_at: &[u32],
+    class_words: &mut ClassWords,
+) -> Ancestry {
+    let tree = &doc.tree;
+    let mut depth = 0.0f32;
+    let mut has = [false; 17];
+    let mut anc = [0.0f32; ANCESTOR_BUCKETS];
+    let mut mine = [0.0f32; OWN_BUCKETS];
+    let (mut rep_position, mut rep_depth) = (0u32, 0.0f32);
+    if owner != NONE {
+        for (k, a) in std::iter::once(owner)
+            .chain(tree.ancestors(owner))
+            .enumerate()
+        {
+            depth += 1.0;
+            let node = tree.node(a);
+            if node.kind != Kind::Element {
+                continue;
+            }
+            let run = run_at.get(a as usize).copied().unwrap_or(0);
+            if run >= 2 && rep_position == 0 {
+                rep_depth = k as f32 + 1.0;
+            }
+            rep_position = rep_position.max(if run >= 2 { run } else { 0 });
+            let slot = match node.tag {
+                Tag::Li => 0,
+                Tag::Table => 1,
+                Tag::P => 2,
+                Tag::Form => 3,
+                Tag::Nav | Tag::Menu => 4,
+                Tag::Aside => 5,
+                Tag::Footer => 6,
+                Tag::Header => 7,
+                Tag::Article => 8,
+                Tag::Main => 9,
+                Tag::Section => 10,
+                Tag::Blockquote => 11,
+                Tag::Figure | Tag::Figcaption => 12,
+                Tag::Dl | Tag::Dt | Tag::Dd => 13,
+                _ => 16,
+            };
+            has[slot] = true;
+            if k < 64 {
+                for &h in class_words.of(doc, a) {
+                    anc[(h % ANCESTOR_BUCKETS as u64) as usize] += 1.0;
+                    if k < 2 {
+                        mine[(h % OWN_BUCKETS as u64) as usize] += 1.0;
+                    }
+                }
+            }
+        }
+    }
+    Ancestry {
+        depth,
+        has,
+        anc,
+        mine,
+        rep_position,
+        rep_depth,
     }
 }
 
