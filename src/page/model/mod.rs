@@ -471,15 +471,74 @@ fn url_path(url: &str) -> Option<(&str, bool)> {
     })
 }
 
-/// The features of a parsed page and its extraction: `selection` and its rendered `text`;
-/// `url`, the page's URL when known outside the page (else its `og:url` or canonical link is
-/// used).
-pub fn features(
-    doc: &Document<'_>,
-    selection: &Selection,
-    text: &str,
-    url: Option<&str>,
-) -> Features {
+/// What one pass over a page's nodes counts for [`features`]: element counts by kind, the
+/// visible text's counts (in links, in headings, in each region, in runs of alike siblings,
+/// in the selection), class/id and heading words hashed, JSON-LD types, `og:type` and the
+/// page's own URL.
+struct Walked<'a> {
+    counter: words::Counter,
+    counts: [f64; COUNTED.len()],
+    elements: f64,
+    text_nodes: f64,
+    link_chars: f64,
+    heading_chars: f64,
+    all: TextCount,
+    classes: [f64; CLASS_BUCKETS],
+    heads: [f64; HEADING_BUCKETS],
+    ld: Vec<String>,
+    og_type: Option<&'a str>,
+    page_url: Option<&'a str>,
+    in_region: [f64; 7],
+    groups: f64,
+    largest: u32,
+    rep_chars: f64,
+    rep_kept: f64,
+    rep_prices: f64,
+    kept_chars: f64,
+    kept_link: f64,
+    kept_nodes: f64,
+}
+
+/// What an element of the head says of the page's kind and address: a JSON-LD script's
+/// `@type`s (into `ld`), the first `og:type` and `og:url`, else the canonical link.
+fn marks<'a>(
+    doc: &Document<'a>,
+    id: NodeId,
+    tag: Tag,
+    ld: &mut Vec<String>,
+    og_type: &mut Option<&'a str>,
+    page_url: &mut Option<&'a str>,
+) {
+    match tag {
+        Tag::Script
+            if doc
+                .attr(id, "type")
+                .is_some_and(|t| t.to_ascii_lowercase().contains("ld+json")) =>
+        {
+            ld_types(doc.raw_text(id), ld);
+        }
+        Tag::Meta => {
+            let key = doc.attr(id, "property").or_else(|| doc.attr(id, "name"));
+            match key.map(str::to_ascii_lowercase).as_deref() {
+                Some("og:type") if og_type.is_none() => *og_type = doc.attr(id, "content"),
+                Some("og:url") if page_url.is_none() => *page_url = doc.attr(id, "content"),
+                _ => {}
+            }
+        }
+        Tag::Link
+            if page_url.is_none()
+                && doc
+                    .attr(id, "rel")
+                    .is_some_and(|r| r.eq_ignore_ascii_case("canonical")) =>
+        {
+            *page_url = doc.attr(id, "href");
+        }
+        _ => {}
+    }
+}
+
+/// The pass of [`features`] over the page's nodes in document order ([`Walked`]).
+fn walk<'a>(doc: &Document<'a>, selection: &Selection) -> Walked<'a> {
     let tree = &doc.tree;
     let mut counter = words::Counter::default();
     let mut counts = [0.0f64; COUNTED.len()];
@@ -536,36 +595,7 @@ pub fn features(
                 {
                     *c += 1.0;
                 }
-                match n.tag {
-                    Tag::Script
-                        if doc
-                            .attr(id, "type")
-                            .is_some_and(|t| t.to_ascii_lowercase().contains("ld+json")) =>
-                    {
-                        ld_types(doc.raw_text(id), &mut ld);
-                    }
-                    Tag::Meta => {
-                        let key = doc.attr(id, "property").or_else(|| doc.attr(id, "name"));
-                        match key.map(str::to_ascii_lowercase).as_deref() {
-                            Some("og:type") if og_type.is_none() => {
-                                og_type = doc.attr(id, "content")
-                            }
-                            Some("og:url") if page_url.is_none() => {
-                                page_url = doc.attr(id, "content")
-                            }
-                            _ => {}
-                        }
-                    }
-                    Tag::Link
-                        if page_url.is_none()
-                            && doc
-                                .attr(id, "rel")
-                                .is_some_and(|r| r.eq_ignore_ascii_case("canonical")) =>
-                    {
-                        page_url = doc.attr(id, "href");
-                    }
-                    _ => {}
-                }
+                marks(doc, id, n.tag, &mut ld, &mut og_type, &mut page_url);
                 for (name, v) in doc.attributes(id) {
                     if name.eq_ignore_ascii_case("class") || name.eq_ignore_ascii_case("id") {
                         hash_words(v, &mut classes);
@@ -619,6 +649,63 @@ pub fn features(
             Kind::Document => {}
         }
     }
+    Walked {
+        counter,
+        counts,
+        elements,
+        text_nodes,
+        link_chars,
+        heading_chars,
+        all,
+        classes,
+        heads,
+        ld,
+        og_type,
+        page_url,
+        in_region,
+        groups,
+        largest,
+        rep_chars,
+        rep_kept,
+        rep_prices,
+        kept_chars,
+        kept_link,
+        kept_nodes,
+    }
+}
+
+/// The features of a parsed page and its extraction: `selection` and its rendered `text`;
+/// `url`, the page's URL when known outside the page (else its `og:url` or canonical link is
+/// used).
+pub fn features(
+    doc: &Document<'_>,
+    selection: &Selection,
+    text: &str,
+    url: Option<&str>,
+) -> Features {
+    let Walked {
+        mut counter,
+        counts,
+        elements,
+        text_nodes,
+        link_chars,
+        heading_chars,
+        all,
+        classes,
+        heads,
+        ld,
+        og_type,
+        page_url,
+        in_region,
+        groups,
+        largest,
+        rep_chars,
+        rep_kept,
+        rep_prices,
+        kept_chars,
+        kept_link,
+        kept_nodes,
+    } = walk(doc, selection);
     let ratio = |a: f64, b: f64| if b > 0.0 { a / b } else { 0.0 };
     let mut f = Vec::with_capacity(N_FEATURES);
     f.extend([
