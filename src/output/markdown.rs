@@ -61,8 +61,147 @@ pub(crate) fn render_with(
     images: &Found,
 ) -> String {
     let nodes = &doc.tree.nodes;
+    let block = block_infos(doc);
+
+    let mut w = Md {
+        out: String::new(),
+        line_key: None,
+        last_kind: None,
+        row_cells: 0,
+        table_rows: 0,
+        cell: NONE,
+    };
+    // Open inline markers: the element, its closing text, where it ends.
+    let mut inline: Vec<(NodeId, String, u32)> = Vec::new();
+    let mut next = 0usize;
+    let mut decoded = String::new();
+    // A block boundary since the last text: inside a table cell, where blocks share one line,
+    // it separates words as white space would.
+    let mut block_sep = false;
+    // The last thing written is an opening marker (no space goes after it).
+    let mut marker_opened = false;
+    // Cursors into the images and into the captions written with them.
+    let mut next_image = 0usize;
+    let mut next_caption = 0usize;
+    for tok in doc.tokens() {
+        let text_left = next < sel.nodes.len();
+        if !text_left && next_image >= images.placed.len() {
+            break;
+        }
+        if tok.kind != TokenKind::Text
+            && tok.node != NONE
+            && nodes[tok.node as usize].tag.is(flags::BLOCK)
+        {
+            block_sep = true;
+        }
+        // Close inline markers of elements that ended before this token.
+        while inline.last().is_some_and(|&(_, _, end)| end <= tok.start) {
+            if let Some((_, close, _)) = inline.pop() {
+                w.out.push_str(&close);
+            }
+        }
+        match tok.kind {
+            TokenKind::StartTag => {
+                if let Some(p) = images.placed.get(next_image)
+                    && p.node == tok.node
+                {
+                    next_image += 1;
+                    let info = block[tok.node as usize];
+                    let in_line = !inline.is_empty()
+                        || matches!(
+                            info.kind,
+                            BlockKind::Item { .. } | BlockKind::Cell { .. } | BlockKind::Heading(_)
+                        );
+                    w.image(p, &info, in_line);
+                    block_sep = false;
+                    marker_opened = false;
+                    continue;
+                }
+                if !text_left {
+                    continue;
+                }
+                let node = &nodes[tok.node as usize];
+                let range = doc.tree.subtree(tok.node);
+                let holds_selected = range.contains(&(sel.nodes[next] as usize));
+                if !holds_selected {
+                    continue;
+                }
+                if let Some((open, close)) = inline_marker(doc, tok.node, links, base) {
+                    let fresh = w.start_line(&block[sel.nodes[next] as usize]);
+                    if !fresh && block_sep && !w.out.ends_with([' ', '\n']) {
+                        w.out.push(' ');
+                    }
+                    block_sep = false;
+                    w.out.push_str(open);
+                    marker_opened = true;
+                    inline.push((tok.node, close, node.end));
+                }
+            }
+            TokenKind::EndTag => {
+                if let Some(pos) = inline.iter().rposition(|&(id, _, _)| id == tok.node) {
+                    while inline.len() > pos {
+                        if let Some((_, close, _)) = inline.pop() {
+                            w.out.push_str(&close);
+                        }
+                    }
+                }
+            }
+            TokenKind::Text => {
+                if sel.nodes.get(next) != Some(&tok.node) {
+                    continue;
+                }
+                next += 1;
+                // A caption written with its image is not written again here.
+                if in_written_caption(images, &mut next_caption, tok.node) {
+                    continue;
+                }
+                decoded.clear();
+                entities::decode_into(doc.raw_text(tok.node), &mut decoded);
+                // Soft hyphens are invisible (as in text output).
+                if decoded.contains('\u{ad}') {
+                    decoded.retain(|c| c != '\u{ad}');
+                }
+                let info = block[tok.node as usize];
+                if info.kind == BlockKind::Pre {
+                    w.start_line(&info);
+                    w.out.push_str(decoded.trim_end_matches('\n'));
+                    continue;
+                }
+                let words: Vec<&str> = decoded.split_whitespace().collect();
+                if words.is_empty() {
+                    if !decoded.is_empty()
+                        && w.line_key.is_some()
+                        && !w.out.ends_with([' ', '\n', '[', '*', '`'])
+                    {
+                        w.out.push(' ');
+                    }
+                    continue;
+                }
+                let fresh = w.start_line(&info);
+                let sep = (block_sep && !marker_opened) || decoded.starts_with(char::is_whitespace);
+                if !fresh && sep && !w.out.ends_with([' ', '\n']) {
+                    w.out.push(' ');
+                }
+                block_sep = false;
+                marker_opened = false;
+                w.out.push_str(&escape(&words.join(" ")));
+                if decoded.ends_with(char::is_whitespace) {
+                    w.out.push(' ');
+                }
+            }
+        }
+    }
+    for (_, close, _) in inline.into_iter().rev() {
+        w.out.push_str(&close);
+    }
+    w.finish()
+}
+
+/// Per node: the block it is written in (its key, cell, kind and quote depth), inherited
+/// from its parent in one pass in document order (with each node's list depth and kind).
+fn block_infos(doc: &Document<'_>) -> Vec<BlockInfo> {
+    let nodes = &doc.tree.nodes;
     let n = nodes.len();
-    // Per node: its block, list depth / kind, quote depth, table (for header rows).
     let mut block = vec![
         BlockInfo {
             key: 0,
@@ -134,159 +273,44 @@ pub(crate) fn render_with(
         block[i] = info;
         list[i] = (depth, ordered);
     }
+    block
+}
 
-    let mut w = Md {
-        out: String::new(),
-        line_key: None,
-        last_kind: None,
-        row_cells: 0,
-        table_rows: 0,
-        cell: NONE,
-    };
-    // Open inline markers: the element, its closing text, where it ends.
-    let mut inline: Vec<(NodeId, String, u32)> = Vec::new();
-    let mut next = 0usize;
-    let mut decoded = String::new();
-    // A block boundary since the last text: inside a table cell, where blocks share one line,
-    // it separates words as white space would.
-    let mut block_sep = false;
-    // The last thing written is an opening marker (no space goes after it).
-    let mut marker_opened = false;
-    // Cursors into the images and into the captions written with them.
-    let mut next_image = 0usize;
-    let mut next_caption = 0usize;
-    for tok in doc.tokens() {
-        let text_left = next < sel.nodes.len();
-        if !text_left && next_image >= images.placed.len() {
-            break;
-        }
-        if tok.kind != TokenKind::Text
-            && tok.node != NONE
-            && nodes[tok.node as usize].tag.is(flags::BLOCK)
-        {
-            block_sep = true;
-        }
-        // Close inline markers of elements that ended before this token.
-        while inline.last().is_some_and(|&(_, _, end)| end <= tok.start) {
-            if let Some((_, close, _)) = inline.pop() {
-                w.out.push_str(&close);
-            }
-        }
-        match tok.kind {
-            TokenKind::StartTag => {
-                if let Some(p) = images.placed.get(next_image)
-                    && p.node == tok.node
-                {
-                    next_image += 1;
-                    let info = block[tok.node as usize];
-                    let in_line = !inline.is_empty()
-                        || matches!(
-                            info.kind,
-                            BlockKind::Item { .. } | BlockKind::Cell { .. } | BlockKind::Heading(_)
-                        );
-                    w.image(p, &info, in_line);
-                    block_sep = false;
-                    marker_opened = false;
-                    continue;
-                }
-                if !text_left {
-                    continue;
-                }
-                let node = &nodes[tok.node as usize];
-                let range = doc.tree.subtree(tok.node);
-                let holds_selected = range.contains(&(sel.nodes[next] as usize));
-                if !holds_selected {
-                    continue;
-                }
-                let marker: Option<(&str, String)> = match node.tag {
-                    Tag::Em | Tag::I | Tag::Cite => Some(("*", "*".into())),
-                    Tag::Strong | Tag::B => Some(("**", "**".into())),
-                    Tag::Code if node.context() & context::PRE == 0 => Some(("`", "`".into())),
-                    Tag::A if links => doc
-                        .attr(tok.node, "href")
-                        .map(|h| ("[", format!("]({})", link_target(h, base)))),
-                    _ => None,
-                };
-                if let Some((open, close)) = marker {
-                    let fresh = w.start_line(&block[sel.nodes[next] as usize]);
-                    if !fresh && block_sep && !w.out.ends_with([' ', '\n']) {
-                        w.out.push(' ');
-                    }
-                    block_sep = false;
-                    w.out.push_str(open);
-                    marker_opened = true;
-                    inline.push((tok.node, close, node.end));
-                }
-            }
-            TokenKind::EndTag => {
-                if let Some(pos) = inline.iter().rposition(|&(id, _, _)| id == tok.node) {
-                    while inline.len() > pos {
-                        if let Some((_, close, _)) = inline.pop() {
-                            w.out.push_str(&close);
-                        }
-                    }
-                }
-            }
-            TokenKind::Text => {
-                if sel.nodes.get(next) != Some(&tok.node) {
-                    continue;
-                }
-                next += 1;
-                // A caption written with its image is not written again here.
-                while images
-                    .captions
-                    .get(next_caption)
-                    .is_some_and(|r| r.end <= tok.node as usize)
-                {
-                    next_caption += 1;
-                }
-                if images
-                    .captions
-                    .get(next_caption)
-                    .is_some_and(|r| r.contains(&(tok.node as usize)))
-                {
-                    continue;
-                }
-                decoded.clear();
-                entities::decode_into(doc.raw_text(tok.node), &mut decoded);
-                // Soft hyphens are invisible (as in text output).
-                if decoded.contains('\u{ad}') {
-                    decoded.retain(|c| c != '\u{ad}');
-                }
-                let info = block[tok.node as usize];
-                if info.kind == BlockKind::Pre {
-                    w.start_line(&info);
-                    w.out.push_str(decoded.trim_end_matches('\n'));
-                    continue;
-                }
-                let words: Vec<&str> = decoded.split_whitespace().collect();
-                if words.is_empty() {
-                    if !decoded.is_empty()
-                        && w.line_key.is_some()
-                        && !w.out.ends_with([' ', '\n', '[', '*', '`'])
-                    {
-                        w.out.push(' ');
-                    }
-                    continue;
-                }
-                let fresh = w.start_line(&info);
-                let sep = (block_sep && !marker_opened) || decoded.starts_with(char::is_whitespace);
-                if !fresh && sep && !w.out.ends_with([' ', '\n']) {
-                    w.out.push(' ');
-                }
-                block_sep = false;
-                marker_opened = false;
-                w.out.push_str(&escape(&words.join(" ")));
-                if decoded.ends_with(char::is_whitespace) {
-                    w.out.push(' ');
-                }
-            }
-        }
+/// The Markdown markers an inline element opens and closes its text with: emphasis, strong,
+/// code outside a code block, and a link when `links` (its target resolved against `base`).
+fn inline_marker(
+    doc: &Document<'_>,
+    id: NodeId,
+    links: bool,
+    base: Option<&url::Url>,
+) -> Option<(&'static str, String)> {
+    let node = doc.tree.node(id);
+    match node.tag {
+        Tag::Em | Tag::I | Tag::Cite => Some(("*", "*".into())),
+        Tag::Strong | Tag::B => Some(("**", "**".into())),
+        Tag::Code if node.context() & context::PRE == 0 => Some(("`", "`".into())),
+        Tag::A if links => doc
+            .attr(id, "href")
+            .map(|h| ("[", format!("]({})", link_target(h, base)))),
+        _ => None,
     }
-    for (_, close, _) in inline.into_iter().rev() {
-        w.out.push_str(&close);
+}
+
+/// Whether text node `id` is in a caption already written with its image (the captions'
+/// ranges are in document order; `next` is the cursor into them, moved past those that end
+/// before `id`).
+fn in_written_caption(images: &Found, next: &mut usize, id: NodeId) -> bool {
+    while images
+        .captions
+        .get(*next)
+        .is_some_and(|r| r.end <= id as usize)
+    {
+        *next += 1;
     }
-    w.finish()
+    images
+        .captions
+        .get(*next)
+        .is_some_and(|r| r.contains(&(id as usize)))
 }
 
 /// An image's URL as a Markdown link target: the characters that would end it or break it

@@ -183,30 +183,7 @@ pub(crate) fn render(
 ) -> String {
     let nodes = &doc.tree.nodes;
     let n = nodes.len();
-    // Which nodes lead to a selected text or a listed image: marked, then passed up to the
-    // parents (a parent's id is below its children's).
-    let mut keep = vec![false; n];
-    for &id in &sel.nodes {
-        if let Some(k) = keep.get_mut(id as usize) {
-            *k = true;
-        }
-    }
-    let mut image_at: Vec<(NodeId, usize)> = Vec::new();
-    for (i, p) in images.placed.iter().enumerate() {
-        if let Some(k) = keep.get_mut(p.node as usize) {
-            *k = true;
-            image_at.push((p.node, i));
-        }
-    }
-    image_at.sort_unstable();
-    for id in (1..n).rev() {
-        if keep[id] {
-            let p = nodes[id].parent as usize;
-            if p < n {
-                keep[p] = true;
-            }
-        }
-    }
+    let (keep, image_at) = kept_nodes(doc, sel, images);
     if sel.nodes.is_empty() && images.placed.is_empty() {
         return String::new();
     }
@@ -327,6 +304,41 @@ pub(crate) fn render(
         out.push('\n');
     }
     out
+}
+
+/// Which nodes lead to a selected text or a listed image (marked, then passed up to the
+/// parents: a parent's id is below its children's), and the listed images' nodes with their
+/// numbers in the list, by node.
+fn kept_nodes(
+    doc: &Document<'_>,
+    sel: &Selection,
+    images: &Found,
+) -> (Vec<bool>, Vec<(NodeId, usize)>) {
+    let nodes = &doc.tree.nodes;
+    let n = nodes.len();
+    let mut keep = vec![false; n];
+    for &id in &sel.nodes {
+        if let Some(k) = keep.get_mut(id as usize) {
+            *k = true;
+        }
+    }
+    let mut image_at: Vec<(NodeId, usize)> = Vec::new();
+    for (i, p) in images.placed.iter().enumerate() {
+        if let Some(k) = keep.get_mut(p.node as usize) {
+            *k = true;
+            image_at.push((p.node, i));
+        }
+    }
+    image_at.sort_unstable();
+    for id in (1..n).rev() {
+        if keep[id] {
+            let p = nodes[id].parent as usize;
+            if p < n {
+                keep[p] = true;
+            }
+        }
+    }
+    (keep, image_at)
 }
 
 /// The output element of a page element (before [`fit`] places it).
