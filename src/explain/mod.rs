@@ -91,26 +91,7 @@ pub fn explain_with_gold(
         Algo::DanagLines => (Segments::PhysicalLines, eopts.gap),
         Algo::Danag => (Segments::Normalized, eopts.gap),
     };
-    // The block model's probabilities and thresholds, block by block: its blocks are the
-    // report's (the same cut, `learned::analysis`).
-    let mut model = None;
-    let mut comments = Vec::new();
-    let selection = match eopts.algo {
-        Algo::Rules => auto::extract_traced(&doc, &eopts.tuning(), Some(&mut trace)),
-        Algo::Model => {
-            let d = learned::describe(&doc);
-            let judged = learned::judge(&d, eopts.mode);
-            let selection = learned::select(d, &judged.blocks);
-            model = Some((judged, learned::threshold(eopts.mode)));
-            // As `extract::run`: `auto`'s comment sections added under `--comments`.
-            if eopts.comments {
-                comments = extract::comments(&doc, eopts);
-            }
-            extract::with_comments(selection, &comments)
-        }
-        // The others as `pith` runs them.
-        _ => extract::run(&doc, eopts),
-    };
+    let (selection, model, comments) = selection_of(&doc, eopts, &mut trace);
     // As `extract::run` ends: a repeated text kept once. The lines dropped so are named in
     // the report.
     let (selection, repeated) = if eopts.keeps_one_copy() {
@@ -132,7 +113,8 @@ pub fn explain_with_gold(
         analysis: Analysis {
             doc: &doc,
             opts: eopts,
-            trace: (eopts.algo == Algo::Rules).then_some(&trace),
+            trace: (model.is_none() && matches!(eopts.algo, Algo::Rules | Algo::Model))
+                .then_some(&trace),
             profile: &profile,
             token_lines: &token_lines,
             choice: &choice,
@@ -168,24 +150,14 @@ pub fn explain_with_gold(
     );
     let mut html = String::new();
     head(&mut html, &format!("pith explain: {name}"));
-    let _ = write!(
-        html,
-        "<h1>pith explain <small>{}</small></h1>\n<p class=meta>page title: <b id=title>{}</b> · \
-         algorithm <b>{}</b>{} · encoding {} · {} lines in DANAg's profile ({})</p>\n",
-        esc(name),
-        esc(title.as_deref().unwrap_or("(none)")),
-        eopts.algo.name(),
-        match (eopts.algo, eopts.mode) {
-            (Algo::Rules | Algo::Model, auto::Mode::Precision) => " --precision",
-            (Algo::Rules | Algo::Model, auto::Mode::Recall) => " --recall",
-            _ => "",
-        },
+    heading(
+        &mut html,
+        name,
+        title.as_deref(),
+        eopts,
         decoded.encoding.name(),
         profile.content.len(),
-        match segments {
-            Segments::Normalized => "one line per block boundary",
-            Segments::PhysicalLines => "the source's physical lines",
-        },
+        segments,
     );
     let _ = writeln!(
         html,
@@ -231,6 +203,78 @@ pub fn explain_with_gold(
         kept_not_gold,
         dropped_gold,
     })
+}
+
+/// The selection the report explains, made as `pith` makes it, with the block model's
+/// judgement and thresholds (its blocks are the report's: the same cut, `learned::analysis`)
+/// and the comment sections `--comments` added under the model. `auto`'s trace is recorded
+/// into `trace` for the rules, and for the model on a page it does not read
+/// ([`learned::reads`]), which gets the rules as in `pith`.
+#[allow(clippy::type_complexity)]
+fn selection_of(
+    doc: &Document<'_>,
+    eopts: &extract::Options,
+    trace: &mut Trace,
+) -> (
+    Selection,
+    Option<(learned::Judged, learned::Threshold)>,
+    Vec<NodeId>,
+) {
+    match eopts.algo {
+        Algo::Model if learned::reads(doc) => {
+            let d = learned::describe(doc);
+            let judged = learned::judge(&d, eopts.mode);
+            let selection = learned::select(d, &judged.blocks);
+            let model = Some((judged, learned::threshold(eopts.mode)));
+            // As `extract::run`: `auto`'s comment sections added under `--comments`.
+            let comments = if eopts.comments {
+                extract::comments(doc, eopts)
+            } else {
+                Vec::new()
+            };
+            let selection = extract::with_comments(selection, &comments);
+            (selection, model, comments)
+        }
+        Algo::Rules | Algo::Model => (
+            auto::extract_traced(doc, &eopts.tuning(), Some(trace)),
+            None,
+            Vec::new(),
+        ),
+        // The others as `pith` runs them.
+        _ => (extract::run(doc, eopts), None, Vec::new()),
+    }
+}
+
+/// The report's heading: the page's name and title, the algorithm and its mode, the encoding
+/// and DANAg's profile.
+fn heading(
+    html: &mut String,
+    name: &str,
+    title: Option<&str>,
+    eopts: &extract::Options,
+    encoding: &str,
+    lines: usize,
+    segments: Segments,
+) {
+    let _ = write!(
+        html,
+        "<h1>pith explain <small>{}</small></h1>\n<p class=meta>page title: <b id=title>{}</b> · \
+         algorithm <b>{}</b>{} · encoding {} · {} lines in DANAg's profile ({})</p>\n",
+        esc(name),
+        esc(title.unwrap_or("(none)")),
+        eopts.algo.name(),
+        match (eopts.algo, eopts.mode) {
+            (Algo::Rules | Algo::Model, auto::Mode::Precision) => " --precision",
+            (Algo::Rules | Algo::Model, auto::Mode::Recall) => " --recall",
+            _ => "",
+        },
+        encoding,
+        lines,
+        match segments {
+            Segments::Normalized => "one line per block boundary",
+            Segments::PhysicalLines => "the source's physical lines",
+        },
+    );
 }
 
 /// The report's page: the block analysis and what the report draws from it.
@@ -445,6 +489,50 @@ impl Page<'_, '_> {
         }
     }
 
+    /// The block's element as `auto` measured it (under the rules): its characters, link and
+    /// text density, commas, DANAg's share, score, class/id hint and whether it is hidden.
+    fn owner_stats(&self, html: &mut String, reasons: &Reasons, owner: NodeId) {
+        if let Some(t) = self.trace
+            && let Some(s) = t.stats.get(owner as usize)
+        {
+            // Text density: visible characters per byte of the element's source, the
+            // content-to-markup ratio density-based extractors (CETD, Kohlschütter) use.
+            let node = self.doc.tree.node(owner);
+            let span = node.end.saturating_sub(node.start).max(1);
+            let _ = write!(
+                html,
+                " · {} chars · link density {:.2} · text density {:.2} · {} commas · DANAg {:.0}%",
+                s.text,
+                s.link_density(),
+                f64::from(s.text) / f64::from(span),
+                s.commas,
+                if s.text == 0 {
+                    0.0
+                } else {
+                    100.0 * f64::from(s.danag) / f64::from(s.text)
+                }
+            );
+            if let Some(sc) = t.score.get(owner as usize).filter(|&&x| x != 0.0) {
+                let _ = write!(html, " · score {sc:.1}");
+            }
+            let (hint, hidden) = if owner == NONE {
+                (0, false)
+            } else {
+                self.hints(reasons, owner)
+            };
+            if hint != 0 {
+                let _ = write!(
+                    html,
+                    " · class/id says {}",
+                    if hint < 0 { "boilerplate" } else { "content" }
+                );
+            }
+            if hidden {
+                html.push_str(" · hidden");
+            }
+        }
+    }
+
     /// The block list: one row per block, text with kept parts marked, reason and signals.
     fn block_list(&self, html: &mut String, blocks: &[Block]) {
         let reasons = self.node_reasons();
@@ -540,45 +628,7 @@ impl Page<'_, '_> {
             }
             html.push_str(" <span class=sig>");
             html.push_str(&esc(&self.label(b.owner)));
-            if let Some(t) = self.trace
-                && let Some(s) = t.stats.get(b.owner as usize)
-            {
-                // Text density: visible characters per byte of the element's source, the
-                // content-to-markup ratio density-based extractors (CETD, Kohlschütter) use.
-                let node = self.doc.tree.node(b.owner);
-                let span = node.end.saturating_sub(node.start).max(1);
-                let _ = write!(
-                    html,
-                    " · {} chars · link density {:.2} · text density {:.2} · {} commas · DANAg {:.0}%",
-                    s.text,
-                    s.link_density(),
-                    f64::from(s.text) / f64::from(span),
-                    s.commas,
-                    if s.text == 0 {
-                        0.0
-                    } else {
-                        100.0 * f64::from(s.danag) / f64::from(s.text)
-                    }
-                );
-                if let Some(sc) = t.score.get(b.owner as usize).filter(|&&x| x != 0.0) {
-                    let _ = write!(html, " · score {sc:.1}");
-                }
-                let (hint, hidden) = if b.owner == NONE {
-                    (0, false)
-                } else {
-                    self.hints(&reasons, b.owner)
-                };
-                if hint != 0 {
-                    let _ = write!(
-                        html,
-                        " · class/id says {}",
-                        if hint < 0 { "boilerplate" } else { "content" }
-                    );
-                }
-                if hidden {
-                    html.push_str(" · hidden");
-                }
-            }
+            self.owner_stats(html, &reasons, b.owner);
             let at = |v: &[u32]| v.get(b.line as usize).copied().unwrap_or(0);
             let _ = writeln!(
                 html,
