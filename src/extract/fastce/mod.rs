@@ -179,20 +179,12 @@ impl Unit {
     }
 }
 
-/// Section III's extraction and comparison, filling `out.selection` (unless the page finds too
-/// few content words), `out.blocks` and `out.compared`. With `focus` (text nodes in document
-/// order, another method's selection), only the extracted blocks holding a node of it are
-/// judged, and the selection is the focus nodes in content blocks: when the template's answer
-/// is intersected with the focus, the other blocks cannot change the result, so their terms
-/// are never hashed and the rest of the page is not walked again.
-fn judge(
-    doc: &Document<'_>,
-    tpl: &Template,
-    pb: &PageBlocks,
-    class: &[u8],
-    focus: Option<&[NodeId]>,
-    out: &mut Detected,
-) {
+/// Section III's extracted blocks: the block each block's own content goes to (`NO_BLOCK`:
+/// not extracted), by block, and the extracted blocks ([`Unit`]) in document order. A block
+/// in P is one; a block not in P with a sub-block in P, or at a path no training page had,
+/// goes with its enclosing extracted block; beyond the paper, a block without sub-blocks in P
+/// between two sub-blocks in P of its enclosing block is one of its own (module comment).
+fn extracted_units(tpl: &Template, pb: &PageBlocks, class: &[u8]) -> (Vec<u32>, Vec<Unit>) {
     let nb = pb.blocks.len();
     let in_p = |b: usize| class.get(b).is_some_and(|&c| c & IN_P != 0);
     // Section III's rules: in_p per block, then whether some direct sub-block is in P: the
@@ -260,6 +252,24 @@ fn judge(
             NO_BLOCK
         };
     }
+    (unit, units)
+}
+
+/// Section III's extraction and comparison, filling `out.selection` (unless the page finds too
+/// few content words), `out.blocks` and `out.compared`. With `focus` (text nodes in document
+/// order, another method's selection), only the extracted blocks holding a node of it are
+/// judged, and the selection is the focus nodes in content blocks: when the template's answer
+/// is intersected with the focus, the other blocks cannot change the result, so their terms
+/// are never hashed and the rest of the page is not walked again.
+fn judge(
+    doc: &Document<'_>,
+    tpl: &Template,
+    pb: &PageBlocks,
+    class: &[u8],
+    focus: Option<&[NodeId]>,
+    out: &mut Detected,
+) {
+    let (unit, units) = extracted_units(tpl, pb, class);
     let unit_of = |i: usize| {
         let owner = pb.owner.get(i).copied().unwrap_or(0) as usize;
         unit.get(owner).copied().unwrap_or(NO_BLOCK)
