@@ -334,6 +334,13 @@ enum End {
     Junk,
 }
 
+/// A step of reading a record: go on with what it found, or stop with the item (`None`: the
+/// end, or a header passed over while resynchronising).
+enum Step<T> {
+    Go(T),
+    Done(Option<Item>),
+}
+
 impl<R: Source> Reader<R> {
     /// A reader of the WARC `r`, named `source` in records and faults; records over
     /// `max_record_bytes` are faults (and reading resynchronizes after them).
@@ -615,140 +622,16 @@ impl<R: Source> Reader<R> {
 
     /// One record; `None` at the end, or (with `lost` set) a header passed over silently.
     fn read_one(&mut self) -> io::Result<Option<Item>> {
-        self.bad_version = None;
-        if self.r.member().is_none() && !self.r.pending() {
-            // Uncompressed input that goes on in gzip members (`cat a.warc b.warc.gz`).
-            let head = self.r.fill_buf()?;
-            if head.starts_with(&[0x1f, 0x8b, 0x08]) || super::compress::sniff(head).is_some() {
-                self.r.inner.gzip_from_here(self.offset);
-            }
-        }
         let mut line = Vec::new();
-        // Skip blank lines between records.
-        loop {
-            if self.line(&mut line)? == 0 {
-                return Ok(None);
-            }
-            if !line.trim_ascii().is_empty() {
-                break;
-            }
-        }
-        let start = self.offset - line.len() as u64;
-        self.index += 1;
-        self.member = self.r.member().map(|(out, raw)| (raw, out == start));
-        if self.member.is_some_and(|m| !m.1) {
-            self.per_record = false;
-        }
-        // A version line with another one inside it: a record cut right after its version.
-        let cut_version = line.starts_with(b"WARC/") && version_inside(&line).is_some();
-        if !line.starts_with(b"WARC/") || cut_version {
-            // Junk before a record on its version line: report the junk, read the record.
-            if let Some(at) = version_inside(&line) {
-                let rest = line.split_off(at);
-                self.push_back(rest);
-                if self.resyncing {
-                    self.index -= 1;
-                    self.lost = true;
-                    return Ok(None);
-                }
-                return Ok(Some(self.fault(
-                    start,
-                    None,
-                    format!("{at} bytes that are not a WARC record before the next record"),
-                )));
-            }
-            let shown = String::from_utf8_lossy(&line[..line.len().min(40)])
-                .trim()
-                .to_string();
-            // (A header is looked for while resynchronising too: the search stops at a line
-            // start `WARC-Type:` that begins one.)
-            let header = self.header_follows(&mut line)?;
-            if !header && self.resyncing {
-                self.index -= 1;
-                self.lost = true;
-                return Ok(None);
-            }
-            if !header {
-                return Ok(Some(self.damaged(
-                    start,
-                    None,
-                    format!("not a WARC record header: {shown:?}"),
-                    true,
-                )));
-            }
-            // The record is read as any other, and reported when it would come out.
-            self.bad_version = Some(format!(
-                "WARC version line damaged or missing (the record starts {shown:?})"
-            ));
-        }
+        let start = match self.record_start(&mut line)? {
+            Step::Go(start) => start,
+            Step::Done(item) => return Ok(item),
+        };
         let own = self.member.is_some_and(|m| m.1);
-        self.confirmed |= own && self.started;
-        self.started = true;
-        if own {
-            // The record is read within its member, whose CRC32 and ISIZE are checked
-            // before the record is used.
-            self.r.stop_at_member_end(true);
-        }
-        let mut h = Headers::default();
-        let mut header_bytes = 0;
-        loop {
-            let n = match self.line(&mut line) {
-                Ok(n) => n,
-                Err(e) => {
-                    let msg = format!("record cut short: {e}");
-                    return Ok(Some(self.damaged(start, h.id.clone(), msg, true)));
-                }
-            };
-            if n == 0 {
-                let lost = !self.r.at_member_end();
-                return Ok(Some(self.damaged(
-                    start,
-                    h.id.clone(),
-                    "record cut short in its header".into(),
-                    lost,
-                )));
-            }
-            header_bytes += n;
-            if header_bytes > MAX_HEADER_BYTES {
-                return Ok(Some(self.damaged(
-                    start,
-                    h.id.clone(),
-                    "WARC header too long".into(),
-                    true,
-                )));
-            }
-            // A record starting inside this header: this one was cut there.
-            let inside = if line.starts_with(b"WARC/") && version_line(&line) {
-                Some(0)
-            } else {
-                version_inside(&line)
-            };
-            if let Some(at) = inside {
-                let rest = line.split_off(at);
-                self.push_back(rest);
-                return Ok(Some(self.damaged(
-                    start,
-                    h.id.clone(),
-                    "record cut short in its header (the next record starts there)".into(),
-                    false,
-                )));
-            }
-            let l = line.trim_ascii_end();
-            if l.is_empty() {
-                break;
-            }
-            if !field_line(l) {
-                // The header's blank line is missing (the HTTP head or the page follows the
-                // fields straight away), or the header is damaged: its Content-Length cannot
-                // be trusted to say where the record ends, so the next one is looked for.
-                let shown = String::from_utf8_lossy(&l[..l.len().min(40)]).to_string();
-                let msg = format!(
-                    "WARC header line is not a field: {shown:?} (the header's blank line is missing, or the header is damaged)"
-                );
-                return Ok(Some(self.damaged(start, h.id.clone(), msg, true)));
-            }
-            h.add(l);
-        }
+        let h = match self.read_headers(start, &mut line)? {
+            Step::Go(h) => h,
+            Step::Done(item) => return Ok(item),
+        };
         let Some(len) = h.content_length else {
             return Ok(Some(self.damaged(
                 start,
@@ -876,6 +759,163 @@ impl<R: Source> Reader<R> {
             self.pool.put(block);
         }
         Ok(Some(self.damaged(start, h.id.clone(), msg, lost)))
+    }
+
+    /// The start of a record: blank lines skipped, its version line read (`line`), its
+    /// number and gzip member noted; junk before it or a damaged version line reported.
+    /// `Go(start)`: the header's fields follow, the record starts at byte `start`.
+    fn record_start(&mut self, line: &mut Vec<u8>) -> io::Result<Step<u64>> {
+        self.bad_version = None;
+        if self.r.member().is_none() && !self.r.pending() {
+            // Uncompressed input that goes on in gzip members (`cat a.warc b.warc.gz`).
+            let head = self.r.fill_buf()?;
+            if head.starts_with(&[0x1f, 0x8b, 0x08]) || super::compress::sniff(head).is_some() {
+                self.r.inner.gzip_from_here(self.offset);
+            }
+        }
+        // Skip blank lines between records.
+        loop {
+            if self.line(line)? == 0 {
+                return Ok(Step::Done(None));
+            }
+            if !line.trim_ascii().is_empty() {
+                break;
+            }
+        }
+        let start = self.offset - line.len() as u64;
+        self.index += 1;
+        self.member = self.r.member().map(|(out, raw)| (raw, out == start));
+        if self.member.is_some_and(|m| !m.1) {
+            self.per_record = false;
+        }
+        // A version line with another one inside it: a record cut right after its version.
+        let cut_version = line.starts_with(b"WARC/") && version_inside(line).is_some();
+        if !line.starts_with(b"WARC/") || cut_version {
+            // Junk before a record on its version line: report the junk, read the record.
+            if let Some(at) = version_inside(line) {
+                let rest = line.split_off(at);
+                self.push_back(rest);
+                if self.resyncing {
+                    self.index -= 1;
+                    self.lost = true;
+                    return Ok(Step::Done(None));
+                }
+                return Ok(Step::Done(Some(self.fault(
+                    start,
+                    None,
+                    format!("{at} bytes that are not a WARC record before the next record"),
+                ))));
+            }
+            let shown = String::from_utf8_lossy(&line[..line.len().min(40)])
+                .trim()
+                .to_string();
+            // (A header is looked for while resynchronising too: the search stops at a line
+            // start `WARC-Type:` that begins one.)
+            let header = self.header_follows(line)?;
+            if !header && self.resyncing {
+                self.index -= 1;
+                self.lost = true;
+                return Ok(Step::Done(None));
+            }
+            if !header {
+                return Ok(Step::Done(Some(self.damaged(
+                    start,
+                    None,
+                    format!("not a WARC record header: {shown:?}"),
+                    true,
+                ))));
+            }
+            // The record is read as any other, and reported when it would come out.
+            self.bad_version = Some(format!(
+                "WARC version line damaged or missing (the record starts {shown:?})"
+            ));
+        }
+        Ok(Step::Go(start))
+    }
+
+    /// The header's fields of the record starting at `start`, up to its blank line (read
+    /// into `line`); a header cut short, too long, interrupted by the next record or with a
+    /// line that is not a field is reported (`Done`).
+    fn read_headers(&mut self, start: u64, line: &mut Vec<u8>) -> io::Result<Step<Headers>> {
+        let own = self.member.is_some_and(|m| m.1);
+        self.confirmed |= own && self.started;
+        self.started = true;
+        if own {
+            // The record is read within its member, whose CRC32 and ISIZE are checked
+            // before the record is used.
+            self.r.stop_at_member_end(true);
+        }
+        let mut h = Headers::default();
+        let mut header_bytes = 0;
+        loop {
+            let n = match self.line(line) {
+                Ok(n) => n,
+                Err(e) => {
+                    let msg = format!("record cut short: {e}");
+                    return Ok(Step::Done(Some(self.damaged(
+                        start,
+                        h.id.clone(),
+                        msg,
+                        true,
+                    ))));
+                }
+            };
+            if n == 0 {
+                let lost = !self.r.at_member_end();
+                return Ok(Step::Done(Some(self.damaged(
+                    start,
+                    h.id.clone(),
+                    "record cut short in its header".into(),
+                    lost,
+                ))));
+            }
+            header_bytes += n;
+            if header_bytes > MAX_HEADER_BYTES {
+                return Ok(Step::Done(Some(self.damaged(
+                    start,
+                    h.id.clone(),
+                    "WARC header too long".into(),
+                    true,
+                ))));
+            }
+            // A record starting inside this header: this one was cut there.
+            let inside = if line.starts_with(b"WARC/") && version_line(line) {
+                Some(0)
+            } else {
+                version_inside(line)
+            };
+            if let Some(at) = inside {
+                let rest = line.split_off(at);
+                self.push_back(rest);
+                return Ok(Step::Done(Some(self.damaged(
+                    start,
+                    h.id.clone(),
+                    "record cut short in its header (the next record starts there)".into(),
+                    false,
+                ))));
+            }
+            let l = line.trim_ascii_end();
+            if l.is_empty() {
+                break;
+            }
+            if !field_line(l) {
+                // The header's blank line is missing (the HTTP head or the page follows the
+                // fields straight away), or the header is damaged: its Content-Length cannot
+                // be trusted to say where the record ends, so the next one is looked for.
+                let shown = String::from_utf8_lossy(&l[..l.len().min(40)]).to_string();
+                let msg = format!(
+                    "WARC header line is not a field: {shown:?} (the header's blank line is missing, or the header is damaged)"
+                );
+                return Ok(Step::Done(Some(self.damaged(
+                    start,
+                    h.id.clone(),
+                    msg,
+                    true,
+                ))));
+            }
+            h.add(l);
+        }
+        Ok(Step::Go(h))
     }
 
     /// True when `line`, just read where a record should start and not a version line, is a
