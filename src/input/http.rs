@@ -132,9 +132,9 @@ impl Response<'_> {
     /// CRC32, a deflate body that does not reach its end (or fails its Adler-32), a brotli body
     /// that does not finish. A body declared in a coding but stored decoded (it does not decode,
     /// and it reads as markup or text: [`stored_decoded`]) is the page as it stands.
-    pub fn payload(&self, max: usize) -> Result<Option<Vec<u8>>, String> {
+    pub fn payload(&self, max: usize) -> Result<Option<Vec<u8>>, BodyError> {
         let dechunked = if self.chunked {
-            dechunk_checked(self.body)?
+            dechunk_checked(self.body).map_err(BodyError::Chunked)?
         } else {
             None
         };
@@ -147,7 +147,7 @@ impl Response<'_> {
                     "gzip" | "x-gzip" => None,
                     // Servers send zlib-wrapped or raw deflate under this name.
                     "deflate" => Some(inflate(body, true, max).or_else(|zlib| match zlib {
-                        Fail::TooLarge(_) => Err(zlib),
+                        Fail::TooLarge => Err(zlib),
                         Fail::Broken(_) => inflate(body, false, max).map_err(|raw| match raw {
                             // What failed is what the first bytes say the body is.
                             Fail::Broken(_) if zlib_header(body) => zlib,
@@ -158,13 +158,18 @@ impl Response<'_> {
                 };
                 match attempt {
                     Some(Ok(out)) => Some(out),
-                    Some(Err(Fail::TooLarge(msg))) => return Err(msg),
+                    Some(Err(Fail::TooLarge)) => return Err(BodyError::Inflated { max }),
                     _ if stored_decoded(body) => None,
                     Some(Err(Fail::Broken(why))) => {
-                        return Err(format!("{name} body does not decode: {why}"));
+                        return Err(BodyError::Broken {
+                            coding: name.to_string(),
+                            why,
+                        });
                     }
                     None => {
-                        return Err(format!("{name} body is neither {name} nor text"));
+                        return Err(BodyError::NotCoded {
+                            coding: name.to_string(),
+                        });
                     }
                 }
             }
@@ -173,9 +178,7 @@ impl Response<'_> {
         let out = decoded.or(dechunked);
         let len = out.as_ref().map_or(self.body.len(), Vec::len);
         if len > max {
-            return Err(format!(
-                "page of {len} bytes over the record limit of {max} bytes"
-            ));
+            return Err(BodyError::TooLarge { len, max });
         }
         Ok(out)
     }
@@ -184,17 +187,112 @@ impl Response<'_> {
 /// Why a body did not decode.
 #[derive(Debug)]
 enum Fail {
-    /// It decodes to more than the record limit (the message says so).
-    TooLarge(String),
+    /// It decodes to more than the record limit.
+    TooLarge,
     /// It is cut short or damaged (why).
     Broken(String),
 }
 
-fn too_large(max: usize) -> Fail {
-    Fail::TooLarge(format!(
-        "body decompresses past the record limit of {max} bytes"
-    ))
+/// Why an HTTP body is not a page ([`Response::payload`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BodyError {
+    /// Its chunked transfer coding does not decode whole.
+    Chunked(ChunkError),
+    /// Its content coding (`gzip`, `deflate`, `br`) is cut short or damaged: why.
+    Broken {
+        /// The coding its header names.
+        coding: String,
+        /// What failed, where.
+        why: String,
+    },
+    /// Declared in a coding, it is neither in that coding nor text.
+    NotCoded {
+        /// The coding its header names.
+        coding: String,
+    },
+    /// It decodes to more than the record limit (`max` bytes): a decompression bomb, or a
+    /// page over the limit.
+    Inflated {
+        /// The record limit.
+        max: usize,
+    },
+    /// The page is larger than the record limit.
+    TooLarge {
+        /// The page's bytes.
+        len: usize,
+        /// The record limit.
+        max: usize,
+    },
 }
+
+impl std::fmt::Display for BodyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BodyError::Chunked(e) => write!(f, "{e}"),
+            BodyError::Broken { coding, why } => write!(f, "{coding} body does not decode: {why}"),
+            BodyError::NotCoded { coding } => {
+                write!(f, "{coding} body is neither {coding} nor text")
+            }
+            BodyError::Inflated { max } => {
+                write!(f, "body decompresses past the record limit of {max} bytes")
+            }
+            BodyError::TooLarge { len, max } => {
+                write!(
+                    f,
+                    "page of {len} bytes over the record limit of {max} bytes"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for BodyError {}
+
+/// Why a chunked body does not decode whole ([`dechunk_checked`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ChunkError {
+    /// It ends inside its first chunk size line.
+    FirstLine,
+    /// A chunk size line is not where the previous chunk's size says (at this byte).
+    WrongSize(usize),
+    /// A chunk of this size, at this byte, has only the bytes left.
+    CutShort {
+        /// The chunk's size.
+        size: usize,
+        /// Where its data starts.
+        at: usize,
+        /// The bytes left in the body.
+        left: usize,
+    },
+    /// It ends without its last (zero-size) chunk.
+    NoLastChunk,
+}
+
+impl std::fmt::Display for ChunkError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ChunkError::FirstLine => {
+                write!(f, "chunked body cut short in its first chunk size line")
+            }
+            ChunkError::WrongSize(pos) => write!(
+                f,
+                "chunked body with a wrong chunk size (transfer coding broken at byte {pos})"
+            ),
+            ChunkError::CutShort { size, at, left } => write!(
+                f,
+                "chunked body cut short: a chunk of {size} bytes at byte {at} has {left}"
+            ),
+            ChunkError::NoLastChunk => write!(
+                f,
+                "chunked body cut short: it ends without its last (zero-size) chunk"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ChunkError {}
 
 /// True when a body that does not decode in its declared coding is the page stored decoded
 /// (crawlers that decode bodies and keep the header): empty, markup (`<` first, after a BOM
@@ -225,7 +323,7 @@ fn gunzip(body: &[u8], max: usize) -> Result<Vec<u8>, Fail> {
         let room = (max - out.len().min(max)) as u64 + 1;
         let before = out.len();
         match (&mut d).take(room).read_to_end(&mut out) {
-            Ok(_) if out.len() > max => return Err(too_large(max)),
+            Ok(_) if out.len() > max => return Err(Fail::TooLarge),
             Ok(_) => {}
             Err(e) => {
                 let at = body.len() - rest.len();
@@ -278,7 +376,7 @@ fn inflate(body: &[u8], zlib: bool, max: usize) -> Result<Vec<u8>, Fail> {
             .decompress_vec(input, &mut out, flate2::FlushDecompress::None)
             .map_err(|e| Fail::Broken(format!("{what} data corrupt at byte {used}: {e}")))?;
         if out.len() > max {
-            return Err(too_large(max));
+            return Err(Fail::TooLarge);
         }
         if status == flate2::Status::StreamEnd {
             return Ok(out);
@@ -320,7 +418,7 @@ fn unbrotli(body: &[u8], max: usize) -> Result<Vec<u8>, Fail> {
         );
         out.extend_from_slice(chunk.get(..out_at).unwrap_or(&[]));
         if out.len() > max {
-            return Err(too_large(max));
+            return Err(Fail::TooLarge);
         }
         match result {
             BrotliResult::ResultSuccess => return Ok(out),
@@ -345,7 +443,7 @@ fn unbrotli(body: &[u8], max: usize) -> Result<Vec<u8>, Fail> {
 /// size line that is not one where the previous chunk's size says the next begins, a chunk cut
 /// short, or no last (zero-size) chunk. Passing the raw body on would put chunk sizes into the
 /// text and split characters; passing what decoded would pass part of a page as a page.
-pub fn dechunk_checked(body: &[u8]) -> Result<Option<Vec<u8>>, String> {
+pub fn dechunk_checked(body: &[u8]) -> Result<Option<Vec<u8>>, ChunkError> {
     if chunk_size_line(body).is_none() {
         // A body cut inside its first size line is all hex digits.
         let first = body
@@ -358,7 +456,7 @@ pub fn dechunk_checked(body: &[u8]) -> Result<Option<Vec<u8>>, String> {
             && first.len() <= 16
             && first.iter().all(u8::is_ascii_hexdigit)
         {
-            return Err("chunked body cut short in its first chunk size line".into());
+            return Err(ChunkError::FirstLine);
         }
         // Not chunked: stored de-chunked under the header.
         return Ok(None);
@@ -367,9 +465,7 @@ pub fn dechunk_checked(body: &[u8]) -> Result<Option<Vec<u8>>, String> {
     let mut pos = 0;
     loop {
         let Some(size) = body.get(pos..).and_then(chunk_size_line) else {
-            return Err(format!(
-                "chunked body with a wrong chunk size (transfer coding broken at byte {pos})"
-            ));
+            return Err(ChunkError::WrongSize(pos));
         };
         // `chunk_size_line` found the line end.
         pos += memchr::memchr(b'\n', &body[pos..]).map_or(body.len() - pos, |i| i + 1);
@@ -377,10 +473,11 @@ pub fn dechunk_checked(body: &[u8]) -> Result<Option<Vec<u8>>, String> {
             return Ok(Some(out));
         }
         let Some(data) = pos.checked_add(size).and_then(|end| body.get(pos..end)) else {
-            return Err(format!(
-                "chunked body cut short: a chunk of {size} bytes at byte {pos} has {}",
-                body.len().saturating_sub(pos)
-            ));
+            return Err(ChunkError::CutShort {
+                size,
+                at: pos,
+                left: body.len().saturating_sub(pos),
+            });
         };
         out.extend_from_slice(data);
         pos += size;
@@ -392,9 +489,7 @@ pub fn dechunk_checked(body: &[u8]) -> Result<Option<Vec<u8>>, String> {
             pos += 1;
         }
         if pos >= body.len() {
-            return Err(
-                "chunked body cut short: it ends without its last (zero-size) chunk".into(),
-            );
+            return Err(ChunkError::NoLastChunk);
         }
     }
 }

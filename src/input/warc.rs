@@ -1154,7 +1154,7 @@ pub(crate) fn record_item(
         }
         Err(msg) => {
             pool.put(buf);
-            return place.fault(h.id, msg);
+            return place.fault(h.id, msg.to_string());
         }
     }
     Item::Page(Box::new(rec))
