@@ -674,6 +674,10 @@ fn _pith(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Templates>()?;
     m.add("PithError", m.py().get_type::<PithError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    m.add("PAGE_TYPES", pith_core::page::model::PAGE_TYPES.to_vec())?;
+    let names: Vec<&str> = pith_core::page::model::PageType::ALL
+        .iter()
+        .map(|t| t.name())
+        .collect();
+    m.add("PAGE_TYPES", names)?;
     Ok(())
 }

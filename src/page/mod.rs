@@ -76,8 +76,8 @@ pub struct Extracted {
     pub algo: std::borrow::Cow<'static, str>,
     /// The encoding the page was read in.
     pub encoding: &'static str,
-    /// The page's type, one of [`model::PAGE_TYPES`] (only with [`Options::metadata`]).
-    pub page_type: Option<&'static str>,
+    /// The page's type (only with [`Options::metadata`]).
+    pub page_type: Option<model::PageType>,
     /// The predicted bag-of-words F1 of `text`, in 0..=1 ([`model::confidence`]; only with
     /// [`Options::metadata`]).
     pub confidence: Option<f64>,

@@ -9,7 +9,7 @@
 //! (or `markdown` with `--format json-markdown`; `markdown`, `html` or `xml` for a stream under
 //! `-o DIR` with that `--format`: [`super::Config::json_streams`]), with `--images` `images` (an array of
 //! `{"src", "alt", "caption"}`, `null` for a missing alt or caption), `bytes_in`, `algo`,
-//! `page_type` (one of [`crate::page::model::PAGE_TYPES`]), `confidence` (the predicted F1 of
+//! `page_type` (a [`crate::page::model::PageType`]'s name), `confidence` (the predicted F1 of
 //! the text, 0..1, four decimals; `null` unless the algorithm is `auto`), then the pass-through
 //! fields of a JSON lines input, and `error` (a string) when the record failed. The metadata fields
 //! and their sources: [`crate::page::metadata`]; the record's URL adds a date in its path and

@@ -21,7 +21,8 @@ fn the_evaluator_gives_the_trainers_predictions_on_every_training_page() {
     let mut lines = table.lines();
     let header: Vec<&str> = lines.next().expect("header").split('\t').collect();
     assert_eq!(header[..3], ["set", "page", "url"]);
-    assert_eq!(header[3..header.len() - 1], model::model().classes);
+    let classes: Vec<&str> = model::model().classes.iter().map(|c| c.name()).collect();
+    assert_eq!(header[3..header.len() - 1], classes);
     // The rules' output, as the page table (`pith-lab pages`) computes it: the confidence
     // model estimates its F1.
     let mut opts = Options {
@@ -56,8 +57,10 @@ fn the_evaluator_gives_the_trainers_predictions_on_every_training_page() {
                 "{set}/{page}: the evaluator gives {got:?}, the trainer {want:?}"
             );
         }
-        let t = e.page_type.expect("page_type with metadata");
-        assert!(model::PAGE_TYPES.contains(&t), "{set}/{page}: {t}");
+        assert!(
+            e.page_type.is_some(),
+            "{set}/{page}: no page_type with metadata"
+        );
         assert_eq!(e.confidence, got.last().copied());
         rows += 1;
     }

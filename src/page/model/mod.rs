@@ -37,8 +37,8 @@ use crate::extract::learned::model_file::{ModelError, ModelFile};
 /// The page models as `just train` wrote them (`page.model`).
 #[derive(Debug)]
 pub struct PageModel {
-    /// The classifier's classes, in its output order (each one of [`PAGE_TYPES`]).
-    pub classes: Vec<&'static str>,
+    /// The classifier's classes, in its output order.
+    pub classes: Vec<PageType>,
     /// The features the models read, in order ([`feature_names`]).
     pub features: Vec<String>,
     /// The text model's probabilities ([`words`]), which the type classifier reads after
@@ -59,7 +59,7 @@ impl PageModel {
         let classes = file
             .strings("classes")?
             .iter()
-            .map(|c| PAGE_TYPES.iter().copied().find(|t| t == c))
+            .map(|c| PageType::ALL.iter().copied().find(|t| t.name() == c))
             .collect::<Option<Vec<_>>>()
             .ok_or_else(|| bad("a class that is not a page type"))?;
         let features = file.strings("features")?.to_vec();
@@ -104,21 +104,67 @@ pub struct Features {
     pub words: words::Words,
 }
 
-/// The page types `page_type` gives: WCXB's seven ([`PageModel::classes`]) and `other`, for a
-/// page without visible text.
-pub const PAGE_TYPES: [&str; 8] = [
-    "article",
-    "collection",
-    "documentation",
-    "forum",
-    "listing",
-    "product",
-    "service",
-    OTHER,
-];
+/// A page's type ([`page_type`]): WCXB's seven ([`PageModel::classes`]) and `Other`, for a
+/// page without visible text, which the classifier never saw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum PageType {
+    /// A news story, blog post or essay.
+    Article,
+    /// A page of many items of several kinds (a home page, a section front).
+    Collection,
+    /// Reference or help pages: manuals, API docs, how-tos.
+    Documentation,
+    /// A discussion thread, Q&A or comments.
+    Forum,
+    /// A list of items of one kind (search results, a category of products or posts).
+    Listing,
+    /// One product's page.
+    Product,
+    /// A service, company or landing page.
+    Service,
+    /// A page without visible text.
+    Other,
+}
 
-/// The type of a page with no visible text, which the classifier never saw.
-pub const OTHER: &str = "other";
+impl PageType {
+    /// Every type, in the order of their names.
+    pub const ALL: [PageType; 8] = [
+        PageType::Article,
+        PageType::Collection,
+        PageType::Documentation,
+        PageType::Forum,
+        PageType::Listing,
+        PageType::Product,
+        PageType::Service,
+        PageType::Other,
+    ];
+
+    /// The type's name, as JSON's `page_type` and the model file write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            PageType::Article => "article",
+            PageType::Collection => "collection",
+            PageType::Documentation => "documentation",
+            PageType::Forum => "forum",
+            PageType::Listing => "listing",
+            PageType::Product => "product",
+            PageType::Service => "service",
+            PageType::Other => "other",
+        }
+    }
+}
+
+impl std::fmt::Display for PageType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl serde::Serialize for PageType {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
 
 /// Buckets of the hashed words of the URL's path.
 pub const PATH_BUCKETS: usize = 16;
@@ -840,11 +886,11 @@ pub fn type_probs(features: &Features) -> Vec<f64> {
     exp.iter().map(|e| e / sum).collect()
 }
 
-/// The page's type: the most probable of [`PageModel::classes`], or [`OTHER`] for a page without
-/// visible text (`text_chars` 0).
-pub fn page_type(features: &Features) -> &'static str {
+/// The page's type: the most probable of [`PageModel::classes`], or [`PageType::Other`] for
+/// a page without visible text (`text_chars` 0).
+pub fn page_type(features: &Features) -> PageType {
     if features.values.get(3).is_none_or(|&c| c <= 0.0) {
-        return OTHER;
+        return PageType::Other;
     }
     let probs = type_probs(features);
     let mut best = 0;
@@ -853,7 +899,11 @@ pub fn page_type(features: &Features) -> &'static str {
             best = i;
         }
     }
-    model().classes.get(best).copied().unwrap_or(OTHER)
+    model()
+        .classes
+        .get(best)
+        .copied()
+        .unwrap_or(PageType::Other)
 }
 
 /// The predicted bag-of-words F1 of the page's extraction, in 0..=1 (the logistic of the
@@ -908,13 +958,13 @@ mod tests {
         let p = type_probs(&f);
         assert_eq!(p.len(), model().classes.len());
         assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-9);
-        assert!(PAGE_TYPES.contains(&page_type(&f)));
+        assert!(PageType::ALL.contains(&page_type(&f)));
         let c = confidence(&f);
         assert!((0.0..=1.0).contains(&c));
         // No visible text: `other`.
         let empty = Document::parse("<html><head><title>x</title></head></html>", &arena);
         let f = features(&empty, &Selection::default(), "", None);
-        assert_eq!(page_type(&f), OTHER);
+        assert_eq!(page_type(&f), PageType::Other);
     }
 
     #[test]
