@@ -12,7 +12,6 @@ use crate::input::Record;
 use crate::output::Format;
 use crate::output::structured::{Meta, html_document, xml_document};
 use crate::page::Extracted;
-use crate::page::metadata;
 
 /// What a document takes from outside its page.
 #[derive(Clone, Copy, Debug, Default)]
@@ -21,7 +20,7 @@ pub struct Origin<'a> {
     pub url: Option<&'a str>,
     /// The record's id.
     pub id: Option<&'a str>,
-    /// The transport `Content-Language`.
+    /// The transport `Content-Language`, as sent (normalized as JSON lines normalize it).
     pub content_language: Option<&'a str>,
 }
 
@@ -31,29 +30,22 @@ pub fn document(format: Format, e: &Extracted, origin: &Origin<'_>) -> String {
     if e.text.is_empty() || !format.is_document() {
         return e.text.clone();
     }
-    let lang = match (origin.content_language, e.lang_source) {
-        (Some(cl), None | Some(metadata::DETECTED)) => Some(cl),
-        _ => e.lang.as_deref(),
-    };
-    let url_date = match e.date {
-        Some(_) => None,
-        None => origin.url.and_then(metadata::url_date),
-    };
-    let host = match e.sitename {
-        Some(_) => None,
-        None => origin.url.and_then(metadata::host_name),
-    };
+    let super::Completed {
+        lang: (lang, _),
+        date: (date, _),
+        sitename,
+    } = super::completed(origin.url, origin.content_language, e);
     let meta = Meta {
         title: e.title.as_deref(),
         author: e.author.as_deref(),
-        sitename: e.sitename.as_deref().or(host.as_deref()),
+        sitename: sitename.as_deref(),
         url: origin.url.or(e.url.as_deref()),
-        date: e.date.as_deref().or(url_date.as_deref()),
+        date: date.as_deref(),
         description: e.description.as_deref(),
         categories: &e.categories,
         tags: &e.tags,
         id: origin.id,
-        lang,
+        lang: lang.as_deref(),
         image: e.image.as_deref(),
     };
     if format == Format::Html {
@@ -79,12 +71,10 @@ pub(super) fn record(format: Format, e: &Extracted, rec: &Record, plain_page: bo
         None if plain_page => None,
         None => rec.id.as_deref(),
     };
-    // A transport language as JSON lines take it: a lower-case BCP 47 tag, or none.
-    let content_language = rec.content_language.as_deref().and_then(metadata::lang_tag);
     let origin = Origin {
         url: rec.url.as_deref(),
         id,
-        content_language: content_language.as_deref(),
+        content_language: rec.content_language.as_deref(),
     };
     document(format, e, &origin)
 }

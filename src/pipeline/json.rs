@@ -35,20 +35,11 @@ use crate::page::Extracted;
 /// first, and the text is never copied, only escaped into the line (on a page of 100 MB a
 /// copy was another 0.7x the page in memory).
 pub fn page(rec: &Record, bytes_in: usize, e: Extracted, format: crate::output::Format) -> String {
-    let (lang, lang_source) = super::record_lang(rec, &e);
-    // The metadata read the record's URL already; a date in its path when it was not asked for.
-    let (date, date_source) = match e.date {
-        Some(d) => (Some(d), e.date_source),
-        None => match rec.url.as_deref().and_then(crate::page::metadata::url_date) {
-            Some(d) => (Some(d), Some(crate::page::metadata::DATE_URL)),
-            None => (None, None),
-        },
-    };
-    let sitename = e.sitename.or_else(|| {
-        rec.url
-            .as_deref()
-            .and_then(crate::page::metadata::host_name)
-    });
+    let super::Completed {
+        lang: (lang, lang_source),
+        date: (date, date_source),
+        sitename,
+    } = super::completed(rec.url.as_deref(), rec.content_language.as_deref(), &e);
     // The body under the name of its format (HTML and XML bodies only come with `-o DIR`,
     // whose streams are JSON lines whatever the format: [`super::Config::json_streams`]).
     let body = match format {

@@ -656,13 +656,56 @@ pub(crate) fn record_lang(
     rec: &Record,
     e: &crate::page::Extracted,
 ) -> (Option<String>, Option<&'static str>) {
+    transport_lang(rec.content_language.as_deref(), e)
+}
+
+/// [`record_lang`] from a transport `Content-Language` (`content_language`, as sent: it is
+/// normalized here).
+fn transport_lang(
+    content_language: Option<&str>,
+    e: &crate::page::Extracted,
+) -> (Option<String>, Option<&'static str>) {
     use crate::page::metadata::{DECLARED, DETECTED, lang_tag};
     // A transport Content-Language is a declaration, worth more than a detected language; one
     // that names no language is dropped.
-    let content_language = rec.content_language.as_deref().and_then(lang_tag);
+    let content_language = content_language.and_then(lang_tag);
     match (content_language, e.lang_source) {
         (Some(cl), None | Some(DETECTED)) => (Some(cl), Some(DECLARED)),
         _ => (e.lang.clone(), e.lang_source),
+    }
+}
+
+/// What a record's metadata is, from the page's own completed by what the record knows
+/// (the one place JSON lines and HTML/XML documents complete it): the language
+/// ([`record_lang`]), a date in the path of the record's URL when the page gives none, the
+/// URL's host as the site name when the page names none.
+pub(crate) struct Completed {
+    /// `lang` and `lang_source`.
+    pub(crate) lang: (Option<String>, Option<&'static str>),
+    /// `date` and `date_source`.
+    pub(crate) date: (Option<String>, Option<&'static str>),
+    /// `sitename`.
+    pub(crate) sitename: Option<String>,
+}
+
+/// [`Completed`] for a page `e` of a record with `url` and a transport `content_language`.
+pub(crate) fn completed(
+    url: Option<&str>,
+    content_language: Option<&str>,
+    e: &crate::page::Extracted,
+) -> Completed {
+    use crate::page::metadata::{DATE_URL, host_name, url_date};
+    let date = match &e.date {
+        Some(d) => (Some(d.clone()), e.date_source),
+        None => match url.and_then(url_date) {
+            Some(d) => (Some(d), Some(DATE_URL)),
+            None => (None, None),
+        },
+    };
+    Completed {
+        lang: transport_lang(content_language, e),
+        date,
+        sitename: e.sitename.clone().or_else(|| url.and_then(host_name)),
     }
 }
 

@@ -188,8 +188,8 @@ fn explain_shows_each_blocks_probability_of_content() {
 
 #[test]
 fn a_page_of_more_text_than_the_model_reads_gets_the_rules_and_says_so() {
-    // 40,000 paragraphs of one word: more text nodes than the model reads on a page of 160 KB
-    // (`pith::extract::learned::max_blocks`: 16 Ki). The model would hold about 2.4 KB a block
+    // 200,000 paragraphs of one word: more text nodes than the model reads on a page of 800 KB
+    // (`pith::extract::learned::max_blocks`: 128 Ki). The model would hold about 2.4 KB a block
     // (four million such paragraphs took 9.6 GB and three minutes); the rules' selection
     // comes out instead, named in JSON, and the same as `--algo rules`.
     let dir = fresh_dir("model", "cap");
@@ -197,7 +197,7 @@ fn a_page_of_more_text_than_the_model_reads_gets_the_rules_and_says_so() {
     let body = format!(
         "<html><body><article><p>The council said the bridge opens in spring, after the \
          repairs to its northern pier are finished.</p></article>{}</body></html>",
-        "<p>x".repeat(40_000)
+        "<p>x".repeat(200_000)
     );
     std::fs::write(&page, body).expect("write page");
     let json = pith(&["--format", "json"], &page);

@@ -372,18 +372,18 @@ pub fn reads(doc: &Document<'_>) -> bool {
     true
 }
 
-/// The most blocks the model reads on a page of `page_bytes`: 16 Ki, or one per 2 KB of a
-/// larger page. A block's numbers, rows and text take about 2.4 KB while the model reads
-/// the page, so the model holds at most about 40 MB, or 1.2x the page, over what `auto`
-/// holds. A page of more (hostile markup: four million `<p>x` in 16 MB took 9.6 GB and three
-/// minutes) gets `auto`'s selection. The pages of `../shared/data` have at most 4,100 text
-/// nodes that are not blank, and 2,644 blocks.
+/// The most blocks the model reads on a page of `page_bytes`: 128 Ki, or one per 2 KB of a
+/// larger page. A block's numbers, rows and text take about 2.4 KB while the model reads the
+/// page, so the model holds at most about 300 MB, or 1.2x the page, over what `auto` holds. A
+/// page of more (hostile markup: four million `<p>x` in 16 MB took 9.6 GB and three minutes)
+/// gets `auto`'s selection. The pages of `../shared/data` have at most 4,100 text nodes that
+/// are not blank, and a forum page of 1.2 MB in its WARC samples over 16,000.
 pub fn max_blocks(page_bytes: usize) -> usize {
     MIN_MAX_BLOCKS.max(page_bytes / BYTES_PER_BLOCK)
 }
 
 /// [`max_blocks`]' floor, whatever the page's size.
-const MIN_MAX_BLOCKS: usize = 16 << 10;
+const MIN_MAX_BLOCKS: usize = 128 << 10;
 
 /// [`max_blocks`] past its floor: a block read per this many bytes of the page.
 const BYTES_PER_BLOCK: usize = 2048;
