@@ -15,6 +15,9 @@
 
 #[path = "it/hostile_pages/mod.rs"]
 mod hostile_pages;
+#[cfg(target_os = "linux")]
+#[path = "peak/mod.rs"]
+mod peak;
 
 use pith::Algo;
 
@@ -118,33 +121,13 @@ fn hostile_pages_stay_under_their_memory_limits() {
     assert!(failed.is_empty(), "over the limit: {failed:?}");
 }
 
-/// Peak resident memory of the `pith` binary on `page` with `args`, in KiB, from the kernel's
-/// account of the child (`wait4`'s `ru_maxrss`), which neither this process nor the machine's
-/// load moves.
+/// Peak resident memory of the `pith` binary on `page` with `args`, in KiB (a run that
+/// fails is a failure).
 #[cfg(target_os = "linux")]
-// The child is reaped by `wait4` below, which `Child::wait` cannot stand in for: only `wait4`
-// reports the child's resource usage.
-#[allow(clippy::zombie_processes)]
 fn binary_peak_kib(page: &std::path::Path, args: &[&str]) -> u64 {
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_pith"))
-        .args(args)
-        .arg(page)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("run pith");
-    let pid = child.id() as libc::pid_t;
-    let mut status = 0;
-    // SAFETY: an all-zero `rusage` is a valid value of the plain C struct.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: waits for this process's own child, writing only into the two locals.
-    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(waited, pid, "wait4");
-    assert!(
-        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-        "pith {args:?} failed"
-    );
-    usage.ru_maxrss as u64
+    let (peak, code) = peak::binary_peak_and_code(page, args);
+    assert_eq!(code, 0, "pith {args:?} failed");
+    peak
 }
 
 /// A page's JSON line (`--format json`, how crawls are read) costs no more memory than its

@@ -12,6 +12,10 @@
 
 #[path = "it/hostile_pages/mod.rs"]
 mod hostile_pages;
+#[path = "peak/mod.rs"]
+mod peak;
+
+use peak::binary_peak_and_code;
 
 // The binary's allocator, so that the pages built here go back to the system once dropped.
 #[global_allocator]
@@ -28,39 +32,6 @@ fn budget_and_ceiling_hold_in_the_binary() {
     pages_over_the_budget_are_refused_at_their_size(&mut failed);
     large_records_at_j2_stay_under_the_memory_ceiling(&mut failed);
     assert!(failed.is_empty(), "{failed:?}");
-}
-
-/// Peak resident memory of the `pith` binary on `file` with `args`, in KiB, and its exit
-/// code (also of runs that refuse their page).
-#[cfg(target_os = "linux")]
-#[allow(clippy::zombie_processes)]
-fn binary_peak_and_code(file: &std::path::Path, args: &[&str]) -> (u64, i32) {
-    // The parent's own peak, which the child's counts until it starts, is brought down to
-    // what the parent has resident now.
-    assert!(
-        std::fs::write("/proc/self/clear_refs", "5").is_ok(),
-        "clear_refs: the peak resident set cannot be reset here"
-    );
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_pith"))
-        .args(args)
-        .arg(file)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("run pith");
-    let pid = child.id() as libc::pid_t;
-    let mut status = 0;
-    // SAFETY: an all-zero `rusage` is a valid value of the plain C struct.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: waits for this process's own child, writing only into the two locals.
-    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(waited, pid, "wait4");
-    let code = if libc::WIFEXITED(status) {
-        libc::WEXITSTATUS(status)
-    } else {
-        -1
-    };
-    (usage.ru_maxrss as u64, code)
 }
 
 /// Issue 43, class 7: pages over the element budget only through what it did not count
