@@ -729,73 +729,51 @@ pub fn features(
     text: &str,
     url: Option<&str>,
 ) -> Features {
-    let Walked {
-        mut counter,
-        counts,
-        elements,
-        text_nodes,
-        link_chars,
-        heading_chars,
-        all,
-        classes,
-        heads,
-        ld,
-        og_type,
-        page_url,
-        in_region,
-        groups,
-        largest,
-        rep_chars,
-        rep_kept,
-        rep_prices,
-        kept_chars,
-        kept_link,
-        kept_nodes,
-    } = walk(doc, selection);
+    let mut w = walk(doc, selection);
     let ratio = |a: f64, b: f64| if b > 0.0 { a / b } else { 0.0 };
     let mut f = Vec::with_capacity(N_FEATURES);
     f.extend([
         doc.src.len() as f64,
-        elements,
-        text_nodes,
-        all.chars as f64,
-        link_chars,
-        ratio(link_chars, all.chars as f64),
-        all.words as f64,
-        ratio(all.digits as f64, all.chars as f64),
-        all.prices as f64,
-        heading_chars,
+        w.elements,
+        w.text_nodes,
+        w.all.chars as f64,
+        w.link_chars,
+        ratio(w.link_chars, w.all.chars as f64),
+        w.all.words as f64,
+        ratio(w.all.digits as f64, w.all.chars as f64),
+        w.all.prices as f64,
+        w.heading_chars,
     ]);
-    f.extend(counts);
+    f.extend(w.counts);
     let output_lines = text.lines().filter(|l| !l.trim().is_empty()).count() as f64;
     let title = doc.title();
     let title_chars = title.as_ref().map_or(0, |t| t.chars().count()) as f64;
     let url = url
         .filter(|u| !u.trim().is_empty())
-        .or(page_url)
+        .or(w.page_url)
         .and_then(url_path);
     let (path, query) = url.unwrap_or(("", false));
     f.extend([
-        ratio(all.chars as f64, elements),
-        kept_chars,
-        ratio(kept_chars, all.chars as f64),
-        ratio(kept_link, kept_chars),
-        kept_nodes,
+        ratio(w.all.chars as f64, w.elements),
+        w.kept_chars,
+        ratio(w.kept_chars, w.all.chars as f64),
+        ratio(w.kept_link, w.kept_chars),
+        w.kept_nodes,
         text.chars().count() as f64,
         output_lines,
         title_chars,
-        ld.len() as f64,
-        f64::from(u8::from(og_type.is_some())),
+        w.ld.len() as f64,
+        f64::from(u8::from(w.og_type.is_some())),
         f64::from(u8::from(url.is_some())),
         path.split('/').filter(|s| !s.is_empty()).count() as f64,
         path.bytes().filter(u8::is_ascii_digit).count() as f64,
         f64::from(u8::from(query)),
     ]);
     f.extend([
-        ratio(all.stops as f64, all.words as f64),
-        ratio(all.commas as f64, all.words as f64),
+        ratio(w.all.stops as f64, w.all.words as f64),
+        ratio(w.all.commas as f64, w.all.words as f64),
     ]);
-    f.extend(in_region.iter().map(|&c| ratio(c, all.chars as f64)));
+    f.extend(w.in_region.iter().map(|&c| ratio(c, w.all.chars as f64)));
     // Non-blank output lines: how many, their characters, how many long and paragraph-long
     // (counted, not collected: a page of many short lines holds no list of them).
     let (mut lines, mut line_chars, mut long, mut paragraphs) = (0usize, 0usize, 0usize, 0usize);
@@ -817,24 +795,24 @@ pub fn features(
         ratio(long as f64, lines as f64),
         paragraphs as f64,
     ]);
-    // Repetition, and counts per 1,000 characters of visible text.
+    // Repetition, and w.counts per 1,000 characters of visible text.
     let count = |t: Tag| {
         COUNT_SLOT
             .get(t as usize)
-            .and_then(|&k| counts.get(usize::from(k)))
+            .and_then(|&k| w.counts.get(usize::from(k)))
             .copied()
             .unwrap_or(0.0)
     };
-    let per_k = |x: f64| ratio(x * 1000.0, all.chars as f64);
+    let per_k = |x: f64| ratio(x * 1000.0, w.all.chars as f64);
     let headings = count(Tag::H1) + count(Tag::H2) + count(Tag::H3);
     let controls =
         count(Tag::Input) + count(Tag::Button) + count(Tag::Select) + count(Tag::Textarea);
     f.extend([
-        groups,
-        f64::from(largest),
-        ratio(rep_chars, all.chars as f64),
-        ratio(rep_kept, kept_chars),
-        rep_prices,
+        w.groups,
+        f64::from(w.largest),
+        ratio(w.rep_chars, w.all.chars as f64),
+        ratio(w.rep_kept, w.kept_chars),
+        w.rep_prices,
         per_k(headings),
         per_k(controls),
         per_k(count(Tag::A)),
@@ -843,33 +821,33 @@ pub fn features(
     ]);
     let mut paths = [0.0f64; PATH_BUCKETS];
     hash_words(path, &mut paths);
-    counter.url_path(path);
+    w.counter.url_path(path);
     f.extend(paths);
     let mut titles = [0.0f64; TITLE_BUCKETS];
     if let Some(t) = &title {
         hash_words(t, &mut titles);
     }
     f.extend(titles);
-    f.extend(classes);
+    f.extend(w.classes);
     let mut lds = [0.0f64; LD_BUCKETS];
-    for t in &ld {
+    for t in &w.ld {
         if let Some(c) = lds.get_mut(bucket(t.as_bytes(), LD_BUCKETS)) {
             *c += 1.0;
         }
     }
     f.extend(lds);
     let mut ogs = [0.0f64; OG_BUCKETS];
-    if let Some(t) = og_type {
+    if let Some(t) = w.og_type {
         let t = t.trim().to_ascii_lowercase();
         if let Some(c) = ogs.get_mut(bucket(t.as_bytes(), OG_BUCKETS)) {
             *c += 1.0;
         }
     }
     f.extend(ogs);
-    f.extend(heads);
+    f.extend(w.heads);
     Features {
         values: f,
-        words: counter.finish(),
+        words: w.counter.finish(),
     }
 }
 
