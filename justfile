@@ -16,7 +16,7 @@ run page="tests/pages/article.html":
 # Throughput of tl::parse, the tree and every algorithm, as ratios in one run; then WARC in,
 # JSON out at -j 1 and -j 2, and the WARC framing alone.
 bench:
-    cargo bench -p pith-lab --bench throughput
+    cargo bench --bench throughput
     cargo bench -p pith-cli --bench warc
 
 # WARC in, JSON out at -j 1 and -j 2, and the reader thread alone (split and sequential, gzip
@@ -47,7 +47,7 @@ eval-html:
 eval-sites:
     cargo build --release --workspace
     ./target/release/pith-lab eval-sites ../shared/data/msv_big9 --markdown eval/SITES.md
-    cargo bench -p pith-lab --bench templates
+    cargo bench --bench templates
 
 # Template families: TEXT-MDL clustering of all msv_big9 pages mixed (purity, NMI,
 # ARI against sites and site-years, time; eval/CLUSTERS.md), FastCE with one template against

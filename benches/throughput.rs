@@ -18,7 +18,7 @@ const PASSES: usize = 9;
 
 fn main() {
     let dir = std::env::var("PITH_BENCH_DIR")
-        .unwrap_or_else(|_| "../../shared/data/cleaneval_final/html".to_string());
+        .unwrap_or_else(|_| "../shared/data/cleaneval_final/html".to_string());
     let Ok(entries) = std::fs::read_dir(&dir) else {
         println!("skipping throughput bench: {dir} not found (needs ../shared)");
         return;

@@ -31,8 +31,8 @@ fn sorted_dirs(d: &std::path::Path) -> Vec<std::path::PathBuf> {
 }
 
 fn main() {
-    let dir = std::env::var("PITH_SITES_DIR")
-        .unwrap_or_else(|_| "../../shared/data/msv_big9".to_string());
+    let dir =
+        std::env::var("PITH_SITES_DIR").unwrap_or_else(|_| "../shared/data/msv_big9".to_string());
     let root = std::path::Path::new(&dir);
     if !root.is_dir() {
         println!("skipping templates bench: {dir} not found (needs ../shared)");
