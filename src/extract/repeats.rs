@@ -258,14 +258,7 @@ fn shared_lines(doc: &Document<'_>, sel: &Selection, twice: &[Option<bool>]) -> 
         }
         let mut line = Line::default();
         for &id in sel.nodes.get(start..end).unwrap_or_default() {
-            let raw = doc.raw_text(id);
-            if memchr::memchr(b'&', raw.as_bytes()).is_some() {
-                decoded.clear();
-                entities::decode_into(raw, &mut decoded);
-                line.add(&decoded);
-            } else {
-                line.add(raw);
-            }
+            line.add(entities::decode_with(doc.raw_text(id), &mut decoded));
         }
         if line.words > 0 {
             lines.push(Span {

@@ -240,14 +240,7 @@ pub(crate) fn render(
         if is_text {
             {
                 next_sel += 1;
-                let raw = doc.raw_text(id);
-                let text = if memchr::memchr(b'&', raw.as_bytes()).is_some() {
-                    decoded.clear();
-                    entities::decode_into(raw, &mut decoded);
-                    decoded.as_str()
-                } else {
-                    raw
-                };
+                let text = entities::decode_with(doc.raw_text(id), &mut decoded);
                 let pre = node.context() & context::PRE != 0;
                 w.text(text, pre);
             }

@@ -68,15 +68,7 @@ pub(super) fn render_marked(doc: &Document<'_>, sel: &Selection) -> (String, boo
                     continue;
                 }
                 next += 1;
-                let raw = doc.raw_text(tok.node);
-                // Most text has no character reference: no copy then.
-                let text = if memchr::memchr(b'&', raw.as_bytes()).is_some() {
-                    decoded.clear();
-                    entities::decode_into(raw, &mut decoded);
-                    decoded.as_str()
-                } else {
-                    raw
-                };
+                let text = entities::decode_with(doc.raw_text(tok.node), &mut decoded);
                 if tok.context & context::PRE != 0 {
                     w.preformatted(text);
                 } else {

@@ -771,6 +771,22 @@ struct Writer<'o, 'e> {
     done: u64,
 }
 
+impl<'o, 'e> Writer<'o, 'e> {
+    /// A writer to `out` that has written nothing yet, with `--dedup`'s keys when `config`
+    /// asks for it.
+    fn new(out: &'o mut dyn Output, events: Events<'e>, config: &Config) -> Self {
+        Writer {
+            out,
+            events,
+            wrote_text_page: false,
+            stopped: None,
+            seen: config.dedup.then(dedup::Seen::default),
+            input: None,
+            done: 0,
+        }
+    }
+}
+
 impl Writer<'_, '_> {
     /// Writes `d` and counts it; once output has stopped, nothing more is written or said.
     fn write(&mut self, d: &Done, counts: &mut Summary) {
@@ -941,15 +957,7 @@ fn run_serial(
     out: &mut dyn Output,
     events: Events<'_>,
 ) {
-    let mut w = Writer {
-        out,
-        events,
-        wrote_text_page: false,
-        stopped: None,
-        seen: config.dedup.then(dedup::Seen::default),
-        input: None,
-        done: 0,
-    };
+    let mut w = Writer::new(out, events, config);
     let pool = counts.pool.clone();
     read_all(config, first, counts, events, |item, counts, at| {
         let Some(mut done) = handle(item, config, &pool) else {
@@ -1386,15 +1394,7 @@ fn write_in_order(
     out: &mut dyn Output,
     events: Events<'_>,
 ) -> Summary {
-    let mut w = Writer {
-        out,
-        events,
-        wrote_text_page: false,
-        stopped: None,
-        seen: config.dedup.then(dedup::Seen::default),
-        input: None,
-        done: 0,
-    };
+    let mut w = Writer::new(out, events, config);
     let mut counts = Summary::default();
     // Results of batches not yet written, and whether each batch's last part came.
     let mut pending: HashMap<u64, (Vec<Done>, bool)> = HashMap::new();

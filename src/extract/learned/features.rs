@@ -202,14 +202,7 @@ pub fn describe(doc: &Document<'_>, opts: &extract::Options) -> Described {
             line as f32 / lines,
         ]);
         // The ancestors: depth, context tags, class/id words.
-        let Ancestry {
-            depth,
-            has,
-            anc,
-            mine,
-            rep_position,
-            rep_depth,
-        } = ancestry(doc, owner, &run_at, &mut class_words);
+        let a = ancestry(doc, owner, &run_at, &mut class_words);
         let ctx_all = |bit: u8| {
             let mut any = false;
             let all = b
@@ -222,9 +215,9 @@ pub fn describe(doc: &Document<'_>, opts: &extract::Options) -> Described {
                 });
             f32::from(u8::from(any && all))
         };
-        let flag = |k: usize| f32::from(u8::from(has[k]));
+        let flag = |k: usize| f32::from(u8::from(a.has[k]));
         f.extend([
-            depth,
+            a.depth,
             i as f32 / n as f32,
             before / total_chars,
             ctx_all(context::HEADING),
@@ -245,10 +238,10 @@ pub fn describe(doc: &Document<'_>, opts: &extract::Options) -> Described {
                 None => f.extend([0.0, 0.0, 0.0]),
             }
         }
-        f.extend([rep_position as f32, rep_depth]);
+        f.extend([a.rep_position as f32, a.rep_depth]);
         debug_assert_eq!(f.len(), FEATURES.len());
-        f.extend(anc);
-        f.extend(mine);
+        f.extend(a.anc);
+        f.extend(a.mine);
         before += o.chars;
         let name = |id: NodeId| {
             if id == NONE || tree.node(id).kind != Kind::Element {
@@ -410,14 +403,10 @@ fn own_counts(page: &Analysis<'_, '_>, blocks: &[Block]) -> Vec<Own> {
                 if id == NONE {
                     continue;
                 }
-                let raw = doc.raw_text(id);
-                let n = if memchr::memchr(b'&', raw.as_bytes()).is_none() {
-                    raw.trim().chars().count()
-                } else {
-                    s.clear();
-                    entities::decode_into(raw, &mut s);
-                    s.trim().chars().count()
-                };
+                let n = entities::decode_with(doc.raw_text(id), &mut s)
+                    .trim()
+                    .chars()
+                    .count();
                 chars += n;
                 if tree.node(id).context() & context::LINK != 0 {
                     link += n;
