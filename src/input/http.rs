@@ -112,11 +112,11 @@ impl Response<'_> {
 
     /// Why this response is not extracted (counted by reason), or `None` for an HTML or XHTML
     /// page with a 2xx status (error pages and redirects are boilerplate, not documents).
-    pub fn skip_reason(&self) -> Option<&'static str> {
+    pub fn skip_reason(&self) -> Option<super::SkipReason> {
         if !self.is_html() {
-            Some("not HTML")
+            Some(super::SkipReason::NotHtml)
         } else if !(200..300).contains(&self.status) {
-            Some("HTTP status not 2xx")
+            Some(super::SkipReason::HttpStatus)
         } else {
             None
         }

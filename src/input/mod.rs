@@ -113,6 +113,85 @@ pub struct Fault {
     pub message: String,
 }
 
+/// Why a record gives no document: counted under its name in a run's summary (`N skipped
+/// (reason N, ...)`), and ordered by it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum SkipReason {
+    /// A WARC `request` record.
+    Request,
+    /// A WARC `metadata` record.
+    Metadata,
+    /// A WARC `warcinfo` record.
+    Warcinfo,
+    /// A WARC `revisit` record (a duplicate of an earlier capture).
+    Revisit,
+    /// A WARC `conversion` record.
+    Conversion,
+    /// A WARC `continuation` record.
+    Continuation,
+    /// A record of another or no WARC type.
+    OtherRecordType,
+    /// A `resource` record that is not HTML.
+    ResourceNotHtml,
+    /// A `response` record whose block is not an HTTP response.
+    ResponseWithoutHttp,
+    /// An HTTP response that is not HTML or XHTML.
+    NotHtml,
+    /// An HTTP response whose status is not 2xx (error pages and redirects).
+    HttpStatus,
+    /// A page whose main text has fewer words than `--min-words`.
+    MinWords,
+    /// A page in a language `--target-language` does not list.
+    TargetLanguage,
+    /// A page of unknown language, under `--target-language`.
+    NoLanguage,
+    /// A page whose main text repeats an earlier one of the run (`--dedup`).
+    Duplicate,
+}
+
+impl SkipReason {
+    /// The reason as the summary names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            SkipReason::Request => "request",
+            SkipReason::Metadata => "metadata",
+            SkipReason::Warcinfo => "warcinfo",
+            SkipReason::Revisit => "revisit",
+            SkipReason::Conversion => "conversion",
+            SkipReason::Continuation => "continuation",
+            SkipReason::OtherRecordType => "other record type",
+            SkipReason::ResourceNotHtml => "resource not HTML",
+            SkipReason::ResponseWithoutHttp => "response without HTTP",
+            SkipReason::NotHtml => "not HTML",
+            SkipReason::HttpStatus => "HTTP status not 2xx",
+            SkipReason::MinWords => "fewer words than --min-words",
+            SkipReason::TargetLanguage => "not in --target-language",
+            SkipReason::NoLanguage => "language unknown (--target-language)",
+            SkipReason::Duplicate => "duplicate (--dedup)",
+        }
+    }
+}
+
+impl std::fmt::Display for SkipReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// By name, as the summary lists them.
+impl Ord for SkipReason {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.name().cmp(other.name())
+    }
+}
+
+impl PartialOrd for SkipReason {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
 impl std::fmt::Display for Fault {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}: record {}", self.source, self.index)?;
@@ -139,7 +218,7 @@ pub enum Item {
     /// worker); only [`Input::open_for_workers`] gives them.
     Range(Box<ranges::Range>),
     /// A record that is not an HTML page, with the reason.
-    Skip(&'static str),
+    Skip(SkipReason),
     /// A record that could not be read, with its place.
     Fault(Fault),
 }

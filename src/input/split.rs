@@ -69,7 +69,7 @@ struct Compressed {
     place: Place,
     /// A record skipped by its header, inflated only to check its member (as the sequential
     /// reader does for skipped records under [`warc::RAW_SKIP_MIN`]): the reason it is skipped.
-    skip: Option<&'static str>,
+    skip: Option<super::SkipReason>,
     headers: Headers,
     header_len: usize,
     len: usize,
@@ -159,7 +159,7 @@ impl Compressed {
 
 /// What the reader does with a record it has classified from its head.
 enum Action {
-    Skip(&'static str),
+    Skip(super::SkipReason),
     Fault(String),
     Ship,
 }
@@ -335,7 +335,14 @@ impl Splitter {
                     return Err(());
                 }
                 if head.is_empty() {
-                    (Headers::default(), 0, 0u64, Action::Skip(""), whole, true)
+                    (
+                        Headers::default(),
+                        0,
+                        0u64,
+                        Action::Skip(super::SkipReason::OtherRecordType),
+                        whole,
+                        true,
+                    )
                 } else {
                     let (h, header_len) = Headers::parse(&head).ok_or(())?;
                     let len = h.content_length.ok_or(())?;

@@ -24,7 +24,7 @@
 
 use std::io::{self, BufRead, Read};
 
-use super::{Fault, Item, Record, Source, http};
+use super::{Fault, Item, Record, SkipReason, Source, http};
 
 /// Skipped blocks at least this long are dropped with their gzip member instead of inflated
 /// (smaller ones are mostly buffered already, and inflating them keeps offsets exact). The
@@ -950,7 +950,7 @@ impl<R: Source> Reader<R> {
     /// A record that is not a page: skipped for `reason`, or a fault when its header has no
     /// `WARC-Type` (WARC 1.1 section 5.5: every record has one; a header without it is
     /// damaged, and what the record is cannot be told).
-    fn not_page(&mut self, start: u64, h: &Headers, reason: &'static str) -> Item {
+    fn not_page(&mut self, start: u64, h: &Headers, reason: SkipReason) -> Item {
         if let Some(msg) = self.bad_version.take() {
             self.fault(start, h.id.clone(), msg)
         } else if h.kind.is_empty() {
@@ -1116,7 +1116,7 @@ pub(crate) fn record_item(
     if h.kind == "resource" {
         if !h.content_type.as_deref().is_some_and(is_html_type) {
             pool.put(buf);
-            return Item::Skip("resource not HTML");
+            return Item::Skip(SkipReason::ResourceNotHtml);
         }
         if let Some(n) = &h.segment {
             pool.put(buf);
@@ -1128,7 +1128,7 @@ pub(crate) fn record_item(
     }
     let Some(resp) = http::parse(block) else {
         pool.put(buf);
-        return Item::Skip("response without HTTP");
+        return Item::Skip(SkipReason::ResponseWithoutHttp);
     };
     if let Some(reason) = resp.skip_reason() {
         pool.put(buf);
@@ -1171,27 +1171,27 @@ fn segmented(number: &str) -> String {
 /// Why a response is skipped, decided from the start of its block (`block_head`) when the
 /// whole HTTP head is there or the block is not HTTP; `None` when it is a page or it cannot be
 /// told yet. The split reader and this one decide the same from the same bytes.
-pub(crate) fn response_skip(block_head: &[u8]) -> Option<&'static str> {
+pub(crate) fn response_skip(block_head: &[u8]) -> Option<SkipReason> {
     let find = |p: &[u8]| memchr::memmem::find(block_head, p);
     let head_end = find(b"\n\r\n").or_else(|| find(b"\n\n"));
     if head_end.is_some() || !block_head.starts_with(b"HTTP/") {
         match http::parse(block_head) {
-            None => return Some("response without HTTP"),
+            None => return Some(SkipReason::ResponseWithoutHttp),
             Some(resp) => return resp.skip_reason(),
         }
     }
     None
 }
 
-pub(crate) fn skip_reason(kind: &str) -> &'static str {
+pub(crate) fn skip_reason(kind: &str) -> SkipReason {
     match kind {
-        "request" => "request",
-        "metadata" => "metadata",
-        "warcinfo" => "warcinfo",
-        "revisit" => "revisit",
-        "conversion" => "conversion",
-        "continuation" => "continuation",
-        _ => "other record type",
+        "request" => SkipReason::Request,
+        "metadata" => SkipReason::Metadata,
+        "warcinfo" => SkipReason::Warcinfo,
+        "revisit" => SkipReason::Revisit,
+        "conversion" => SkipReason::Conversion,
+        "continuation" => SkipReason::Continuation,
+        _ => SkipReason::OtherRecordType,
     }
 }
 

@@ -42,9 +42,6 @@ pub const BANDS: usize = 16;
 /// MinHash positions a band.
 pub const ROWS: usize = 8;
 
-/// The skip reason of a duplicate.
-pub const DUPLICATE: &str = "duplicate (--dedup)";
-
 /// A page's keys, one per band.
 pub type Keys = [u64; BANDS];
 

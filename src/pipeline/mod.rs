@@ -40,7 +40,7 @@ pub mod json;
 
 use crate::input::ranges::Range;
 use crate::input::split::Member;
-use crate::input::{Fault, Framing, Input, Item, Pool, Record};
+use crate::input::{Fault, Framing, Input, Item, Pool, Record, SkipReason};
 use crate::names::UnknownName;
 use crate::output::Format;
 use crate::page::Options;
@@ -90,16 +90,17 @@ pub struct Config {
     /// each record's size counts against it); `u64::MAX` for none.
     pub max_memory: u64,
     /// A page whose main text has fewer words (white-space separated) than this is skipped,
-    /// counted under [`MIN_WORDS`]; 0 keeps every page.
+    /// counted under [`SkipReason::MinWords`]; 0 keeps every page.
     pub min_words: usize,
     /// Keep only pages in these languages: primary subtags, lower case (`en`, `de`), compared
     /// with the primary subtag of the page's `lang` as JSON output gives it (declared, else
     /// detected: [`record_lang`]). A page of another language is skipped under
-    /// [`TARGET_LANGUAGE`], one whose language is unknown under [`NO_LANGUAGE`]. Empty keeps
+    /// [`SkipReason::TargetLanguage`], one whose language is unknown under
+    /// [`SkipReason::NoLanguage`]. Empty keeps
     /// every page.
     pub target_language: Vec<String>,
     /// Drop a page whose main text repeats an earlier page of the run, exactly or nearly
-    /// ([`dedup`]: the threshold, the memory), counted under [`dedup::DUPLICATE`]; decided in
+    /// ([`dedup`]: the threshold, the memory), counted under [`SkipReason::Duplicate`]; decided in
     /// input order, so the same pages are kept at every `-j`.
     pub dedup: bool,
     /// The records of WARC and JSON lines inputs are JSON lines whatever the format (`-o
@@ -152,7 +153,7 @@ pub struct Summary {
     /// Records that could not be read or extracted.
     pub failed: u64,
     /// Records that are not pages, by reason.
-    pub skipped: BTreeMap<&'static str, u64>,
+    pub skipped: BTreeMap<SkipReason, u64>,
     /// Inputs that opened.
     pub opened: usize,
     /// Some input was a WARC or JSON lines stream.
@@ -387,7 +388,7 @@ enum Outcome {
     Extracted,
     Failed,
     /// A record a worker found not to be a page (only known once its member was inflated).
-    Skipped(&'static str),
+    Skipped(SkipReason),
 }
 
 #[derive(Default)]
@@ -494,11 +495,15 @@ fn extract_record(
     }
     match got {
         Ok(e) if config.min_words > 0 && !has_words(&e.text, config.min_words) => {
-            skipped(MIN_WORDS)
+            skipped(SkipReason::MinWords)
         }
         Ok(e) if !config.target_language.is_empty() && !in_target_language(rec, &e, config) => {
             let known = record_lang(rec, &e).0.is_some();
-            skipped(if known { TARGET_LANGUAGE } else { NO_LANGUAGE })
+            skipped(if known {
+                SkipReason::TargetLanguage
+            } else {
+                SkipReason::NoLanguage
+            })
         }
         Ok(e) => {
             // In a stream an empty page is a normal record (its JSON says so); for a page given
@@ -600,7 +605,7 @@ fn finish_member(m: Member, config: &Config, pool: &Pool) -> Done {
         Item::Fault(f) => fault_done(&f, config),
         Item::Skip(reason) => skipped(reason),
         // `finish` reads a record; it never hands one on again.
-        Item::Member(_) | Item::Range(_) => skipped("other record type"),
+        Item::Member(_) | Item::Range(_) => skipped(SkipReason::OtherRecordType),
     }
 }
 
@@ -618,7 +623,9 @@ fn local_done(item: Item, range: u64, first: bool, config: &Config, pool: &Pool)
         }
         Item::Fault(f) => (f.index, fault_done(&f, config), Some(Renumber::Fault(f))),
         // JSON lines give pages and faults only.
-        Item::Member(_) | Item::Range(_) | Item::Skip(_) => (0, skipped("other record type"), None),
+        Item::Member(_) | Item::Range(_) | Item::Skip(_) => {
+            (0, skipped(SkipReason::OtherRecordType), None)
+        }
     };
     d.local = Some(Local {
         range,
@@ -629,24 +636,10 @@ fn local_done(item: Item, range: u64, first: bool, config: &Config, pool: &Pool)
     d
 }
 
-/// The skip reason of a page under `--min-words` ([`Config::min_words`]).
-pub const MIN_WORDS: &str = "fewer words than --min-words";
-
 /// Whether `text` has at least `n` white-space separated words (counting stops at `n`).
 fn has_words(text: &str, n: usize) -> bool {
     text.split_whitespace().nth(n.saturating_sub(1)).is_some()
 }
-
-/// The skip reason of a page in a language `--target-language` does not list
-/// ([`Config::target_language`]).
-pub const TARGET_LANGUAGE: &str = "not in --target-language";
-
-/// The skip reason of a page whose language is unknown under `--target-language`: no
-/// declaration, and too little text, or too mixed, for detection to be sure. Such a page is
-/// dropped: a run asked for German keeps what is known to be German. (trafilatura keeps a page
-/// when its detector gives no answer; its detector, py3langid, always answers, so there a page
-/// stays only when no detector is installed.)
-pub const NO_LANGUAGE: &str = "language unknown (--target-language)";
 
 /// The page's language as JSON output's `lang` gives it, and where it came from: the page's
 /// declaration, else the record's `Content-Language` (normalized as the page's: `Japanese` ->
@@ -727,7 +720,7 @@ fn in_target_language(rec: &Record, e: &crate::page::Extracted, config: &Config)
 }
 
 /// A record that is not a page, for the count by reason.
-fn skipped(reason: &'static str) -> Done {
+fn skipped(reason: SkipReason) -> Done {
     Done {
         out: String::new(),
         message: None,
@@ -804,7 +797,7 @@ impl Writer<'_, '_> {
             _ => false,
         };
         let outcome = if repeat {
-            Outcome::Skipped(dedup::DUPLICATE)
+            Outcome::Skipped(SkipReason::Duplicate)
         } else {
             d.outcome
         };
@@ -1285,7 +1278,8 @@ fn worker(
                     if !stop.load(Ordering::Relaxed) {
                         part.push(match item {
                             Item::Skip(reason) => skipped(reason),
-                            other => handle(other, config, pool).unwrap_or_else(|| skipped("")),
+                            other => handle(other, config, pool)
+                                .unwrap_or_else(|| skipped(SkipReason::OtherRecordType)),
                         })
                     }
                 }),
