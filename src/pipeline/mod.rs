@@ -497,15 +497,10 @@ fn extract_record(
         Ok(e) if config.min_words > 0 && !has_words(&e.text, config.min_words) => {
             skipped(SkipReason::MinWords)
         }
-        Ok(e) if !config.target_language.is_empty() && !in_target_language(rec, &e, config) => {
-            let known = record_lang(rec, &e).0.is_some();
-            skipped(if known {
-                SkipReason::TargetLanguage
-            } else {
-                SkipReason::NoLanguage
-            })
-        }
         Ok(e) => {
+            if let Some(reason) = language_skip(rec, &e, config) {
+                return skipped(reason);
+            }
             // In a stream an empty page is a normal record (its JSON says so); for a page given
             // as a file it is worth a word.
             let message = (e.text.is_empty() && plain_page(rec))
@@ -707,15 +702,19 @@ pub fn primary_subtag(tag: &str) -> &str {
     tag.split(['-', '_']).next().unwrap_or(tag)
 }
 
-/// Whether the page's language ([`record_lang`]) has a primary subtag
-/// [`Config::target_language`] lists.
-fn in_target_language(rec: &Record, e: &crate::page::Extracted, config: &Config) -> bool {
+/// Why `--target-language` ([`Config::target_language`]) skips the page, if it does: its
+/// language ([`record_lang`]) has no primary subtag the list holds, or it has none.
+fn language_skip(rec: &Record, e: &crate::page::Extracted, config: &Config) -> Option<SkipReason> {
+    if config.target_language.is_empty() {
+        return None;
+    }
     match record_lang(rec, e).0 {
         Some(lang) => {
             let primary = primary_subtag(&lang);
-            config.target_language.iter().any(|t| t == primary)
+            (!config.target_language.iter().any(|t| t == primary))
+                .then_some(SkipReason::TargetLanguage)
         }
-        None => false,
+        None => Some(SkipReason::NoLanguage),
     }
 }
 

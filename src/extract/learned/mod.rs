@@ -360,6 +360,10 @@ pub fn describe(doc: &Document<'_>) -> Described {
 /// of text nodes, so that bounds the page's blocks before any is cut.
 pub fn reads(doc: &Document<'_>) -> bool {
     let max = max_blocks(doc.src.len());
+    // A page of fewer nodes than that (every real page) has fewer text nodes: no pass.
+    if doc.tree.nodes.len() <= max {
+        return true;
+    }
     let mut texts = 0usize;
     for (i, n) in doc.tree.nodes.iter().enumerate() {
         if n.kind == Kind::Text && !doc.raw_text(i as NodeId).trim_ascii().is_empty() {
