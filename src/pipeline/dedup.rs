@@ -31,6 +31,7 @@ use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
+use crate::extract::blocks::{FNV_OFFSET, fnv1a};
 use crate::site::cluster::MinHasher;
 
 /// Words per shingle: five, as near-duplicate detection over web text takes them (FineWeb,
@@ -51,11 +52,10 @@ fn hasher() -> &'static MinHasher {
     HASHER.get_or_init(|| MinHasher::new(BANDS * ROWS))
 }
 
-/// FNV-1a's 64-bit hash of a word: stable across runs and builds.
+/// FNV-1a's 64-bit hash of a word (as site templates hash paths): stable across runs and
+/// builds.
 fn word_hash(w: &str) -> u64 {
-    w.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
+    fnv1a(FNV_OFFSET, w.as_bytes())
 }
 
 /// The keys of `text` (`None` for a text without words).
