@@ -12,8 +12,8 @@
 use std::time::{Duration, Instant};
 
 use pith::Options;
+use pith::lab::site::learn::{self, PageSummary};
 use pith::site::Family;
-use pith::site::learn::{self, PageSummary};
 
 const PASSES: usize = 9;
 
@@ -72,7 +72,7 @@ fn main() {
                     &learn::names_of(&others),
                     site,
                     Default::default(),
-                    pith::site::cluster::DEFAULT_SIGNATURE,
+                    pith::lab::site::cluster::DEFAULT_SIGNATURE,
                 ));
             }
         }
@@ -92,9 +92,9 @@ fn main() {
         let t = Instant::now();
         let mut fb = 0;
         for (page, tpl) in &work {
-            let r = pith::page::extract_with(
+            let r = pith::lab::page::extract_with(
                 page,
-                &pith::page::Context {
+                &pith::lab::page::Context {
                     family: Some(tpl),
                     ..Default::default()
                 },
@@ -109,9 +109,9 @@ fn main() {
         let t = Instant::now();
         let mut fb = 0;
         for ((page, _), f) in work.iter().zip(&families) {
-            let r = pith::page::extract_with(
+            let r = pith::lab::page::extract_with(
                 page,
-                &pith::page::Context {
+                &pith::lab::page::Context {
                     family: Some(f),
                     ..Default::default()
                 },
@@ -167,7 +167,7 @@ fn main() {
                 &names,
                 site,
                 Default::default(),
-                pith::site::cluster::DEFAULT_SIGNATURE,
+                pith::lab::site::cluster::DEFAULT_SIGNATURE,
             );
             times.push(t.elapsed());
             size = tpl.to_bytes().len();

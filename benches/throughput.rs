@@ -28,7 +28,7 @@ fn main() {
     let pages: Vec<Vec<u8>> = paths.iter().filter_map(|p| std::fs::read(p).ok()).collect();
     let texts: Vec<String> = pages
         .iter()
-        .map(|b| pith::decode::decode(b, None, None).text.into_owned())
+        .map(|b| pith::lab::decode::decode(b, None, None).text.into_owned())
         .collect();
     let bytes: usize = pages.iter().map(Vec::len).sum();
     println!(
@@ -39,18 +39,7 @@ fn main() {
 
     let opts: Vec<(String, Options)> = Algo::ALL
         .iter()
-        .map(|&algo| {
-            (
-                format!("extract {}", algo.name()),
-                pith::Options {
-                    extract: pith::extract::Options {
-                        algo,
-                        ..Default::default()
-                    },
-                    ..Default::default()
-                },
-            )
-        })
+        .map(|&algo| (format!("extract {}", algo.name()), pith::Options::new(algo)))
         .collect();
     // JSON output as the command line writes it for an HTML file: metadata on, then the line.
     let json_opts: Vec<(String, String, Options)> = [Algo::Rules, Algo::Model]
@@ -77,7 +66,7 @@ fn main() {
                 let mut arena = bumpalo::Bump::new();
                 for t in &texts {
                     arena.reset();
-                    let doc = pith::html::Document::parse(t, &arena);
+                    let doc = pith::lab::html::Document::parse(t, &arena);
                     std::hint::black_box(doc.tree.nodes.len());
                 }
             }),
@@ -89,7 +78,7 @@ fn main() {
             name.clone(),
             Box::new(move || {
                 for p in pages {
-                    std::hint::black_box(pith::page::extract(p, None, o).ok());
+                    std::hint::black_box(pith::lab::page::extract(p, None, o).ok());
                 }
             }),
         ));
@@ -100,8 +89,9 @@ fn main() {
             Box::new(move || {
                 for p in pages {
                     let rec = pith::input::Record::default();
-                    if let Ok(e) = pith::page::extract(p, None, o) {
-                        let line = pith::pipeline::json::page(&rec, p.len(), e, o.output.format);
+                    if let Ok(e) = pith::lab::page::extract(p, None, o) {
+                        let line =
+                            pith::lab::pipeline::json::page(&rec, p.len(), e, o.output.format);
                         std::hint::black_box(line);
                     }
                 }

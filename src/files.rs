@@ -48,7 +48,7 @@ const O_NONBLOCK: i32 = 0o4000;
 /// socket) in its place is refused rather than waited on. On Linux the file is opened
 /// non-blocking and checked by its handle, so a FIFO swapped in after a check on its name does
 /// not block either; elsewhere the name is checked first.
-pub fn open_regular(file: &Path) -> std::io::Result<std::fs::File> {
+pub(crate) fn open_regular(file: &Path) -> std::io::Result<std::fs::File> {
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
     #[cfg(all(

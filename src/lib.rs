@@ -1,32 +1,31 @@
 //! pith: reads web pages and writes their main content.
 //!
-//! One page in hand: [`extract()`] with [`Options`] gives an [`Extracted`] (or an [`Error`] when
-//! the bytes cannot be a page). A stream of records (WARC, JSON lines, files): open an
-//! [`Input`] and read [`pipeline::JsonLines`] from it, or run the whole [`pipeline`].
+//! The public API, what this page lists:
 //!
-//! A page flows through the modules in this order, and each imports only those before it:
+//! - **One page:** [`extract()`] with [`Options`] gives an [`Extracted`] (or an [`Error`] when
+//!   the bytes cannot be a page); [`extract_with`] takes a [`Context`] (the page's URL, its
+//!   site's templates). [`Options`] is built with [`Options::new`] and its `with_*` methods:
+//!   the algorithm ([`Algo`], [`AlgoOptions`], the parameters in [`algo`]), the leaning
+//!   ([`Mode`]), the charset ([`Charset`]) and the rendering ([`Format`], [`RenderOptions`]).
+//! - **Records:** an [`Input`] (files, stdin, WARC, JSON lines, plain or compressed) read with
+//!   [`pipeline::JsonLines`], or [`input::for_each_page`].
+//! - **A run:** [`pipeline::run`] with a [`pipeline::Config`]: records in, documents out in
+//!   input order, faults and skips reported as [`pipeline::Event`]s and counted in a
+//!   [`pipeline::Summary`].
+//! - **Scoring and reports:** [`eval`] (gold sets scored the way the field scores them) and
+//!   [`explain`] (why a page came out as it did).
+//! - **Site templates:** [`site`]: learn a host's FastCE templates, store and load them,
+//!   cluster a host's pages, and take a site's template from the pages its menu links.
 //!
-//! - [`input`]: framing. Files, stdin, WARC and JSON lines, plain or compressed (gzip, zstd,
-//!   xz, bzip2): turns a byte stream into records with their metadata (URL, id, date,
-//!   transport charset).
-//! - [`decode`]: charset. BOM, a forced charset, the transport charset, the `<meta>` prescan,
-//!   then detection; the page becomes UTF-8 text (borrowed when it already is).
-//! - [`html`]: one memchr scan into the token stream, the arena tree built from it as it comes,
-//!   attributes read lazily from tag spans.
-//! - [`mod@extract`]: the algorithms (DANAg, the default `auto`, FastCE with its site-template model,
-//!   and, over pages of one site, CE and the DOM-hash and text template detectors), each
-//!   giving a [`html::Selection`].
-//! - [`output`]: rendering a selection as text or markdown.
-//! - [`page`]: one page's front door: readable check, decode, parse, extract, render, metadata.
-//! - [`site`]: work over a site's pages: learning templates, the template store, clustering a
-//!   host's pages, site-level templates from links.
-//! - [`pipeline`]: records in, documents out: one reader, N workers, one writer, records in
-//!   input order, faults handed to the caller, never printed.
-//! - [`eval`]: scoring extractors against gold sets the way the field does.
-//! - [`explain`]: reports that show why a page came out as it did.
+//! Every option type's `FromStr` fails with an [`UnknownName`]; a file that cannot be read or
+//! written is a [`FileError`].
 //!
-//! [`names`] holds the one error of every option type's `FromStr`, [`files`] the I/O error that
-//! names its file.
+//! Inside, a page flows through private stages in this order, each importing only those
+//! before it: input (framing), decode (charset), html (the scanner and the arena tree),
+//! extract (the algorithms), output (rendering), page (one page's front door), site, pipeline,
+//! eval and explain. `docs/internals.md` maps them. The research lab (`pith-lab`, the benches
+//! and the fuzz targets) reaches the internals through a hidden `lab` module that promises
+//! nothing.
 //!
 //! ```
 //! let page = b"<html><body><nav><a href=/>Home</a> <a href=/news>News</a></nav>\
@@ -39,22 +38,54 @@
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+#![warn(unreachable_pub)]
 
-pub mod decode;
+mod decode;
+mod extract;
+mod files;
+mod html;
+mod names;
+mod output;
+mod page;
+mod text;
+
 pub mod eval;
 pub mod explain;
-pub mod extract;
-pub mod files;
-pub mod html;
 pub mod input;
-pub mod names;
-pub mod output;
-pub mod page;
 pub mod pipeline;
 pub mod site;
-pub mod text;
 
-pub use extract::{Algo, SiteAlgo};
+#[doc(hidden)]
+pub mod lab;
+
+pub use decode::Charset;
+pub use extract::auto::Mode;
+pub use extract::{Algo, AlgoOptions, AnyAlgo, SiteAlgo, SiteParams};
+pub use files::FileError;
 pub use input::{Framing, Input};
-pub use output::Format;
-pub use page::{Error, Extracted, Options, extract};
+pub use names::UnknownName;
+pub use output::{Format, Image, RenderOptions};
+pub use page::metadata::lang_tag;
+pub use page::model::PageType;
+pub use page::{Context, Error, Extracted, Options, extract, extract_with};
+
+/// The parameters of the algorithms that [`AlgoOptions`] and [`SiteParams`] hold, each with
+/// its paper's default.
+pub mod algo {
+    /// DANAg (`--algo danag`): see `docs/references.md`.
+    pub mod danag {
+        pub use crate::extract::danag::PAPER_GAP;
+    }
+    /// ContentExtractor over a site's pages (`--algo ce`, `pith template learn`).
+    pub mod ce {
+        pub use crate::extract::ce::{DEFAULT_SHARE, Params};
+    }
+    /// The DOM-hash template detector (`--algo tmpl-dom`).
+    pub mod tmpl_dom {
+        pub use crate::extract::tmpl_dom::Params;
+    }
+    /// The text-shingle template detector (`--algo tmpl-text`).
+    pub mod tmpl_text {
+        pub use crate::extract::tmpl_text::Params;
+    }
+}

@@ -47,7 +47,7 @@ pub fn tokens(text: &str) -> Vec<String> {
 /// How many tokens [`tokens`] gives, without allocating them: each character lower-cased as
 /// `str::to_lowercase` does (its one context rule, a final sigma, lower-cases to another
 /// letter, so the count is the same).
-pub fn count_tokens(text: &str) -> usize {
+pub(crate) fn count_tokens(text: &str) -> usize {
     let (mut n, mut in_word) = (0, false);
     let mut step = |c: char| {
         let w = is_word_char(c);

@@ -145,22 +145,13 @@ fn gzip(bytes: &[u8]) -> Vec<u8> {
 
 /// The pipeline with two workers that drop every record unread, JSON output to nowhere.
 fn serial_run(path: &Path) {
-    let config = pith::pipeline::Config {
-        options: pith::page::Options::default(),
-        json: true,
-        input: pith::input::Framing::Auto,
-        jobs: 2,
-        max_record_bytes: pith::input::DEFAULT_MAX_RECORD,
-        max_memory: u64::MAX,
-        min_words: 0,
-        target_language: Vec::new(),
-        dedup: false,
-        json_streams: false,
-        files: vec![path.to_string_lossy().into_owned()],
-        url: None,
-        templates: None,
-        skip_extraction: true,
-    };
+    let mut config = pith::pipeline::Config::new(
+        vec![path.to_string_lossy().into_owned()],
+        pith::Options::default(),
+    );
+    config.json = true;
+    config.jobs = 2;
+    let config = pith::lab::skip_extraction(config);
     let sum = pith::pipeline::run(&config, &mut std::io::sink(), &|_| {});
     assert_eq!(sum.opened, 1);
 }

@@ -10,11 +10,10 @@
 use std::process::ExitCode;
 
 use argh::{ArgsInfo, FromArgs};
-use pith::decode::Charset;
-use pith::extract::{self, AnyAlgo, SiteParams, auto};
+use pith::Charset;
 use pith::input::Framing;
 use pith::pipeline::{self, OutputFormat};
-use pith::{output, page};
+use pith::{AnyAlgo, Mode, SiteParams};
 
 /// Reads web pages and writes their main content.
 ///
@@ -56,7 +55,7 @@ struct Args {
     keep_repeats: bool,
 
     /// DANAg gap: positive regions at most N lines apart join the main content (default 20, the paper's)
-    #[argh(option, default = "extract::danag::PAPER_GAP", arg_name = "N")]
+    #[argh(option, default = "pith::algo::danag::PAPER_GAP", arg_name = "N")]
     gap: usize,
 
     /// charset of the input pages, overriding their <meta> declaration and HTTP header (a BOM still wins);
@@ -352,8 +351,8 @@ fn expand_dirs(
 
 /// `--precision` / `--recall` as `auto`'s mode, or the message every command gives when both
 /// are set.
-pub fn mode_arg(precision: bool, recall: bool) -> Result<auto::Mode, String> {
-    auto::Mode::leaning(precision, recall)
+pub fn mode_arg(precision: bool, recall: bool) -> Result<Mode, String> {
+    Mode::leaning(precision, recall)
         .ok_or_else(|| "--precision and --recall exclude each other".to_string())
 }
 
@@ -391,54 +390,44 @@ fn config_from(args: Args) -> Result<Run, String> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let page_algo = match args.algo {
         AnyAlgo::Page(a) => a,
-        AnyAlgo::Site(_) => extract::Algo::default(),
+        AnyAlgo::Site(_) => pith::Algo::default(),
     };
-    let extract = extract::Options {
-        algo: page_algo,
-        gap: args.gap,
-        mode,
-        comments: args.comments,
-        keep_repeats: args.keep_repeats,
-        ..extract::Options::default()
-    };
-    let pipeline = pipeline::Config {
-        options: page::Options {
-            extract,
-            charset,
-            output: output::Options {
-                format: format.body,
-                links: args.links,
-                images: args.images,
-            },
-            metadata: format.json,
-        },
-        json: format.json,
-        input,
-        jobs,
-        max_record_bytes: args.max_record_bytes,
-        max_memory,
-        min_words: args.min_words,
-        target_language: target_languages(&args.target_language)?,
-        dedup: args.dedup,
-        json_streams: args.output_dir.is_some(),
-        url: args.url,
-        templates,
-        skip_extraction: false,
-        files: if args.files.is_empty() {
-            vec!["-".to_string()]
-        } else {
-            let mut files = args.files;
-            crate::cmdline::dash_for_stdin(&mut files);
-            let mut notes = Vec::new();
-            let files = expand_dirs(files, args.recursive, &mut notes)?;
-            if !args.quiet {
-                for n in notes {
-                    eprintln!("pith: {n}");
-                }
+    let options = pith::Options::new(page_algo)
+        .with_gap(args.gap)
+        .with_mode(mode)
+        .with_comments(args.comments)
+        .with_keep_repeats(args.keep_repeats)
+        .with_charset(charset)
+        .with_format(format.body)
+        .with_links(args.links)
+        .with_images(args.images)
+        .with_metadata(format.json);
+    let files = if args.files.is_empty() {
+        vec!["-".to_string()]
+    } else {
+        let mut files = args.files;
+        crate::cmdline::dash_for_stdin(&mut files);
+        let mut notes = Vec::new();
+        let files = expand_dirs(files, args.recursive, &mut notes)?;
+        if !args.quiet {
+            for n in notes {
+                eprintln!("pith: {n}");
             }
-            files
-        },
+        }
+        files
     };
+    let mut pipeline = pipeline::Config::new(files, options);
+    pipeline.json = format.json;
+    pipeline.input = input;
+    pipeline.jobs = jobs;
+    pipeline.max_record_bytes = args.max_record_bytes;
+    pipeline.max_memory = max_memory;
+    pipeline.min_words = args.min_words;
+    pipeline.target_language = target_languages(&args.target_language)?;
+    pipeline.dedup = args.dedup;
+    pipeline.json_streams = args.output_dir.is_some();
+    pipeline.url = args.url;
+    pipeline.templates = templates;
     Ok(Run {
         pipeline,
         algo: args.algo,
@@ -459,7 +448,7 @@ fn target_languages(values: &[String]) -> Result<Vec<String>, String> {
         if v.is_empty() {
             continue;
         }
-        let tag = pith::page::metadata::lang_tag(v).ok_or_else(|| {
+        let tag = pith::lang_tag(v).ok_or_else(|| {
             format!("--target-language `{v}` names no language (a code such as en, de, pt-br)")
         })?;
         let primary = pipeline::primary_subtag(&tag).to_string();

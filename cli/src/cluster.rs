@@ -7,8 +7,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use argh::{ArgsInfo, FromArgs};
-use pith::site::cluster::{self, cluster};
-use pith::site::paths;
+use pith::site::{DEFAULT_SIGNATURE, cluster, paths_of_page};
 
 /// Clusters pages by template (TEXT-MDL with MinHash) and writes one JSON line per page:
 /// {"id", "url", "host", "cluster", "template_paths"}.
@@ -23,7 +22,7 @@ use pith::site::paths;
 #[argh(help_triggers("--help"))]
 pub struct ClusterArgs {
     /// length of the MinHash signatures (default 128)
-    #[argh(option, default = "cluster::DEFAULT_SIGNATURE", arg_name = "K")]
+    #[argh(option, default = "DEFAULT_SIGNATURE", arg_name = "K")]
     signature: usize,
 
     /// the host of pages read from plain HTML files (records of WARC / JSON lines carry a URL)
@@ -83,14 +82,8 @@ pub fn cluster_main(args: &[String]) -> ExitCode {
         framing,
         |name, rec| {
             let id = rec.id.clone().unwrap_or_else(|| name.to_string());
-            let paths = match pith::page::decode_page(rec.page(), None, rec.charset.as_deref())
-                .map(|d| d.text)
-            {
-                Ok(text) => {
-                    let arena = pith::html::Arena::new();
-                    let doc = pith::html::Document::parse(&text, &arena);
-                    paths::page_paths(&doc)
-                }
+            let paths = match paths_of_page(rec.page(), rec.charset.as_deref()) {
+                Ok(paths) => paths,
                 Err(e) => {
                     eprintln!("pith: {id}: {e}");
                     return;

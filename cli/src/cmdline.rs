@@ -46,11 +46,11 @@ pub fn usage_error(msg: impl Display) -> ExitCode {
 /// the error names the flag, the value and the accepted names.
 pub fn named<T>(flag: &str, value: &str) -> Result<T, String>
 where
-    T: std::str::FromStr<Err = pith::names::UnknownName>,
+    T: std::str::FromStr<Err = pith::UnknownName>,
 {
-    value.parse().map_err(|e: pith::names::UnknownName| {
-        format!("unknown --{flag} `{}`{}", e.name, e.one_of())
-    })
+    value
+        .parse()
+        .map_err(|e: pith::UnknownName| format!("unknown --{flag} `{}`{}", e.name, e.one_of()))
 }
 
 /// Parses `args` (what follows the command path `cmd`, e.g. `["pith", "eval"]`) into `T`.

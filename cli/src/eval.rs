@@ -6,10 +6,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use argh::{ArgsInfo, FromArgs};
-use pith::eval::metrics::Prf;
+use pith::eval::Prf;
 use pith::eval::{Dataset, PageScore, System, report, score_set, to_json, to_table};
-use pith::extract::{self, Algo};
-use pith::page::Options;
+use pith::{Algo, Options};
 
 /// Scores extractors on a gold set: pith's algorithms in-process, or files another tool wrote.
 ///
@@ -100,16 +99,10 @@ fn run(args: &EvalArgs) -> Result<(), String> {
         algos.push(Algo::default());
     }
     for algo in algos {
-        let opts = Options {
-            extract: extract::Options {
-                algo,
-                mode,
-                comments: args.comments,
-                keep_repeats: args.keep_repeats,
-                ..extract::Options::default()
-            },
-            ..Options::default()
-        };
+        let opts = Options::new(algo)
+            .with_mode(mode)
+            .with_comments(args.comments)
+            .with_keep_repeats(args.keep_repeats);
         systems.push(System::Pith(opts));
     }
     for sys in &systems {
@@ -142,7 +135,7 @@ fn run(args: &EvalArgs) -> Result<(), String> {
         runs.push((sys.clone(), pages));
     }
     if let Some(path) = &args.html {
-        pith::explain::report::write(&ds, &runs, &reports, path).map_err(|e| e.to_string())?;
+        pith::explain::write(&ds, &runs, &reports, path).map_err(|e| e.to_string())?;
     }
     if let Some(mut w) = csv {
         w.flush().map_err(|e| e.to_string())?;

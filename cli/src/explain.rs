@@ -5,9 +5,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use argh::{ArgsInfo, FromArgs};
+use pith::algo::danag;
 use pith::explain::explain_with_gold;
-use pith::extract::{self, AnyAlgo, danag};
-use pith::page::Options;
+use pith::{AnyAlgo, Options};
 
 /// Writes an HTML report of why a page came out as it did: DANAg's profile, every text block
 /// kept or dropped with the rule and signals that decided it, the output text.
@@ -136,18 +136,12 @@ fn options(args: &ExplainArgs) -> Result<Options, String> {
             ));
         }
     };
-    let opts = Options {
-        extract: extract::Options {
-            algo,
-            gap: args.gap,
-            mode,
-            comments: args.comments,
-            keep_repeats: args.keep_repeats,
-            ..extract::Options::default()
-        },
-        charset: crate::args::charset_arg(args.charset.as_deref())?,
-        ..Options::default()
-    };
+    let opts = Options::new(algo)
+        .with_gap(args.gap)
+        .with_mode(mode)
+        .with_comments(args.comments)
+        .with_keep_repeats(args.keep_repeats)
+        .with_charset(crate::args::charset_arg(args.charset.as_deref())?);
     if args.record == Some(0) {
         return Err("--record counts from 1 (the first record is --record 1)".into());
     }

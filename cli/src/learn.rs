@@ -9,17 +9,16 @@ use std::process::ExitCode;
 use argh::{ArgsInfo, FromArgs};
 
 use crate::cmdline::usage_error;
-use pith::extract::ce::Params;
-use pith::extract::{SiteAlgo, SiteParams};
+use pith::algo::ce::Params;
 use pith::input::Framing;
-use pith::site::cluster;
-use pith::site::learn::{PageSummary, learn_family, save, site_texts, summarize};
+use pith::site::{DEFAULT_SIGNATURE, PageSummary, learn_family, save, site_texts, summarize};
+use pith::{SiteAlgo, SiteParams};
 
 /// `pith --algo ce|tmpl-dom|tmpl-text FILE...` and `pith site`: the files are pages of one
 /// site; prints each page's content, pages separated by a form-feed line as the filter does.
 pub fn run_site(
     files: &[String],
-    opts: &pith::page::Options,
+    opts: &pith::Options,
     params: &SiteParams,
     site_algo: SiteAlgo,
 ) -> ExitCode {
@@ -95,12 +94,12 @@ pub struct LearnArgs {
 
     /// CE: a block is non-content when similar blocks are in more than this share of the
     /// other pages (default 0.5)
-    #[argh(option, default = "pith::extract::ce::DEFAULT_SHARE", arg_name = "X")]
+    #[argh(option, default = "pith::algo::ce::DEFAULT_SHARE", arg_name = "X")]
     share: f32,
 
     /// length of the MinHash signatures the host's pages are clustered with; each cluster of
     /// 3 pages or more gets its own template (default 128)
-    #[argh(option, default = "cluster::DEFAULT_SIGNATURE", arg_name = "K")]
+    #[argh(option, default = "DEFAULT_SIGNATURE", arg_name = "K")]
     signature: usize,
 
     /// input framing: auto (default), html, warc or jsonl
@@ -122,7 +121,7 @@ pub struct LearnArgs {
 /// One host's sample.
 struct Reservoir {
     seen: u64,
-    rng: u64,
+    rng: pith::site::Seeded,
     pages: Vec<PageSummary>,
     /// Dotted names of the paths of the host, once each (not in every page kept).
     names: HashMap<u64, String>,
@@ -132,14 +131,13 @@ impl Reservoir {
     fn new(host: &str) -> Reservoir {
         Reservoir {
             seen: 0,
-            rng: pith::extract::blocks::fnv1a(pith::extract::blocks::FNV_OFFSET, host.as_bytes())
-                | 1,
+            rng: pith::site::Seeded::new(host),
             pages: Vec::new(),
             names: HashMap::new(),
         }
     }
     fn next(&mut self) -> u64 {
-        pith::extract::sample::xorshift64(&mut self.rng)
+        self.rng.next_u64()
     }
     /// Algorithm R: the k-th page replaces a random slot with probability max/k.
     fn offer(&mut self, max: usize, page: impl FnOnce() -> Option<PageSummary>) {
@@ -402,8 +400,7 @@ fn extract_main(a: &TemplateArgs) -> ExitCode {
         eprintln!("{who}: --key `{key}` has no host");
         return ExitCode::from(2);
     };
-    let site =
-        pith::site::learn::read_site(&a.paths, framing, Some(&host), |m| eprintln!("{who}: {m}"));
+    let site = pith::site::read_site(&a.paths, framing, Some(&host), |m| eprintln!("{who}: {m}"));
     let params = pith::site::links::Params {
         n: a.cs_size,
         t: a.votes,

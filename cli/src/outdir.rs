@@ -12,7 +12,7 @@ use std::collections::{HashMap, HashSet};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use pith::output::Format;
+use pith::Format;
 use pith::pipeline::{At, Output};
 
 /// Compression suffixes pith reads, dropped before the input's own extension.

@@ -4,8 +4,8 @@
 use std::process::ExitCode;
 
 use argh::{ArgsInfo, FromArgs};
-use pith::extract::{SiteAlgo, SiteParams, tmpl_dom, tmpl_text};
-use pith::page;
+use pith::algo::{tmpl_dom, tmpl_text};
+use pith::{SiteAlgo, SiteParams};
 
 use crate::cmdline::usage_error;
 
@@ -94,8 +94,8 @@ pub fn site_main(args: &[String]) -> ExitCode {
         ));
     };
     let format = match a.format.as_str() {
-        "text" => pith::output::Format::Text,
-        "markdown" => pith::output::Format::Markdown,
+        "text" => pith::Format::Text,
+        "markdown" => pith::Format::Markdown,
         other => {
             return usage_error(format!(
                 "unknown --format `{other}` (one of: text, markdown)"
@@ -110,14 +110,14 @@ pub fn site_main(args: &[String]) -> ExitCode {
         Ok(p) => p,
         Err(msg) => return usage_error(msg),
     };
-    let opts = page::Options {
+    let opts = pith::Options {
         charset,
-        output: pith::output::Options {
+        output: pith::RenderOptions {
             format,
             links: a.links,
-            ..pith::output::Options::default()
+            ..pith::RenderOptions::default()
         },
-        ..page::Options::default()
+        ..pith::Options::default()
     };
     if a.files.iter().any(|f| f == crate::cmdline::STDIN_ARG) {
         return usage_error("`pith site` reads its pages from files, not standard input");

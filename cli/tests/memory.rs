@@ -51,7 +51,7 @@ fn reset_peak() -> bool {
 }
 
 /// Peak memory of one extraction over the page's size, the page counted once. The page is
-/// handed over as the binary hands over a record ([`pith::extract::extract_buffer`]): a copy
+/// handed over as the binary hands over a record ([`pith::lab::extract::extract_buffer`]): a copy
 /// of it, resident before the peak is reset, which the extraction frees once it has decoded
 /// the page into a copy of its own (so the peak, less what was resident before, is what the
 /// binary holds beyond its record).
@@ -59,16 +59,11 @@ fn ratio(page: &[u8], algo: Algo) -> f64 {
     let record = page.to_vec();
     let before = status_kb("VmRSS:").unwrap_or(0);
     assert!(reset_peak(), "clear_refs");
-    let opts = pith::Options {
-        extract: pith::extract::Options {
-            algo,
-            ..Default::default()
-        },
-        ..Default::default()
-    };
+    let opts = pith::Options::new(algo);
     let text = std::thread::scope(|s| {
         s.spawn(|| {
-            let (got, _record) = pith::page::extract_buffer(record, 0, &Default::default(), &opts);
+            let (got, _record) =
+                pith::lab::page::extract_buffer(record, 0, &Default::default(), &opts);
             got.map(|e| e.text)
         })
         .join()

@@ -3,7 +3,7 @@
 //! valid UTF-8 input with no BOM or declaration comes back unchanged.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use pith::decode;
+use pith::lab::decode;
 
 const LABELS: &[&str] = &[
     "utf-8",

@@ -1,4 +1,4 @@
-//! The compressed-input reader (`pith::input::compress::Decoded`: zstd frames, xz and bzip2
+//! The compressed-input reader (`pith::lab::input::compress::Decoded`: zstd frames, xz and bzip2
 //! streams, gzip members in any order, with resynchronization after damage) on arbitrary
 //! bytes behind each magic number. No panic, no stall: every read gives bytes or one error
 //! and goes on, the errors are at most one per input byte, and the bytes handed out stay
@@ -7,7 +7,7 @@
 use std::io::Read;
 
 use libfuzzer_sys::fuzz_target;
-use pith::input::compress::Decoded;
+use pith::lab::input::compress::Decoded;
 
 /// Output read at most (a bomb is not the point here).
 const OUT_MAX: usize = 64 << 20;

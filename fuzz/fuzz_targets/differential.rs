@@ -7,28 +7,22 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
-use pith::html::Document;
+use pith::lab::html::Document;
 use unicode_normalization::UnicodeNormalization;
 
 fuzz_target!(|data: &[u8]| {
-    let decoded = pith::decode::decode(data, None, None);
+    let decoded = pith::lab::decode::decode(data, None, None);
     let arena = bumpalo::Bump::new();
     let doc = Document::parse(&decoded.text, &arena);
     // Hidden text (scripts, styles, the head) is never output; it also separates no words in
     // the output (`a<script>..</script>b` reads `ab`). Output never holds C0 control
     // characters other than tab and newline (`output::no_controls` drops them, joining what
     // stood around them), so neither does the text words are looked up in.
-    let text: String = pith::output::no_controls(doc.visible_text())
+    let text: String = pith::lab::output::no_controls(doc.visible_text())
         .nfd()
         .collect();
     for &algo in pith::Algo::ALL {
-        let opts = pith::Options {
-            extract: pith::extract::Options {
-                algo,
-                ..Default::default()
-            },
-            ..Default::default()
-        };
+        let opts = pith::Options::new(algo);
         let a = pith::extract(data, None, &opts);
         let owned = data.to_vec();
         let o = opts.clone();

@@ -3,7 +3,8 @@
 //! numbered in order.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use pith::input::{Item, jsonl};
+use pith::input::Item;
+use pith::lab::input::jsonl;
 
 const MAX: usize = 4096;
 

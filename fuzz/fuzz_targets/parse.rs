@@ -3,12 +3,12 @@
 //! its parent (document order), child links agree with parent links, and tokens are in order.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use pith::html::tree::{NONE, ROOT};
+use pith::lab::html::tree::{NONE, ROOT};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let arena = bumpalo::Bump::new();
-    let doc = pith::html::Document::parse(&text, &arena);
+    let doc = pith::lab::html::Document::parse(&text, &arena);
     let len = text.len() as u32;
     let nodes = &doc.tree.nodes;
     for (i, n) in nodes.iter().enumerate().skip(1) {

@@ -12,7 +12,7 @@ use std::cell::Cell;
 use std::path::Path;
 
 use libfuzzer_sys::fuzz_target;
-use pith::extract::blocks::{FNV_OFFSET, fnv1a};
+use pith::lab::extract::blocks::{FNV_OFFSET, fnv1a};
 use pith::site::{Family, VERSION};
 
 /// Counts the bytes this thread holds while loading, and their peak.

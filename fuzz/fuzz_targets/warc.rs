@@ -6,7 +6,8 @@
 use std::io::{BufReader, Cursor, Read};
 
 use libfuzzer_sys::fuzz_target;
-use pith::input::{Item, Pool, Stream, gzip, split, warc};
+use pith::input::{Item, Pool, Stream};
+use pith::lab::input::{gzip, split, warc};
 
 const MAX: usize = 1 << 16;
 

@@ -6,9 +6,9 @@ fn main() {
     let bytes = std::fs::read(&path).expect("read");
     let text = String::from_utf8_lossy(&bytes);
     let arena = bumpalo::Bump::new();
-    let doc = pith::html::Document::parse(&text, &arena);
+    let doc = pith::lab::html::Document::parse(&text, &arena);
     for (i, n) in doc.tree.nodes.iter().enumerate() {
-        if n.kind == pith::html::Kind::Text && doc.raw_text(i as u32).contains(&needle) {
+        if n.kind == pith::lab::html::Kind::Text && doc.raw_text(i as u32).contains(&needle) {
             let mut p: Vec<String> = doc
                 .tree
                 .ancestors(i as u32)

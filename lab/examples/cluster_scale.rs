@@ -18,8 +18,8 @@
 
 use std::time::Instant;
 
-use pith::site::cluster;
-use pith::site::paths;
+use pith::lab::site::cluster;
+use pith::lab::site::paths;
 use pith_lab::sites::agreement;
 
 struct Rng(u64);
@@ -159,7 +159,7 @@ fn main() {
         .iter()
         .map(|h| {
             let arena = bumpalo::Bump::new();
-            let doc = pith::html::Document::parse(h, &arena);
+            let doc = pith::lab::html::Document::parse(h, &arena);
             paths::page_paths(&doc)
         })
         .collect();
@@ -247,9 +247,9 @@ fn replicated(n: usize, k: usize, rng: &mut Rng) {
     let sets: Vec<Vec<u64>> = pages
         .iter()
         .map(|b| {
-            let text = pith::decode::decode(b, None, None).text;
+            let text = pith::lab::decode::decode(b, None, None).text;
             let arena = bumpalo::Bump::new();
-            let doc = pith::html::Document::parse(&text, &arena);
+            let doc = pith::lab::html::Document::parse(&text, &arena);
             paths::page_paths(&doc)
         })
         .collect();

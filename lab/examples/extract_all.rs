@@ -15,13 +15,7 @@ fn main() {
         .nth(3)
         .and_then(|a| a.parse().ok())
         .unwrap_or_default();
-    let opts = pith::Options {
-        extract: pith::extract::Options {
-            algo,
-            ..Default::default()
-        },
-        ..Default::default()
-    };
+    let opts = pith::Options::new(algo);
     let mut total = 0;
     for _ in 0..n {
         for p in &pages {

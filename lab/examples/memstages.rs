@@ -56,35 +56,35 @@ fn main() {
     };
     m.stage("read", &format!("page {:.1} MB", bytes.len() as f64 / 1e6));
     m.start();
-    let dec = pith::decode::decode(&bytes, None, None);
+    let dec = pith::lab::decode::decode(&bytes, None, None);
     let copied = matches!(dec.text, std::borrow::Cow::Owned(_));
     m.stage("decode", &format!("copy: {copied}"));
     let arena = bumpalo::Bump::new();
     m.start();
-    let doc = pith::html::Document::parse(&dec.text, &arena);
+    let doc = pith::lab::html::Document::parse(&dec.text, &arena);
     m.stage(
         "parse",
         &format!(
             "nodes {} ({:.2}x) arena {:.1} MB",
             doc.tree.nodes.len(),
-            (doc.tree.nodes.len() * std::mem::size_of::<pith::html::Node>()) as f64 / m.page,
+            (doc.tree.nodes.len() * std::mem::size_of::<pith::lab::html::Node>()) as f64 / m.page,
             arena.allocated_bytes() as f64 / 1e6
         ),
     );
     m.start();
     let sel = match algo.as_str() {
-        "danag" => pith::extract::danag::extract(
+        "danag" => pith::lab::extract::danag::extract(
             &doc,
-            pith::extract::danag::Segments::Normalized,
-            pith::extract::danag::PAPER_GAP,
+            pith::lab::extract::danag::Segments::Normalized,
+            pith::lab::extract::danag::PAPER_GAP,
         ),
-        _ => pith::extract::auto::extract(
+        _ => pith::lab::extract::auto::extract(
             &doc,
-            &pith::extract::auto::Tuning::new(pith::extract::auto::Mode::Balanced, false),
+            &pith::lab::extract::auto::Tuning::new(pith::lab::extract::auto::Mode::Balanced, false),
         ),
     };
     m.stage(&algo, &format!("selected {}", sel.nodes.len()));
     m.start();
-    let text = pith::output::text::render(&doc, &sel);
+    let text = pith::lab::output::text::render(&doc, &sel);
     m.stage("render", &format!("out {:.1} MB", text.len() as f64 / 1e6));
 }

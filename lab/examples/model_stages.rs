@@ -12,7 +12,7 @@ fn main() {
         .collect();
     let texts: Vec<String> = raw
         .iter()
-        .map(|b| pith::decode::decode(b, None, None).text.into_owned())
+        .map(|b| pith::lab::decode::decode(b, None, None).text.into_owned())
         .collect();
     let mb: f64 = raw.iter().map(|p| p.len()).sum::<usize>() as f64 / 1e6;
     let names = ["parse", "auto", "describe", "forests", "select+render"];
@@ -23,30 +23,30 @@ fn main() {
         for text in &texts {
             arena.reset();
             let t0 = Instant::now();
-            let doc = pith::html::Document::parse(text, &arena);
+            let doc = pith::lab::html::Document::parse(text, &arena);
             let t1 = Instant::now();
-            let sel = pith::extract::auto::extract(
+            let sel = pith::lab::extract::auto::extract(
                 &doc,
-                &pith::extract::auto::Tuning::new(Default::default(), false),
+                &pith::lab::extract::auto::Tuning::new(Default::default(), false),
             );
             let t2 = Instant::now();
-            let d = pith::extract::learned::describe(&doc);
+            let d = pith::lab::extract::learned::describe(&doc);
             let t3 = Instant::now();
-            let (_, raw2) = pith::extract::learned::raw_scores(&d);
+            let (_, raw2) = pith::lab::extract::learned::raw_scores(&d);
             let t4 = Instant::now();
             if pass == 0 {
                 blocks += d.blocks.len();
                 zero += (0..d.blocks.len())
-                    .filter(|&i| d.row(i)[pith::extract::learned::features::WORDS] == 0.0)
+                    .filter(|&i| d.row(i)[pith::lab::extract::learned::features::WORDS] == 0.0)
                     .count();
             }
-            let judged = pith::extract::learned::judge_scores(
+            let judged = pith::lab::extract::learned::judge_scores(
                 &d,
                 &raw2,
-                pith::extract::auto::Mode::Balanced,
+                pith::lab::extract::auto::Mode::Balanced,
             );
-            let s = pith::extract::learned::select(d, &judged.blocks);
-            let out = pith::output::text::render(&doc, &s);
+            let s = pith::lab::extract::learned::select(d, &judged.blocks);
+            let out = pith::lab::output::text::render(&doc, &s);
             let t5 = Instant::now();
             std::hint::black_box((sel.nodes.len(), out));
             for (i, w) in [t0, t1, t2, t3, t4, t5].windows(2).enumerate() {

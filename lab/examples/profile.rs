@@ -1,5 +1,5 @@
 //! Prints DANAg's line profile of a page (T1, T2, smoothed diff), for looking at failures.
-use pith::extract::danag::{self, Segments};
+use pith::lab::extract::danag::{self, Segments};
 fn main() {
     let path = std::env::args()
         .nth(1)
@@ -8,7 +8,7 @@ fn main() {
     let bytes = std::fs::read(&path).expect("read");
     let text = String::from_utf8_lossy(&bytes);
     let arena = bumpalo::Bump::new();
-    let doc = pith::html::Document::parse(&text, &arena);
+    let doc = pith::lab::html::Document::parse(&text, &arena);
     let seg = if physical {
         Segments::PhysicalLines
     } else {
@@ -32,7 +32,7 @@ fn main() {
             let text: String = doc
                 .tokens()
                 .zip(&token_lines)
-                .filter(|(t, l)| **l as usize == i && t.kind == pith::html::TokenKind::Text)
+                .filter(|(t, l)| **l as usize == i && t.kind == pith::lab::html::TokenKind::Text)
                 .map(|(t, _)| {
                     doc.raw_text(t.node)
                         .trim()

@@ -3,9 +3,9 @@
 //! the pages where the template loses words, with FastCE alone, the layout match, and what
 //! `--templates` gives with the templates `pith learn` writes (one per cluster, `fam`).
 //! Usage: sites_pages [DIR] > pages.tsv (`ONLY=<page id>` runs one page).
-use pith::eval::metrics;
-use pith::page::Options;
-use pith::site::learn::{self, PageSummary};
+use pith::lab::eval::metrics;
+use pith::lab::page::Options;
+use pith::lab::site::learn::{self, PageSummary};
 
 fn sorted(d: &std::path::Path) -> Vec<std::path::PathBuf> {
     let mut v: Vec<_> = std::fs::read_dir(d)
@@ -45,9 +45,9 @@ fn main() {
                 let others = learn::leave_out(&sums, i);
                 let t =
                     pith::site::Family::single(learn::learn(&others, "site", Default::default()));
-                let got = pith::page::extract_with(
+                let got = pith::lab::page::extract_with(
                     page,
-                    &pith::page::Context {
+                    &pith::lab::page::Context {
                         family: Some(&t),
                         ..Default::default()
                     },
@@ -56,16 +56,16 @@ fn main() {
                 let (algo, text) = got
                     .map(|e| (e.algo, e.text))
                     .unwrap_or(("error".into(), String::new()));
-                let fam = pith::site::learn::learn_family(
+                let fam = pith::lab::site::learn::learn_family(
                     &others,
                     &learn::names_of(&others),
                     "site",
                     Default::default(),
-                    pith::site::cluster::DEFAULT_SIGNATURE,
+                    pith::lab::site::cluster::DEFAULT_SIGNATURE,
                 );
-                let (fam_algo, fam_text) = pith::page::extract_with(
+                let (fam_algo, fam_text) = pith::lab::page::extract_with(
                     page,
-                    &pith::page::Context {
+                    &pith::lab::page::Context {
                         family: Some(&fam),
                         ..Default::default()
                     },
@@ -79,12 +79,12 @@ fn main() {
                     .unwrap_or_default();
                 let src = String::from_utf8_lossy(page);
                 let arena = bumpalo::Bump::new();
-                let doc = pith::html::Document::parse(&src, &arena);
-                let d = pith::extract::fastce::detect(&doc, &t.members[0].template);
+                let doc = pith::lab::html::Document::parse(&src, &arena);
+                let d = pith::lab::extract::fastce::detect(&doc, &t.members[0].template);
                 let alone = d
                     .selection
                     .as_ref()
-                    .map(|sel| pith::output::render(&doc, sel, &opts.output));
+                    .map(|sel| pith::lab::output::render(&doc, sel, &opts.output));
                 let al = alone
                     .as_deref()
                     .map_or(-1.0, |a| metrics::bow(&metrics::tokens(a), &gold).f1);

@@ -14,19 +14,22 @@ fn main() {
         for bytes in &raw {
             arena.reset();
             let t0 = Instant::now();
-            let dec = pith::decode::decode(bytes, None, None);
+            let dec = pith::lab::decode::decode(bytes, None, None);
             let t1 = Instant::now();
-            let doc = pith::html::Document::parse(&dec.text, &arena);
+            let doc = pith::lab::html::Document::parse(&dec.text, &arena);
             let t2 = Instant::now();
-            let d =
-                pith::extract::danag::extract(&doc, pith::extract::danag::Segments::Normalized, 20);
-            let t3 = Instant::now();
-            let sel = pith::extract::auto::extract(
+            let d = pith::lab::extract::danag::extract(
                 &doc,
-                &pith::extract::auto::Tuning::new(Default::default(), false),
+                pith::lab::extract::danag::Segments::Normalized,
+                20,
+            );
+            let t3 = Instant::now();
+            let sel = pith::lab::extract::auto::extract(
+                &doc,
+                &pith::lab::extract::auto::Tuning::new(Default::default(), false),
             );
             let t4 = Instant::now();
-            let text = pith::output::text::render(&doc, &sel);
+            let text = pith::lab::output::text::render(&doc, &sel);
             let t5 = Instant::now();
             let title = (doc.title(), doc.lang());
             let t6 = Instant::now();

@@ -7,8 +7,8 @@
 //! With `PITH_HASHES` set, also prints per page (first pass) its index, the `algo` label and a
 //! hash of the extracted text: saved before and diffed after a change that must keep the
 //! output byte-identical.
-use pith::page::Options;
-use pith::site::learn::{self, PageSummary};
+use pith::lab::page::Options;
+use pith::lab::site::learn::{self, PageSummary};
 
 fn sorted(d: &std::path::Path) -> Vec<std::path::PathBuf> {
     let mut v: Vec<_> = std::fs::read_dir(d)
@@ -49,7 +49,7 @@ fn main() {
                         &learn::names_of(&others),
                         "site",
                         Default::default(),
-                        pith::site::cluster::DEFAULT_SIGNATURE,
+                        pith::lab::site::cluster::DEFAULT_SIGNATURE,
                     )
                 } else {
                     pith::site::Family::single(learn::learn(&others, "site", Default::default()))
@@ -67,9 +67,9 @@ fn main() {
         let t = std::time::Instant::now();
         for (i, (page, tpl)) in work.iter().enumerate() {
             let t = templates.then_some(tpl);
-            let r = pith::page::extract_with(
+            let r = pith::lab::page::extract_with(
                 page,
-                &pith::page::Context {
+                &pith::lab::page::Context {
                     family: t,
                     ..Default::default()
                 },

@@ -1,9 +1,9 @@
 //! Prints what `auto` decided on one page (debugging): the outcome, the chosen container and
 //! its siblings, and each recovered paragraph, with a short class path and the start of its text
 //! (`PITH_MODE=precision` or `recall` for those modes).
-use pith::extract::auto::{Mode, Outcome, Trace, Tuning, extract_traced};
+use pith::lab::extract::auto::{Mode, Outcome, Trace, Tuning, extract_traced};
 
-fn label(doc: &pith::html::Document<'_>, id: u32) -> String {
+fn label(doc: &pith::lab::html::Document<'_>, id: u32) -> String {
     let c = doc.attr(id, "class").unwrap_or("");
     let i = doc.attr(id, "id").unwrap_or("");
     format!("{}.{}#{}", doc.name(id), c, i)
@@ -15,7 +15,7 @@ fn main() {
     let bytes = std::fs::read(&path).expect("read");
     let text = String::from_utf8_lossy(&bytes);
     let arena = bumpalo::Bump::new();
-    let doc = pith::html::Document::parse(&text, &arena);
+    let doc = pith::lab::html::Document::parse(&text, &arena);
     let mut t = Trace::default();
     let mode = match std::env::var("PITH_MODE").as_deref() {
         Ok("precision") => Mode::Precision,
@@ -70,9 +70,9 @@ fn main() {
 /// With a third argument NEEDLE: for the text nodes containing it, each ancestor with its
 /// removed flag, text and link density.
 #[allow(dead_code)]
-fn why(doc: &pith::html::Document<'_>, t: &Trace, needle: &str) {
+fn why(doc: &pith::lab::html::Document<'_>, t: &Trace, needle: &str) {
     for (i, n) in doc.tree.nodes.iter().enumerate() {
-        if n.kind == pith::html::Kind::Text && doc.raw_text(i as u32).contains(needle) {
+        if n.kind == pith::lab::html::Kind::Text && doc.raw_text(i as u32).contains(needle) {
             let mut chain: Vec<u32> = doc.tree.ancestors(i as u32).collect();
             chain.reverse();
             for a in chain {

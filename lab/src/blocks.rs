@@ -3,10 +3,10 @@
 //! One TSV row per text block of every gold page of the sets given (the blocks `pith explain`
 //! lists, see `pith::explain::rows`): the page's set, id, host and page type, the block's
 //! index, its label (1 content, 0 not, -1 unjudged: under two words, or not judged by a
-//! snippet gold; see `pith::explain::rows::Labels`), the tags of its element and that
+//! snippet gold; see `pith::lab::explain::rows::Labels`), the tags of its element and that
 //! element's parent, the features, and last the block's text (tabs and line breaks as
 //! spaces). `--pages FILE` also writes one JSON line per page with the gold text (`null` for
-//! a page with snippet gold only) and `auto`'s real output (`pith::page::extract`, the text
+//! a page with snippet gold only) and `auto`'s real output (`pith::lab::page::extract`, the text
 //! `pith` prints), so the trainer scores the model and `auto` with one scorer.
 //!
 //! Pages are `html/<id>.html` or `html/<id>.html.gz` (wcxb_train), gold `gold/<id>.txt` cleaned
@@ -21,8 +21,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use pith::eval::Dataset;
-use pith::explain::rows::{self, ANCESTOR_BUCKETS, FEATURES, Labels, OWN_BUCKETS};
-use pith::page::Options;
+use pith::lab::explain::rows::{self, ANCESTOR_BUCKETS, FEATURES, Labels, OWN_BUCKETS};
+use pith::lab::page::Options;
 use serde_json::Value;
 
 /// The table's header line.
@@ -182,7 +182,7 @@ pub fn main(dirs: &[PathBuf], pages: Option<&Path>, rule: LabelRule) -> ExitCode
     let _ = writeln!(out, "{}", header());
     // The rules' output (`auto` in the trainer's tables) and the options the model reads.
     let mut opts = Options::default();
-    opts.extract.algo = pith::extract::Algo::Rules;
+    opts.extract.algo = pith::lab::extract::Algo::Rules;
     for dir in dirs {
         let gs = match GoldSet::open(dir) {
             Ok(g) => g,
@@ -208,7 +208,7 @@ pub fn main(dirs: &[PathBuf], pages: Option<&Path>, rule: LabelRule) -> ExitCode
             let url = page_url(&gs.manifest, id, &bytes);
             let host = gs.host(id, url.as_deref());
             let ptype = gs.page_type(id);
-            let auto_text = pith::page::extract(&bytes, None, &opts)
+            let auto_text = pith::lab::page::extract(&bytes, None, &opts)
                 .map(|e| e.text)
                 .unwrap_or_default();
             // The block model learns what `pith` prints by default, a page without its

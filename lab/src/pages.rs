@@ -3,9 +3,9 @@
 //! One TSV row per page with a text gold: its set, id, host, page type (WCXB's `types`, else
 //! the set's name), URL (`-` when unknown), the bag-of-words F1 of `auto`'s output against
 //! the gold (`pith eval`'s scorer and gold clean-up), then the page features of
-//! `pith::page::model::features`, as the library computes them for JSON output with the URL
+//! `pith::lab::page::model::features`, as the library computes them for JSON output with the URL
 //! given (`pith --url URL --format json`), and last a `word_buckets` column: the page's hashed words
-//! (`pith::page::model::words`) as `bucket:count` pairs separated by spaces. Numbers are
+//! (`pith::lab::page::model::words`) as `bucket:count` pairs separated by spaces. Numbers are
 //! written in Rust's shortest round-trip form, so the trainer reads exactly the values the
 //! library's evaluator sees.
 //!
@@ -17,8 +17,8 @@ use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use pith::eval::metrics;
-use pith::page::{Context, Options, model};
+use pith::lab::eval::metrics;
+use pith::lab::page::{Context, Options, model};
 
 use crate::blocks::GoldSet;
 
@@ -26,9 +26,9 @@ use crate::blocks::GoldSet;
 pub fn candidates() -> Vec<(&'static str, Options)> {
     let base = options();
     let mut recall = base.clone();
-    recall.extract.mode = pith::extract::auto::Mode::Recall;
+    recall.extract.mode = pith::lab::extract::auto::Mode::Recall;
     let mut danag = base.clone();
-    danag.extract.algo = pith::extract::Algo::Danag;
+    danag.extract.algo = pith::lab::extract::Algo::Danag;
     vec![("auto", base), ("recall", recall), ("danag", danag)]
 }
 
@@ -55,7 +55,7 @@ pub fn options() -> Options {
         metadata: true,
         ..Options::default()
     };
-    o.extract.algo = pith::extract::Algo::Rules;
+    o.extract.algo = pith::lab::extract::Algo::Rules;
     o
 }
 
@@ -98,7 +98,7 @@ pub fn main(dirs: &[PathBuf], with_candidates: bool) -> ExitCode {
                 .unwrap_or("-");
             let gold_tokens = metrics::tokens(&gold);
             for (name, opts) in &runs {
-                let Ok(e) = pith::page::extract_with(&bytes, &cx, opts) else {
+                let Ok(e) = pith::lab::page::extract_with(&bytes, &cx, opts) else {
                     eprintln!("pith-lab pages: {}/html/{id}: not readable", dir.display());
                     continue;
                 };

@@ -20,9 +20,9 @@ use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use pith::eval::metrics;
-use pith::extract::auto::{Rule, Rules};
-use pith::page::{Context, Options};
+use pith::lab::eval::metrics;
+use pith::lab::extract::auto::{Rule, Rules};
+use pith::lab::page::{Context, Options};
 
 use crate::blocks::GoldSet;
 
@@ -69,11 +69,11 @@ fn scores(job: &Job, base: Rules) -> Vec<String> {
     };
     let score = |off: Rules| -> String {
         let mut opts = Options::default();
-        opts.extract.algo = pith::extract::Algo::Rules;
-        opts.extract.rules_off = off;
+        opts.extract.algo = pith::lab::extract::Algo::Rules;
+        opts.extract = pith::lab::without_rules(opts.extract, off);
         opts.extract.comments = job.comments;
         // An unreadable page scores as an empty output.
-        let text = pith::page::extract_with(&job.bytes, &cx, &opts)
+        let text = pith::lab::page::extract_with(&job.bytes, &cx, &opts)
             .map(|e| e.text)
             .unwrap_or_default();
         match &job.gold {

@@ -20,13 +20,13 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use pith::eval::metrics;
-use pith::extract::Algo;
-use pith::extract::ce::Params;
-use pith::page::Options;
+use pith::lab::eval::metrics;
+use pith::lab::extract::Algo;
+use pith::lab::extract::ce::Params;
+use pith::lab::page::Options;
+use pith::lab::site::cluster::DEFAULT_SIGNATURE;
+use pith::lab::site::learn::{self, PageSummary};
 use pith::site::Family;
-use pith::site::cluster::DEFAULT_SIGNATURE;
-use pith::site::learn::{self, PageSummary};
 
 /// Timed extractions are repeated this many times; the fastest counts.
 pub const REPEAT: usize = 3;
@@ -207,9 +207,9 @@ struct FastRun {
 
 fn fastce_page(html: &[u8], f: &Family, opts: &Options) -> FastRun {
     let (r, time) = timed(|| {
-        pith::page::extract_with(
+        pith::lab::page::extract_with(
             html,
-            &pith::page::Context {
+            &pith::lab::page::Context {
                 family: Some(f),
                 ..Default::default()
             },
@@ -222,18 +222,18 @@ fn fastce_page(html: &[u8], f: &Family, opts: &Options) -> FastRun {
     };
     // FastCE alone and the counts, from a separate (untimed) detection with the template
     // `extract_with` picks.
-    let text_src = pith::decode::decode(html, None, None).text;
+    let text_src = pith::lab::decode::decode(html, None, None).text;
     let arena = bumpalo::Bump::new();
-    let doc = pith::html::Document::parse(&text_src, &arena);
+    let doc = pith::lab::html::Document::parse(&text_src, &arena);
     let picked = f
-        .pick(|| pith::extract::blocks::layout(&pith::extract::blocks::blocks(&doc.tree)))
+        .pick(|| pith::lab::extract::blocks::layout(&pith::lab::extract::blocks::blocks(&doc.tree)))
         .and_then(|i| f.members.get(i));
     let d = match picked {
-        Some(m) => pith::extract::fastce::detect(&doc, &m.template),
+        Some(m) => pith::lab::extract::fastce::detect(&doc, &m.template),
         None => Default::default(),
     };
     let alone = match &d.selection {
-        Some(sel) => pith::output::render(&doc, sel, &opts.output),
+        Some(sel) => pith::lab::output::render(&doc, sel, &opts.output),
         None => text.clone(),
     };
     FastRun {
@@ -264,13 +264,7 @@ pub fn main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
     }
     let mut auto = Options::default();
     auto.extract.algo = Algo::Rules;
-    let danag = Options {
-        extract: pith::extract::Options {
-            algo: Algo::Danag,
-            ..Default::default()
-        },
-        ..Options::default()
-    };
+    let danag = Options::new(Algo::Danag);
     let params = Params::default();
     let mut sites: Vec<(String, Acc)> = Vec::new();
     let mut learn30: Vec<(String, Duration, usize, usize)> = Vec::new();
@@ -331,13 +325,13 @@ pub fn main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
             add(&mut acc.fast, sc);
             acc.fast_pr.0 += sc.p;
             acc.fast_pr.1 += sc.r;
-            let (a, time) = timed(|| pith::page::extract(&page.html, None, &auto));
+            let (a, time) = timed(|| pith::lab::page::extract(&page.html, None, &auto));
             acc.auto_time += time;
             let sc = score(a.map(|e| e.text).as_deref().unwrap_or(""), &page.gold);
             add(&mut acc.auto, sc);
             acc.auto_pr.0 += sc.p;
             acc.auto_pr.1 += sc.r;
-            let d = pith::page::extract(&page.html, None, &danag);
+            let d = pith::lab::page::extract(&page.html, None, &danag);
             add(
                 &mut acc.danag,
                 score(d.map(|e| e.text).as_deref().unwrap_or(""), &page.gold),
@@ -363,7 +357,7 @@ pub fn main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
                 acc.x_fallbacks += usize::from(run.fell_back);
                 acc.x_fast += score(&run.text, &page.gold).bow;
                 acc.x_alone += score(&run.alone, &page.gold).bow;
-                let a = pith::page::extract(&page.html, None, &auto);
+                let a = pith::lab::page::extract(&page.html, None, &auto);
                 acc.x_auto += score(a.map(|e| e.text).as_deref().unwrap_or(""), &page.gold).bow;
             }
         }
@@ -393,7 +387,7 @@ pub fn main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
                 let r = fastce_page(&page.html, &fam, &auto);
                 acc.p_fam += score(&r.text, &page.gold).bow;
                 acc.p_fam_fallbacks += usize::from(r.fell_back);
-                let a = pith::page::extract(&page.html, None, &auto);
+                let a = pith::lab::page::extract(&page.html, None, &auto);
                 acc.p_auto += score(a.map(|e| e.text).as_deref().unwrap_or(""), &page.gold).bow;
             }
         }
@@ -662,11 +656,11 @@ struct DetAcc {
 
 /// The parsed pages of one site-year, kept while its detectors run.
 struct Parsed<'a> {
-    docs: Vec<pith::html::Document<'a>>,
+    docs: Vec<pith::lab::html::Document<'a>>,
 }
 
-fn render_sel(doc: &pith::html::Document<'_>, sel: &pith::extract::Selection) -> String {
-    pith::output::render(doc, sel, &Default::default())
+fn render_sel(doc: &pith::lab::html::Document<'_>, sel: &pith::lab::extract::Selection) -> String {
+    pith::lab::output::render(doc, sel, &Default::default())
 }
 
 /// `pith template eval-detectors DIR` (`just eval-detectors`): tmpl-dom and tmpl-text on
@@ -674,7 +668,7 @@ fn render_sel(doc: &pith::html::Document<'_>, sel: &pith::extract::Selection) ->
 /// the held-out page is detected) and across years (learned from one year, applied to every page
 /// of the next year of the site), bag-of-words and LCS F1, `auto` beside them.
 pub fn detectors_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
-    use pith::extract::{tmpl_dom, tmpl_text};
+    use pith::lab::extract::{tmpl_dom, tmpl_text};
     let sets = match read_site_years(dir) {
         Ok(s) if !s.is_empty() => s,
         Ok(_) => {
@@ -699,7 +693,11 @@ pub fn detectors_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
         .map(|sy| {
             sy.pages
                 .iter()
-                .map(|p| pith::decode::decode(&p.html, None, None).text.into_owned())
+                .map(|p| {
+                    pith::lab::decode::decode(&p.html, None, None)
+                        .text
+                        .into_owned()
+                })
                 .collect()
         })
         .collect();
@@ -714,7 +712,7 @@ pub fn detectors_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
             docs: t
                 .iter()
                 .zip(a)
-                .map(|(t, a)| pith::html::Document::parse(t, a))
+                .map(|(t, a)| pith::lab::html::Document::parse(t, a))
                 .collect(),
         })
         .collect();
@@ -757,7 +755,7 @@ pub fn detectors_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
                     .map(|(_, t)| t)
                     .collect();
                 let sample: Vec<&tmpl_text::PageText> =
-                    pith::extract::sample::sample_indices(others.len(), tp.sample)
+                    pith::lab::extract::sample::sample_indices(others.len(), tp.sample)
                         .into_iter()
                         .filter_map(|j| others.get(j).copied())
                         .collect();
@@ -767,7 +765,7 @@ pub fn detectors_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
             });
             acc.text_time += t;
             add(&mut acc.text, score(&text_text, &page.gold));
-            let a = pith::page::extract(&page.html, None, &auto);
+            let a = pith::lab::page::extract(&page.html, None, &auto);
             add(
                 &mut acc.auto,
                 score(a.map(|e| e.text).as_deref().unwrap_or(""), &page.gold),
@@ -781,7 +779,7 @@ pub fn detectors_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
             }
             let all: Vec<&tmpl_text::PageText> = ptexts[k].iter().collect();
             let sample: Vec<&tmpl_text::PageText> =
-                pith::extract::sample::sample_indices(all.len(), tp.sample)
+                pith::lab::extract::sample::sample_indices(all.len(), tp.sample)
                     .into_iter()
                     .filter_map(|j| all.get(j).copied())
                     .collect();
@@ -799,7 +797,7 @@ pub fn detectors_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
                     &mut acc.x_text,
                     score(&render_sel(&ndocs[j], &d.selection), &page.gold),
                 );
-                let a = pith::page::extract(&page.html, None, &auto);
+                let a = pith::lab::page::extract(&page.html, None, &auto);
                 add(
                     &mut acc.x_auto,
                     score(a.map(|e| e.text).as_deref().unwrap_or(""), &page.gold),
@@ -1025,11 +1023,11 @@ pub fn clusters_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
     let paths: Vec<Vec<u64>> = pages
         .iter()
         .map(
-            |b| match pith::page::decode_page(b, None, None).map(|d| d.text) {
+            |b| match pith::lab::page::decode_page(b, None, None).map(|d| d.text) {
                 Ok(text) => {
                     let arena = bumpalo::Bump::new();
-                    let doc = pith::html::Document::parse(&text, &arena);
-                    pith::site::paths::page_paths(&doc)
+                    let doc = pith::lab::html::Document::parse(&text, &arena);
+                    pith::lab::site::paths::page_paths(&doc)
                 }
                 Err(_) => Vec::new(),
             },
@@ -1051,7 +1049,7 @@ pub fn clusters_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
         "| signature | clusters | vs site: purity / NMI / ARI | vs site-year: purity / NMI / ARI | MDL bits | cluster time (ms) |"
     );
     let _ = writeln!(s, "|---|---|---|---|---|---|");
-    let row = |name: &str, c: &pith::site::cluster::Clustering, time: std::time::Duration| {
+    let row = |name: &str, c: &pith::lab::site::cluster::Clustering, time: std::time::Duration| {
         let a = agreement(&c.assign, &site_of);
         let b = agreement(&c.assign, &year_of);
         format!(
@@ -1069,19 +1067,22 @@ pub fn clusters_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
     };
     for k in [32usize, 64, 128, 256] {
         let t = Instant::now();
-        let c = pith::site::cluster::cluster(&paths, k);
+        let c = pith::lab::site::cluster::cluster(&paths, k);
         let time = t.elapsed();
         let _ = writeln!(s, "{}", row(&k.to_string(), &c, time));
     }
     // What the estimate loses: the same search with the exact cost.
     let t = Instant::now();
-    let c = pith::site::cluster::cluster_exact(&paths, pith::site::cluster::DEFAULT_SIGNATURE);
+    let c = pith::lab::site::cluster::cluster_exact(
+        &paths,
+        pith::lab::site::cluster::DEFAULT_SIGNATURE,
+    );
     let time = t.elapsed();
     let _ = writeln!(
         s,
         "{}",
         row(
-            &format!("{} exact", pith::site::cluster::DEFAULT_SIGNATURE),
+            &format!("{} exact", pith::lab::site::cluster::DEFAULT_SIGNATURE),
             &c,
             time
         )
@@ -1089,17 +1090,21 @@ pub fn clusters_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
     // The paper's per-document minimum support thresholds (paths::Threshold): the pages'
     // essential paths chosen first, then the same clustering (whose own support-2 filter then
     // drops only paths left on one page, which cost one entry in any clustering).
-    use pith::site::paths::Threshold;
+    use pith::lab::site::paths::Threshold;
     for (name, rule) in [("mode", Threshold::Mode), ("median", Threshold::Median)] {
-        let chosen = pith::site::paths::essential_by(&paths, rule);
+        let chosen = pith::lab::site::paths::essential_by(&paths, rule);
         let t = Instant::now();
-        let c = pith::site::cluster::cluster(&chosen, pith::site::cluster::DEFAULT_SIGNATURE);
+        let c =
+            pith::lab::site::cluster::cluster(&chosen, pith::lab::site::cluster::DEFAULT_SIGNATURE);
         let time = t.elapsed();
         let _ = writeln!(
             s,
             "{}",
             row(
-                &format!("{}, t_d = {name}", pith::site::cluster::DEFAULT_SIGNATURE),
+                &format!(
+                    "{}, t_d = {name}",
+                    pith::lab::site::cluster::DEFAULT_SIGNATURE
+                ),
                 &c,
                 time
             )
@@ -1126,8 +1131,9 @@ pub fn clusters_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
     // Why the model keeps years apart: the cost of the clustering found and of the label
     // partitions, term by term (entries of M_T and Δ dominate; membership and headers are
     // small), and where the pages' essential paths occur.
-    let essential = pith::site::paths::essential(&paths);
-    let found = pith::site::cluster::cluster(&paths, pith::site::cluster::DEFAULT_SIGNATURE);
+    let essential = pith::lab::site::paths::essential(&paths);
+    let found =
+        pith::lab::site::cluster::cluster(&paths, pith::lab::site::cluster::DEFAULT_SIGNATURE);
     let _ = writeln!(
         s,
         "\nMDL cost term by term (essential paths: support >= 2; bits per entry log2|P|):\n\n\
@@ -1139,7 +1145,7 @@ pub fn clusters_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
         ("site-years", &year_of),
         ("sites", &site_of),
     ] {
-        let p = pith::site::cluster::exact_parts(&essential, assign);
+        let p = pith::lab::site::cluster::exact_parts(&essential, assign);
         let _ = writeln!(
             s,
             "| {name} | {} | {:.0} | {:.2} | {:.0} | {:.0} |",
@@ -1158,34 +1164,34 @@ pub fn clusters_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
         one_sy, site_years, sites_many
     );
     for (name, rule) in [("mode", Threshold::Mode), ("median", Threshold::Median)] {
-        let chosen = pith::site::paths::essential_by(&paths, rule);
+        let chosen = pith::lab::site::paths::essential_by(&paths, rule);
         let _ = writeln!(
             s,
             "With t_d = {name}: MDL bits of the labels: sites {:.0}, site-years {:.0}.",
-            pith::site::cluster::exact_cost(&chosen, &site_of),
-            pith::site::cluster::exact_cost(&chosen, &year_of)
+            pith::lab::site::cluster::exact_cost(&chosen, &site_of),
+            pith::lab::site::cluster::exact_cost(&chosen, &year_of)
         );
     }
     // The same with text paths that leave the words out (tag structure only).
     let tags: Vec<Vec<u64>> = pages
         .iter()
         .map(
-            |b| match pith::page::decode_page(b, None, None).map(|d| d.text) {
+            |b| match pith::lab::page::decode_page(b, None, None).map(|d| d.text) {
                 Ok(text) => {
                     let arena = bumpalo::Bump::new();
-                    let doc = pith::html::Document::parse(&text, &arena);
-                    pith::site::paths::page_tag_paths(&doc)
+                    let doc = pith::lab::html::Document::parse(&text, &arena);
+                    pith::lab::site::paths::page_tag_paths(&doc)
                 }
                 Err(_) => Vec::new(),
             },
         )
         .collect();
-    let c = pith::site::cluster::cluster(&tags, pith::site::cluster::DEFAULT_SIGNATURE);
+    let c = pith::lab::site::cluster::cluster(&tags, pith::lab::site::cluster::DEFAULT_SIGNATURE);
     let (a, b) = (
         agreement(&c.assign, &site_of),
         agreement(&c.assign, &year_of),
     );
-    let chosen = pith::site::paths::essential(&tags);
+    let chosen = pith::lab::site::paths::essential(&tags);
     let _ = writeln!(
         s,
         "With tag paths only (text paths without their words): {} clusters, NMI {:.3} against \
@@ -1193,8 +1199,8 @@ pub fn clusters_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
         c.clusters.len(),
         a.nmi,
         b.nmi,
-        pith::site::cluster::exact_cost(&chosen, &site_of),
-        pith::site::cluster::exact_cost(&chosen, &year_of)
+        pith::lab::site::cluster::exact_cost(&chosen, &site_of),
+        pith::lab::site::cluster::exact_cost(&chosen, &year_of)
     );
     {
         use std::io::Write;
@@ -1260,7 +1266,7 @@ pub fn synthetic_site(site: &crate::synth::Site, params: &pith::site::links::Par
             continue;
         };
         let arena = bumpalo::Bump::new();
-        let doc = pith::html::Document::parse(&p.html, &arena);
+        let doc = pith::lab::html::Document::parse(&p.html, &arena);
         let gold = crate::synth::gold(&doc);
         c.keys += 1;
         c.dom += x.dom_nodes;
@@ -1360,9 +1366,10 @@ pub fn links_main(
         );
         let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|");
         for f in files {
-            let crawl = pith::site::learn::read_site(std::slice::from_ref(f), framing, None, |m| {
-                eprintln!("pith-lab eval-links: {m}")
-            });
+            let crawl =
+                pith::lab::site::learn::read_site(std::slice::from_ref(f), framing, None, |m| {
+                    eprintln!("pith-lab eval-links: {m}")
+                });
             let mut hosts: std::collections::HashSet<String> = std::collections::HashSet::new();
             let (mut full, mut smaller, mut fallback, mut none) = (0, 0, 0, 0);
             let (mut loaded, mut dom, mut tpl, mut with) = (0usize, 0usize, 0usize, 0usize);

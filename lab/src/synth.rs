@@ -15,8 +15,8 @@
 //!
 //! Pages are generated from a seed with a fixed generator, so every run sees the same sites.
 
-use pith::html::Document;
-use pith::html::tree::{Kind, NONE};
+use pith::lab::html::Document;
+use pith::lab::html::tree::{Kind, NONE};
 
 /// The page layouts: three decades of templates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,7 +137,7 @@ struct Rng(u64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
-        pith::extract::sample::xorshift64(&mut self.0)
+        pith::lab::extract::sample::xorshift64(&mut self.0)
     }
     fn below(&mut self, n: usize) -> usize {
         (self.next() % n.max(1) as u64) as usize
@@ -406,7 +406,8 @@ pub fn gold(doc: &Document<'_>) -> Vec<bool> {
             let pn = doc.tree.node(p);
             inside[p as usize]
                 || (pn.kind == Kind::Element
-                    && (pn.tag == pith::html::Tag::Title || doc.attr(p, "data-slot").is_some()))
+                    && (pn.tag == pith::lab::html::Tag::Title
+                        || doc.attr(p, "data-slot").is_some()))
         };
         let counted = match n.kind {
             Kind::Element => true,

@@ -137,12 +137,12 @@ fn the_template_holds_menus_and_footer_and_not_the_story() {
     assert!(x.template_text.contains("Home") && x.template_text.contains("Newsletter"));
     // The headline (the page's title) is content.
     let arena = bumpalo::Bump::new();
-    let doc = pith::html::Document::parse(&key.html, &arena);
+    let doc = pith::lab::html::Document::parse(&key.html, &arena);
     let h1 = doc
         .tree
         .nodes
         .iter()
-        .position(|n| n.tag == pith::html::Tag::H1)
+        .position(|n| n.tag == pith::lab::html::Tag::H1)
         .expect("h1");
     let headline = doc.text_of(h1 as u32);
     assert!(x.content.contains(&headline) && !x.template_text.contains(&headline));

@@ -57,10 +57,10 @@ fn finish(chunks: Chunks) -> Chunks {
 
 fn pith_chunks(text: &str) -> Chunks {
     let arena = bumpalo::Bump::new();
-    let doc = pith::html::Document::parse(text, &arena);
+    let doc = pith::lab::html::Document::parse(text, &arena);
     let mut out = Chunks::new();
     for (i, n) in doc.tree.nodes.iter().enumerate() {
-        if n.kind != pith::html::Kind::Text {
+        if n.kind != pith::lab::html::Kind::Text {
             continue;
         }
         let mut path: Vec<String> = doc
@@ -69,7 +69,7 @@ fn pith_chunks(text: &str) -> Chunks {
             .map(|a| doc.name(a).to_ascii_lowercase())
             .collect();
         path.reverse();
-        let decoded = pith::html::entities::decode(doc.raw_text(i as u32));
+        let decoded = pith::lab::html::entities::decode(doc.raw_text(i as u32));
         push_chunk(&mut out, path, &decoded);
     }
     finish(out)
@@ -160,7 +160,7 @@ fn agrees(pages: &[PathBuf]) {
     let mut worst: Vec<(f64, String, String)> = Vec::new();
     for path in pages {
         let bytes = std::fs::read(path).expect("read page");
-        let text = pith::decode::decode(&bytes, None, None).text;
+        let text = pith::lab::decode::decode(&bytes, None, None).text;
         let mine = pith_chunks(&text);
         let theirs = html5ever_chunks(&text);
         if mine == theirs {

@@ -6,7 +6,7 @@
 //! - `read_warc` iterates [`pith_core::pipeline::JsonLines`] (what `pith --format json` prints
 //!   for an input), as dicts or as the raw lines;
 //! - `Templates` is a store of site templates ([`pith_core::site::Store`], `--templates`);
-//!   a page whose URL's host has one goes through [`pith_core::page::extract_with`] with it.
+//!   a page whose URL's host has one goes through [`pith_core::extract_with`] with it.
 //!
 //! Every call into the library runs under `catch_unwind`: a panic becomes a `PithError`, never a
 //! `PanicException` in the caller's process. Errors carry the CLI's messages.
@@ -18,12 +18,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use mimalloc::MiMalloc;
-use pith_core::extract::auto::Mode;
 use pith_core::input::{Framing, Input};
-use pith_core::output::Format;
 use pith_core::pipeline::{JsonLines, OutputFormat};
 use pith_core::site::{Family, Store};
-use pith_core::{Algo, Options};
+use pith_core::{Algo, Format, Mode, Options};
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
@@ -84,7 +82,7 @@ fn options(
     favor: Option<&str>,
     charset: Option<String>,
 ) -> PyResult<Options> {
-    let err = |e: pith_core::names::UnknownName| PyValueError::new_err(e.to_string());
+    let err = |e: pith_core::UnknownName| PyValueError::new_err(e.to_string());
     // One page at a time: the site algorithms (ce, tmpl-dom, tmpl-text) need a site's pages
     // together and are the CLI's, so they are unknown here.
     let algo: Algo = algo.parse().map_err(err)?;
@@ -102,24 +100,16 @@ fn options(
         Some(label) => Some(label.parse().map_err(err)?),
         None => None,
     };
-    let extract = pith_core::extract::Options {
-        algo,
-        mode,
-        comments,
-        ..Default::default()
-    };
-    Ok(Options {
-        extract,
-        output: pith_core::output::Options {
-            format,
-            links,
-            images,
-        },
-        charset,
-        // Text and Markdown need no metadata; HTML and XML documents carry it, and
-        // `read_warc`'s JSON lines turn it on.
-        metadata: format.is_document(),
-    })
+    // Text and Markdown need no metadata; HTML and XML documents carry it, and `read_warc`'s
+    // JSON lines turn it on.
+    Ok(Options::new(algo)
+        .with_mode(mode)
+        .with_comments(comments)
+        .with_format(format)
+        .with_links(links)
+        .with_images(images)
+        .with_charset(charset)
+        .with_metadata(format.is_document()))
 }
 
 /// Runs `f`, turning a panic into a `PithError` so that none ever reaches Python.
@@ -161,21 +151,21 @@ fn extract_one(
     } else {
         opts
     };
-    let cx = pith_core::page::Context {
+    let cx = pith_core::Context {
         family: template,
         url,
         ..Default::default()
     };
     let format = opts.output.format;
     guarded(|| {
-        pith_core::page::extract_with(page, &cx, opts).map(|e| {
+        pith_core::extract_with(page, &cx, opts).map(|e| {
             if format.is_document() {
                 // As `pith --format html|xml --url URL` writes a page given as a file.
-                let origin = pith_core::pipeline::documents::Origin {
+                let origin = pith_core::pipeline::Origin {
                     url,
                     ..Default::default()
                 };
-                pith_core::pipeline::documents::document(format, &e, &origin)
+                pith_core::pipeline::document(format, &e, &origin)
             } else {
                 e.text
             }
@@ -227,7 +217,7 @@ fn json_dict(py: Python<'_>, line: &str) -> PyResult<Py<PyAny>> {
 fn shape(format: &str) -> PyResult<OutputFormat> {
     format
         .parse()
-        .map_err(|e: pith_core::names::UnknownName| PyValueError::new_err(e.to_string()))
+        .map_err(|e: pith_core::UnknownName| PyValueError::new_err(e.to_string()))
 }
 
 /// The main content of one page, as `pith FILE` prints it.
@@ -674,10 +664,7 @@ fn _pith(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Templates>()?;
     m.add("PithError", m.py().get_type::<PithError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    let names: Vec<&str> = pith_core::page::model::PageType::ALL
-        .iter()
-        .map(|t| t.name())
-        .collect();
+    let names: Vec<&str> = pith_core::PageType::ALL.iter().map(|t| t.name()).collect();
     m.add("PAGE_TYPES", names)?;
     Ok(())
 }

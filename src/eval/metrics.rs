@@ -30,7 +30,7 @@ pub struct Prf {
 
 /// Scores `common` matched tokens of `pred` predicted and `gold` gold tokens: both empty is a
 /// perfect 1, exactly one empty is 0.
-pub fn prf(common: usize, pred: usize, gold: usize) -> Prf {
+pub(crate) fn prf(common: usize, pred: usize, gold: usize) -> Prf {
     let precision = (pred > 0).then(|| common as f64 / pred as f64);
     let recall = (gold > 0).then(|| common as f64 / gold as f64);
     let f1 = match (precision, recall) {
@@ -63,7 +63,7 @@ fn ids<'t>(pred: &'t [String], gold: &'t [String]) -> (Vec<u32>, Vec<u32>, usize
 }
 
 /// Bag-of-words overlap: the sum over tokens of the smaller of the two counts.
-pub fn bow_common(pred: &[String], gold: &[String]) -> usize {
+pub(crate) fn bow_common(pred: &[String], gold: &[String]) -> usize {
     let (p, g, v) = ids(pred, gold);
     let mut count = vec![0i64; v];
     for &t in &g {
@@ -95,7 +95,7 @@ pub fn lcs(pred: &[String], gold: &[String]) -> Prf {
 /// bit-parallel over the shorter sequence: V starts all ones; for each symbol c of the longer
 /// sequence, `U = V & M[c]; V = (V + U) | (V - U)`; the LCS is the number of zero bits of V.
 /// Multi-word additions carry and subtractions borrow across words. O(n·m/64) time.
-pub fn lcs_len(a: &[u32], b: &[u32], vocab: usize) -> usize {
+pub(crate) fn lcs_len(a: &[u32], b: &[u32], vocab: usize) -> usize {
     let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
     let m = short.len();
     if m == 0 {
@@ -194,7 +194,7 @@ fn ratio(a: usize, b: usize) -> f64 {
 }
 
 /// Collapses every run of white space to one space and trims (`re.sub(r"\s+", " ", s).strip()`).
-pub fn normalize_ws(s: &str) -> String {
+pub(crate) fn normalize_ws(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for w in s.split_whitespace() {
         if !out.is_empty() {

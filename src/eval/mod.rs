@@ -1,5 +1,5 @@
 //! Evaluation: scores pith's algorithms, or another tool's saved outputs, against a gold set,
-//! with the field's measures ([`metrics`]) and the reference scorer's aggregation rules
+//! with the field's measures (`metrics`) and the reference scorer's aggregation rules
 //! (`shared/peers/README.md`: precision averaged over pages with output, recall over pages with
 //! gold, F1 over all pages; medians as Python's `statistics.median`).
 //!
@@ -9,7 +9,9 @@
 //! (or its folder name): CleanEval's `URL:` line and `<p>`/`<h>`/`<l>` markers, Dragnet's comment
 //! separator line.
 
-pub mod metrics;
+pub(crate) mod metrics;
+
+pub use metrics::{Prf, snippets};
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -18,7 +20,7 @@ use std::time::Instant;
 use crate::extract::Algo;
 use crate::files::FileError;
 use crate::page::Options;
-use metrics::{Prf, SnippetCounts};
+use metrics::SnippetCounts;
 
 /// A gold set that cannot be scored.
 #[derive(Debug)]
@@ -546,7 +548,7 @@ mod tests {
     fn a_row_names_the_algorithm_and_every_switch_that_changes_it() {
         let named = |algo, mode, comments, keep_repeats| {
             System::Pith(Options {
-                extract: crate::extract::Options {
+                extract: crate::extract::AlgoOptions {
                     algo,
                     mode,
                     comments,

@@ -2,7 +2,7 @@
 //!
 //! The report shows what the extractor itself decided, not a re-derivation: the selection comes
 //! from the same algorithm run (with `auto`'s [`Trace`] recording its intermediate vectors), the
-//! DANAg profile from [`danag::profile`] and [`danag::choose`], the same functions the
+//! DANAg profile from [`danag::profile`] and `danag::choose`, the same functions the
 //! extractors call, and the output text from the same renderer as `pith`'s. On top of those it
 //! draws the profile (T1 above the axis, T2 below, the smoothed diff, the densest region and
 //! the regions joined to it shaded, as the DANAg paper's figures do) and lists the page's text
@@ -15,13 +15,15 @@
 //! recomputes the counts from the DOM (points of each plotted path, kept/dropped blocks, words
 //! of kept text, gold marks) and writes them into `#checks`, which the headless-browser test
 //! compares with `pith`'s own output. The evaluation report (`pith eval --html`) lives in
-//! [`report`].
+//! `report`.
 //!
 //! Everything is linear in the page: per-node reasons come from one forward pass over the
 //! arena (parents before children), never from walking ancestors per node.
 
-pub mod report;
-pub mod rows;
+pub(crate) mod report;
+pub(crate) mod rows;
+
+pub use report::write;
 
 use std::fmt::Write as _;
 
@@ -61,7 +63,7 @@ pub struct Explained {
     /// Lines of DANAg's profile.
     pub lines: usize,
     /// With a gold text: blocks (of two words or more) kept whole that the gold does not
-    /// have, and blocks dropped whole that it has (see [`in_gold`]).
+    /// have, and blocks dropped whole that it has (see `in_gold`).
     pub kept_not_gold: Option<usize>,
     /// With a gold text: blocks (of two words or more) dropped whole that the gold has.
     pub dropped_gold: Option<usize>,
@@ -104,7 +106,7 @@ pub fn explain_with_gold(
     } else {
         (selection, Vec::new())
     };
-    let text = output::render(&doc, &selection, &output::Options::default());
+    let text = output::render(&doc, &selection, &output::RenderOptions::default());
     let profile = danag::profile(&doc, segments);
     let token_lines = danag::token_lines(&doc, segments);
     let choice = danag::choose(&profile, gap);
@@ -213,7 +215,7 @@ pub fn explain_with_gold(
 #[allow(clippy::type_complexity)]
 fn selection_of(
     doc: &Document<'_>,
-    eopts: &extract::Options,
+    eopts: &extract::AlgoOptions,
     trace: &mut Trace,
 ) -> (
     Selection,
@@ -251,7 +253,7 @@ fn heading(
     html: &mut String,
     name: &str,
     title: Option<&str>,
-    eopts: &extract::Options,
+    eopts: &extract::AlgoOptions,
     encoding: &str,
     lines: usize,
     segments: Segments,

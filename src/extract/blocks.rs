@@ -38,22 +38,22 @@ use crate::html::tree::{Kind, NodeId, ROOT, context};
 use crate::html::{Document, Tree};
 
 /// The similarity threshold of ContentExtractor (Section II of the paper: "greater than 0.9").
-pub const SIMILAR: f32 = 0.9;
+pub(crate) const SIMILAR: f32 = 0.9;
 
 /// Dimensions for hashed terms. 1021 (a prime) keeps collisions rare for the few hundred
 /// distinct words of a block while a dimension index still fits a `u16`.
-pub const TERM_DIMS: u16 = 1021;
+pub(crate) const TERM_DIMS: u16 = 1021;
 
 /// Dimension of the image count (the first three dimensions are the non-term features).
-pub const DIM_IMAGES: u16 = 0;
+pub(crate) const DIM_IMAGES: u16 = 0;
 /// Dimension of the script count.
-pub const DIM_SCRIPTS: u16 = 1;
+pub(crate) const DIM_SCRIPTS: u16 = 1;
 /// Dimension of the link count.
-pub const DIM_LINKS: u16 = 2;
+pub(crate) const DIM_LINKS: u16 = 2;
 /// The first term dimension: those below it are the non-term features.
-pub const FIRST_TERM_DIM: u16 = DIM_LINKS + 1;
+pub(crate) const FIRST_TERM_DIM: u16 = DIM_LINKS + 1;
 /// Total dimensions of a feature vector.
-pub const DIMS: u16 = FIRST_TERM_DIM + TERM_DIMS;
+pub(crate) const DIMS: u16 = FIRST_TERM_DIM + TERM_DIMS;
 
 /// FNV-1a 64-bit offset basis (the FNV specification, draft-eastlake-fnv).
 pub const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
@@ -70,13 +70,13 @@ pub fn fnv1a(mut h: u64, bytes: &[u8]) -> u64 {
 }
 
 /// The path hash of the document root, which stands for `html`.
-pub fn root_path() -> u64 {
+pub(crate) fn root_path() -> u64 {
     fnv1a(FNV_OFFSET, b"html")
 }
 
 /// The path of a block whose parent block has path `parent`.
 #[inline]
-pub fn child_path(parent: u64, tag: Tag) -> u64 {
+pub(crate) fn child_path(parent: u64, tag: Tag) -> u64 {
     fnv1a(fnv1a(parent, b"."), tag.name().as_bytes())
 }
 
@@ -130,12 +130,12 @@ static IS_BLOCK: [bool; 256] = {
 
 /// Whether elements of this kind are blocks (see the module comment for the list and why).
 #[inline]
-pub fn is_block(tag: Tag) -> bool {
+pub(crate) fn is_block(tag: Tag) -> bool {
     IS_BLOCK[tag as u8 as usize]
 }
 
 /// "No block" in a block-index field.
-pub const NO_BLOCK: u32 = u32::MAX;
+pub(crate) const NO_BLOCK: u32 = u32::MAX;
 
 /// One block of a page: the root (index 0) or a block element.
 #[derive(Clone, Copy, Debug)]
@@ -247,7 +247,7 @@ impl Features {
 }
 
 /// The cosine of two vectors (0 when either is empty); one merge over the sorted entries.
-pub fn cosine(a: &Features, b: &Features) -> f32 {
+pub(crate) fn cosine(a: &Features, b: &Features) -> f32 {
     if a.norm == 0.0 || b.norm == 0.0 {
         return 0.0;
     }
@@ -267,7 +267,7 @@ pub fn cosine(a: &Features, b: &Features) -> f32 {
 }
 
 /// Whether two blocks are similar (cosine above `threshold`, the paper's 0.9 by default).
-pub fn similar(a: &Features, b: &Features, threshold: f32) -> bool {
+pub(crate) fn similar(a: &Features, b: &Features, threshold: f32) -> bool {
     cosine(a, b) > threshold
 }
 
@@ -303,7 +303,8 @@ fn any_cosine_above<'f>(
 /// integer dot product is exact; the float sum of [`cosine`] equals it while it stays under
 /// 2^24, far above what blocks of text reach, so the answers agree. Comparing was most of
 /// FastCE's detection time on msv_big9 (`cargo bench --bench templates`).
-pub fn similar_to_any<'f>(
+#[cfg(test)]
+pub(crate) fn similar_to_any<'f>(
     a: &Features,
     others: impl IntoIterator<Item = &'f Features>,
     threshold: f32,
@@ -470,7 +471,7 @@ fn push_terms_decoded(text: &str, out: &mut Vec<u16>, scratch: &mut String) {
 /// Collects the features of the nodes whose key (given by `key_of`, [`NO_BLOCK`] for none) is
 /// set, among the nodes of `spans` (ranges of node ids, disjoint), and builds one vector per
 /// key in `0..keys`.
-pub fn features(
+pub(crate) fn features(
     doc: &Document<'_>,
     keys: usize,
     spans: &[std::ops::Range<usize>],
@@ -493,7 +494,7 @@ pub fn features(
 
 /// What FastCE's detection needs of a block's vector ([`Vectors::count`]), without its entries.
 #[derive(Clone, Copy, Debug)]
-pub struct Summary {
+pub(crate) struct Summary {
     /// [`Features::fingerprint`].
     pub fingerprint: u64,
     /// [`Features::words`].
@@ -509,7 +510,7 @@ pub struct Summary {
 /// dense array again for the cosines and freed, it cost detection a tenth of its time in
 /// allocation and copies on msv_big9.
 #[derive(Default)]
-pub struct Vectors {
+pub(crate) struct Vectors {
     /// Each key's dimension occurrences, in the order met ([`Vectors::collect`]).
     dims_of: Vec<Vec<u16>>,
     /// The counts of the key last counted ([`Vectors::count`]), by dimension; zero otherwise.
@@ -536,7 +537,7 @@ thread_local! {
 
 /// Runs `f` with this thread's [`Vectors`], whose lists are kept for the next page up to
 /// [`KEEP_KEYS`] and [`KEEP_DIMS`]. A nested call gets fresh buffers.
-pub fn with_vectors<R>(f: impl FnOnce(&mut Vectors) -> R) -> R {
+pub(crate) fn with_vectors<R>(f: impl FnOnce(&mut Vectors) -> R) -> R {
     VECTORS.with(|cell| match cell.try_borrow_mut() {
         Ok(mut v) => {
             let got = f(&mut v);
@@ -551,7 +552,7 @@ impl Vectors {
     /// Collects the dimension occurrences of the nodes whose key (given by `key_of`,
     /// [`NO_BLOCK`] for none) is set, among the nodes of `spans` (ranges of node ids,
     /// disjoint), per key in `0..keys`: a text node's terms, an image, a script or a link.
-    pub fn collect(
+    pub(crate) fn collect(
         &mut self,
         doc: &Document<'_>,
         keys: usize,
@@ -604,7 +605,7 @@ impl Vectors {
     /// vector: `None` when it is empty. The values are those of the [`Features`] built from
     /// the same occurrences ([`count_dims`]): counts saturated at `u16::MAX`, the norm summed
     /// in dimension order, the fingerprint over the entries in that order.
-    pub fn count(&mut self, key: usize) -> Option<Summary> {
+    pub(crate) fn count(&mut self, key: usize) -> Option<Summary> {
         self.clear();
         let dims = self.dims_of.get(key)?;
         if dims.is_empty() {
@@ -649,7 +650,7 @@ impl Vectors {
 
     /// Whether the vector counted last (with summary `a`) is similar to any of `others`:
     /// [`similar_to_any`] with the counts already dense.
-    pub fn similar_to_any<'f>(
+    pub(crate) fn similar_to_any<'f>(
         &self,
         a: &Summary,
         others: impl IntoIterator<Item = &'f Features>,
@@ -662,7 +663,7 @@ impl Vectors {
     }
 
     /// Zeroes the counts of the vector counted last.
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         if !std::mem::take(&mut self.counted) {
             return;
         }
@@ -732,7 +733,7 @@ fn count_dims(dims: &[u16], counts: &mut [u32], seen: &mut [u64]) -> Features {
 
 /// The own-content feature vector of every block (CE's atomic blocks), indexed like
 /// [`PageBlocks::blocks`].
-pub fn block_features(doc: &Document<'_>, pb: &PageBlocks) -> Vec<Features> {
+pub(crate) fn block_features(doc: &Document<'_>, pb: &PageBlocks) -> Vec<Features> {
     let all = 0..doc.tree.nodes.len();
     features(doc, pb.blocks.len(), std::slice::from_ref(&all), |i| {
         pb.owner.get(i).copied().unwrap_or(NO_BLOCK)
@@ -740,7 +741,7 @@ pub fn block_features(doc: &Document<'_>, pb: &PageBlocks) -> Vec<Features> {
 }
 
 /// The visible text nodes of the page whose owner block satisfies `keep`, in document order.
-pub fn text_nodes(doc: &Document<'_>, mut keep: impl FnMut(usize) -> bool) -> Vec<NodeId> {
+pub(crate) fn text_nodes(doc: &Document<'_>, mut keep: impl FnMut(usize) -> bool) -> Vec<NodeId> {
     doc.tree
         .nodes
         .iter()

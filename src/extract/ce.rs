@@ -24,7 +24,7 @@ pub const DEFAULT_SHARE: f32 = 0.5;
 /// Non-empty blocks of one page that CE compares; later ones are left out (not content).
 /// Comparing every pair of distinct blocks is quadratic, so a hostile page of a million
 /// paragraphs must not reach it: real pages have a few hundred (msv_big9: 154 on average).
-pub const MAX_BLOCKS_PER_PAGE: usize = 2000;
+pub(crate) const MAX_BLOCKS_PER_PAGE: usize = 2000;
 
 /// CE's parameters.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -46,7 +46,7 @@ impl Default for Params {
 
 /// What CE decided, with the counts the paper's Table II reports.
 #[derive(Debug, Default)]
-pub struct Classified {
+pub(crate) struct Classified {
     /// For each page, for each block (indexed like the input): content or not. Empty blocks are
     /// never content.
     pub content: Vec<Vec<bool>>,
@@ -90,7 +90,7 @@ impl PageSet {
 
 /// Runs ContentExtractor over the block vectors of several pages of one site (`pages[p][b]` is
 /// the own-content vector of block `b` of page `p`).
-pub fn classify(pages: &[Vec<Features>], params: Params) -> Classified {
+pub(crate) fn classify(pages: &[Vec<Features>], params: Params) -> Classified {
     let n = pages.len();
     // Distinct vectors and the pages each occurs in.
     let mut index: HashMap<&[(u16, u16)], usize> = HashMap::new();

@@ -212,7 +212,7 @@ pub fn select_lines(p: &Profile, gap: usize) -> Vec<(usize, usize)> {
 }
 
 /// What Sections 3.2 and 3.3 decided on one profile (`pith explain` draws it).
-pub struct Choice {
+pub(crate) struct Choice {
     /// Maximal runs of positive smoothed profile ([`smoothed`]) as inclusive line ranges, with their content characters.
     pub regions: Vec<(usize, usize, u64)>,
     /// The densest region (index into `regions`), and the joined run `lo..=hi` of regions
@@ -224,7 +224,7 @@ pub struct Choice {
 
 impl Choice {
     /// The selected regions: the densest and those joined to it.
-    pub fn selected(&self) -> Vec<(usize, usize)> {
+    pub(crate) fn selected(&self) -> Vec<(usize, usize)> {
         self.regions
             .get(self.joined.clone())
             .unwrap_or_default()
@@ -237,7 +237,7 @@ impl Choice {
 /// Section 3.2's smoothed value of line `i`: `diff_i = Σ_{j=i-1..i+1} (T1_j - T2_j)`.
 /// Computed when read, so no vector as long as the profile is kept.
 #[inline]
-pub fn smoothed(p: &Profile, i: usize) -> i64 {
+pub(crate) fn smoothed(p: &Profile, i: usize) -> i64 {
     let d = |j: usize| i64::from(p.content[j]) - i64::from(p.code[j]);
     let mut s = d(i);
     if i > 0 {
@@ -352,7 +352,7 @@ impl Lines for Regions {
 }
 
 /// Finds the positive regions of the smoothed profile, the densest, and joins its neighbours.
-pub fn choose(p: &Profile, gap: usize) -> Choice {
+pub(crate) fn choose(p: &Profile, gap: usize) -> Choice {
     let mut r = Regions::default();
     for (i, (&content, &code)) in p.content.iter().zip(&p.code).enumerate() {
         r.count(i, content, code);

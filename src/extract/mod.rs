@@ -7,16 +7,16 @@
 //! and the two template detectors) take all of them at once; FastCE applies a learned site
 //! template ([`fastce::model`]) to one page.
 
-pub mod auto;
-pub mod blocks;
-pub mod ce;
-pub mod danag;
-pub mod fastce;
-pub mod learned;
-pub mod repeats;
-pub mod sample;
-pub mod tmpl_dom;
-pub mod tmpl_text;
+pub(crate) mod auto;
+pub(crate) mod blocks;
+pub(crate) mod ce;
+pub(crate) mod danag;
+pub(crate) mod fastce;
+pub(crate) mod learned;
+pub(crate) mod repeats;
+pub(crate) mod sample;
+pub(crate) mod tmpl_dom;
+pub(crate) mod tmpl_text;
 
 use crate::html::Document;
 pub use crate::html::Selection;
@@ -26,11 +26,11 @@ use crate::names::UnknownName;
 /// Which extraction algorithm runs on one page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Algo {
-    /// The default: the learned block model over the rules' signals ([`learned`]): each text
+    /// The default: the learned block model over the rules' signals (`learned`): each text
     /// block kept when its predicted probability of content reaches the trainer's threshold.
     #[default]
     Model,
-    /// The rules: DANAg's profile plus tree signals (see [`auto`]), faster than the model and
+    /// The rules: DANAg's profile plus tree signals (see `auto`), faster than the model and
     /// ahead of it on news sets they were tuned on, behind it on pages of other sites.
     Rules,
     /// DANAg over a normalized source: one line per block-level boundary, so minified
@@ -75,11 +75,11 @@ impl std::str::FromStr for Algo {
 /// Which algorithm runs over several pages of one site given together.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SiteAlgo {
-    /// ContentExtractor over several pages of one site given together ([`ce`]).
+    /// ContentExtractor over several pages of one site given together (`ce`).
     Ce,
-    /// The DOM template-hash detector over several pages of one site ([`tmpl_dom`]).
+    /// The DOM template-hash detector over several pages of one site (`tmpl_dom`).
     TmplDom,
-    /// The text sliding-window detector over several pages of one site ([`tmpl_text`]).
+    /// The text sliding-window detector over several pages of one site (`tmpl_text`).
     TmplText,
 }
 
@@ -144,7 +144,7 @@ fn names<T: Copy>(all: &[T], name: impl Fn(T) -> &'static str) -> Vec<&'static s
 
 /// The algorithm and its settings: what the extraction stage reads.
 #[derive(Clone, Debug)]
-pub struct Options {
+pub struct AlgoOptions {
     /// Which algorithm runs.
     pub algo: Algo,
     /// DANAg's gap: positive regions at most this many lines apart are joined (paper: 20).
@@ -156,16 +156,16 @@ pub struct Options {
     /// selection ([`comments`]).
     pub comments: bool,
     /// Keep every copy of a text the page repeats (`--keep-repeats`); by default `auto` and the
-    /// block model drop a copy that renders a region again ([`repeats`]).
+    /// block model drop a copy that renders a region again (`repeats`).
     pub keep_repeats: bool,
-    /// `auto`'s rules switched off, to measure what each is worth (`pith-lab rules`); none by
-    /// default, and no CLI flag sets it.
-    pub rules_off: auto::Rules,
+    /// `auto`'s rules switched off, to measure what each is worth (`pith-lab rules`, through
+    /// `pith::lab::without_rules`); none by default, and no CLI flag sets it.
+    pub(crate) rules_off: auto::Rules,
 }
 
-impl Options {
-    /// Whether the selection then keeps one copy of a text the page repeats ([`repeats`]):
-    /// `auto`'s and the block model's, unless [`Options::keep_repeats`]; DANAg's stay as the
+impl AlgoOptions {
+    /// Whether the selection then keeps one copy of a text the page repeats (`repeats`):
+    /// `auto`'s and the block model's, unless [`AlgoOptions::keep_repeats`]; DANAg's stay as the
     /// paper's method gives them.
     pub fn keeps_one_copy(&self) -> bool {
         !self.keep_repeats && matches!(self.algo, Algo::Rules | Algo::Model)
@@ -177,9 +177,9 @@ impl Options {
     }
 }
 
-impl Default for Options {
+impl Default for AlgoOptions {
     fn default() -> Self {
-        Options {
+        AlgoOptions {
             algo: Algo::default(),
             gap: danag::PAPER_GAP,
             mode: auto::Mode::Balanced,
@@ -200,14 +200,17 @@ pub struct SiteParams {
 }
 
 /// Runs the chosen algorithm on a parsed document, then keeps one copy of a repeated text
-/// where [`Options::keeps_one_copy`] says so.
-pub fn run(doc: &Document<'_>, opts: &Options) -> Selection {
+/// where [`AlgoOptions::keeps_one_copy`] says so.
+pub fn run(doc: &Document<'_>, opts: &AlgoOptions) -> Selection {
     run_judged(doc, opts).0
 }
 
 /// [`run`], with the block model's [`learned::Judgement`] (its confidence, and the rules'
 /// selection it read, before the repeat filter); `None` for the other algorithms.
-pub fn run_judged(doc: &Document<'_>, opts: &Options) -> (Selection, Option<learned::Judgement>) {
+pub(crate) fn run_judged(
+    doc: &Document<'_>,
+    opts: &AlgoOptions,
+) -> (Selection, Option<learned::Judgement>) {
     let (selection, judged) = match opts.algo {
         Algo::Rules => (auto::extract(doc, &opts.tuning()), None),
         Algo::Danag => (
@@ -240,8 +243,8 @@ pub fn run_judged(doc: &Document<'_>, opts: &Options) -> (Selection, Option<lear
 /// document order: the comment sections its class/id words would otherwise remove. The block
 /// model keeps comments this way: it was trained on golds without comments, so it decides
 /// the rest of the page and `auto` finds the comments ([`with_comments`]).
-pub fn comments(doc: &Document<'_>, opts: &Options) -> Vec<NodeId> {
-    let without = Options {
+pub fn comments(doc: &Document<'_>, opts: &AlgoOptions) -> Vec<NodeId> {
+    let without = AlgoOptions {
         comments: false,
         ..opts.clone()
     };
@@ -250,8 +253,8 @@ pub fn comments(doc: &Document<'_>, opts: &Options) -> Vec<NodeId> {
 
 /// [`comments`] for a caller that has `auto`'s selection without comments under `opts`
 /// already (`without`): what `auto` keeps with comments beyond it.
-fn comments_beyond(doc: &Document<'_>, opts: &Options, without: &Selection) -> Vec<NodeId> {
-    let with = Options {
+fn comments_beyond(doc: &Document<'_>, opts: &AlgoOptions, without: &Selection) -> Vec<NodeId> {
+    let with = AlgoOptions {
         comments: true,
         ..opts.clone()
     };
@@ -264,7 +267,7 @@ fn comments_beyond(doc: &Document<'_>, opts: &Options, without: &Selection) -> V
 /// runs once more (with comments) instead of twice.
 fn learned_with_comments(
     doc: &Document<'_>,
-    opts: &Options,
+    opts: &AlgoOptions,
     d: learned::features::Described,
 ) -> (Selection, learned::Judgement) {
     let found = if learned::trained_on(opts) {
@@ -340,14 +343,14 @@ mod tests {
             auto::Mode::Recall,
         ] {
             for rules_off in rules {
-                let opts = Options {
+                let opts = AlgoOptions {
                     algo: Algo::Model,
                     mode,
                     comments: true,
                     rules_off,
-                    ..Options::default()
+                    ..AlgoOptions::default()
                 };
-                let without = Options {
+                let without = AlgoOptions {
                     comments: false,
                     ..opts.clone()
                 };

@@ -84,7 +84,7 @@ use crate::text::is_word_char;
 /// compared. (Hashing every line's words took `auto` from 386 to 143 MB/s on cleaneval in
 /// `just bench`.) Each repeat is then judged in constant time from prefix counts over the
 /// selection, plus climbs to its ancestors, which the tree's depth limit bounds.
-pub fn keep_once(doc: &Document<'_>, mut sel: Selection) -> Selection {
+pub(crate) fn keep_once(doc: &Document<'_>, mut sel: Selection) -> Selection {
     let mut first_at: AHashMap<u64, usize> = AHashMap::with_capacity(sel.nodes.len());
     // Per selected node: no word (None), or whether another node shares its key.
     let mut twice: Vec<Option<bool>> = vec![None; sel.nodes.len()];

@@ -13,6 +13,25 @@ pub fn xorshift64(state: &mut u64) -> u64 {
     x
 }
 
+/// A repeatable random sequence seeded by a name (its FNV-1a hash): the learner's reservoir
+/// draws a host's pages with one, so every run keeps the same pages of a host.
+#[derive(Clone, Debug)]
+pub struct Seeded(u64);
+
+impl Seeded {
+    /// The sequence of `name` (a host).
+    pub fn new(name: &str) -> Seeded {
+        Seeded(
+            crate::extract::blocks::fnv1a(crate::extract::blocks::FNV_OFFSET, name.as_bytes()) | 1,
+        )
+    }
+
+    /// The next number of the sequence.
+    pub fn next_u64(&mut self) -> u64 {
+        xorshift64(&mut self.0)
+    }
+}
+
 /// `p` of the indices `0..n` chosen uniformly at random (partial Fisher-Yates with a fixed seed,
 /// so runs repeat), in increasing order; all of them when `n <= p`.
 pub fn sample_indices(n: usize, p: usize) -> Vec<usize> {

@@ -34,7 +34,7 @@ pub fn decode(raw: &str) -> Cow<'_, str> {
 /// `raw` with references decoded into `buf` (cleared first), or `raw` itself when it has no
 /// `&`: most text has no character reference, and is then not copied. For a loop over many
 /// texts that reuses one buffer ([`decode`] allocates a new one each time).
-pub fn decode_with<'s>(raw: &'s str, buf: &'s mut String) -> &'s str {
+pub(crate) fn decode_with<'s>(raw: &'s str, buf: &'s mut String) -> &'s str {
     if memchr::memchr(b'&', raw.as_bytes()).is_none() {
         return raw;
     }
@@ -44,7 +44,7 @@ pub fn decode_with<'s>(raw: &'s str, buf: &'s mut String) -> &'s str {
 }
 
 /// Appends `raw` to `out` with every character reference decoded.
-pub fn decode_into(raw: &str, out: &mut String) {
+pub(crate) fn decode_into(raw: &str, out: &mut String) {
     let bytes = raw.as_bytes();
     let mut copied = 0;
     let mut pos = 0;

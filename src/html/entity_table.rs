@@ -3,7 +3,7 @@
 
 /// (name as written after `&`, replacement), sorted by name; names without `;` are the
 /// legacy ones that match without a semicolon.
-pub static ENTITIES: &[(&str, &str)] = &[
+pub(super) static ENTITIES: &[(&str, &str)] = &[
     ("AElig", "\u{c6}"),
     ("AElig;", "\u{c6}"),
     ("AMP", "\u{26}"),

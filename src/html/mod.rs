@@ -19,24 +19,24 @@
 //! costs less than tl's parse alone (see `just bench`), needs no copy of the page, and keeps
 //! every span a slice of the input.
 
-pub mod attrs;
-pub mod entities;
+pub(crate) mod attrs;
+pub(crate) mod entities;
 mod entity_table;
-pub mod prepass;
-pub mod tags;
-pub mod tokens;
-pub mod tree;
+pub(crate) mod prepass;
+pub(crate) mod tags;
+pub(crate) mod tokens;
+pub(crate) mod tree;
 
 use bumpalo::Bump;
 use bumpalo::collections::Vec as BumpVec;
 
-pub use attrs::Attrs;
+pub(crate) use attrs::Attrs;
 /// The arena a [`Document`] is parsed into (bumpalo's bump allocator): one per page, freed or
 /// reset at once.
 pub use bumpalo::Bump as Arena;
 pub use tags::Tag;
-pub use tokens::{Token, TokenKind, Tokens};
-pub use tree::{Kind, Node, NodeId, Tree};
+pub(crate) use tokens::{Token, TokenKind, Tokens};
+pub(crate) use tree::{Kind, Node, NodeId, Tree};
 
 /// Nodes of a tree chosen as a page's main content: the text nodes, in document order. Every
 /// extraction algorithm gives one; rendering walks the tree and writes the text of these

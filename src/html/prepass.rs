@@ -25,7 +25,7 @@ use super::tags::Tag;
 /// an unclosed `<title>` or `<textarea>` would swallow the rest of the page as text (a browser
 /// shows an empty page), but broken pages in the wild mean markup there, so their content stays
 /// markup and the tree closes them at the next tag.
-pub fn raw_text_end_of(bytes: &[u8], tag: Tag, content_start: usize) -> Option<usize> {
+pub(crate) fn raw_text_end_of(bytes: &[u8], tag: Tag, content_start: usize) -> Option<usize> {
     if tag == Tag::Plaintext {
         return Some(bytes.len());
     }
@@ -39,7 +39,7 @@ pub fn raw_text_end_of(bytes: &[u8], tag: Tag, content_start: usize) -> Option<u
 /// The offset just past the markup declaration or processing instruction at `lt` (`<!...` or
 /// `<?...`; WHATWG "markup declaration open", "bogus comment" and DOCTYPE states): a comment
 /// ends after `-->`, anything else at the next `>`; the end of input when unclosed.
-pub fn declaration_end(bytes: &[u8], lt: usize) -> usize {
+pub(crate) fn declaration_end(bytes: &[u8], lt: usize) -> usize {
     if bytes.get(lt + 1..lt + 4) == Some(b"!--") {
         return comment_end(bytes, lt);
     }
@@ -48,7 +48,7 @@ pub fn declaration_end(bytes: &[u8], lt: usize) -> usize {
 
 /// The offset just past the next `>` after `lt`, or the end of input (WHATWG "bogus comment":
 /// `<?...>`, `<!DOCTYPE ...>`, `</ x>`).
-pub fn bogus_comment_end(bytes: &[u8], lt: usize) -> usize {
+pub(crate) fn bogus_comment_end(bytes: &[u8], lt: usize) -> usize {
     let from = (lt + 1).min(bytes.len());
     memchr(b'>', &bytes[from..]).map_or(bytes.len(), |i| from + i + 1)
 }
@@ -86,7 +86,7 @@ fn comment_end(bytes: &[u8], lt: usize) -> usize {
 /// The offset just past the `>` that ends the start tag at `lt`, skipping quoted attribute
 /// values: a quote opens a value only right after `=` (blanks between allowed), as WHATWG's
 /// before-attribute-value state says. The end of input when there is none.
-pub fn start_tag_end(bytes: &[u8], lt: usize) -> usize {
+pub(crate) fn start_tag_end(bytes: &[u8], lt: usize) -> usize {
     let len = bytes.len();
     let mut i = lt + 1;
     while let Some(at) = find_tag_special(bytes, i) {

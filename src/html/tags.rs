@@ -5,23 +5,23 @@
 //! name is [`Tag::Other`]; the tree keeps its spelling through the token it came from.
 
 /// What pith needs to know about an element kind.
-pub mod flags {
+pub(crate) mod flags {
     /// Starts and ends a line in text output and a segment of DANAg's normalized lines
     /// (HTML's block-level and table elements, `br`, list items).
-    pub const BLOCK: u16 = 1;
+    pub(crate) const BLOCK: u16 = 1;
     /// Has no content and no end tag (WHATWG "void elements").
-    pub const VOID: u16 = 1 << 1;
+    pub(crate) const VOID: u16 = 1 << 1;
     /// Its content is raw text, never markup (WHATWG "raw text" and "escapable raw text"
     /// elements, plus the elements whose content a scripting browser treats as raw text).
-    pub const RAW_TEXT: u16 = 1 << 2;
+    pub(crate) const RAW_TEXT: u16 = 1 << 2;
     /// Its text is never page content (scripts, styles, metadata, form controls' internals).
-    pub const NO_CONTENT: u16 = 1 << 3;
+    pub(crate) const NO_CONTENT: u16 = 1 << 3;
     /// A start tag of this element closes an open `p` (WHATWG tree construction, "in body").
-    pub const CLOSES_P: u16 = 1 << 4;
+    pub(crate) const CLOSES_P: u16 = 1 << 4;
     /// A heading, h1 to h6.
-    pub const HEADING: u16 = 1 << 5;
+    pub(crate) const HEADING: u16 = 1 << 5;
     /// White space inside is kept as is (`pre`, `textarea`, `listing`).
-    pub const PREFORMATTED: u16 = 1 << 6;
+    pub(crate) const PREFORMATTED: u16 = 1 << 6;
 }
 
 macro_rules! tags {
@@ -149,7 +149,7 @@ fn name_end_candidates(w: u64) -> u64 {
 
 /// Whether `b` ends a tag name (13.2.5.8: white space, `/` or `>`).
 #[inline(always)]
-pub fn ends_name(b: u8) -> bool {
+pub(crate) fn ends_name(b: u8) -> bool {
     matches!(b, b'>' | b'/' | b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
 }
 

@@ -233,12 +233,12 @@ impl Iterator for Tokens<'_, '_> {
 /// text starts at a `<`, and text tokens alternate with them. Counting `<` is one SIMD pass
 /// (bytecount); on a page of only `<` bytes the bound is far too high, but capacity that is
 /// never written is never touched, so it costs address space, not memory.
-pub fn estimate(bytes: &[u8]) -> usize {
+pub(crate) fn estimate(bytes: &[u8]) -> usize {
     2 * bytecount::count(bytes, b'<') + 1
 }
 
 /// Reads the page and feeds the builder, recording the tokens.
-pub struct Tokenizer<'a, 'arena> {
+pub(crate) struct Tokenizer<'a, 'arena> {
     bytes: &'a [u8],
     /// The tree builder the tokens are fed to; holds the tree once [`Tokenizer::run`] is done.
     pub builder: tree::Builder<'arena>,
@@ -326,7 +326,7 @@ fn tag_name(bytes: &[u8], from: usize) -> (Tag, usize) {
 
 impl<'a, 'arena> Tokenizer<'a, 'arena> {
     /// A tokenizer over `bytes` feeding `builder`, recording stray end tags into `strays`.
-    pub fn new(
+    pub(crate) fn new(
         bytes: &'a [u8],
         builder: tree::Builder<'arena>,
         strays: BumpVec<'arena, u32>,
@@ -342,7 +342,7 @@ impl<'a, 'arena> Tokenizer<'a, 'arena> {
     }
 
     /// Tokenizes the whole page.
-    pub fn run(&mut self) {
+    pub(crate) fn run(&mut self) {
         let bytes = self.bytes;
         // Text not yet emitted starts here; the scan for the next `<` resumes at `pos`.
         let mut text_start = 0usize;

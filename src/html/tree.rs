@@ -15,7 +15,7 @@ use bumpalo::collections::Vec as BumpVec;
 
 use super::tags::{Tag, flags};
 
-/// Index of a node in [`Tree::nodes`].
+/// Index of a node in `Tree::nodes`.
 pub type NodeId = u32;
 
 /// "No node" in a link field.
@@ -42,8 +42,8 @@ pub enum Kind {
 /// recomputed in O(1) is not stored: the first child is the next node when its parent is this
 /// one (nodes are in document order and an element's children are appended right after it);
 /// the end of the start tag is `start` plus the tag's length and the start of the end tag is
-/// `end` less the end tag's length, each kept in a few bits ([`Tree::inner_start`],
-/// [`Tree::inner_end`]).
+/// `end` less the end tag's length, each kept in a few bits (`Tree::inner_start`,
+/// `Tree::inner_end`).
 #[derive(Clone, Copy, Debug)]
 pub struct Node {
     /// Document, element or text.
@@ -85,7 +85,7 @@ const LONG_START_TAG: u8 = u8::MAX;
 /// an implied `<tr>` takes at least
 /// two bytes of the page (a tag of 3 and more, or text between tags), so only a page near the
 /// 4 GiB limit of a span could reach it; what comes after is not parsed.
-pub const MAX_NODES: usize = (1 << 31) - 2;
+pub(crate) const MAX_NODES: usize = (1 << 31) - 2;
 
 impl Node {
     fn new(kind: Kind, tag: Tag, start: u32, end: u32) -> Node {
@@ -276,7 +276,7 @@ fn own_context(tag: Tag) -> u8 {
 /// Whether a page is in quirks mode, from its DOCTYPE (WHATWG 13.2.6.4.1, "initial" insertion
 /// mode), reduced to the cases that occur: no DOCTYPE at all, or an HTML 3.x / 4.0 / 4.01
 /// Transitional or Frameset public identifier (4.01 ones only without a system identifier).
-pub fn quirks_mode(src: &[u8]) -> bool {
+pub(crate) fn quirks_mode(src: &[u8]) -> bool {
     let head = &src[..src.len().min(4096)];
     // Only a `<!` can start it: a searcher finds those (testing every window cost 4 M
     // instructions over cleaneval's 137 pages, most of which have no DOCTYPE).
@@ -313,14 +313,14 @@ const IMPLIED_END_SEARCH: usize = 256;
 /// bytes an element ([`Builder::start_tag`]), so that memory is bounded by the page's text
 /// (and its leaves), not by its nesting (a million nested `<div>`s were a million 20-byte
 /// nodes). Their boundaries stay where they separate text: a block's tag after text
-/// leaves a marker node ([`Builder::mark_boundary`]), so paragraphs nested beyond the limit
+/// leaves a marker node (`Builder::mark_boundary`), so paragraphs nested beyond the limit
 /// are still lines of their own. Real pages never nest this deep (the deepest of the 1,228
 /// pages of `../shared/data` nests 52 elements).
 pub const MAX_DEPTH: u32 = 512;
 
 /// A stable hash of a tag name, ASCII-case-insensitive (FNV-1a over the lower-cased bytes):
 /// unknown elements are matched to their end tags by it without allocating their names.
-pub fn name_hash(name: &[u8]) -> u64 {
+pub(crate) fn name_hash(name: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in name {
         h ^= u64::from(b.to_ascii_lowercase());
@@ -357,7 +357,7 @@ pub enum Closed {
     Nothing,
 }
 
-/// Builds a [`Tree`] from tokens given in document order.
+/// Builds a `Tree` from tokens given in document order.
 pub struct Builder<'arena> {
     tree: Tree<'arena>,
     /// The innermost open element that has a node ([`ROOT`] when none is). HTML's stack of

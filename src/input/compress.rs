@@ -43,7 +43,7 @@ use ruzstd::decoding::{BlockDecodingStrategy, Dictionary, FrameDecoder};
 
 /// A compression format recognized by its first bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// Zstandard (RFC 8878): a frame (`28 B5 2F FD`) or a skippable frame (`5? 2A 4D 18`).
     Zstd,
     /// xz (`FD 37 7A 58 5A 00`).
@@ -54,7 +54,7 @@ pub enum Kind {
 
 impl Kind {
     /// The format's name, as messages give it.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Kind::Zstd => "zstd",
             Kind::Xz => "xz",
@@ -64,7 +64,7 @@ impl Kind {
 
     /// Whether this build decompresses the format: each decoder is the Cargo feature of the
     /// format's name.
-    pub fn built(self) -> bool {
+    pub(crate) fn built(self) -> bool {
         match self {
             Kind::Zstd => cfg!(feature = "zstd"),
             Kind::Xz => cfg!(feature = "xz"),
@@ -74,7 +74,7 @@ impl Kind {
 
     /// The error for an input of this format when this build does not decompress it
     /// ([`Kind::built`]); `None` when it does.
-    pub fn unbuilt(self) -> Option<io::Error> {
+    pub(crate) fn unbuilt(self) -> Option<io::Error> {
         (!self.built()).then(|| without(self.name()))
     }
 }
@@ -109,10 +109,11 @@ const DICT_FRAME: u32 = 0x184d_2a5d;
 const MAX_DICT: usize = 16 << 20;
 /// Memory limit of the xz decoder, KiB: `xz -9` needs 65 MiB; a header asking for a larger
 /// dictionary is refused rather than allocated.
-pub const XZ_MEM_LIMIT_KIB: u32 = 256 << 10;
+#[cfg(feature = "xz")]
+pub(crate) const XZ_MEM_LIMIT_KIB: u32 = 256 << 10;
 /// Raw bytes of the piece being read kept, so that after damage the next piece is looked for
 /// from its start (a decoder may have read past the damage into the next piece).
-pub const TAP_MAX: usize = 4 << 20;
+pub(crate) const TAP_MAX: usize = 4 << 20;
 /// Raw bytes read at a time.
 const READ: usize = 64 << 10;
 /// Decompressed bytes produced at a time (bzip2, gzip; xz: [`XZ_OUT`]).
@@ -146,7 +147,7 @@ fn skippable(head: &[u8]) -> bool {
 }
 
 /// The compression format `head` (the first bytes of an input) starts with, if any.
-pub fn sniff(head: &[u8]) -> Option<Kind> {
+pub(crate) fn sniff(head: &[u8]) -> Option<Kind> {
     if head.starts_with(&ZSTD_MAGIC) || skippable(head) {
         Some(Kind::Zstd)
     } else if head.starts_with(XZ_MAGIC) {
@@ -339,7 +340,7 @@ fn may_start(b: u8) -> bool {
 /// The error of a damaged piece or stretch: its message, and the first decompressed bytes of
 /// a piece that was dropped (for the reader above to name the record it held).
 #[derive(Debug)]
-pub struct Damage {
+pub(crate) struct Damage {
     message: String,
     head: Vec<u8>,
 }
@@ -354,7 +355,7 @@ impl std::error::Error for Damage {}
 
 /// The first decompressed bytes of the piece a [`Decoded`] error dropped, when it dropped
 /// one that had any.
-pub fn dropped_head(e: &io::Error) -> Option<&[u8]> {
+pub(crate) fn dropped_head(e: &io::Error) -> Option<&[u8]> {
     let d = e.get_ref()?.downcast_ref::<Damage>()?;
     (!d.head.is_empty()).then_some(d.head.as_slice())
 }

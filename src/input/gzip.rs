@@ -32,7 +32,7 @@ use std::io::{self, BufRead, Read};
 use flate2::bufread::GzDecoder;
 
 /// Marker in the message of the error a corrupt member gives.
-pub const CORRUPT: &str = "corrupt gzip member";
+pub(crate) const CORRUPT: &str = "corrupt gzip member";
 
 /// gzip magic (ID1, ID2) and the deflate method byte (CM = 8), RFC 1952 section 2.3.1.
 const MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
@@ -268,7 +268,7 @@ fn seek_header<R: BufRead>(r: &mut Raw<R>) -> io::Result<bool> {
 /// True when a gzip member that inflates to a WARC record starts in the first 64 KiB of
 /// `raw` after its first byte (at most 64 candidates tried): a gzip WARC whose first member is
 /// damaged beyond recognition.
-pub fn warc_member_within(raw: &[u8]) -> bool {
+pub(crate) fn warc_member_within(raw: &[u8]) -> bool {
     let raw = &raw[..raw.len().min(64 << 10)];
     memchr::memmem::find_iter(raw, &MAGIC)
         .filter(|&p| p > 0 && plausible_header(&raw[p..]))

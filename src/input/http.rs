@@ -11,7 +11,7 @@ use std::io::Read;
 
 /// The parsed head of an HTTP response.
 #[derive(Debug, Default)]
-pub struct Response<'a> {
+pub(crate) struct Response<'a> {
     /// The status code (200...).
     pub status: u16,
     /// Lower-cased media type of the first `Content-Type`, parameters dropped.
@@ -30,7 +30,7 @@ pub struct Response<'a> {
 
 /// Splits a `Name: value` header line (HTTP and WARC share the syntax) into the lower-cased
 /// name and the trimmed value; `None` without a colon.
-pub fn header_field(line: &[u8]) -> Option<(String, String)> {
+pub(crate) fn header_field(line: &[u8]) -> Option<(String, String)> {
     let colon = memchr::memchr(b':', line)?;
     let name = String::from_utf8_lossy(&line[..colon])
         .trim()
@@ -43,7 +43,7 @@ pub fn header_field(line: &[u8]) -> Option<(String, String)> {
 
 /// Parses `block` (a WARC response block) as an HTTP response; `None` when it does not start
 /// with a status line (`dns:` responses, FTP, garbage).
-pub fn parse(block: &[u8]) -> Option<Response<'_>> {
+pub(crate) fn parse(block: &[u8]) -> Option<Response<'_>> {
     if !block.starts_with(b"HTTP/") {
         return None;
     }
@@ -103,7 +103,7 @@ pub fn parse(block: &[u8]) -> Option<Response<'_>> {
 
 impl Response<'_> {
     /// True for HTML and XHTML.
-    pub fn is_html(&self) -> bool {
+    pub(crate) fn is_html(&self) -> bool {
         matches!(
             self.media_type.as_str(),
             "text/html" | "application/xhtml+xml"
@@ -112,7 +112,7 @@ impl Response<'_> {
 
     /// Why this response is not extracted (counted by reason), or `None` for an HTML or XHTML
     /// page with a 2xx status (error pages and redirects are boilerplate, not documents).
-    pub fn skip_reason(&self) -> Option<super::SkipReason> {
+    pub(crate) fn skip_reason(&self) -> Option<super::SkipReason> {
         if !self.is_html() {
             Some(super::SkipReason::NotHtml)
         } else if !(200..300).contains(&self.status) {
@@ -132,7 +132,7 @@ impl Response<'_> {
     /// CRC32, a deflate body that does not reach its end (or fails its Adler-32), a brotli body
     /// that does not finish. A body declared in a coding but stored decoded (it does not decode,
     /// and it reads as markup or text: [`stored_decoded`]) is the page as it stands.
-    pub fn payload(&self, max: usize) -> Result<Option<Vec<u8>>, BodyError> {
+    pub(crate) fn payload(&self, max: usize) -> Result<Option<Vec<u8>>, BodyError> {
         let dechunked = if self.chunked {
             dechunk_checked(self.body).map_err(BodyError::Chunked)?
         } else {
@@ -196,7 +196,7 @@ enum Fail {
 /// Why an HTTP body is not a page ([`Response::payload`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum BodyError {
+pub(crate) enum BodyError {
     /// Its chunked transfer coding does not decode whole.
     Chunked(ChunkError),
     /// Its content coding (`gzip`, `deflate`, `br`) is cut short or damaged: why.
@@ -252,7 +252,7 @@ impl std::error::Error for BodyError {}
 /// Why a chunked body does not decode whole ([`dechunk_checked`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum ChunkError {
+pub(crate) enum ChunkError {
     /// It ends inside its first chunk size line.
     FirstLine,
     /// A chunk size line is not where the previous chunk's size says (at this byte).
@@ -443,7 +443,7 @@ fn unbrotli(body: &[u8], max: usize) -> Result<Vec<u8>, Fail> {
 /// size line that is not one where the previous chunk's size says the next begins, a chunk cut
 /// short, or no last (zero-size) chunk. Passing the raw body on would put chunk sizes into the
 /// text and split characters; passing what decoded would pass part of a page as a page.
-pub fn dechunk_checked(body: &[u8]) -> Result<Option<Vec<u8>>, ChunkError> {
+pub(crate) fn dechunk_checked(body: &[u8]) -> Result<Option<Vec<u8>>, ChunkError> {
     if chunk_size_line(body).is_none() {
         // A body cut inside its first size line is all hex digits.
         let first = body
@@ -508,7 +508,8 @@ fn chunk_size_line(body: &[u8]) -> Option<usize> {
 
 /// Undoes chunked transfer coding; `None` when the body is not chunked (already de-chunked)
 /// or does not decode whole ([`dechunk_checked`] says why).
-pub fn dechunk(body: &[u8]) -> Option<Vec<u8>> {
+#[cfg(test)]
+pub(crate) fn dechunk(body: &[u8]) -> Option<Vec<u8>> {
     dechunk_checked(body).ok().flatten()
 }
 

@@ -200,7 +200,7 @@ pub(crate) fn looks_like(head: &[u8]) -> bool {
 /// One JSON line as read, not yet parsed: [`Line::parse`] (on a worker, when the reader
 /// defers it) makes it a page or a fault.
 #[derive(Debug)]
-pub struct Line {
+pub(crate) struct Line {
     source: Arc<str>,
     index: u64,
     offset: u64,
@@ -210,13 +210,8 @@ pub struct Line {
 
 impl Line {
     /// Bytes it holds.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.bytes.len()
-    }
-
-    /// True when it holds no bytes.
-    pub fn is_empty(&self) -> bool {
-        self.bytes.is_empty()
     }
 
     fn fault_at(&self, id: Option<String>, url: Option<String>, message: String) -> Item {
@@ -232,7 +227,7 @@ impl Line {
     }
 
     /// The page the line holds, or the fault it is.
-    pub fn parse(self) -> Item {
+    pub(crate) fn parse(self) -> Item {
         let start = self.offset;
         let value: serde_json::Value = match serde_json::from_slice(&self.bytes) {
             Ok(v) => v,

@@ -2,22 +2,22 @@
 //! records.
 //!
 //! [`Input::open`] recognizes what a stream holds from its first bytes (a compression magic,
-//! see [`compress`], then the gzip magic, then a
+//! see `compress`, then the gzip magic, then a
 //! `WARC/` version line, then `{` for JSON lines (after a UTF-8 BOM), then a WARC record or
-//! JSON lines after a first line that is neither ([`warc::record_after_junk`],
-//! [`jsonl::looks_like`]), else one HTML page) unless the user said, and
+//! JSON lines after a first line that is neither (`warc::record_after_junk`,
+//! `jsonl::looks_like`), else one HTML page) unless the user said, and
 //! [`Input::next_item`] yields [`Item`]s: a page to extract, a record skipped (and why), or a
 //! fault with the record's number, offset and id. Nothing is read whole: WARC and JSON lines
 //! stream record by record, and no record grows past `--max-record-bytes`.
 
-pub mod compress;
+pub(crate) mod compress;
 #[doc(hidden)]
-pub mod gzip;
-pub mod http;
-pub mod jsonl;
-pub mod ranges;
-pub mod split;
-pub mod warc;
+pub(crate) mod gzip;
+pub(crate) mod http;
+pub(crate) mod jsonl;
+pub(crate) mod ranges;
+pub(crate) mod split;
+pub(crate) mod warc;
 
 use std::io::{self, BufRead, BufReader, Read};
 use std::sync::Arc;
@@ -212,9 +212,9 @@ pub enum Item {
     /// A page, read.
     Page(Box<Record>),
     /// A record still in its gzip member, or a JSON line not yet parsed, to be read by
-    /// [`split::Member::finish`] (on a worker).
+    /// `split::Member::finish` (on a worker).
     Member(Box<split::Member>),
-    /// Whole records of a plain WARC file, to be read by [`ranges::Range::read`] (on a
+    /// Whole records of a plain WARC file, to be read by `ranges::Range::read` (on a
     /// worker); only [`Input::open_for_workers`] gives them.
     Range(Box<ranges::Range>),
     /// A record that is not an HTML page, with the reason.
@@ -495,7 +495,7 @@ impl Input {
     /// [`Input::open_with`] with `split`, and a plain WARC or JSON lines file (not standard
     /// input) cut into
     /// [`Item::Range`]s of whole records that workers read from the file themselves
-    /// ([`ranges`]): the reading thread reads only record headers.
+    /// (`ranges`): the reading thread reads only record headers.
     pub fn open_for_workers(
         name: &str,
         framing: Framing,
@@ -522,7 +522,7 @@ impl Input {
 
     /// [`Input::open_counted`]; `split` says whether records may be handed out unread for
     /// workers to read ([`Item::Member`]): a gzip WARC member by member with the inflating
-    /// left to them ([`split`]), JSON lines unparsed. Else every record is read here.
+    /// left to them (`split`), JSON lines unparsed. Else every record is read here.
     pub fn open_with(
         name: &str,
         framing: Framing,

@@ -30,9 +30,9 @@ use super::{Item, Pool, Stream};
 use super::{compress, jsonl};
 
 /// Records a range holds at most...
-pub const BATCH_RECORDS: u64 = 64;
+pub(crate) const BATCH_RECORDS: u64 = 64;
 /// ...and bytes at most, whichever comes first (a larger record is a range of its own).
-pub const BATCH_BYTES: u64 = 4 << 20;
+pub(crate) const BATCH_BYTES: u64 = 4 << 20;
 /// Bytes read at a record start: a header and the end of the block before it mostly fit.
 const WINDOW: usize = 4 << 10;
 /// The longest header the sequential reader takes.

@@ -1212,7 +1212,7 @@ impl Headers {
     /// LF or CR line ends, as [`Reader`] reads them). `None` when `head` does not start with
     /// one, a line is not a field ([`field_line`]), or it does not end within `head`; else the
     /// fields and the header's length in bytes, empty line included.
-    pub fn parse(head: &[u8]) -> Option<(Headers, usize)> {
+    pub(crate) fn parse(head: &[u8]) -> Option<(Headers, usize)> {
         if !head.starts_with(b"WARC/") {
             return None;
         }

@@ -40,11 +40,11 @@ pub const MAX_IMAGES: usize = 200;
 /// an image for it to count as inside the main content. A credit or short caption the
 /// algorithm dropped beside a photo (`Photo: Reuters`, one line of caption) is under it; a
 /// menu, a teaser list or a comment between two kept parts is longer.
-pub const MAX_GAP_BYTES: u32 = 160;
+pub(crate) const MAX_GAP_BYTES: u32 = 160;
 
 /// The longest source kept, in bytes. Real image URLs, signed CDN ones included, are under
 /// 2 KB; a longer one is a data payload or a hostile page.
-pub const MAX_SRC_BYTES: usize = 4096;
+pub(crate) const MAX_SRC_BYTES: usize = 4096;
 
 /// One image of the main content.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -81,7 +81,8 @@ pub(crate) struct Found {
 }
 
 /// The images of the main content `sel` of `doc`, sources resolved against `base`.
-pub fn images(doc: &Document<'_>, sel: &Selection, base: Option<&url::Url>) -> Vec<Image> {
+#[cfg(test)]
+pub(crate) fn images(doc: &Document<'_>, sel: &Selection, base: Option<&url::Url>) -> Vec<Image> {
     find(doc, sel, base)
         .placed
         .into_iter()
@@ -145,7 +146,7 @@ struct Candidate {
 /// holds: 20 times [`MAX_IMAGES`], so a page whose main text has its 200 images behind a
 /// catalogue of 3,800 more still lists them. The images after it are not looked at: the pass
 /// holds at most about 0.5 MB of candidates however many images a page has.
-pub const MAX_CANDIDATES: usize = 20 * MAX_IMAGES;
+pub(crate) const MAX_CANDIDATES: usize = 20 * MAX_IMAGES;
 
 /// "No selected text on that side."
 const NO_GAP: u32 = u32::MAX;
@@ -465,7 +466,7 @@ fn source_node(doc: &Document<'_>, img: NodeId, picture_source: NodeId) -> Optio
 
 /// The most pixels an icon is declared wide and high: a picture of the content is larger
 /// than 16 x 16; file-type, print and share icons, flags and emoji drawn as images are not.
-pub const MAX_ICON_PIXELS: u32 = 16;
+pub(crate) const MAX_ICON_PIXELS: u32 = 16;
 
 /// An image declared at most 1 pixel wide or high (a tracking pixel, a spacer), or at most
 /// [`MAX_ICON_PIXELS`] both ways (an icon). An image without sizes is no decoration.

@@ -44,12 +44,7 @@ fn link_target(href: &str, base: Option<&url::Url>) -> String {
     }
 }
 
-/// Renders the selection as Markdown; `links` keeps link targets, resolved against `base`.
-pub fn render(doc: &Document<'_>, sel: &Selection, links: bool, base: Option<&url::Url>) -> String {
-    render_with(doc, sel, links, base, &Found::default())
-}
-
-/// [`render`] with the images of the main content: each as `![alt](src)` where it sits, on
+/// Renders the selection as Markdown (`links` keeps link targets, resolved against `base`), with the images of the main content: each as `![alt](src)` where it sits, on
 /// a line of its own (inside a list item, table cell or heading, or inside emphasis or a
 /// link, in the line), and its figure's caption in italics on the line after the figure's
 /// last image, instead of where the caption stands.

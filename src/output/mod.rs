@@ -3,10 +3,10 @@
 //! This module only turns selected text nodes into a body string; the JSON lines framing of
 //! whole records is the pipeline's ([`crate::pipeline::json`]).
 
-pub mod images;
-pub mod markdown;
-pub mod structured;
-pub mod text;
+pub(crate) mod images;
+pub(crate) mod markdown;
+pub(crate) mod structured;
+pub(crate) mod text;
 
 pub use images::Image;
 
@@ -24,12 +24,12 @@ pub enum Format {
     Markdown,
     /// HTML: the main content's headings, paragraphs, lists, tables, quotes, code, emphasis,
     /// links (with `--links`) and images (with `--images`) as clean elements
-    /// ([`structured`]); a whole document with the metadata in its `<head>` once wrapped
-    /// ([`structured::html_document`]).
+    /// (`structured`); a whole document with the metadata in its `<head>` once wrapped
+    /// (`structured::html_document`).
     Html,
     /// trafilatura's XML: `<head rend>`, `<p>`, `<list><item>`, `<table><row><cell>`,
-    /// `<quote>`, `<code>`, `<ref target>`, `<graphic>` ([`structured`]); a `<doc>` with the
-    /// metadata as attributes once wrapped ([`structured::xml_document`]).
+    /// `<quote>`, `<code>`, `<ref target>`, `<graphic>` (`structured`); a `<doc>` with the
+    /// metadata as attributes once wrapped (`structured::xml_document`).
     Xml,
 }
 
@@ -61,50 +61,50 @@ impl std::str::FromStr for Format {
 
 /// What the rendering stage reads.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Options {
+pub struct RenderOptions {
     /// The body format.
     pub format: Format,
     /// Keep link targets in markdown output.
     pub links: bool,
-    /// List the images of the main content ([`images`]): in Markdown as `![alt](src)` where
-    /// they sit, with their captions; with any format in [`Rendered::images`]. Text output
+    /// List the images of the main content (`images`): in Markdown as `![alt](src)` where
+    /// they sit, with their captions; with any format in `Rendered::images`. Text output
     /// is the same with or without.
     pub images: bool,
 }
 
-/// A rendered page: its body and, with [`Options::images`], the images of its main content.
+/// A rendered page: its body and, with [`RenderOptions::images`], the images of its main content.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Rendered {
+pub(crate) struct Rendered {
     /// The body in the requested format.
     pub text: String,
-    /// The images, in document order (`None` unless [`Options::images`]).
+    /// The images, in document order (`None` unless [`RenderOptions::images`]).
     pub images: Option<Vec<Image>>,
 }
 
-/// Renders the selected nodes of `doc`, composed to NFC (see [`nfc`]); links keep their
+/// Renders the selected nodes of `doc`, composed to NFC (see `nfc`); links keep their
 /// targets as written.
-pub fn render(doc: &Document<'_>, selection: &Selection, opts: &Options) -> String {
+pub fn render(doc: &Document<'_>, selection: &Selection, opts: &RenderOptions) -> String {
     render_at(doc, selection, opts, None)
 }
 
 /// [`render`] for a page at `page_url`: Markdown link targets (with `links`) are resolved
 /// against the page's `<base href>` (itself resolved against `page_url`), else against
 /// `page_url`, as a browser resolves them; a target that does not resolve stays as written.
-pub fn render_at(
+pub(crate) fn render_at(
     doc: &Document<'_>,
     selection: &Selection,
-    opts: &Options,
+    opts: &RenderOptions,
     page_url: Option<&str>,
 ) -> String {
     render_page(doc, selection, opts, page_url).text
 }
 
-/// [`render_at`] with the images of the main content when [`Options::images`] asks for them
+/// [`render_at`] with the images of the main content when [`RenderOptions::images`] asks for them
 /// (their sources resolved as link targets are); without it, nothing more is computed.
-pub fn render_page(
+pub(crate) fn render_page(
     doc: &Document<'_>,
     selection: &Selection,
-    opts: &Options,
+    opts: &RenderOptions,
     page_url: Option<&str>,
 ) -> Rendered {
     let base = if opts.images || (opts.links && opts.format != Format::Text) {
@@ -206,7 +206,7 @@ fn base_url(doc: &Document<'_>, page_url: Option<&str>) -> Option<url::Url> {
 /// (their UTF-8 lead bytes 0xCC/0xCD are found by one SIMD scan): composing the rest of the
 /// repertoire (Hangul jamo, other scripts' marks) would cost a per-character check on every
 /// page for text that web pages almost never decompose.
-pub fn nfc(text: String) -> String {
+pub(crate) fn nfc(text: String) -> String {
     use unicode_normalization::UnicodeNormalization;
     if memchr::memchr2(0xCC, 0xCD, text.as_bytes()).is_none() {
         return text;

@@ -725,7 +725,7 @@ fn escaped(s: &str, attr: bool) -> String {
 
 /// The metadata a document carries, each field `None` (or empty) when unknown.
 #[derive(Clone, Debug, Default)]
-pub struct Meta<'a> {
+pub(crate) struct Meta<'a> {
     /// The page title.
     pub title: Option<&'a str>,
     /// The author(s).
@@ -751,7 +751,7 @@ pub struct Meta<'a> {
 }
 
 /// The host of `url` without a leading `www.`, as trafilatura's `hostname`.
-pub fn hostname(url: &str) -> Option<String> {
+pub(crate) fn hostname(url: &str) -> Option<String> {
     let u = url::Url::parse(url.trim()).ok()?;
     let host = u.host_str()?;
     Some(host.strip_prefix("www.").unwrap_or(host).to_string())
@@ -764,7 +764,7 @@ fn nonempty(s: Option<&str>) -> Option<&str> {
 /// A whole HTML document: `<!DOCTYPE html>`, `<html lang>`, a `<head>` with the metadata
 /// (`<title>`, `<meta name=author|description|date|sitename|keywords>`, `<link
 /// rel=canonical>`) and `body`, the content [`render`] wrote.
-pub fn html_document(meta: &Meta<'_>, body: &str) -> String {
+pub(crate) fn html_document(meta: &Meta<'_>, body: &str) -> String {
     let mut out = String::with_capacity(body.len() + 512);
     out.push_str("<!DOCTYPE html>\n<html");
     if let Some(lang) = nonempty(meta.lang) {
@@ -813,7 +813,7 @@ pub fn html_document(meta: &Meta<'_>, body: &str) -> String {
 /// date, url, hostname, description, categories and tags joined by `;`, id, language, in
 /// trafilatura's order), then `<main>` holding `body` (what [`render`] wrote) and an empty
 /// `<comments/>` (comments, with `--comments`, are part of the main content).
-pub fn xml_document(meta: &Meta<'_>, body: &str) -> String {
+pub(crate) fn xml_document(meta: &Meta<'_>, body: &str) -> String {
     let mut out = String::with_capacity(body.len() + 512);
     out.push_str("<doc");
     let hostname = meta.url.and_then(hostname);

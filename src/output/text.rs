@@ -189,7 +189,7 @@ fn first_stop(x: u128) -> Option<usize> {
 
 /// Accumulates text into lines with collapsed white space.
 #[derive(Default)]
-pub struct LineWriter {
+pub(crate) struct LineWriter {
     out: String,
     /// Length of `out` where the current line starts.
     line_start: usize,
@@ -209,12 +209,12 @@ impl LineWriter {
     }
 
     /// Ends the current line before the next text, if it has any.
-    pub fn block_boundary(&mut self) {
+    pub(crate) fn block_boundary(&mut self) {
         self.pending_break = true;
     }
 
     /// Separates the next text from this line's text by a tab (table cells).
-    pub fn cell_boundary(&mut self) {
+    pub(crate) fn cell_boundary(&mut self) {
         self.pending_cell = true;
     }
 
@@ -234,7 +234,7 @@ impl LineWriter {
     /// Inline text: words joined by single spaces. Blanks are ASCII white space and the
     /// no-break space (`&nbsp;` is the most common way pages space words); the scan is over
     /// bytes, and both kinds of blank end at character boundaries, so slicing stays valid.
-    pub fn inline(&mut self, text: &str) {
+    pub(crate) fn inline(&mut self, text: &str) {
         // One pass with a byte table: words are a few bytes long, so a SIMD search per blank
         // costs more in call overhead than a plain loop. Runs of non-blank bytes joined by
         // single spaces are copied in one piece; only other blank runs (newlines, indentation,
@@ -306,7 +306,7 @@ impl LineWriter {
     /// often ends inside a line (`<pre>let <b>x</b>`, or highlighted code whose words and
     /// blanks are separate runs): blanks there are kept as one pending space, so the next
     /// run's word does not join this one.
-    pub fn preformatted(&mut self, text: &str) {
+    pub(crate) fn preformatted(&mut self, text: &str) {
         // Soft hyphens are invisible here too (see `inline`).
         let owned;
         let text = if text.contains('\u{ad}') {
@@ -344,7 +344,7 @@ impl LineWriter {
     }
 
     /// The text, ending with a newline when not empty.
-    pub fn finish(mut self) -> String {
+    pub(crate) fn finish(mut self) -> String {
         if !self.line_is_empty() {
             self.out.push('\n');
         }

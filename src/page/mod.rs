@@ -4,7 +4,7 @@
 //! ([`extract_buffer`]).
 //!
 //! Options are split by the stage that reads them: [`crate::decode::Charset`] for decoding,
-//! [`crate::extract::Options`] for the algorithm, [`crate::output::Options`] for rendering;
+//! [`crate::extract::AlgoOptions`] for the algorithm, [`crate::output::RenderOptions`] for rendering;
 //! [`Options`] holds one of each.
 
 use crate::decode::{self, Charset};
@@ -13,44 +13,111 @@ use crate::extract::{self, Algo, blocks, fastce};
 use crate::html::{Document, Selection};
 use crate::output;
 
-pub mod metadata;
-pub mod model;
+pub(crate) mod metadata;
+pub(crate) mod model;
 
 /// Everything that changes what an extraction returns, one part per stage.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
     /// The algorithm and its settings.
-    pub extract: extract::Options,
+    pub extract: extract::AlgoOptions,
     /// A charset that overrides the `<meta>` declaration (`--charset`); the BOM still wins.
     pub charset: Option<Charset>,
     /// How the selection is rendered into [`Extracted::text`].
-    pub output: output::Options,
-    /// Read the page's metadata ([`metadata::read`]): the cleaned title, author, ISO date,
+    pub output: output::RenderOptions,
+    /// Read the page's metadata (`metadata::read`): the cleaned title, author, ISO date,
     /// site name, description, image, categories, tags and the declared or detected
     /// language. Off, only the raw `<title>`, `<html lang>` and the stated date are read, at
     /// no cost; the pipeline turns it on for JSON output. On, the page's type and the
-    /// confidence in its text are computed too ([`model`]).
+    /// confidence in its text are computed too (`model`).
     pub metadata: bool,
+}
+
+impl Options {
+    /// The options of `algo`, everything else at its default.
+    pub fn new(algo: extract::Algo) -> Options {
+        Options::default().with_algo(algo)
+    }
+
+    /// Which algorithm runs ([`extract::Algo`]; the learned block model by default).
+    pub fn with_algo(mut self, algo: extract::Algo) -> Options {
+        self.extract.algo = algo;
+        self
+    }
+
+    /// Which way the extraction leans (`--precision`, `--recall`).
+    pub fn with_mode(mut self, mode: extract::auto::Mode) -> Options {
+        self.extract.mode = mode;
+        self
+    }
+
+    /// Keep user comments (`--comments`).
+    pub fn with_comments(mut self, comments: bool) -> Options {
+        self.extract.comments = comments;
+        self
+    }
+
+    /// Keep every copy of a text the page repeats (`--keep-repeats`).
+    pub fn with_keep_repeats(mut self, keep: bool) -> Options {
+        self.extract.keep_repeats = keep;
+        self
+    }
+
+    /// DANAg's gap in lines (`--gap`).
+    pub fn with_gap(mut self, gap: usize) -> Options {
+        self.extract.gap = gap;
+        self
+    }
+
+    /// A charset that overrides the page's declaration (`--charset`).
+    pub fn with_charset(mut self, charset: Option<Charset>) -> Options {
+        self.charset = charset;
+        self
+    }
+
+    /// The body's format (`--format`).
+    pub fn with_format(mut self, format: output::Format) -> Options {
+        self.output.format = format;
+        self
+    }
+
+    /// Keep link targets in Markdown (`--links`).
+    pub fn with_links(mut self, links: bool) -> Options {
+        self.output.links = links;
+        self
+    }
+
+    /// List the main content's images (`--images`).
+    pub fn with_images(mut self, images: bool) -> Options {
+        self.output.images = images;
+        self
+    }
+
+    /// Read the page's metadata, type and confidence ([`Options::metadata`]).
+    pub fn with_metadata(mut self, metadata: bool) -> Options {
+        self.metadata = metadata;
+        self
+    }
 }
 
 /// What one page gives.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Extracted {
     /// The page's URL as it declares it (`<link rel=canonical>`, else `og:url`), absolute
-    /// `http(s)` only (only with [`Options::metadata`]: [`metadata::Metadata::url`]).
+    /// `http(s)` only (only with [`Options::metadata`]: `metadata::Metadata::url`).
     pub url: Option<String>,
     /// The page title (`<title>`), when it has one; with [`Options::metadata`], cleaned of the
-    /// site name ([`metadata`]).
+    /// site name (`metadata`).
     pub title: Option<String>,
     /// Language from `<html lang>`; with [`Options::metadata`], also from the other
     /// declarations, else detected from the text (see [`Extracted::lang_source`]).
     pub lang: Option<String>,
     /// Publication date the page states (`article:published_time`, `<time datetime>`...), as
-    /// written; with [`Options::metadata`], ISO 8601 from the sources of [`metadata`].
+    /// written; with [`Options::metadata`], ISO 8601 from the sources of `metadata`.
     pub date: Option<String>,
     /// Where `date` came from (with [`Options::metadata`]): a stated date
-    /// ([`metadata::DATE_PUBLISHED`], [`metadata::DATE_URL`]...) or which guess
-    /// ([`metadata::Metadata::date_source`]).
+    /// (`metadata::DATE_PUBLISHED`, `metadata::DATE_URL`...) or which guess
+    /// (`metadata::Metadata::date_source`).
     pub date_source: Option<&'static str>,
     /// The author(s) (only with [`Options::metadata`], as the fields below).
     pub author: Option<String>,
@@ -64,12 +131,12 @@ pub struct Extracted {
     pub categories: Vec<String>,
     /// Tags and keywords.
     pub tags: Vec<String>,
-    /// Where `lang` came from: [`metadata::DECLARED`] or [`metadata::DETECTED`].
+    /// Where `lang` came from: `metadata::DECLARED` or `metadata::DETECTED`.
     pub lang_source: Option<&'static str>,
     /// The main content, rendered in the requested format. Valid UTF-8, no markup in text mode.
     pub text: String,
     /// The images of the main content, in document order, with
-    /// [`output::Options::images`] (else `None`).
+    /// [`output::RenderOptions::images`] (else `None`).
     pub images: Option<Vec<output::Image>>,
     /// Which algorithm produced `text` (with site templates, which template:
     /// [`Family::label`]).
@@ -81,7 +148,7 @@ pub struct Extracted {
     /// The predicted bag-of-words F1 of `text`, in 0..=1 ([`model::confidence`]; only with
     /// [`Options::metadata`]).
     pub confidence: Option<f64>,
-    /// The page-level features both models read ([`model::features`]; only with
+    /// The page-level features both models read (`model::features`; only with
     /// [`Options::metadata`]).
     pub features: model::Features,
 }
@@ -96,10 +163,10 @@ pub enum Error {
     Binary,
     /// Larger than the tokenizer can address (4 GiB).
     TooLarge,
-    /// More markup than the element budget ([`element_budget`]): a page of mostly tags or
+    /// More markup than the element budget (`element_budget`): a page of mostly tags or
     /// comments, whose tree and statistics would cost many times its size.
     TooDense {
-        /// The page's markup as [`markup`] counts it.
+        /// The page's markup as `markup` counts it.
         elements: u64,
         /// The page's budget.
         budget: u64,
@@ -125,7 +192,7 @@ fn ran(algo: Algo, judged: &Option<extract::learned::Judgement>) -> &'static str
 /// pages have one unit per 30-60 bytes; the most any page of `../shared/data` has is 25 K.
 /// A page read in another encoding than UTF-8 (UTF-16, a legacy charset) is counted in its
 /// UTF-8 copy, against the budget of its own size.
-pub fn element_budget(page_bytes: usize) -> u64 {
+pub(crate) fn element_budget(page_bytes: usize) -> u64 {
     (4u64 << 20).max(page_bytes as u64 / 16)
 }
 
@@ -134,7 +201,7 @@ pub fn element_budget(page_bytes: usize) -> u64 {
 /// processing instruction: each splits the text around it into two nodes), and every `</`
 /// right after text (an end tag that may close nothing, and so split the text: `x</b>`; one
 /// right after a tag, as in `</div></div>`, does not). Counted at memchr speed.
-pub fn markup(bytes: &[u8]) -> u64 {
+pub(crate) fn markup(bytes: &[u8]) -> u64 {
     memchr::memchr_iter(b'<', bytes)
         .filter(|&i| match bytes.get(i + 1) {
             Some(b) if b.is_ascii_alphabetic() => true,
@@ -210,7 +277,7 @@ pub struct Context<'a> {
 /// [`extract()`] with what else is known of the page ([`Context`]): its transport charset, its
 /// URL, and the site templates of its host, if it has some: the template whose
 /// known block paths are nearest the page's ([`Family::pick`]) runs FastCE,
-/// combined with `auto` ([`fastce::with_blocks`]); the page falls back to `opts.extract.algo` when no
+/// combined with `auto` (`fastce::with_blocks`); the page falls back to `opts.extract.algo` when no
 /// template shares a block path with it or the page does not match the one picked.
 /// [`Extracted::algo`] says which ran.
 pub fn extract_with(bytes: &[u8], cx: &Context<'_>, opts: &Options) -> Result<Extracted, Error> {
@@ -218,7 +285,7 @@ pub fn extract_with(bytes: &[u8], cx: &Context<'_>, opts: &Options) -> Result<Ex
     from_text(&decoded.text, decoded.encoding.name(), opts, cx)
 }
 
-/// A page's bytes checked ([`readable`]) and decoded to UTF-8 text as [`extract()`] does:
+/// A page's bytes checked (`readable`) and decoded to UTF-8 text as [`extract()`] does:
 /// `forced` wins over everything but a BOM, `transport` (an HTTP `Content-Type` charset) over
 /// the page's own `<meta>`. For callers that parse pages themselves (site learning, reports).
 pub fn decode_page<'b>(
@@ -274,7 +341,7 @@ pub fn extract_buffer(
 
 /// Whether `bytes` can be a page at all: not blank, not binary (every reader of a page asks
 /// this first, with the same answer).
-pub fn readable(bytes: &[u8]) -> Result<(), Error> {
+pub(crate) fn readable(bytes: &[u8]) -> Result<(), Error> {
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
         return Err(Error::Empty);
     }
@@ -349,7 +416,7 @@ fn from_text(
             let model_text = if opts.output.format == output::Format::Text {
                 &text
             } else {
-                plain = output::render(&doc, &selection, &output::Options::default());
+                plain = output::render(&doc, &selection, &output::RenderOptions::default());
                 &plain
             };
             // The page models were trained on the rules' output (`pith-lab pages`): under the
@@ -366,7 +433,7 @@ fn from_text(
                     } else {
                         rules
                     };
-                    rules_text = output::render(&doc, &rules, &output::Options::default());
+                    rules_text = output::render(&doc, &rules, &output::RenderOptions::default());
                     model::features(&doc, &rules, &rules_text, cx.url)
                 }
                 None => model::features(&doc, &selection, model_text, cx.url),

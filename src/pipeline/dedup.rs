@@ -37,14 +37,14 @@ use crate::site::cluster::MinHasher;
 /// Words per shingle: five, as near-duplicate detection over web text takes them (FineWeb,
 /// Broder's shingling), long enough that two unrelated texts share few shingles, short enough
 /// that one changed word spoils few.
-pub const SHINGLE_WORDS: usize = 5;
+pub(crate) const SHINGLE_WORDS: usize = 5;
 /// Bands of the signature, each one 64-bit key.
-pub const BANDS: usize = 16;
+pub(crate) const BANDS: usize = 16;
 /// MinHash positions a band.
-pub const ROWS: usize = 8;
+pub(crate) const ROWS: usize = 8;
 
 /// A page's keys, one per band.
-pub type Keys = [u64; BANDS];
+pub(crate) type Keys = [u64; BANDS];
 
 /// The shared MinHash functions: fixed seeds, so keys are the same in every run.
 fn hasher() -> &'static MinHasher {
@@ -59,7 +59,7 @@ fn word_hash(w: &str) -> u64 {
 }
 
 /// The keys of `text` (`None` for a text without words).
-pub fn keys(text: &str) -> Option<Box<Keys>> {
+pub(crate) fn keys(text: &str) -> Option<Box<Keys>> {
     let words: Vec<u64> = text.split_whitespace().map(word_hash).collect();
     if words.is_empty() {
         return None;
@@ -87,7 +87,7 @@ pub fn keys(text: &str) -> Option<Box<Keys>> {
 
 /// The keys are already uniform: the set takes them as their own hashes.
 #[derive(Default)]
-pub struct KeyHasher(u64);
+pub(crate) struct KeyHasher(u64);
 
 impl Hasher for KeyHasher {
     fn finish(&self) -> u64 {
@@ -105,13 +105,13 @@ impl Hasher for KeyHasher {
 
 /// The keys of the pages kept so far.
 #[derive(Default)]
-pub struct Seen {
+pub(crate) struct Seen {
     keys: HashSet<u64, BuildHasherDefault<KeyHasher>>,
 }
 
 impl Seen {
     /// Whether a page with `keys` repeats one kept before; if not, it is kept (its keys held).
-    pub fn repeats(&mut self, keys: &Keys) -> bool {
+    pub(crate) fn repeats(&mut self, keys: &Keys) -> bool {
         if keys.iter().any(|k| self.keys.contains(k)) {
             return true;
         }

@@ -31,7 +31,7 @@ use crate::page::Extracted;
 
 /// The object for an extracted page; `bytes_in` is the size of its page (the record's buffer
 /// may be gone: [`crate::page::extract_buffer`]). Written field by field straight into the
-/// line ([`Fields`]), as a [`Map`] of the same fields would be: no map of values is built
+/// line (`Fields`), as a [`Map`] of the same fields would be: no map of values is built
 /// first, and the text is never copied, only escaped into the line (on a page of 100 MB a
 /// copy was another 0.7x the page in memory).
 pub fn page(rec: &Record, bytes_in: usize, e: Extracted, format: crate::output::Format) -> String {
@@ -167,7 +167,7 @@ impl serde::Serialize for Image<'_> {
 }
 
 /// The object for a record that could not be extracted (`bytes_in` as for [`page`]).
-pub fn failed(rec: &Record, bytes_in: usize, algo: &str, error: &str) -> String {
+pub(crate) fn failed(rec: &Record, bytes_in: usize, algo: &str, error: &str) -> String {
     let mut o = Map::new();
     o.insert("id".into(), id(rec));
     o.insert("url".into(), json!(rec.url));
@@ -186,7 +186,7 @@ pub fn failed(rec: &Record, bytes_in: usize, algo: &str, error: &str) -> String 
 }
 
 /// The object for a record that could not be read.
-pub fn fault(f: &Fault) -> String {
+pub(crate) fn fault(f: &Fault) -> String {
     let mut o = Map::new();
     o.insert("id".into(), json!(f.id));
     o.insert("url".into(), json!(f.url));

@@ -4,7 +4,7 @@
 //! batches (64 records or 4 MB, whichever comes first; a partial batch is sent by the writer
 //! once it has waited 5 ms, so a slow stream shows each document at once). The reader does as
 //! little as it can: a plain WARC or JSON lines file goes out as byte ranges of whole records
-//! that the workers read themselves ([`crate::input::ranges`]), a gzip-per-record WARC as
+//! that the workers read themselves (`crate::input::ranges`), a gzip-per-record WARC as
 //! compressed members, JSON lines from a stream unparsed; workers read, extract and render; the
 //! writer puts batches back in order and numbers the records of JSON lines ranges. At most two
 //! batches per worker, plus two, are in flight (a token per batch, taken by the reader and
@@ -24,7 +24,7 @@
 //! Faults never stop the run: each gives one [`Event::Message`] (input, record number, offset,
 //! id) and, with JSON output, an object with `error`. Nothing is printed here: documents go to
 //! the writer the caller gives, everything else to its event handler, and [`run`] returns the
-//! [`Summary`] the caller turns into a summary line and an exit status. [`json`] frames records
+//! [`Summary`] the caller turns into a summary line and an exit status. `json` frames records
 //! as JSON lines.
 
 use std::collections::{BTreeMap, HashMap};
@@ -34,9 +34,11 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TryRecvError, sync
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-pub mod dedup;
-pub mod documents;
-pub mod json;
+pub(crate) mod dedup;
+pub(crate) mod documents;
+pub(crate) mod json;
+
+pub use documents::{Origin, document};
 
 use crate::input::ranges::Range;
 use crate::input::split::Member;
@@ -94,13 +96,13 @@ pub struct Config {
     pub min_words: usize,
     /// Keep only pages in these languages: primary subtags, lower case (`en`, `de`), compared
     /// with the primary subtag of the page's `lang` as JSON output gives it (declared, else
-    /// detected: [`record_lang`]). A page of another language is skipped under
+    /// detected: `record_lang`). A page of another language is skipped under
     /// [`SkipReason::TargetLanguage`], one whose language is unknown under
     /// [`SkipReason::NoLanguage`]. Empty keeps
     /// every page.
     pub target_language: Vec<String>,
     /// Drop a page whose main text repeats an earlier page of the run, exactly or nearly
-    /// ([`dedup`]: the threshold, the memory), counted under [`SkipReason::Duplicate`]; decided in
+    /// (`dedup`: the threshold, the memory), counted under [`SkipReason::Duplicate`]; decided in
     /// input order, so the same pages are kept at every `-j`.
     pub dedup: bool,
     /// The records of WARC and JSON lines inputs are JSON lines whatever the format (`-o
@@ -116,8 +118,31 @@ pub struct Config {
     /// For measuring the pipeline alone: workers drop each record unread (no inflating, no
     /// parsing, no extraction) and give an empty document, so a run times the reader, the
     /// hand-offs and the writer.
-    #[doc(hidden)]
-    pub skip_extraction: bool,
+    pub(crate) skip_extraction: bool,
+}
+
+impl Config {
+    /// A run over `files` (`-` is standard input) with `options`: text out, framing found from
+    /// the bytes, one worker, the default record limit, no memory budget, no filter; set the
+    /// other fields as needed.
+    pub fn new(files: Vec<String>, options: Options) -> Config {
+        Config {
+            options,
+            json: false,
+            input: Framing::Auto,
+            jobs: 1,
+            max_record_bytes: crate::input::DEFAULT_MAX_RECORD,
+            max_memory: u64::MAX,
+            min_words: 0,
+            target_language: Vec::new(),
+            dedup: false,
+            json_streams: false,
+            files,
+            url: None,
+            templates: None,
+            skip_extraction: false,
+        }
+    }
 }
 
 /// What a run reports besides its documents, in the order it happens.
@@ -202,7 +227,7 @@ impl std::fmt::Display for Stop {
 
 /// What the memory budget counts per byte of a record: the record itself, its tree and
 /// statistics, and its output, which a page at the element budget keeps under 4x its size
-/// ([`crate::page::element_budget`]).
+/// (`crate::page::element_budget`).
 pub const MEMORY_FACTOR: u64 = 4;
 
 /// A page whose estimated memory ([`MEMORY_FACTOR`] times its bytes) alone is over the run's

@@ -60,13 +60,13 @@ pub const DEFAULT_SIGNATURE: usize = 128;
 /// some band with probability 1 - (1 - J^r)^(k/r); with r = 2 and k = 128 that is above 0.9
 /// from J = 0.2 on, so a pair worth merging is nearly always a candidate, while clusters of
 /// unrelated templates (J near 0) rarely are.
-pub const BAND_ROWS: usize = 2;
+pub(crate) const BAND_ROWS: usize = 2;
 
 /// Clusters looked at per band when searching a cluster's nearest: a band that thousands of
 /// clusters of one template share gives its most recent ones (merged, hence large) only, so
 /// one search is bounded however many pages a host has. Any of them is an equally good
 /// partner: they share the template.
-pub const BUCKET_SCAN: usize = 16;
+pub(crate) const BUCKET_SCAN: usize = 16;
 
 /// splitmix64's output function (Steele, Lea, Flood 2014): a fast 64-bit mixer whose outputs
 /// for distinct inputs behave as independent uniform values, which MinHash needs.
@@ -78,7 +78,7 @@ fn mix(mut z: u64) -> u64 {
 }
 
 /// `k` MinHash functions over 64-bit hashes (template paths here, text shingles for `--dedup`:
-/// [`crate::pipeline::dedup`]), fixed seeds (stored signatures stay valid).
+/// `crate::pipeline::dedup`), fixed seeds (stored signatures stay valid).
 #[derive(Clone, Debug)]
 pub struct MinHasher {
     seeds: Vec<u64>,
@@ -126,7 +126,7 @@ impl MinHasher {
 
 /// MinHash's estimate of the Jaccard coefficient: the share of positions with equal minima
 /// (0 when either set is empty).
-pub fn jaccard(a: &[u64], b: &[u64]) -> f64 {
+pub(crate) fn jaccard(a: &[u64], b: &[u64]) -> f64 {
     let k = a.len().min(b.len());
     if k == 0 {
         return 0.0;
@@ -141,7 +141,7 @@ pub fn jaccard(a: &[u64], b: &[u64]) -> f64 {
 
 /// The MDL cost, in Δ or M_T entries, of one path with support `s` among the `n` pages of a
 /// cluster, under the cluster's best template (module comment).
-pub fn path_cost(s: u32, n: u32) -> f64 {
+pub(crate) fn path_cost(s: u32, n: u32) -> f64 {
     f64::from(s.min(1 + n - s.min(n)))
 }
 
@@ -690,7 +690,8 @@ fn finish(
 /// msv_big9 the model's rule sent 282 of 300 cross-year pages to `auto` where FastCE's own
 /// tests send 265, for a bag-of-words F1 of 0.931 against 0.933 (`just eval-templates` at
 /// commit 400c6bb, which has the rule).
-pub fn nearest_template<'t>(
+#[cfg(test)]
+pub(crate) fn nearest_template<'t>(
     page_sig: &[u64],
     page_paths: usize,
     templates: impl IntoIterator<Item = (&'t [u64], usize)>,

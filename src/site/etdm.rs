@@ -33,7 +33,7 @@ use crate::html::Document;
 use crate::html::tree::{Kind, NONE, NodeId};
 
 /// Candidate pairs compared per pair of child lists, at most: 128 × 128 children in full.
-pub const MAX_PAIRS: usize = 1 << 14;
+pub(crate) const MAX_PAIRS: usize = 1 << 14;
 
 /// The equality probability's weights and constants, and the mapping threshold.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -73,7 +73,7 @@ impl Default for Params {
 
 /// One node of a [`Dom`].
 #[derive(Clone, Debug, Default)]
-pub struct DNode {
+pub(crate) struct DNode {
     /// Hash of the tag name (lower case), or of `#text` / `#document`.
     pub tag: u64,
     /// Hash of the `id` attribute.
@@ -101,7 +101,7 @@ pub struct DNode {
 /// A page's DOM: elements and non-blank text nodes, in document order (index 0 is the
 /// document).
 #[derive(Clone, Debug, Default)]
-pub struct Dom {
+pub(crate) struct Dom {
     /// The nodes, in document order; index 0 is the document.
     pub nodes: Vec<DNode>,
     kids: Vec<u32>,
@@ -124,7 +124,7 @@ fn collapsed_hash(raw: &str) -> u64 {
 
 impl Dom {
     /// The DOM of a parsed page.
-    pub fn of(doc: &Document<'_>) -> Dom {
+    pub(crate) fn of(doc: &Document<'_>) -> Dom {
         let tree = &doc.tree;
         let mut map = vec![u32::MAX; tree.nodes.len()];
         let mut nodes: Vec<DNode> = Vec::new();
@@ -193,7 +193,7 @@ impl Dom {
     }
 
     /// The children of node `i`.
-    pub fn children(&self, i: u32) -> &[u32] {
+    pub(crate) fn children(&self, i: u32) -> &[u32] {
         self.nodes
             .get(i as usize)
             .and_then(|d| {
@@ -253,7 +253,7 @@ fn position(a: &Dom, x: u32, b: &Dom, y: u32) -> f64 {
 
 /// P=: the probability that node `x` of `a` and node `y` of `b` are the same node
 /// (Definition 3.2.2; text nodes: equal text, see the module comment).
-pub fn equality(a: &Dom, x: u32, b: &Dom, y: u32, p: &Params) -> f64 {
+pub(crate) fn equality(a: &Dom, x: u32, b: &Dom, y: u32, p: &Params) -> f64 {
     let (n1, n2) = (&a.nodes[x as usize], &b.nodes[y as usize]);
     if n1.tag != n2.tag {
         return 0.0;
@@ -284,7 +284,13 @@ pub fn equality(a: &Dom, x: u32, b: &Dom, y: u32, p: &Params) -> f64 {
 }
 
 /// Definition 3.3.1: the mapping of two child lists, order kept, pairs above the threshold.
-pub fn map_children(a: &Dom, xs: &[u32], b: &Dom, ys: &[u32], p: &Params) -> Vec<(u32, u32)> {
+pub(crate) fn map_children(
+    a: &Dom,
+    xs: &[u32],
+    b: &Dom,
+    ys: &[u32],
+    p: &Params,
+) -> Vec<(u32, u32)> {
     let (k1, k2) = (xs.len(), ys.len());
     if k1 == 0 || k2 == 0 {
         return Vec::new();
@@ -328,7 +334,7 @@ pub fn map_children(a: &Dom, xs: &[u32], b: &Dom, ys: &[u32], p: &Params) -> Vec
 
 /// Algorithm 3's ETDM of two trees: for every node of `a`, the node of `b` it maps to (roots
 /// map when they are equal; then children top-down, with an explicit stack).
-pub fn etdm(a: &Dom, b: &Dom, p: &Params) -> Vec<Option<u32>> {
+pub(crate) fn etdm(a: &Dom, b: &Dom, p: &Params) -> Vec<Option<u32>> {
     let mut out = vec![None; a.nodes.len()];
     if a.nodes.is_empty() || b.nodes.is_empty() || a.nodes[0].tag != b.nodes[0].tag {
         return out;
@@ -346,7 +352,7 @@ pub fn etdm(a: &Dom, b: &Dom, p: &Params) -> Vec<Option<u32>> {
 
 /// The vote (section 3.1): the nodes of `key` that an ETDM maps into at least `t` of `others`.
 /// A mapped node's parent is mapped in the same page, so the template is top-down closed.
-pub fn template(key: &Dom, others: &[&Dom], t: usize, p: &Params) -> Vec<bool> {
+pub(crate) fn template(key: &Dom, others: &[&Dom], t: usize, p: &Params) -> Vec<bool> {
     let mut votes = vec![0usize; key.nodes.len()];
     for o in others {
         for (v, m) in votes.iter_mut().zip(etdm(key, o, p)) {

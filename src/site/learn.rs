@@ -61,7 +61,7 @@ fn dotted(tree: &Tree<'_>, pb: &blocks::PageBlocks, b: usize) -> String {
 }
 
 /// Summarizes a parsed page.
-pub fn summarize_doc(doc: &Document<'_>) -> PageSummary {
+pub(crate) fn summarize_doc(doc: &Document<'_>) -> PageSummary {
     let pb = blocks::blocks(&doc.tree);
     let feats = blocks::block_features(doc, &pb);
     let mut s = PageSummary {
@@ -183,10 +183,10 @@ pub fn learn_named(
 /// non-content when similar blocks are in more than half of the *other* pages: with two pages
 /// that is any block the other page repeats, so three is the least number of pages where the
 /// vote is a majority of more than one page.
-pub const MIN_CLUSTER_PAGES: usize = 3;
+pub(crate) const MIN_CLUSTER_PAGES: usize = 3;
 
 /// Learns a host's templates: the pages are clustered by template ([`cluster::cluster`],
-/// signatures of `signature` positions) and each cluster of at least [`MIN_CLUSTER_PAGES`]
+/// signatures of `signature` positions) and each cluster of at least `MIN_CLUSTER_PAGES`
 /// pages gets a FastCE template with its cluster's signature. Pages of smaller clusters get
 /// none (a page like them later falls back to `auto`). When no cluster is that large, the
 /// host gets one template from all its pages, with the signature of their common template

@@ -1,7 +1,7 @@
 //! Site-level templates from links: Alarte, *Site-Level Web Template Extraction Based on
 //! Hyperlink Analysis* (docs/references.md), chapter 2 and Algorithm 3.
 //! It owns the choice of the pages a key page shares its template with; the mapping and the
-//! vote are [`super::etdm`]'s.
+//! vote are `super::etdm`'s.
 //!
 //! 1. The key page's links (same host only, as the thesis' implementation; no self-links, each
 //!    URL once) are sorted by **link relevance** (Definition 2.2.12, from the hyperlink distance

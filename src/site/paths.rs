@@ -26,11 +26,19 @@ use crate::html::tree::Kind;
 /// Text beyond this many bytes (after white space is collapsed) does not enter a text path:
 /// template texts are short labels and lines, and a long text is the page's own content, whose
 /// path is unique whatever its length. Bounds the hashing work per text node.
-pub const TEXT_BYTES: usize = 80;
+pub(crate) const TEXT_BYTES: usize = 80;
 
 /// The distinct template paths of a parsed page, sorted.
 pub fn page_paths(doc: &Document<'_>) -> Vec<u64> {
     paths_of(doc, true)
+}
+
+/// [`page_paths`] of a page's bytes (decoded as `crate::page` decodes them, `charset` the
+/// transport's): the paths `pith cluster` groups a host's pages by.
+pub fn paths_of_page(bytes: &[u8], charset: Option<&str>) -> Result<Vec<u64>, crate::page::Error> {
+    let text = crate::page::decode_page(bytes, None, charset)?.text;
+    let arena = crate::html::Arena::new();
+    Ok(page_paths(&Document::parse(&text, &arena)))
 }
 
 /// [`page_paths`] with every text node's path ending in `.#text` alone, its words left out:
@@ -112,7 +120,7 @@ fn collapse(raw: &str, out: &mut Vec<u8>) {
 
 /// The support of every path: how many of the pages contain it. Each page's paths are distinct
 /// (as [`page_paths`] gives them).
-pub fn support<'p>(pages: impl IntoIterator<Item = &'p [u64]>) -> HashMap<u64, u32> {
+pub(crate) fn support<'p>(pages: impl IntoIterator<Item = &'p [u64]>) -> HashMap<u64, u32> {
     let mut s: HashMap<u64, u32> = HashMap::new();
     for page in pages {
         for &p in page {
@@ -128,12 +136,12 @@ pub fn support<'p>(pages: impl IntoIterator<Item = &'p [u64]>) -> HashMap<u64, u
 /// path that no other member has, or a difference entry of that page; see
 /// [`super::cluster::path_cost`]), so dropping such paths changes no merge decision and saves
 /// their hashing, most of all the article's own text paths.
-pub const MIN_SUPPORT: u32 = 2;
+pub(crate) const MIN_SUPPORT: u32 = 2;
 
 /// How a document's minimum support threshold t_d is chosen. The paper defines a threshold per
 /// document ("For each document di, we provide a minimum support threshold tdi"; "Step 5:
 /// Input minimum support threshold") and gives no value or rule for it. [`Threshold::Fixed`]
-/// with [`MIN_SUPPORT`] is what clustering uses; the two per-document rules are measured
+/// with `MIN_SUPPORT` is what clustering uses; the two per-document rules are measured
 /// against it by `pith template eval-clusters` (README, "Template families": both cluster
 /// msv_big9 slightly worse, against sites and against site-years).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -184,7 +192,7 @@ impl Threshold {
     }
 }
 
-/// Each page's essential paths: those with support at least [`MIN_SUPPORT`] in the set.
+/// Each page's essential paths: those with support at least `MIN_SUPPORT` in the set.
 pub fn essential(pages: &[Vec<u64>]) -> Vec<Vec<u64>> {
     essential_by(pages, Threshold::Fixed(MIN_SUPPORT))
 }

@@ -5,8 +5,8 @@
 
 use crate::common;
 
-use pith::extract::auto::{Rule, Rules};
-use pith::page::{Context, Options};
+use pith::lab::extract::auto::{Rule, Rules};
+use pith::lab::page::{Context, Options};
 
 /// A page of `../shared/data` for each rule: set and page id.
 const PAGES: &[(&str, &str, &str)] = &[
@@ -50,13 +50,13 @@ fn text(set: &str, id: &str, off: Rules) -> String {
             .expect("manifest JSON");
     let url = manifest["urls"][full.as_str()].as_str();
     let mut opts = Options::default();
-    opts.extract.algo = pith::extract::Algo::Rules;
-    opts.extract.rules_off = off;
+    opts.extract.algo = pith::lab::extract::Algo::Rules;
+    opts.extract = pith::lab::without_rules(opts.extract, off);
     let cx = Context {
         url,
         ..Context::default()
     };
-    pith::page::extract_with(&bytes, &cx, &opts)
+    pith::lab::page::extract_with(&bytes, &cx, &opts)
         .expect("extracts")
         .text
 }

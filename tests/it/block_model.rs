@@ -1,4 +1,4 @@
-//! The block models compiled into the library (`pith::extract::learned`) give the trainer's
+//! The block models compiled into the library (`pith::lab::extract::learned`) give the trainer's
 //! own scores on every block they trained on: the features recomputed here from
 //! ../shared/data by the library, the forests walked by its evaluator, against
 //! lab/train/block_predictions.tsv (written by `just train`: per page, the number of blocks,
@@ -11,9 +11,9 @@
 
 use crate::common;
 
-use pith::extract::blocks::{FNV_OFFSET, fnv1a};
-use pith::extract::learned;
-use pith::html::Document;
+use pith::lab::extract::blocks::{FNV_OFFSET, fnv1a};
+use pith::lab::extract::learned;
+use pith::lab::html::Document;
 
 #[test]
 #[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
@@ -34,7 +34,7 @@ fn the_evaluator_gives_the_trainers_scores_on_every_training_block() {
         assert_eq!(cols.len(), 7, "{line}");
         let (set, page) = (cols[0], cols[1]);
         let bytes = sets.page(set, page);
-        let decoded = pith::page::decode_page(&bytes, None, None).expect("readable");
+        let decoded = pith::lab::page::decode_page(&bytes, None, None).expect("readable");
         let arena = bumpalo::Bump::new();
         let doc = Document::parse(&decoded.text, &arena);
         let d = learned::describe(&doc);
@@ -46,7 +46,7 @@ fn the_evaluator_gives_the_trainers_scores_on_every_training_block() {
         };
         let mean = raw
             .iter()
-            .map(|&r| pith::extract::learned::forest::logistic(r))
+            .map(|&r| pith::lab::extract::learned::forest::logistic(r))
             .sum::<f64>()
             / raw.len().max(1) as f64;
         let want: f64 = cols[5].parse().expect("number");
@@ -63,7 +63,7 @@ fn the_evaluator_gives_the_trainers_scores_on_every_training_block() {
              probability {mean:.9} against {want:.9})"
         );
         // The page's best expected F1, which the thresholds are fractions of: the same f64.
-        let judged = learned::judge_scores(&d, &raw, pith::extract::auto::Mode::Balanced);
+        let judged = learned::judge_scores(&d, &raw, pith::lab::extract::auto::Mode::Balanced);
         let best: f64 = cols[6].parse().expect("number");
         assert_eq!(
             judged.best_f1.to_bits(),
@@ -89,12 +89,12 @@ fn the_evaluator_gives_the_trainers_scores_on_every_training_block() {
 #[test]
 #[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn the_model_adds_the_comments_auto_finds_on_dragnet() {
-    use pith::extract::{self, Algo, Options, auto};
+    use pith::lab::extract::{self, Algo, AlgoOptions, auto};
     let ds = pith::eval::Dataset::open(&common::shared("data/dragnet")).expect("dragnet");
     let mut with_comments = 0;
     for id in &ds.ids {
         let bytes = ds.page(id).expect("page");
-        let decoded = pith::page::decode_page(&bytes, None, None).expect("readable");
+        let decoded = pith::lab::page::decode_page(&bytes, None, None).expect("readable");
         let arena = bumpalo::Bump::new();
         let doc = Document::parse(&decoded.text, &arena);
         for mode in [
@@ -106,14 +106,12 @@ fn the_model_adds_the_comments_auto_finds_on_dragnet() {
                 auto::Rules::NONE,
                 auto::Rules::NONE.with(auto::Rule::Hidden),
             ] {
-                let opts = Options {
-                    algo: Algo::Model,
-                    mode,
-                    comments: true,
-                    keep_repeats: true,
-                    rules_off,
-                    ..Options::default()
-                };
+                let mut opts = AlgoOptions::default();
+                opts.algo = Algo::Model;
+                opts.mode = mode;
+                opts.comments = true;
+                opts.keep_repeats = true;
+                let opts = pith::lab::without_rules(opts, rules_off);
                 let comments = extract::comments(&doc, &opts);
                 with_comments += usize::from(!comments.is_empty());
                 let spelled_out = extract::with_comments(learned::extract(&doc, mode), &comments);

@@ -2,11 +2,11 @@
 //! target checked when it failed.
 
 use pith::Algo;
-use pith::html::{Document, Kind};
+use pith::lab::html::{Document, Kind};
 
 /// The visible text of a page (as the `differential` target builds it).
 fn visible_text(bytes: &[u8]) -> String {
-    let decoded = pith::decode::decode(bytes, None, None);
+    let decoded = pith::lab::decode::decode(bytes, None, None);
     let arena = bumpalo::Bump::new();
     Document::parse(&decoded.text, &arena).visible_text()
 }
@@ -14,13 +14,7 @@ fn visible_text(bytes: &[u8]) -> String {
 fn assert_words_in_input(bytes: &[u8]) {
     let text = visible_text(bytes);
     for &algo in Algo::ALL {
-        let opts = pith::Options {
-            extract: pith::extract::Options {
-                algo,
-                ..Default::default()
-            },
-            ..Default::default()
-        };
+        let opts = pith::Options::new(algo);
         let e = pith::extract(bytes, None, &opts).expect("a page");
         for word in e.text.split_ascii_whitespace() {
             assert!(
@@ -53,12 +47,12 @@ fn text_left_out_between_selected_runs_separates_them() {
             .find(|&i| doc.tree.node(i).kind == Kind::Text && doc.raw_text(i) == t)
             .expect("text run")
     };
-    let sel = pith::extract::Selection {
+    let sel = pith::lab::extract::Selection {
         nodes: vec![run("foo"), run("bar"), run("baz")],
     };
     // Hidden text (the script) is not left-out content: `bar` and `baz` join as written.
     assert_eq!(
-        pith::output::render(&doc, &sel, &pith::output::Options::default()),
+        pith::lab::output::render(&doc, &sel, &pith::lab::output::RenderOptions::default()),
         "foo barbaz\n"
     );
 }

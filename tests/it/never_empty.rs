@@ -10,9 +10,9 @@
 
 use crate::common;
 
-use pith::html::tree::{Kind, context};
-use pith::html::{Arena, Document};
-use pith::page::{Context, Options};
+use pith::lab::html::tree::{Kind, context};
+use pith::lab::html::{Arena, Document};
+use pith::lab::page::{Context, Options};
 
 /// The sets read, with text or snippet gold.
 const SETS: [&str; 7] = [
@@ -33,7 +33,7 @@ const KNOWN: [&str; 1] = ["cleaneval_final/329"];
 
 /// Whether the page shows any text with a letter or digit.
 fn shows_text(bytes: &[u8]) -> bool {
-    let Ok(decoded) = pith::page::decode_page(bytes, None, None) else {
+    let Ok(decoded) = pith::lab::page::decode_page(bytes, None, None) else {
         return false;
     };
     let arena = Arena::new();
@@ -42,7 +42,7 @@ fn shows_text(bytes: &[u8]) -> bool {
         n.kind == Kind::Text
             && n.context() & context::HIDDEN == 0
             && doc
-                .raw_text(i as pith::html::NodeId)
+                .raw_text(i as pith::lab::html::NodeId)
                 .chars()
                 .any(char::is_alphanumeric)
     })
@@ -51,7 +51,10 @@ fn shows_text(bytes: &[u8]) -> bool {
 #[test]
 #[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn rules_and_model_are_empty_only_on_pages_without_visible_text() {
-    for algo in [pith::extract::Algo::Rules, pith::extract::Algo::Model] {
+    for algo in [
+        pith::lab::extract::Algo::Rules,
+        pith::lab::extract::Algo::Model,
+    ] {
         let mut opts = Options::default();
         opts.extract.algo = algo;
         let name = algo.name();
@@ -62,7 +65,7 @@ fn rules_and_model_are_empty_only_on_pages_without_visible_text() {
             for id in &ds.ids {
                 let bytes = ds.page(id).expect("page");
                 pages += 1;
-                let text = pith::page::extract_with(&bytes, &Context::default(), &opts)
+                let text = pith::lab::page::extract_with(&bytes, &Context::default(), &opts)
                     .map(|e| e.text)
                     .unwrap_or_default();
                 if text.trim().is_empty() {

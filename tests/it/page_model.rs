@@ -1,4 +1,4 @@
-//! The page models compiled into the library (`pith::page::model`) give the trainer's own
+//! The page models compiled into the library (`pith::lab::page::model`) give the trainer's own
 //! predictions on every page it trained on: the features recomputed here from
 //! ../shared/data by the library, the forests walked by its evaluator, against
 //! lab/train/page_predictions.tsv (written by `just train`). A difference means the evaluator
@@ -6,7 +6,7 @@
 
 use crate::common;
 
-use pith::page::{Context, Options, model};
+use pith::lab::page::{Context, Options, model};
 
 /// Predictions are written with nine decimals; the evaluator must agree to 1e-6.
 const TOLERANCE: f64 = 1e-6;
@@ -29,7 +29,7 @@ fn the_evaluator_gives_the_trainers_predictions_on_every_training_page() {
         metadata: true,
         ..Options::default()
     };
-    opts.extract.algo = pith::extract::Algo::Rules;
+    opts.extract.algo = pith::lab::extract::Algo::Rules;
     let mut sets = common::GoldSets::default();
     let (mut rows, mut worst) = (0, 0.0f64);
     for line in lines {
@@ -41,7 +41,7 @@ fn the_evaluator_gives_the_trainers_predictions_on_every_training_page() {
             url: (url != "-").then_some(url),
             ..Context::default()
         };
-        let e = pith::page::extract_with(&bytes, &cx, &opts).expect("readable");
+        let e = pith::lab::page::extract_with(&bytes, &cx, &opts).expect("readable");
         assert_eq!(e.features.values.len(), model::N_FEATURES);
         let want: Vec<f64> = cols[3..]
             .iter()

@@ -5,9 +5,10 @@
 
 use crate::common;
 
-use pith::eval::{Dataset, metrics};
-use pith::page::{Context, Options};
-use pith::text::tokens;
+use pith::eval::Dataset;
+use pith::lab::eval::metrics;
+use pith::lab::page::{Context, Options};
+use pith::lab::text::tokens;
 
 fn set(name: &str) -> Dataset {
     Dataset::open(&common::shared(&format!("data/{name}"))).expect("gold set")
@@ -17,7 +18,7 @@ fn set(name: &str) -> Dataset {
 fn text(bytes: &[u8], keep_repeats: bool) -> String {
     let mut opts = Options::default();
     opts.extract.keep_repeats = keep_repeats;
-    pith::page::extract_with(bytes, &Context::default(), &opts)
+    pith::lab::page::extract_with(bytes, &Context::default(), &opts)
         .expect("extracts")
         .text
 }

@@ -83,13 +83,7 @@ fn explain_agrees_with_extract_on_every_scrapinghub_page() {
     for page in &pages {
         let bytes = std::fs::read(page).expect("read page");
         for &algo in Algo::ALL {
-            let opts = pith::Options {
-                extract: pith::extract::Options {
-                    algo,
-                    ..Default::default()
-                },
-                ..Default::default()
-            };
+            let opts = pith::Options::new(algo);
             let name = page.display().to_string();
             let ex = pith::explain::explain(&bytes, &name, &opts)
                 .unwrap_or_else(|e| panic!("{name} {}: {e}", algo.name()));
@@ -204,18 +198,13 @@ fn gold_marks_agree_with_the_gold() {
 fn explain_modes_follow_the_extractor() {
     let bytes = std::fs::read("../tests/pages/article.html").expect("sample page");
     for mode in [
-        pith::extract::auto::Mode::Precision,
-        pith::extract::auto::Mode::Recall,
+        pith::lab::extract::auto::Mode::Precision,
+        pith::lab::extract::auto::Mode::Recall,
     ] {
         for comments in [false, true] {
-            let opts = pith::Options {
-                extract: pith::extract::Options {
-                    mode,
-                    comments,
-                    ..Default::default()
-                },
-                ..Default::default()
-            };
+            let opts = pith::Options::default()
+                .with_mode(mode)
+                .with_comments(comments);
             let ex = pith::explain::explain(&bytes, "article", &opts).expect("explain");
             let got = pith::extract(&bytes, None, &opts).expect("extract");
             assert_eq!(ex.text, got.text);
@@ -226,13 +215,7 @@ fn explain_modes_follow_the_extractor() {
 
 /// Options that run the rules (`--algo rules`), whose deciding rules the report names.
 fn rules() -> Options {
-    Options {
-        extract: pith::extract::Options {
-            algo: Algo::Rules,
-            ..Default::default()
-        },
-        ..Default::default()
-    }
+    Options::new(Algo::Rules)
 }
 
 #[test]

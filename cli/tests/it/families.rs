@@ -9,9 +9,9 @@ use run_util::pith_args as pith;
 
 use std::path::PathBuf;
 
-use pith::site::cluster::{self, MinHasher};
-use pith::site::learn::{self, PageSummary};
-use pith::site::paths;
+use pith::lab::site::cluster::{self, MinHasher};
+use pith::lab::site::learn::{self, PageSummary};
+use pith::lab::site::paths;
 
 fn tmp(name: &str) -> PathBuf {
     run_util::fresh_dir("families", name)
@@ -138,15 +138,15 @@ fn page(layout: usize, rng: &mut Rng) -> String {
 
 fn template_paths(html: &str) -> Vec<u64> {
     let arena = bumpalo::Bump::new();
-    let doc = pith::html::Document::parse(html, &arena);
+    let doc = pith::lab::html::Document::parse(html, &arena);
     paths::page_paths(&doc)
 }
 
 /// A page's distinct block paths, what a family picks its template by.
 fn block_layout(html: &str) -> Vec<u64> {
     let arena = bumpalo::Bump::new();
-    let doc = pith::html::Document::parse(html, &arena);
-    pith::extract::blocks::layout(&pith::extract::blocks::blocks(&doc.tree))
+    let doc = pith::lab::html::Document::parse(html, &arena);
+    pith::lab::extract::blocks::layout(&pith::lab::extract::blocks::blocks(&doc.tree))
 }
 
 #[test]
@@ -176,7 +176,7 @@ fn pages_of_two_layouts_form_two_clusters() {
         // The template paths of the article cluster hold the nav labels, not any story.
         let a = c.assign[1] as usize;
         let t = &c.clusters[a].template;
-        let home = pith::extract::blocks::path_of("html.body.div.ul.li.a.#text:Health");
+        let home = pith::lab::extract::blocks::path_of("html.body.div.ul.li.a.#text:Health");
         assert!(t.binary_search(&home).is_ok());
         // The clustering found costs less than putting all pages in one cluster or leaving
         // each alone, under the exact cost.
@@ -311,9 +311,9 @@ fn learning_writes_one_template_per_layout_and_detection_picks_the_right_one() {
         let html = page(layout, &mut rng);
         let got = f.pick(|| block_layout(&html));
         assert_eq!(got, Some(want), "layout {layout}");
-        let e = pith::page::extract_with(
+        let e = pith::lab::page::extract_with(
             html.as_bytes(),
-            &pith::page::Context {
+            &pith::lab::page::Context {
                 family: Some(&f),
                 ..Default::default()
             },
@@ -328,14 +328,14 @@ fn learning_writes_one_template_per_layout_and_detection_picks_the_right_one() {
     // `Algo::Rules`).
     let html = page(2, &mut rng);
     for (algo, want) in [
-        (pith::extract::Algo::default(), "model"),
-        (pith::extract::Algo::Rules, "rules"),
+        (pith::lab::extract::Algo::default(), "model"),
+        (pith::lab::extract::Algo::Rules, "rules"),
     ] {
         let mut opts = pith::Options::default();
         opts.extract.algo = algo;
-        let e = pith::page::extract_with(
+        let e = pith::lab::page::extract_with(
             html.as_bytes(),
-            &pith::page::Context {
+            &pith::lab::page::Context {
                 family: Some(&f),
                 ..Default::default()
             },

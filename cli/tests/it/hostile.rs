@@ -8,8 +8,8 @@
 
 use crate::common;
 
-use pith::html::tree::MAX_DEPTH;
-use pith::html::{Document, Kind};
+use pith::lab::html::tree::MAX_DEPTH;
+use pith::lab::html::{Document, Kind};
 use pith::{Algo, Options};
 
 /// The article of `../shared/patho/make_patho.py`: six paragraphs, each with the marker word.
@@ -34,14 +34,7 @@ fn markers(bytes: &[u8], algo: Algo) -> usize {
 /// [`markers`], keeping every copy of a repeated paragraph or not (`make_patho.py`'s article
 /// is one paragraph six times).
 fn markers_with(bytes: &[u8], algo: Algo, keep_repeats: bool) -> usize {
-    let opts = pith::Options {
-        extract: pith::extract::Options {
-            algo,
-            keep_repeats,
-            ..Default::default()
-        },
-        ..Default::default()
-    };
+    let opts = pith::Options::new(algo).with_keep_repeats(keep_repeats);
     match pith::extract(bytes, None, &opts) {
         Ok(e) => e.text.lines().filter(|l| l.contains("PITHMARKER")).count(),
         Err(e) => panic!("{}: {e}", algo.name()),
@@ -165,13 +158,7 @@ fn a_page_of_only_lt_bytes() {
     for n in [1, 2, 1000, 4_000_000] {
         let bytes = vec![b'<'; n];
         for &algo in Algo::ALL {
-            let opts = pith::Options {
-                extract: pith::extract::Options {
-                    algo,
-                    ..Default::default()
-                },
-                ..Default::default()
-            };
+            let opts = pith::Options::new(algo);
             let e = pith::extract(&bytes, None, &opts).expect("text, not an error");
             // `<` not followed by a name is text; none of it is prose.
             assert!(e.text.chars().all(|c| c == '<' || c == '\n'), "{n}");
@@ -186,13 +173,7 @@ fn lt_and_tag_openers_without_ends() {
     ] {
         let html = unit.repeat(500_000 / unit.len());
         for &algo in Algo::ALL {
-            let opts = pith::Options {
-                extract: pith::extract::Options {
-                    algo,
-                    ..Default::default()
-                },
-                ..Default::default()
-            };
+            let opts = pith::Options::new(algo);
             let e = pith::extract(html.as_bytes(), None, &opts)
                 .unwrap_or_else(|err| panic!("{unit:?} {}: {err:?}", algo.name()));
             // Markup that never ends is no text: a tag, comment or script open to the end of

@@ -1,4 +1,4 @@
-//! `--algo model`, the learned block model (`pith::extract::learned`), as a user meets it: the
+//! `--algo model`, the learned block model (`pith::lab::extract::learned`), as a user meets it: the
 //! article of a built page without its menus, comments and sidebar; `--precision` and
 //! `--recall` as its thresholds (a subset and a superset of the default's blocks); a real index
 //! page of `../shared/data` that the rules' (`--algo rules`) one-container choice loses;
@@ -169,7 +169,7 @@ fn a_real_pages_comments_are_kept_with_the_model() {
 #[test]
 fn explain_shows_each_blocks_probability_of_content() {
     let html = explain_model(&[], "explain");
-    let t = pith::extract::learned::model().threshold;
+    let t = pith::lab::extract::learned::model().threshold;
     assert!(html.contains(
         "text blocks reach their threshold and are kept: the best expected F1 of the page is 0."
     ));
@@ -189,7 +189,7 @@ fn explain_shows_each_blocks_probability_of_content() {
 #[test]
 fn a_page_of_more_text_than_the_model_reads_gets_the_rules_and_says_so() {
     // 200,000 paragraphs of one word: more text nodes than the model reads on a page of 800 KB
-    // (`pith::extract::learned::max_blocks`: 128 Ki). The model would hold about 2.4 KB a block
+    // (`pith::lab::extract::learned::max_blocks`: 128 Ki). The model would hold about 2.4 KB a block
     // (four million such paragraphs took 9.6 GB and three minutes); the rules' selection
     // comes out instead, named in JSON, and the same as `--algo rules`.
     let dir = fresh_dir("model", "cap");

@@ -11,9 +11,9 @@ use std::process::{Command, Stdio};
 use unicode_normalization::UnicodeNormalization;
 
 use pith::Algo;
-use pith::html::tree::{NONE, ROOT};
-use pith::html::{Document, Kind};
-use pith::output::Format;
+use pith::lab::html::tree::{NONE, ROOT};
+use pith::lab::html::{Document, Kind};
+use pith::lab::output::Format;
 use proptest::prelude::*;
 
 const TOKENS: &[&str] = &[
@@ -119,26 +119,16 @@ fn page_bytes() -> impl Strategy<Value = Vec<u8>> {
 /// so output words are looked up in this string. Decomposed (NFD), as output words are before
 /// the lookup: the output composes combining marks (NFC), and a mark the markup set apart
 /// from its letter stays apart in the output but not in this string. Without C0 control
-/// characters other than tab and newline, as output is ([`pith::output::no_controls`]).
+/// characters other than tab and newline, as output is ([`pith::lab::output::no_controls`]).
 fn input_text(bytes: &[u8]) -> String {
-    let decoded = pith::decode::decode(bytes, None, None);
+    let decoded = pith::lab::decode::decode(bytes, None, None);
     let arena = bumpalo::Bump::new();
     let visible = Document::parse(&decoded.text, &arena).visible_text();
-    pith::output::no_controls(visible).nfd().collect()
+    pith::lab::output::no_controls(visible).nfd().collect()
 }
 
 fn opts(algo: Algo, format: Format) -> pith::Options {
-    pith::Options {
-        extract: pith::extract::Options {
-            algo,
-            ..Default::default()
-        },
-        output: pith::output::Options {
-            format,
-            ..Default::default()
-        },
-        ..Default::default()
-    }
+    pith::Options::new(algo).with_format(format)
 }
 
 proptest! {
@@ -175,7 +165,7 @@ proptest! {
                 };
                 prop_assert_eq!(a.images, None);
                 let images = b.images.unwrap_or_default();
-                prop_assert!(images.len() <= pith::output::images::MAX_IMAGES);
+                prop_assert!(images.len() <= pith::lab::output::images::MAX_IMAGES);
                 for i in &images {
                     prop_assert!(!i.src.is_empty() && !i.src.starts_with("data:"), "{i:?}");
                     for word in i.caption.iter().flat_map(|c| c.split_ascii_whitespace()) {
@@ -281,20 +271,20 @@ fn preformatted_runs_keep_the_blanks_between_them() {
     let page = "<pre><span>let</span> <span>x</span> = 1;\nfoo <b>bar</b>  \nend</pre>";
     let arena = bumpalo::Bump::new();
     let doc = Document::parse(page, &arena);
-    let all = pith::extract::Selection {
+    let all = pith::lab::extract::Selection {
         nodes: (0..doc.tree.nodes.len() as u32)
             .filter(|&i| doc.tree.node(i).kind == Kind::Text)
             .collect(),
     };
-    let text = pith::output::render(&doc, &all, &pith::output::Options::default());
+    let text = pith::lab::output::render(&doc, &all, &pith::lab::output::RenderOptions::default());
     assert_eq!(text, "let x = 1;\nfoo bar\nend\n");
     // A run that starts with a no-break space is not one that starts with a blank line.
     let doc = Document::parse("<pre>Tuesday, </ul>&nbsp;bridge</pre>", &arena);
-    let all = pith::extract::Selection {
+    let all = pith::lab::extract::Selection {
         nodes: (0..doc.tree.nodes.len() as u32)
             .filter(|&i| doc.tree.node(i).kind == Kind::Text)
             .collect(),
     };
-    let text = pith::output::render(&doc, &all, &pith::output::Options::default());
+    let text = pith::lab::output::render(&doc, &all, &pith::lab::output::RenderOptions::default());
     assert_eq!(text, "Tuesday, \u{a0}bridge\n");
 }

@@ -136,8 +136,8 @@ fn real_site_year_of_msv_big9() {
 
 #[test]
 fn hostile_pages_stay_linear() {
-    use pith::extract::{tmpl_dom, tmpl_text};
-    use pith::html::Document;
+    use pith::lab::extract::{tmpl_dom, tmpl_text};
+    use pith::lab::html::Document;
     // 200,000 nested divs, and 100,000 siblings of one word each.
     let mut deep = String::from("<body>");
     for _ in 0..200_000 {

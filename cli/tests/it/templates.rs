@@ -556,12 +556,12 @@ fn template_and_auto_together_drop_page_varying_link_lists() {
 /// FastCE alone on a page, as the paper runs it: its text, or `None` when it falls back.
 fn fastce_alone(html: &str, t: &pith::site::Template) -> Option<String> {
     let arena = bumpalo::Bump::new();
-    let doc = pith::html::Document::parse(html, &arena);
-    let sel = pith::extract::fastce::detect(&doc, t).selection?;
-    Some(pith::output::render(
+    let doc = pith::lab::html::Document::parse(html, &arena);
+    let sel = pith::lab::extract::fastce::detect(&doc, t).selection?;
+    Some(pith::lab::output::render(
         &doc,
         &sel,
-        &pith::output::Options::default(),
+        &pith::lab::output::RenderOptions::default(),
     ))
 }
 
@@ -604,11 +604,11 @@ fn a_sub_block_at_a_path_no_training_page_had_goes_with_its_block() {
     let widget = "Win a weekend by the sea in our summer quiz.";
     let pages: Vec<_> = (0..6)
         .map(|n| {
-            pith::site::learn::summarize(div_site_page(n, "", "").as_bytes(), None)
+            pith::lab::site::learn::summarize(div_site_page(n, "", "").as_bytes(), None)
                 .expect("summary")
         })
         .collect();
-    let t = pith::site::learn::learn(&pages, "div.example", Default::default());
+    let t = pith::lab::site::learn::learn(&pages, "div.example", Default::default());
     let page = div_site_page(
         6,
         &format!("<blockquote>{quote}</blockquote>"),
@@ -690,14 +690,14 @@ fn a_list_between_the_articles_paragraphs_is_judged_not_dropped() {
     let widget = "Win a weekend by the sea in our summer quiz.";
     let pages: Vec<_> = (0..6)
         .map(|n| {
-            pith::site::learn::summarize(story_site_page(n, "", "").as_bytes(), None)
+            pith::lab::site::learn::summarize(story_site_page(n, "", "").as_bytes(), None)
                 .expect("summary")
         })
         .collect();
-    let t = pith::site::learn::learn(&pages, "story.example", Default::default());
-    let story = pith::extract::blocks::path_of("html.body.div.div");
-    assert!(!t.in_p(pith::extract::blocks::path_of("html.body.div")));
-    assert!(t.in_p(pith::extract::blocks::path_of("html.body.div.p")));
+    let t = pith::lab::site::learn::learn(&pages, "story.example", Default::default());
+    let story = pith::lab::extract::blocks::path_of("html.body.div.div");
+    assert!(!t.in_p(pith::lab::extract::blocks::path_of("html.body.div")));
+    assert!(t.in_p(pith::lab::extract::blocks::path_of("html.body.div.p")));
     assert!(!t.in_p(story) && t.knows(story), "the repeated box's path");
     let page = story_site_page(
         7,
@@ -778,7 +778,7 @@ fn real_article_text_between_content_blocks_is_kept() {
 #[test]
 #[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn judging_only_autos_blocks_changes_no_answer() {
-    use pith::extract::{auto, fastce};
+    use pith::lab::extract::{auto, fastce};
     let d = msv();
     let tuning = auto::Tuning::new(auto::Mode::Balanced, false);
     let (mut compared, mut matched) = (0, 0);
@@ -789,16 +789,16 @@ fn judging_only_autos_blocks_changes_no_answer() {
                 .iter()
                 .map(|f| {
                     let html = std::fs::read(f).expect("page");
-                    pith::site::learn::summarize(&html, None).expect("summary")
+                    pith::lab::site::learn::summarize(&html, None).expect("summary")
                 })
                 .collect();
             for (i, file) in files.iter().enumerate().take(3) {
-                let others = pith::site::learn::leave_out(&sums, i);
-                let t = pith::site::learn::learn(&others, "site", Default::default());
+                let others = pith::lab::site::learn::leave_out(&sums, i);
+                let t = pith::lab::site::learn::learn(&others, "site", Default::default());
                 let bytes = std::fs::read(file).expect("page");
-                let html = pith::decode::decode(&bytes, None, None).text;
+                let html = pith::lab::decode::decode(&bytes, None, None).text;
                 let arena = bumpalo::Bump::new();
-                let doc = pith::html::Document::parse(&html, &arena);
+                let doc = pith::lab::html::Document::parse(&html, &arena);
                 compared += 1;
                 let Some(whole) = fastce::detect(&doc, &t).selection else {
                     continue;
@@ -820,7 +820,7 @@ fn judging_only_autos_blocks_changes_no_answer() {
                 } else {
                     let nodes: Vec<u32> = auto.nodes.iter().copied().filter(in_whole).collect();
                     let (sel, algo) =
-                        fastce::with_auto(&doc, pith::extract::Selection { nodes }, auto);
+                        fastce::with_auto(&doc, pith::lab::extract::Selection { nodes }, auto);
                     (sel.nodes, algo)
                 };
                 assert_eq!(got, want, "{file}");

@@ -9,7 +9,7 @@ use run_util::pith_args as pith;
 
 use std::path::{Path, PathBuf};
 
-use pith::extract::blocks::{FNV_OFFSET, fnv1a};
+use pith::lab::extract::blocks::{FNV_OFFSET, fnv1a};
 use pith::site::{Family, LoadError, Member};
 
 fn tmp(name: &str) -> PathBuf {
@@ -26,14 +26,14 @@ fn good_family() -> Family {
         .map(|n| {
             let html =
                 std::fs::read(format!("../tests/pages/site-news/page{n}.html")).expect("page");
-            pith::site::learn::summarize(&html, None).expect("summary")
+            pith::lab::site::learn::summarize(&html, None).expect("summary")
         })
         .collect();
-    let member = |pages: &[pith::site::learn::PageSummary]| {
-        let t = pith::site::learn::learn(pages, "news.example", Default::default());
+    let member = |pages: &[pith::lab::site::learn::PageSummary]| {
+        let t = pith::lab::site::learn::learn(pages, "news.example", Default::default());
         assert!(!t.paths.is_empty() && !t.noncontent.is_empty());
         let tags: Vec<Vec<u64>> = pages.iter().map(|p| p.tags.clone()).collect();
-        let c = pith::site::cluster::single(&tags, K);
+        let c = pith::lab::site::cluster::single(&tags, K);
         Member {
             template: t,
             signature: c.clusters[0].signature.clone(),

@@ -63,21 +63,21 @@ impl Marks {
 /// The bits of [`Marks`].
 pub(super) mod mark {
     /// Has a block-level element child with text (so it is a container, not a paragraph).
-    pub const BLOCK_CHILD: u8 = 1;
+    pub(crate) const BLOCK_CHILD: u8 = 1;
     /// Hidden by its own attributes (`hidden`, `aria-hidden`, an inline style).
-    pub const HIDDEN: u8 = 1 << 1;
+    pub(crate) const HIDDEN: u8 = 1 << 1;
     /// Boilerplate or hidden, inherited from the ancestors.
-    pub const REMOVED: u8 = 1 << 2;
+    pub(crate) const REMOVED: u8 = 1 << 2;
     /// Inside a teaser summary.
-    pub const TEASER: u8 = 1 << 3;
+    pub(crate) const TEASER: u8 = 1 << 3;
     /// A paragraph-like element (it votes for a container).
-    pub const PARAGRAPH: u8 = 1 << 4;
+    pub(crate) const PARAGRAPH: u8 = 1 << 4;
     /// A root of the collected text.
-    pub const ROOT: u8 = 1 << 5;
+    pub(crate) const ROOT: u8 = 1 << 5;
     /// Inside the chosen container or a sibling that joined it.
-    pub const UNDER: u8 = 1 << 6;
+    pub(crate) const UNDER: u8 = 1 << 6;
     /// Taken by the collection pass (inherited from the parent).
-    pub const INSIDE: u8 = 1 << 7;
+    pub(crate) const INSIDE: u8 = 1 << 7;
 }
 
 /// One flag of [`Marks`], a `bool` per node.

@@ -54,7 +54,6 @@ mod trace;
 
 pub use ablate::{Rule, Rules};
 pub(crate) use hints::{COMMENT_HINT, element_hints};
-pub use stats::Stats;
 pub use trace::{Outcome, Trace};
 
 use crate::extract::Selection;

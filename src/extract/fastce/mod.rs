@@ -64,7 +64,7 @@
 //! both say so. `auto` runs first, so detection hashes the terms of only the extracted blocks
 //! that hold text `auto` selected ([`with_template`]).
 
-pub mod model;
+pub(crate) mod model;
 
 use std::ops::Range;
 
@@ -414,7 +414,7 @@ pub fn with_template(
 
 /// [`with_template`] with the page's blocks already found (by the family's pick,
 /// [`model::Family::pick`]).
-pub fn with_blocks(
+pub(crate) fn with_blocks(
     doc: &Document<'_>,
     pb: &PageBlocks,
     tpl: &Template,

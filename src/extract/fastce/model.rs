@@ -84,7 +84,7 @@ pub struct Template {
     pub known: Vec<u64>,
     /// Non-content blocks whose path is in P, sorted by path.
     pub noncontent: Vec<(u64, Features)>,
-    /// Fingerprints ([`Features::fingerprint`]) of every non-content block of the training
+    /// Fingerprints (`Features::fingerprint`) of every non-content block of the training
     /// pages, at any path, sorted: a block identical to one of them (cosine 1) is non-content
     /// wherever it sits, at 8 bytes a block instead of a whole vector.
     pub fingerprints: Vec<u64>,
@@ -591,7 +591,7 @@ pub enum Fault {
     Count(usize, usize),
     /// A host or path name is not UTF-8.
     NotUtf8,
-    /// Learned with this many feature dimensions, not [`DIMS`].
+    /// Learned with this many feature dimensions, not `DIMS`.
     Dimensions(u16),
     /// A parameter outside 0..1: its name and value.
     Parameter(&'static str, f32),

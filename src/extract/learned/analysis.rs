@@ -43,11 +43,11 @@ pub struct Block {
 
 /// One parsed page seen through `auto`'s trace and DANAg's profile: what the block features
 /// and the explain report are drawn from.
-pub struct Analysis<'p, 'a> {
+pub(crate) struct Analysis<'p, 'a> {
     /// The page.
     pub doc: &'p Document<'a>,
     /// The extraction settings the trace was recorded under.
-    pub opts: &'p extract::Options,
+    pub opts: &'p extract::AlgoOptions,
     /// `auto`'s trace (`None` for another algorithm).
     pub trace: Option<&'p Trace>,
     /// DANAg's profile.
@@ -60,7 +60,7 @@ pub struct Analysis<'p, 'a> {
 
 impl Analysis<'_, '_> {
     /// DANAg's smoothed value of `line` (0 past the profile).
-    pub fn diff(&self, line: usize) -> i64 {
+    pub(crate) fn diff(&self, line: usize) -> i64 {
         if line < self.profile.content.len() {
             danag::smoothed(self.profile, line)
         } else {
@@ -69,7 +69,7 @@ impl Analysis<'_, '_> {
     }
 
     /// The page's text blocks, cut as the text renderer cuts lines; blank-only runs left out.
-    pub fn blocks(&self, sel: &Selection) -> Vec<Block> {
+    pub(crate) fn blocks(&self, sel: &Selection) -> Vec<Block> {
         let doc = self.doc;
         let mut selected = vec![false; doc.tree.nodes.len()];
         for &id in &sel.nodes {
@@ -141,7 +141,7 @@ impl Analysis<'_, '_> {
     }
 
     /// The block's text, entities decoded, cells separated by tabs.
-    pub fn block_text(&self, b: &Block) -> String {
+    pub(crate) fn block_text(&self, b: &Block) -> String {
         let mut s = String::new();
         for &(id, _) in &b.nodes {
             if id == NONE {
@@ -154,12 +154,12 @@ impl Analysis<'_, '_> {
     }
 
     /// A text node with more than blanks (not a cell marker).
-    pub fn solid(&self, id: NodeId) -> bool {
+    pub(crate) fn solid(&self, id: NodeId) -> bool {
         id != NONE && !self.doc.raw_text(id).trim().is_empty()
     }
 
     /// The nearest block-level element holding a text node (its parent when none is).
-    pub fn owner(&self, text: NodeId) -> NodeId {
+    pub(crate) fn owner(&self, text: NodeId) -> NodeId {
         let tree = &self.doc.tree;
         if text == NONE {
             return NONE;
@@ -174,7 +174,7 @@ impl Analysis<'_, '_> {
 
     /// Per node: the ancestor-or-self that removed it (boilerplate or hidden), the chosen root
     /// it lies under, and the link-list block that cut it off; one forward pass.
-    pub fn node_reasons(&self) -> Reasons {
+    pub(crate) fn node_reasons(&self) -> Reasons {
         let nodes = &self.doc.tree.nodes;
         let n = nodes.len();
         let mut r = Reasons {
@@ -216,7 +216,7 @@ impl Analysis<'_, '_> {
     }
 
     /// `auto`'s class/id verdict and hidden flag of an element, read once per element.
-    pub fn hints(&self, r: &Reasons, id: NodeId) -> (i8, bool) {
+    pub(crate) fn hints(&self, r: &Reasons, id: NodeId) -> (i8, bool) {
         *r.hints
             .borrow_mut()
             .entry(id)
@@ -224,7 +224,7 @@ impl Analysis<'_, '_> {
     }
 
     /// The line lies in DANAg's selected regions.
-    pub fn in_danag(&self, line: u32) -> bool {
+    pub(crate) fn in_danag(&self, line: u32) -> bool {
         let line = line as usize;
         // The regions are disjoint and in order: a binary search, not a scan per block.
         let sel = self
@@ -250,7 +250,7 @@ fn nearest(parent: NodeId, marked: bool, i: usize) -> NodeId {
 }
 
 /// Per-node reasons of `auto` (see [`Analysis::node_reasons`]).
-pub struct Reasons {
+pub(crate) struct Reasons {
     /// The container's joined siblings, by node.
     pub is_sibling_root: Vec<bool>,
     /// `auto::element_hints` per element asked about: an element with 100,000 attributes may

@@ -23,7 +23,7 @@ pub const ANCESTOR_BUCKETS: usize = 32;
 /// Buckets of the hashed class/id words of the block's own element and its parent.
 pub const OWN_BUCKETS: usize = 16;
 
-/// The names of a block's numbers ([`Described::row`]), in order (the hashed buckets last:
+/// The names of a block's numbers (`Described::row`), in order (the hashed buckets last:
 /// `anc0..`, then `own0..`).
 pub const FEATURES: &[&str] = &[
     // The block's own text.
@@ -98,7 +98,7 @@ pub const FEATURES: &[&str] = &[
 ];
 
 /// The index of `auto_kept` in [`FEATURES`]: the share of the block's text `auto` kept.
-pub const AUTO_KEPT: usize = 8;
+pub(crate) const AUTO_KEPT: usize = 8;
 
 const _: () = assert!(matches!(FEATURES[AUTO_KEPT].as_bytes(), b"auto_kept"));
 
@@ -147,7 +147,7 @@ pub(crate) fn signature(doc: &Document<'_>, id: NodeId, tag: Tag) -> u64 {
 /// blocks and describes each, keeping every block's numbers: the second model reads the first
 /// one's probabilities of the whole page, so the extractor needs them all, as do the block
 /// table and the tests.
-pub fn describe(doc: &Document<'_>, opts: &extract::Options) -> Described {
+pub(crate) fn describe(doc: &Document<'_>, opts: &extract::AlgoOptions) -> Described {
     let mut trace = Trace::default();
     let selection = auto::extract_traced(doc, &opts.tuning(), Some(&mut trace));
     let profile = danag::profile(doc, Segments::Normalized);

@@ -26,10 +26,10 @@
 //! `--precision` (a kept block more surely content) and the best F2 for `--recall` (less
 //! content lost). How it does on pages it was not trained on is in `docs/model.md`.
 
-pub mod analysis;
-pub mod features;
-pub mod forest;
-pub mod model_file;
+pub(crate) mod analysis;
+pub(crate) mod features;
+pub(crate) mod forest;
+pub(crate) mod model_file;
 
 use std::sync::LazyLock;
 
@@ -148,11 +148,11 @@ pub fn model() -> &'static BlockModel {
 }
 
 /// The number of the second model's extra inputs ([`BlockModel::run_inputs`]).
-pub const RUN_FEATURES: usize = 8;
+pub(crate) const RUN_FEATURES: usize = 8;
 
 /// What the second model reads of the whole page from the first one's probabilities.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PageRun {
+pub(crate) struct PageRun {
     /// The mean probability of the page's blocks, summed in block order.
     pub mean: f64,
     /// The highest.
@@ -163,7 +163,7 @@ pub struct PageRun {
 
 impl PageRun {
     /// The page's numbers from the first model's probabilities `p` and each block's `words`.
-    pub fn new(p: &[f64], words: &[f64]) -> PageRun {
+    pub(crate) fn new(p: &[f64], words: &[f64]) -> PageRun {
         PageRun {
             // Summed in block order, as the trainer sums a page.
             mean: p.iter().fold(0.0, |a, &v| a + v) / p.len().max(1) as f64,
@@ -180,7 +180,7 @@ impl PageRun {
 /// F1 (`page`): where the block stands against its page. Computed as the trainer computes them
 /// (`neighbour_columns`): in f64, the window summed from the farthest next block to the
 /// farthest previous one, then rounded to f32.
-pub fn run_inputs(p: &[f64], i: usize, page: PageRun) -> [f32; RUN_FEATURES] {
+pub(crate) fn run_inputs(p: &[f64], i: usize, page: PageRun) -> [f32; RUN_FEATURES] {
     let at = |j: Option<usize>| j.and_then(|j| p.get(j)).copied();
     let or_none = |v: Option<f64>| v.map_or(-1.0, |v| v as f32);
     let (mut total, mut count) = (0.0f64, 0u32);
@@ -215,9 +215,9 @@ pub fn run_inputs(p: &[f64], i: usize, page: PageRun) -> [f32; RUN_FEATURES] {
 
 /// The two models' raw scores of every block of a description: the first model's over the
 /// block's numbers, and the second model's over those and the first one's probabilities
-/// around the block ([`run_inputs`]); the second one's logistic is the probability of content
+/// around the block (`run_inputs`); the second one's logistic is the probability of content
 /// the thresholds apply to. The blocks' rows are laid out once, in one buffer, and each
-/// forest walks them tree by tree ([`Forest::raw_rows`]).
+/// forest walks them tree by tree (`Forest::raw_rows`).
 pub fn raw_scores(d: &Described) -> (Vec<f64>, Vec<f64>) {
     let m = model();
     let n = d.blocks.len();
@@ -316,7 +316,7 @@ impl Threshold {
 
 /// The thresholds for `auto`'s mode names: F1's for [`Mode::Balanced`], F0.5's for
 /// [`Mode::Precision`], F2's for [`Mode::Recall`].
-pub fn threshold(mode: Mode) -> Threshold {
+pub(crate) fn threshold(mode: Mode) -> Threshold {
     let m = model();
     match mode {
         Mode::Balanced => m.threshold,
@@ -326,30 +326,30 @@ pub fn threshold(mode: Mode) -> Threshold {
 }
 
 /// Whether `auto` kept some of block `i`'s text (the trainer's `auto_kept > 0`).
-pub fn auto_kept(d: &Described, i: usize) -> bool {
+pub(crate) fn auto_kept(d: &Described, i: usize) -> bool {
     d.row(i).get(features::AUTO_KEPT).is_some_and(|&v| v > 0.0)
 }
 
 /// The options the features are computed under: the ones the model was trained on (`auto`
 /// balanced, without comments, every rule on), whatever the caller's mode; the mode only
 /// moves the threshold.
-fn trained_options() -> extract::Options {
-    extract::Options {
+fn trained_options() -> extract::AlgoOptions {
+    extract::AlgoOptions {
         mode: Mode::Balanced,
         comments: false,
         rules_off: auto::Rules::NONE,
-        ..extract::Options::default()
+        ..extract::AlgoOptions::default()
     }
 }
 
 /// Whether `auto` under `opts` without comments is `auto` as the model reads it (the options of
 /// [`describe`], [`trained_options`]: the balanced mode with every rule on).
-pub fn trained_on(opts: &extract::Options) -> bool {
+pub(crate) fn trained_on(opts: &extract::AlgoOptions) -> bool {
     let trained = trained_options();
     opts.mode == trained.mode && opts.rules_off == trained.rules_off
 }
 
-/// Describes the page as the model reads it ([`features::describe`] under the options the
+/// Describes the page as the model reads it (`features::describe` under the options the
 /// model was trained on).
 pub fn describe(doc: &Document<'_>) -> Described {
     features::describe(doc, &trained_options())
@@ -358,7 +358,7 @@ pub fn describe(doc: &Document<'_>) -> Described {
 /// Whether the model reads the page: a page of more text nodes (that are not blank) than
 /// [`max_blocks`] gets `auto`'s selection instead ([`crate::extract::run`]). A block is made
 /// of text nodes, so that bounds the page's blocks before any is cut.
-pub fn reads(doc: &Document<'_>) -> bool {
+pub(crate) fn reads(doc: &Document<'_>) -> bool {
     let max = max_blocks(doc.src.len());
     // A page of fewer nodes than that (every real page) has fewer text nodes: no pass.
     if doc.tree.nodes.len() <= max {
@@ -382,7 +382,7 @@ pub fn reads(doc: &Document<'_>) -> bool {
 /// page of more (hostile markup: four million `<p>x` in 16 MB took 9.6 GB and three minutes)
 /// gets `auto`'s selection. The pages of `../shared/data` have at most 4,100 text nodes that
 /// are not blank, and a forum page of 1.2 MB in its WARC samples over 16,000.
-pub fn max_blocks(page_bytes: usize) -> usize {
+pub(crate) fn max_blocks(page_bytes: usize) -> usize {
     MIN_MAX_BLOCKS.max(page_bytes / BYTES_PER_BLOCK)
 }
 
@@ -400,7 +400,7 @@ const BYTES_PER_BLOCK: usize = 2048;
 /// best F1), which is why [`Threshold`]s are fractions of F*. 0 for a page without words.
 /// Summed as the trainer sums (`page_best`: the total in block order, the prefixes in sorted
 /// order), so F* is the same f64 (tests/it/block_model.rs).
-pub fn best_f1(p: &[f64], words: &[f64]) -> f64 {
+pub(crate) fn best_f1(p: &[f64], words: &[f64]) -> f64 {
     let total = p.iter().zip(words).fold(0.0, |a, (&p, &w)| a + p * w);
     let mut order: Vec<usize> = (0..p.len().min(words.len())).collect();
     // A stable sort: ties stay in block order, as numpy's stable argsort leaves them.
@@ -434,11 +434,11 @@ pub struct Judged {
 
 /// Each block's probability of content and the probability it must reach: `mode`'s
 /// [`Threshold::need`], by whether `auto` kept it, on the page's [`best_f1`].
-pub fn judge(d: &Described, mode: Mode) -> Judged {
+pub(crate) fn judge(d: &Described, mode: Mode) -> Judged {
     judge_scores(d, &raw_scores(d).1, mode)
 }
 
-/// [`judge`] from the second model's raw scores of the page's blocks (`raw`, from
+/// `judge` from the second model's raw scores of the page's blocks (`raw`, from
 /// [`raw_scores`]), for a caller that has them already.
 pub fn judge_scores(d: &Described, raw: &[f64], mode: Mode) -> Judged {
     let t = threshold(mode);
@@ -456,7 +456,7 @@ pub fn judge_scores(d: &Described, raw: &[f64], mode: Mode) -> Judged {
 }
 
 /// The text nodes of every block whose probability reaches its threshold (`judged`, from
-/// [`judge`]), in document order. When no block reaches it, `auto`'s selection: the model
+/// `judge`), in document order. When no block reaches it, `auto`'s selection: the model
 /// corrects `auto` block by block, and with no block it is sure of, a page that has text must
 /// not come out empty.
 pub fn select(d: Described, judged: &[(f64, f64)]) -> Selection {
@@ -476,15 +476,15 @@ pub fn select(d: Described, judged: &[(f64, f64)]) -> Selection {
     sel
 }
 
-/// The block model's selection of the page under `mode` ([`describe`], then [`selection`]);
-/// `auto`'s on a page the model does not read ([`reads`]).
+/// The block model's selection of the page under `mode` ([`describe`], then `selection`);
+/// `auto`'s on a page the model does not read (`reads`).
 pub fn extract(doc: &Document<'_>, mode: Mode) -> Selection {
     if reads(doc) {
         selection(describe(doc), mode)
     } else {
         auto::extract(
             doc,
-            &extract::Options {
+            &extract::AlgoOptions {
                 mode,
                 ..trained_options()
             }
@@ -495,7 +495,7 @@ pub fn extract(doc: &Document<'_>, mode: Mode) -> Selection {
 
 /// What the block model's selection comes with.
 #[derive(Debug)]
-pub struct Judgement {
+pub(crate) struct Judgement {
     /// The page's best expected F1 ([`Judged::best_f1`]): how much of the page the model
     /// expects its selection to get right, its confidence.
     pub best_f1: f64,
@@ -506,12 +506,12 @@ pub struct Judgement {
 
 /// The block model's selection of a described page under `mode` ([`judge`], then
 /// [`select`]), for a caller that reads the description too.
-pub fn selection(d: Described, mode: Mode) -> Selection {
+pub(crate) fn selection(d: Described, mode: Mode) -> Selection {
     selection_judged(d, mode).0
 }
 
 /// [`selection`] with its [`Judgement`].
-pub fn selection_judged(d: Described, mode: Mode) -> (Selection, Judgement) {
+pub(crate) fn selection_judged(d: Described, mode: Mode) -> (Selection, Judgement) {
     let judged = judge(&d, mode);
     let rules = Selection {
         nodes: d.selection.nodes.clone(),

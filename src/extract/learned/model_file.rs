@@ -24,9 +24,9 @@ use std::fmt;
 use super::forest::{Forest, Node, down32};
 
 /// The file's first bytes.
-pub const MAGIC: &[u8; 8] = b"PITHMODL";
+pub(crate) const MAGIC: &[u8; 8] = b"PITHMODL";
 /// The format's version this reader reads.
-pub const VERSION: u32 = 1;
+pub(crate) const VERSION: u32 = 1;
 
 /// Why a model file was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,7 +72,7 @@ enum Entry {
 
 /// A model file, read and checked.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ModelFile {
+pub(crate) struct ModelFile {
     entries: Vec<(String, Entry)>,
 }
 
@@ -146,7 +146,7 @@ impl<'a> Bytes<'a> {
 
 impl ModelFile {
     /// Reads and checks a model file.
-    pub fn parse(bytes: &[u8]) -> Result<ModelFile, ModelError> {
+    pub(crate) fn parse(bytes: &[u8]) -> Result<ModelFile, ModelError> {
         let mut b = Bytes { rest: bytes };
         if b.take(MAGIC.len()).map_err(|_| ModelError::Magic)? != MAGIC {
             return Err(ModelError::Magic);
@@ -194,7 +194,7 @@ impl ModelFile {
     }
 
     /// The strings entry `name`.
-    pub fn strings(&self, name: &str) -> Result<&[String], ModelError> {
+    pub(crate) fn strings(&self, name: &str) -> Result<&[String], ModelError> {
         match self.get(name) {
             Some(Entry::Strings(v)) => Ok(v),
             _ => Err(ModelError::Missing(name.to_string())),
@@ -202,7 +202,7 @@ impl ModelFile {
     }
 
     /// The numbers entry `name`.
-    pub fn numbers(&self, name: &str) -> Result<&[f64], ModelError> {
+    pub(crate) fn numbers(&self, name: &str) -> Result<&[f64], ModelError> {
         match self.get(name) {
             Some(Entry::Numbers(v)) => Ok(v),
             _ => Err(ModelError::Missing(name.to_string())),
@@ -210,7 +210,7 @@ impl ModelFile {
     }
 
     /// The forest entry `name`, taken out of the file (no copy of its arrays).
-    pub fn take_forest(&mut self, name: &str) -> Result<Forest, ModelError> {
+    pub(crate) fn take_forest(&mut self, name: &str) -> Result<Forest, ModelError> {
         let at = self
             .entries
             .iter()
@@ -222,7 +222,8 @@ impl ModelFile {
     }
 
     /// The forest entry `name`.
-    pub fn forest(&self, name: &str) -> Result<&Forest, ModelError> {
+    #[cfg(test)]
+    pub(crate) fn forest(&self, name: &str) -> Result<&Forest, ModelError> {
         match self.get(name) {
             Some(Entry::Forest(f)) => Ok(f),
             _ => Err(ModelError::Missing(name.to_string())),

@@ -5,7 +5,7 @@
 use super::*;
 
 /// The date in a URL's path (`/2020/06/16/`, `/2020-06-16-`, `/20200616/`), ISO.
-pub fn url_date(url: &str) -> Option<String> {
+pub(crate) fn url_date(url: &str) -> Option<String> {
     let path = url.split(['?', '#']).next()?;
     let path = match path.find("://") {
         Some(i) => &path[i + 3..],
@@ -49,7 +49,7 @@ pub fn url_date(url: &str) -> Option<String> {
 
 /// The month in a URL's path (`/wp-content/uploads/2023/10/`, `/files/2020-02/`) as its first
 /// day, ISO: where publishing systems file an upload, in the month it was uploaded.
-pub fn url_month(url: &str) -> Option<String> {
+pub(crate) fn url_month(url: &str) -> Option<String> {
     let path = url.split(['?', '#']).next()?;
     let b = path.as_bytes();
     let digits = |s: usize, n: usize| {
@@ -75,7 +75,8 @@ pub fn url_month(url: &str) -> Option<String> {
 /// 08:35:30`: a date, `T` or a space, `hh:mm`), or with `timed` false the first ISO date
 /// (`2024-04-25`, not inside a longer number), within [`TIMESTAMP_SCAN_BYTES`]: in a script,
 /// an attribute or the text. htmldate's time stamp rescue and loose date search.
-pub fn markup_date(src: &str, timed: bool) -> Option<String> {
+#[cfg(test)]
+pub(crate) fn markup_date(src: &str, timed: bool) -> Option<String> {
     let (date_time, date) = markup_dates(src, timed);
     if timed { date_time } else { date }
 }
@@ -131,7 +132,8 @@ pub(super) fn markup_dates(src: &str, timed: bool) -> (Option<String>, Option<St
 /// The year of a copyright notice in a text (`© 2019-2024 Example`, `Copyright &copy; 2024`):
 /// the last of the years right after a [`COPYRIGHT_MARKS`] mark, within [`COPYRIGHT_GAP`]
 /// characters.
-pub fn copyright_year(text: &str) -> Option<u32> {
+#[cfg(test)]
+pub(crate) fn copyright_year(text: &str) -> Option<u32> {
     let at = copyright_marks().find(text)?.end();
     year_after_mark(text.get(at..)?)
 }
@@ -478,7 +480,7 @@ pub(super) fn ymd(y: u32, m: u32, d: u32) -> Option<String> {
 /// Month names and abbreviations, lower case: English, German, French, Spanish, Italian,
 /// Portuguese and Dutch (the languages of most pages in the evaluation sets that write dates
 /// in words). A word must be one of these exactly, so `mayor` or `summary` is never a month.
-pub const MONTHS: &[(&str, u32)] = &[
+pub(crate) const MONTHS: &[(&str, u32)] = &[
     ("jan", 1),
     ("january", 1),
     ("januar", 1),
@@ -567,7 +569,7 @@ pub const MONTHS: &[(&str, u32)] = &[
 /// A date as ISO 8601: `YYYY-MM-DD`, or `YYYY-MM-DDThh:mm[:ss][offset]` when the value gives
 /// a time. Reads ISO forms, `YYYY/MM/DD`, `YYYY.MM.DD`, `YYYYMMDD`, CJK `2020年06月16日 02:31`,
 /// `DD.MM.YYYY`, `16 June 2020`, `June 16, 2020` and RFC 2822; `None` for anything else.
-pub fn iso_date(s: &str) -> Option<String> {
+pub(crate) fn iso_date(s: &str) -> Option<String> {
     let s = s.trim();
     let n = numbers(s);
     let gap = |a: &Num, b: &Num| &s[a.end..b.start];

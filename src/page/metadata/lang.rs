@@ -24,8 +24,8 @@ pub(super) fn declared_lang(f: &Found) -> Option<String> {
 /// A language declaration as a lower-case BCP 47 tag (`en`, `en-gb`, `zh-hant`, `es-419`), or
 /// `None` when it names no language. Read from every form pages and servers write: `en_US`,
 /// `EN`, a list (`en-US,en;q=0.9`: the first), a three-letter code (`eng` → `en`, `ger` →
-/// `de`: [`LANG_ALIASES`]), a language's name (`Japanese` → `ja`, `Deutsch` → `de`). The
-/// primary language must be a known code ([`ISO639_1`], [`LANG_THREE_LETTER`], [`LANGUAGES`]);
+/// `de`: `LANG_ALIASES`), a language's name (`Japanese` → `ja`, `Deutsch` → `de`). The
+/// primary language must be a known code (`ISO639_1`, `LANG_THREE_LETTER`, `LANGUAGES`);
 /// the subtags after it are kept while they have the shape of a script, region or variant
 /// (an extension or a malformed subtag ends the tag: `en-US-x-foo` → `en-us`).
 pub fn lang_tag(raw: &str) -> Option<String> {
@@ -108,7 +108,7 @@ pub(super) fn listed_name(name: &str) -> Option<&'static str> {
 /// The language of `text` by whatlang, as an ISO 639-1 code where there is one (639-3
 /// otherwise), when whatlang calls its answer reliable; always `None` without the `lang`
 /// feature.
-pub fn detect_lang(text: &str) -> Option<&'static str> {
+pub(crate) fn detect_lang(text: &str) -> Option<&'static str> {
     let mut end = text.len().min(DETECT_MAX_BYTES);
     while !text.is_char_boundary(end) {
         end -= 1;

@@ -60,11 +60,11 @@ mod site;
 mod tests;
 
 use author::*;
-pub use dates::*;
+pub(crate) use dates::*;
 use jsonld::*;
 pub use lang::*;
-pub use settings::*;
-pub use site::*;
+pub(crate) use settings::*;
+pub(crate) use site::*;
 
 use serde_json::Value;
 
@@ -72,7 +72,7 @@ use crate::html::{Document, Kind, NodeId, Tag, entities};
 
 /// A page's metadata; every field `None` or empty when the page does not give it.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Metadata {
+pub(crate) struct Metadata {
     /// The page's URL as the page declares it (`<link rel=canonical>`, else `og:url`), resolved
     /// against its `<base href>` and the caller's URL; only an absolute `http(s)` URL
     /// ([`own_url`]). The caller's URL itself is not copied here: an output gives it first.
@@ -146,7 +146,7 @@ impl Found {
 /// Reads the metadata of a parsed page; `text` is its extracted plain text, never Markdown
 /// (for language detection when none is declared), `url` the page's URL when the caller knows
 /// it (a WARC record's, the command line's): a date in its path is a stated date.
-pub fn read(doc: &Document, text: &str, url: Option<&str>) -> Metadata {
+pub(crate) fn read(doc: &Document, text: &str, url: Option<&str>) -> Metadata {
     let f = collect(doc);
     let declared_author = declared_author(&f);
     let declared_date = declared_date(&f, url);

@@ -5,21 +5,21 @@
 /// CMS templates use (`Story - WSJ`, `Site | Page`, `Page — Site`, `Page · Site`, `Site: Page`).
 /// Each needs the spaces around it except `:` (written `Site: Page`), so a hyphenated word or a
 /// time (`10:30`) is never cut.
-pub const TITLE_SEPARATORS: &[&str] = &[
+pub(crate) const TITLE_SEPARATORS: &[&str] = &[
     " | ", " - ", " – ", " — ", " · ", " • ", " :: ", " » ", " « ", " / ", ": ",
 ];
 
 /// A title part longer than this (characters) is never taken for a site name: site names are
 /// short, and cutting a long part would lose half a headline.
-pub const SITENAME_MAX_CHARS: usize = 60;
+pub(crate) const SITENAME_MAX_CHARS: usize = 60;
 
 /// A title part that contains the site name is the site name when it is at most this many
 /// characters longer (`WSJ Tech` for `WSJ`), not a headline that mentions the site (`The
 /// Guardian view on Hong Kong`).
-pub const SITENAME_EXTRA_CHARS: usize = 10;
+pub(crate) const SITENAME_EXTRA_CHARS: usize = 10;
 
 /// `<meta name|property>` naming the author (trafilatura's list, lower case).
-pub const AUTHOR_META: &[&str] = &[
+pub(crate) const AUTHOR_META: &[&str] = &[
     "author",
     "article:author",
     "authors",
@@ -38,7 +38,7 @@ pub const AUTHOR_META: &[&str] = &[
 
 /// Class or id words of byline elements (`<span class="author-name">`), as trafilatura's
 /// author XPaths and the common CMS templates spell them.
-pub const AUTHOR_CLASSES: &[&str] = &[
+pub(crate) const AUTHOR_CLASSES: &[&str] = &[
     "author",
     "byline",
     "byl",
@@ -50,7 +50,7 @@ pub const AUTHOR_CLASSES: &[&str] = &[
 
 /// Words that lead a byline's name in, dropped (ASCII case-insensitively, followed by `:` or a
 /// space), longest first.
-pub const BYLINE_LEADS: &[&str] = &[
+pub(crate) const BYLINE_LEADS: &[&str] = &[
     "authored by",
     "sponsored by",
     "article by",
@@ -72,7 +72,7 @@ pub const BYLINE_LEADS: &[&str] = &[
 ];
 
 /// Words that end the name in a byline's text (what follows is its date or role).
-pub const BYLINE_STOPS: &[&str] = &[
+pub(crate) const BYLINE_STOPS: &[&str] = &[
     " last ",
     " is a ",
     " about the author",
@@ -93,7 +93,7 @@ pub const BYLINE_STOPS: &[&str] = &[
 
 /// News agencies that bylines name after the reporter (`Tom Davies Associated Press`): dropped
 /// from the end of an author value that has a name before them.
-pub const AGENCIES: &[&str] = &[
+pub(crate) const AGENCIES: &[&str] = &[
     "Associated Press",
     "AP",
     "Reuters",
@@ -105,12 +105,12 @@ pub const AGENCIES: &[&str] = &[
 
 /// Words in a byline's name at most: more is a sentence in an element whose class says
 /// `author` (an author box's biography, a teaser), not a name; the next byline is read.
-pub const BYLINE_MAX_WORDS: usize = 12;
+pub(crate) const BYLINE_MAX_WORDS: usize = 12;
 
 /// Words that are never an author's name on their own: what a byline element holds when it
 /// has no name (`Updated`, `Follow`, `Written By`), or an article before an agency (`The
 /// Associated Press`).
-pub const NOT_NAMES: &[&str] = &[
+pub(crate) const NOT_NAMES: &[&str] = &[
     "the",
     "by",
     "updated",
@@ -130,7 +130,7 @@ pub const NOT_NAMES: &[&str] = &[
 /// Editor`, `Mateusz Haberny Founder at Oakywood`): the name ends before the first of them
 /// that follows at least two words, or before the [`ROLE_QUALIFIERS`] right before it, or at
 /// a comma before it (`Paul Frew, Home and Digital Security Expert`).
-pub const ROLE_WORDS: &[&str] = &[
+pub(crate) const ROLE_WORDS: &[&str] = &[
     "writer",
     "editor",
     "founder",
@@ -153,7 +153,7 @@ pub const ROLE_WORDS: &[&str] = &[
 
 /// Words that qualify a role (`Contributing Writer`, `AP National Political Writer`, `News
 /// reporter`, `Editorial Staff`): part of the role when right before a [`ROLE_WORDS`] word.
-pub const ROLE_QUALIFIERS: &[&str] = &[
+pub(crate) const ROLE_QUALIFIERS: &[&str] = &[
     "former",
     "senior",
     "managing",
@@ -175,10 +175,10 @@ pub const ROLE_QUALIFIERS: &[&str] = &[
 
 /// Byline text outside these lengths (characters) is not a name: too short is an initial or
 /// a stray letter, longer is a sentence or a whole block (trafilatura's limits, 2 < len < 120).
-pub const AUTHOR_CHARS: std::ops::Range<usize> = 3..120;
+pub(crate) const AUTHOR_CHARS: std::ops::Range<usize> = 3..120;
 
 /// Open Graph and `article:*` properties of the publication date.
-pub const DATE_OG: &[&str] = &[
+pub(crate) const DATE_OG: &[&str] = &[
     "article:published_time",
     "article:published",
     "og:published_time",
@@ -187,7 +187,7 @@ pub const DATE_OG: &[&str] = &[
 ];
 
 /// Dublin Core names of the publication date.
-pub const DATE_DC: &[&str] = &[
+pub(crate) const DATE_DC: &[&str] = &[
     "dc.date",
     "dc.date.issued",
     "dc.date.created",
@@ -198,7 +198,7 @@ pub const DATE_DC: &[&str] = &[
 ];
 
 /// Other meta names publishers use for the publication date.
-pub const DATE_OTHER: &[&str] = &[
+pub(crate) const DATE_OTHER: &[&str] = &[
     "date",
     "pubdate",
     "publishdate",
@@ -219,7 +219,7 @@ pub const DATE_OTHER: &[&str] = &[
 
 /// Meta names of the date a page was last modified: its date when it states no publication
 /// date (then ranked with the guesses, below a date in the page's URL).
-pub const DATE_MODIFIED: &[&str] = &[
+pub(crate) const DATE_MODIFIED: &[&str] = &[
     "article:modified_time",
     "og:updated_time",
     "article:modified",
@@ -234,7 +234,7 @@ pub const DATE_MODIFIED: &[&str] = &[
 
 /// Keys of the publication date in script-rendered pages' JSON state (Next.js, Nuxt, Gatsby,
 /// WordPress' REST output), read as the last guess ([`script_date`]).
-pub const SCRIPT_DATE_KEYS: &[&str] = &[
+pub(crate) const SCRIPT_DATE_KEYS: &[&str] = &[
     "\"datePublished",
     "\"publishedAt",
     "\"published_at",
@@ -248,11 +248,11 @@ pub const SCRIPT_DATE_KEYS: &[&str] = &[
 
 /// Occurrences of each key looked at: a page of thousands of records (a feed) has the page's
 /// own date first, if at all.
-pub const SCRIPT_DATE_TRIES: usize = 20;
+pub(crate) const SCRIPT_DATE_TRIES: usize = 20;
 
 /// Class, id or itemprop words of elements that hold the page's date as text
 /// (`<span class="article-publish-date">November 19, 2019</span>`), as htmldate looks for them.
-pub const DATE_CLASSES: &[&str] = &[
+pub(crate) const DATE_CLASSES: &[&str] = &[
     "date",
     "publish",
     "posted",
@@ -265,38 +265,38 @@ pub const DATE_CLASSES: &[&str] = &[
 
 /// Texts longer than this (bytes) are not read for a date: a date line is short, and a
 /// paragraph that mentions a date is not the page's.
-pub const DATE_TEXT_MAX_BYTES: usize = 120;
+pub(crate) const DATE_TEXT_MAX_BYTES: usize = 120;
 
 /// A UTC time stamp before this hour (UTC) can fall on the day before in a zone west of UTC
 /// (down to UTC−12): [`is_local_day_of`].
-pub const UTC_WEST_HOURS: u32 = 12;
+pub(crate) const UTC_WEST_HOURS: u32 = 12;
 /// A UTC time stamp from this hour (UTC) on can fall on the day after in a zone east of UTC
 /// (up to UTC+14).
-pub const UTC_EAST_HOURS: u32 = 10;
+pub(crate) const UTC_EAST_HOURS: u32 = 10;
 
 /// Words that open a copyright notice (`© 2024`, `Copyright 2019-2024`, `(c) 2024`): its last
 /// year is the page's year of last resort ([`copyright_year`]), as htmldate reads it.
-pub const COPYRIGHT_MARKS: &[&str] = &["©", "&copy;", "&#169;", "copyright", "(c)"];
+pub(crate) const COPYRIGHT_MARKS: &[&str] = &["©", "&copy;", "&#169;", "copyright", "(c)"];
 
 /// Characters between a copyright mark and its year at most (`© Example Media Group, Inc.
 /// 2024`): a year further on is not the notice's.
-pub const COPYRIGHT_GAP: usize = 60;
+pub(crate) const COPYRIGHT_GAP: usize = 60;
 
 /// Text nodes after a copyright mark without a year that are read for its year (`©
 /// <a>Example Media</a> 2024`).
-pub const COPYRIGHT_NODES: u8 = 3;
+pub(crate) const COPYRIGHT_NODES: u8 = 3;
 
 /// Bytes of a page's source scanned for a date-time ([`markup_date`]) at most: the head
 /// and the start of the body, where a render or publication time stamp is, on any page size.
-pub const TIMESTAMP_SCAN_BYTES: usize = 4 << 20;
+pub(crate) const TIMESTAMP_SCAN_BYTES: usize = 4 << 20;
 
 /// Years accepted in a date: before the web or far ahead is a misread number (htmldate's
 /// lower bound is 1995; 1990 leaves room for archived pages about their own date).
-pub const YEARS: std::ops::RangeInclusive<u32> = 1990..=2100;
+pub(crate) const YEARS: std::ops::RangeInclusive<u32> = 1990..=2100;
 
 /// Meta names of the publisher, for `sitename` (trafilatura's list less `twitter:site`, which
 /// comes after them).
-pub const SITENAME_META: &[&str] = &[
+pub(crate) const SITENAME_META: &[&str] = &[
     "application-name",
     "publisher",
     "dc.publisher",
@@ -306,7 +306,7 @@ pub const SITENAME_META: &[&str] = &[
 ];
 
 /// Meta names holding keywords, for `tags`.
-pub const TAG_META: &[&str] = &[
+pub(crate) const TAG_META: &[&str] = &[
     "keywords",
     "news_keywords",
     "parsely-tags",
@@ -319,7 +319,7 @@ pub const TAG_META: &[&str] = &[
 /// subtag is one of them (or a three-letter code below), so that a country code written as a
 /// language (`jp`, `uk` for Ukrainian is a language but `gb` is not), a charset (`utf-8`) or a
 /// placeholder (`x-default`, `und`) is dropped and the next declaration read.
-pub const ISO639_1: &str = "aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs \
+pub(crate) const ISO639_1: &str = "aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs \
     ca ce ch co cr cs cu cv cy da de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn \
     gu gv ha he hi ho hr ht hu hy hz ia id ie ig ii ik io is it iu ja jv ka kg ki kj kk kl km kn \
     ko kr ks ku kv kw ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na nb nd ne ng \
@@ -332,7 +332,7 @@ pub const ISO639_1: &str = "aa ab ae af ak am an ar as av ay az ba be bg bh bi b
 /// Moldavian), and the ISO 639-2/B three-letter codes pages copy from library catalogues
 /// (`ger`, `fre`). Three-letter 639-3 codes with a two-letter one (`eng`, `jpn`) are mapped by
 /// the table of [`detect_lang`]'s codes.
-pub const LANG_ALIASES: &[(&str, &str)] = &[
+pub(crate) const LANG_ALIASES: &[(&str, &str)] = &[
     ("iw", "he"),
     ("in", "id"),
     ("ji", "yi"),
@@ -362,7 +362,7 @@ pub const LANG_ALIASES: &[(&str, &str)] = &[
 /// Three-letter language codes kept as they are: languages pages declare that have no
 /// two-letter code (Filipino, Cantonese, Hawaiian, Cebuano, Swiss German, Asturian, Low
 /// German, Konkani, Maithili).
-pub const LANG_THREE_LETTER: &[&str] = &[
+pub(crate) const LANG_THREE_LETTER: &[&str] = &[
     "fil", "yue", "haw", "ceb", "gsw", "ast", "nds", "kok", "mai",
 ];
 
@@ -370,7 +370,7 @@ pub const LANG_THREE_LETTER: &[&str] = &[
 /// (whatlang's `Lang::code`, `eng_name` and `name`, in its order). Declared languages are read
 /// by this table, not by whatlang, so that a build without the `lang` feature (no whatlang)
 /// reads a page's declaration as the default build does; a test holds it to whatlang's.
-pub const LANGUAGES: &[(&str, &str, &str)] = &[
+pub(crate) const LANGUAGES: &[(&str, &str, &str)] = &[
     ("epo", "Esperanto", "Esperanto"),
     ("eng", "English", "English"),
     ("rus", "Russian", "Русский"),
@@ -447,7 +447,7 @@ pub const LANGUAGES: &[(&str, &str, &str)] = &[
 /// `Content-Language`, `English` in `<meta name=language>`) are read by the names of
 /// [`LANGUAGES`], in English and in the language itself (`Deutsch`, `Русский`), and these,
 /// which whatlang names otherwise (`Mandarin`) or not at all.
-pub const LANG_NAMES: &[(&str, &str)] = &[
+pub(crate) const LANG_NAMES: &[(&str, &str)] = &[
     ("chinese", "zh"),
     ("simplified chinese", "zh-hans"),
     ("traditional chinese", "zh-hant"),
@@ -463,7 +463,7 @@ pub const LANG_NAMES: &[(&str, &str)] = &[
 /// `Oscar de la Hoya`, `Ahmed bin Salem`) or between two names (`Jane Doe and John Roe`): any
 /// other lower-case word in a name that has capitals makes it a phrase, not a person (`The
 /// Russian and Syrian defense ministries`).
-pub const NAME_PARTICLES: &[&str] = &[
+pub(crate) const NAME_PARTICLES: &[&str] = &[
     "van", "von", "der", "den", "de", "del", "della", "di", "da", "das", "dos", "du", "la", "le",
     "ter", "ten", "zu", "bin", "binti", "ibn", "al", "el", "y", "e", "i", "and", "und", "et", "og",
     "och", "en", "&",
@@ -472,29 +472,29 @@ pub const NAME_PARTICLES: &[&str] = &[
 /// A label before a colon ahead of a name (`Текст: Венера Ерофеева`, `Photos: Jane Doe`,
 /// `Text und Fotos: Max Muster`) has at most this many words; a longer head before a colon is
 /// a sentence, kept as it is (and then refused as a name by its length or words).
-pub const AUTHOR_LABEL_MAX_WORDS: usize = 3;
+pub(crate) const AUTHOR_LABEL_MAX_WORDS: usize = 3;
 
 /// Bytes of one JSON-LD script read at most: real ones are a few KB; a larger one is data
 /// dumped into the page, not the page's description.
-pub const LD_MAX_SCRIPT: usize = 256 << 10;
+pub(crate) const LD_MAX_SCRIPT: usize = 256 << 10;
 /// Bytes of JSON-LD read per page in all.
-pub const LD_MAX_TOTAL: usize = 1 << 20;
+pub(crate) const LD_MAX_TOTAL: usize = 1 << 20;
 /// JSON-LD scripts read per page at most.
-pub const LD_MAX_SCRIPTS: usize = 32;
+pub(crate) const LD_MAX_SCRIPTS: usize = 32;
 /// JSON values visited per page at most (a flat array of millions of items is within the
 /// size caps but not worth walking).
-pub const LD_MAX_NODES: usize = 20_000;
+pub(crate) const LD_MAX_NODES: usize = 20_000;
 
 /// Bytes of the extracted text given to language detection: whatlang was a quarter of
 /// `--format json`'s time on CleanEval's pages (mostly undeclared) with 4 KB; its answer on the
 /// first 1 KB (150-200 words) is as reliable, and the cost stays constant on long pages.
-pub const DETECT_MAX_BYTES: usize = 1024;
+pub(crate) const DETECT_MAX_BYTES: usize = 1024;
 
 /// Characters kept of a description (a page that puts its whole article there).
-pub const DESCRIPTION_MAX_CHARS: usize = 1000;
+pub(crate) const DESCRIPTION_MAX_CHARS: usize = 1000;
 
 /// Categories and tags kept at most (keyword stuffing).
-pub const LIST_MAX: usize = 50;
+pub(crate) const LIST_MAX: usize = 50;
 
 /// JSON-LD types whose fields describe the page itself (schema.org's CreativeWork kinds pages
 /// use); others (`BreadcrumbList`, `ImageObject`, `Organization`...) give only the site name.
@@ -530,31 +530,31 @@ pub(super) const LD_ARTICLE_TYPES: &[&str] = &[
 /// `date_source`: a publication date the page declares (JSON-LD `datePublished`,
 /// `article:published_time`, `<meta itemprop=datePublished>`, Dublin Core, other publication
 /// meta names, `<time pubdate>`).
-pub const DATE_PUBLISHED: &str = "published";
+pub(crate) const DATE_PUBLISHED: &str = "published";
 /// `date_source`: a `<time datetime>` not marked as the publication date.
-pub const DATE_TIME: &str = "time";
+pub(crate) const DATE_TIME: &str = "time";
 /// `date_source`: a date in the path of the page's URL (`og:url`, canonical link, the
 /// record's URL).
-pub const DATE_URL: &str = "url";
+pub(crate) const DATE_URL: &str = "url";
 /// `date_source`: the date the page says it was modified ([`DATE_MODIFIED`], JSON-LD
 /// `dateModified`), on a page that states no publication date.
-pub const DATE_FROM_MODIFIED: &str = "modified";
+pub(crate) const DATE_FROM_MODIFIED: &str = "modified";
 /// `date_source`: a date written in the page's visible text (an element whose class names a
 /// date, or a short text).
-pub const DATE_TEXT: &str = "text";
+pub(crate) const DATE_TEXT: &str = "text";
 /// `date_source`: a publication-date key in a script's JSON state ([`SCRIPT_DATE_KEYS`]).
-pub const DATE_SCRIPT: &str = "script";
+pub(crate) const DATE_SCRIPT: &str = "script";
 /// `date_source`: the first date anywhere in the page's markup, a date-time first
 /// ([`markup_date`]): often when the page was rendered or a record in it changed, not when it
 /// was written.
-pub const DATE_MARKUP: &str = "markup";
+pub(crate) const DATE_MARKUP: &str = "markup";
 /// `date_source`: a date in the path of a link, image or frame URL of the page
 /// (`/2019/01/31/`; `/wp-content/uploads/2023/10/` gives the first of the month).
-pub const DATE_LINK: &str = "link";
+pub(crate) const DATE_LINK: &str = "link";
 /// `date_source`: the year of the page's copyright notice, as its first of January.
-pub const DATE_COPYRIGHT: &str = "copyright";
+pub(crate) const DATE_COPYRIGHT: &str = "copyright";
 
 /// Where the language came from.
-pub const DECLARED: &str = "declared";
+pub(crate) const DECLARED: &str = "declared";
 /// The language was detected from the text.
-pub const DETECTED: &str = "detected";
+pub(crate) const DETECTED: &str = "detected";

@@ -4,7 +4,7 @@ use super::*;
 
 /// The host of an absolute URL as a site name, without `www.` (`https://www.example.org/a`
 /// → `example.org`): the site name of last resort, as trafilatura gives it.
-pub fn host_name(url: &str) -> Option<String> {
+pub(crate) fn host_name(url: &str) -> Option<String> {
     let rest = &url[url.find("://")? + 3..];
     let host = rest.split(['/', '?', '#']).next()?;
     let host = host.rsplit('@').next()?.split(':').next()?;

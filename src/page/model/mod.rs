@@ -27,7 +27,7 @@ use crate::html::tags::Tag;
 use crate::html::tree::{Kind, NodeId, context};
 use crate::html::{Document, Selection};
 
-pub mod words;
+pub(crate) mod words;
 
 use std::sync::LazyLock;
 
@@ -104,7 +104,7 @@ pub struct Features {
     pub words: words::Words,
 }
 
-/// A page's type ([`page_type`]): WCXB's seven ([`PageModel::classes`]) and `Other`, for a
+/// A page's type (`page_type`): WCXB's seven (`PageModel::classes`) and `Other`, for a
 /// page without visible text, which the classifier never saw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum PageType {
@@ -167,17 +167,17 @@ impl serde::Serialize for PageType {
 }
 
 /// Buckets of the hashed words of the URL's path.
-pub const PATH_BUCKETS: usize = 16;
+pub(crate) const PATH_BUCKETS: usize = 16;
 /// Buckets of the hashed words of the page's title.
-pub const TITLE_BUCKETS: usize = 16;
+pub(crate) const TITLE_BUCKETS: usize = 16;
 /// Buckets of the hashed words of every element's class and id.
-pub const CLASS_BUCKETS: usize = 16;
+pub(crate) const CLASS_BUCKETS: usize = 16;
 /// Buckets of the hashed JSON-LD `@type` values.
-pub const LD_BUCKETS: usize = 8;
+pub(crate) const LD_BUCKETS: usize = 8;
 /// Buckets of the hashed `og:type`.
-pub const OG_BUCKETS: usize = 4;
+pub(crate) const OG_BUCKETS: usize = 4;
 /// Buckets of the hashed words of the page's visible headings (h1-h6).
-pub const HEADING_BUCKETS: usize = 16;
+pub(crate) const HEADING_BUCKETS: usize = 16;
 
 /// The elements counted, one feature each ([`FEATURES`] names them `n_<tag>`).
 const COUNTED: [Tag; 34] = [
@@ -234,7 +234,7 @@ const COUNT_SLOT: [u8; Tag::Other as usize + 1] = {
 };
 
 /// The named features, in order, before the hashed buckets (path, class/id, JSON-LD, og:type).
-pub const NAMED: [&str; 80] = [
+pub(crate) const NAMED: [&str; 80] = [
     "bytes",
     "elements",
     "text_nodes",
@@ -317,7 +317,7 @@ pub const NAMED: [&str; 80] = [
     "output_paragraph_share",
 ];
 
-/// How many features [`features`] gives.
+/// How many features `features` gives.
 pub const N_FEATURES: usize = NAMED.len()
     + PATH_BUCKETS
     + TITLE_BUCKETS
@@ -326,7 +326,7 @@ pub const N_FEATURES: usize = NAMED.len()
     + OG_BUCKETS
     + HEADING_BUCKETS;
 
-/// The name of every feature, in order: [`NAMED`], then `path0..`, `title0..`, `cls0..`,
+/// The name of every feature, in order: `NAMED`, then `path0..`, `title0..`, `cls0..`,
 /// `ld0..`, `og0..`, `head0..`.
 pub fn feature_names() -> Vec<String> {
     let mut out: Vec<String> = NAMED.iter().map(|s| s.to_string()).collect();
@@ -356,20 +356,20 @@ const PARAGRAPH_LINE: usize = 200;
 /// Where a text node is, from its ancestors: one bit per kind of region, inherited in one
 /// forward pass over the nodes (a parent comes before its children).
 mod within {
-    pub const P: u8 = 1;
-    pub const LI: u8 = 1 << 1;
-    pub const CELL: u8 = 1 << 2;
-    pub const FORM: u8 = 1 << 3;
+    pub(super) const P: u8 = 1;
+    pub(super) const LI: u8 = 1 << 1;
+    pub(super) const CELL: u8 = 1 << 2;
+    pub(super) const FORM: u8 = 1 << 3;
     /// `article` or `main`.
-    pub const ARTICLE: u8 = 1 << 4;
+    pub(super) const ARTICLE: u8 = 1 << 4;
     /// `nav`, `header`, `footer` or `aside`: the page's chrome.
-    pub const CHROME: u8 = 1 << 5;
+    pub(super) const CHROME: u8 = 1 << 5;
     /// `blockquote` or `pre`.
-    pub const QUOTE: u8 = 1 << 6;
+    pub(super) const QUOTE: u8 = 1 << 6;
     /// An element whose tag and class repeat its previous element sibling's ([`signature`]):
     /// the second and later cards of a run of alike siblings (a listing's entries, a
     /// collection's products, a forum's posts).
-    pub const REPEAT: u8 = 1 << 7;
+    pub(super) const REPEAT: u8 = 1 << 7;
 }
 
 /// The elements a card or entry is made of; a run of alike paragraphs or inline elements is
@@ -723,7 +723,7 @@ fn walk<'a>(doc: &Document<'a>, selection: &Selection) -> Walked<'a> {
 /// The features of a parsed page and its extraction: `selection` and its rendered `text`;
 /// `url`, the page's URL when known outside the page (else its `og:url` or canonical link is
 /// used).
-pub fn features(
+pub(crate) fn features(
     doc: &Document<'_>,
     selection: &Selection,
     text: &str,
@@ -851,8 +851,8 @@ pub fn features(
     }
 }
 
-/// The probability of each of [`PageModel::classes`]: the softmax of the classifier's raw scores
-/// over the features and the text model's probabilities ([`words::probs`]).
+/// The probability of each of `PageModel::classes`: the softmax of the classifier's raw scores
+/// over the features and the text model's probabilities (`words::probs`).
 pub fn type_probs(features: &Features) -> Vec<f64> {
     let mut x = Vec::with_capacity(features.values.len() + words::N_CLASSES);
     x.extend_from_slice(&features.values);
@@ -866,7 +866,7 @@ pub fn type_probs(features: &Features) -> Vec<f64> {
 
 /// The page's type: the most probable of [`PageModel::classes`], or [`PageType::Other`] for
 /// a page without visible text (`text_chars` 0).
-pub fn page_type(features: &Features) -> PageType {
+pub(crate) fn page_type(features: &Features) -> PageType {
     if features.values.get(3).is_none_or(|&c| c <= 0.0) {
         return PageType::Other;
     }

@@ -27,14 +27,14 @@ use crate::extract::blocks::{FNV_OFFSET, fnv1a};
 /// Buckets of hashed words. 8,192 keeps collisions rare among the few thousand words that
 /// matter while the weights stay at 0.46 MB; in the prototype the page-type CV scored 0.871
 /// with 4,096 and 0.882 with 8,192 buckets (docs/research-log.md).
-pub const BUCKETS: usize = 8192;
+pub(crate) const BUCKETS: usize = 8192;
 
 /// Hashed before a URL path's words, so that they are words of their own.
-pub const URL_PREFIX: &[u8] = b"u:";
+pub(crate) const URL_PREFIX: &[u8] = b"u:";
 
 /// The classes the text model scores: the tree classifier's (`super::PageModel::classes`,
 /// checked against this when the page models are read).
-pub const N_CLASSES: usize = 7;
+pub(crate) const N_CLASSES: usize = 7;
 
 /// The trained text model: idf per bucket, then the intercept of each class, then each class's
 /// weights per bucket; f64, little-endian.
@@ -44,7 +44,7 @@ const IDF_AT: usize = 0;
 const INTERCEPT_AT: usize = BUCKETS;
 const WEIGHTS_AT: usize = BUCKETS + N_CLASSES;
 /// The number of f64 values in [`MODEL`].
-pub const MODEL_VALUES: usize = BUCKETS + N_CLASSES + N_CLASSES * BUCKETS;
+pub(crate) const MODEL_VALUES: usize = BUCKETS + N_CLASSES + N_CLASSES * BUCKETS;
 
 // The file is the size the layout says, so every read below is in bounds.
 const _: () = assert!(include_bytes!("words.bin").len() == MODEL_VALUES * 8);
@@ -77,7 +77,7 @@ impl Words {
 }
 
 /// Counts a page's words into [`BUCKETS`] buckets.
-pub struct Counter {
+pub(crate) struct Counter {
     counts: Vec<u32>,
 }
 
@@ -91,12 +91,12 @@ impl Default for Counter {
 
 impl Counter {
     /// Counts the words of a text.
-    pub fn text(&mut self, s: &str) {
+    pub(crate) fn text(&mut self, s: &str) {
         self.words(FNV_OFFSET, s);
     }
 
     /// Counts the words of a URL's path, as words of their own ([`URL_PREFIX`]).
-    pub fn url_path(&mut self, path: &str) {
+    pub(crate) fn url_path(&mut self, path: &str) {
         self.words(fnv1a(FNV_OFFSET, URL_PREFIX), path);
     }
 
@@ -110,7 +110,7 @@ impl Counter {
     }
 
     /// The counted buckets, in order.
-    pub fn finish(self) -> Words {
+    pub(crate) fn finish(self) -> Words {
         Words(
             self.counts
                 .iter()
@@ -141,7 +141,7 @@ pub(super) fn each_word(seed: u64, s: &str, mut f: impl FnMut(u64)) {
 }
 
 /// The text model's probability of each of the classifier's classes.
-pub fn probs(words: &Words) -> [f64; N_CLASSES] {
+pub(crate) fn probs(words: &Words) -> [f64; N_CLASSES] {
     let weighted: Vec<(usize, f64)> = words
         .0
         .iter()

@@ -334,7 +334,7 @@ pub fn read(bytes: &[u8], split: bool) -> Vec<String> {
     let raw: Box<dyn std::io::Read + Send> = Box::new(Cursor::new(bytes.to_vec()));
     match Input::from_reader(raw, "t.warc", Framing::Auto, 1 << 20, split) {
         Ok((input, _)) => {
-            pith::pipeline::JsonLines::new(input, pith::page::Options::default()).collect()
+            pith::pipeline::JsonLines::new(input, pith::lab::page::Options::default()).collect()
         }
         Err(e) => vec![format!("open error: {e}")],
     }
@@ -352,22 +352,11 @@ pub fn read_file(bytes: &[u8]) -> Vec<String> {
         return vec![format!("write error: {e}")];
     }
     let file = path.to_string_lossy().into_owned();
-    let config = pith::pipeline::Config {
-        options: pith::page::Options::default(),
-        json: true,
-        input: Framing::Auto,
-        jobs: 2,
-        max_record_bytes: 1 << 20,
-        max_memory: u64::MAX,
-        min_words: 0,
-        target_language: Vec::new(),
-        dedup: false,
-        json_streams: false,
-        files: vec![file.clone()],
-        url: None,
-        templates: None,
-        skip_extraction: false,
-    };
+    let mut config = pith::pipeline::Config::new(vec![file.clone()], pith::Options::default());
+    config.json = true;
+    config.input = Framing::Auto;
+    config.jobs = 2;
+    config.max_record_bytes = 1 << 20;
     let mut out = Vec::new();
     pith::pipeline::run(&config, &mut out, &|_| {});
     let _ = std::fs::remove_file(&path);
