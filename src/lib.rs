@@ -65,7 +65,7 @@ pub use files::FileError;
 pub use input::{Framing, Input};
 pub use names::UnknownName;
 pub use output::{Format, Image, RenderOptions};
-pub use page::metadata::lang_tag;
+pub use page::metadata::{DateSource, LangSource, lang_tag};
 pub use page::model::PageType;
 pub use page::{Context, Error, Extracted, Options, extract, extract_with};
 

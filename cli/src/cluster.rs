@@ -81,7 +81,7 @@ pub fn cluster_main(args: &[String]) -> ExitCode {
         &a.files,
         framing,
         |name, rec| {
-            let id = rec.id.clone().unwrap_or_else(|| name.to_string());
+            let id = rec.place.id.clone().unwrap_or_else(|| name.to_string());
             let paths = match paths_of_page(rec.page(), rec.charset.as_deref()) {
                 Ok(paths) => paths,
                 Err(e) => {
@@ -91,13 +91,13 @@ pub fn cluster_main(args: &[String]) -> ExitCode {
             };
             let h = host
                 .clone()
-                .or_else(|| rec.url.as_deref().and_then(pith::site::host_of));
+                .or_else(|| rec.place.url.as_deref().and_then(pith::site::host_of));
             if !hosts.contains_key(&h) {
                 order.push(h.clone());
             }
             hosts.entry(h).or_default().push(Read {
                 id,
-                url: rec.url.clone(),
+                url: rec.place.url.clone(),
                 paths,
             });
         },

@@ -104,17 +104,17 @@ fn read_record(page: &str, n: u64) -> Result<(Box<pith::input::Record>, String),
             other => other,
         };
         match item {
-            Item::Page(rec) if rec.index == n => {
-                let what = rec.url.clone().or_else(|| rec.id.clone());
+            Item::Page(rec) if rec.place.index == n => {
+                let what = rec.place.url.clone().or_else(|| rec.place.id.clone());
                 let name = match what {
                     Some(w) => format!("{shown} record {n}: {w}"),
                     None => format!("{shown} record {n}"),
                 };
                 return Ok((rec, name));
             }
-            Item::Page(rec) if rec.index > n => break,
-            Item::Page(rec) => last = rec.index,
-            Item::Fault(f) if f.index == n => return Err(f.to_string()),
+            Item::Page(rec) if rec.place.index > n => break,
+            Item::Page(rec) => last = rec.place.index,
+            Item::Fault(f) if f.place.index == n => return Err(f.to_string()),
             _ => {}
         }
     }

@@ -206,12 +206,12 @@ pub fn learn_main(args: &[String]) -> ExitCode {
         |name, rec| {
             let h = host
                 .clone()
-                .or_else(|| rec.url.as_deref().and_then(pith::site::host_of));
+                .or_else(|| rec.place.url.as_deref().and_then(pith::site::host_of));
             let Some(h) = h else {
                 no_host += 1;
                 return;
             };
-            if by_links && let Some(url) = rec.url.as_deref() {
+            if by_links && let Some(url) = rec.place.url.as_deref() {
                 crawls
                     .entry(h.clone())
                     .or_default()
@@ -222,7 +222,7 @@ pub fn learn_main(args: &[String]) -> ExitCode {
                 match summarize(rec.page(), rec.charset.as_deref()) {
                     Ok(s) => Some(s),
                     Err(e) => {
-                        eprintln!("pith: {}: {e}", rec.id.as_deref().unwrap_or(name));
+                        eprintln!("pith: {}: {e}", rec.place.id.as_deref().unwrap_or(name));
                         None
                     }
                 }

@@ -19,11 +19,11 @@ fuzz_target!(|data: &[u8]| {
         let index = match item {
             Item::Page(rec) => {
                 assert!(rec.page().len() <= MAX);
-                rec.index
+                rec.place.index
             }
             Item::Fault(f) => {
-                assert!(f.offset <= data.len() as u64);
-                f.index
+                assert!(f.place.offset <= data.len() as u64);
+                f.place.index
             }
             other => panic!("unexpected item {other:?}"),
         };

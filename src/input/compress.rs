@@ -343,6 +343,8 @@ fn may_start(b: u8) -> bool {
 pub(crate) struct Damage {
     message: String,
     head: Vec<u8>,
+    /// A piece or part failed its checksum (dropped whole), rather than failing to decode.
+    checksum: bool,
 }
 
 impl std::fmt::Display for Damage {
@@ -352,6 +354,17 @@ impl std::fmt::Display for Damage {
 }
 
 impl std::error::Error for Damage {}
+
+/// What kind of damage a [`Decoded`] error is: a checksum that failed, or bytes that do not
+/// decompress; `None` for an error that is not the decoder's (an I/O error).
+pub(crate) fn damage_kind(e: &io::Error) -> Option<crate::input::FaultKind> {
+    let d = e.get_ref()?.downcast_ref::<Damage>()?;
+    Some(if d.checksum {
+        crate::input::FaultKind::Checksum
+    } else {
+        crate::input::FaultKind::Decompression
+    })
+}
 
 /// The first decompressed bytes of the piece a [`Decoded`] error dropped, when it dropped
 /// one that had any.
@@ -565,6 +578,8 @@ struct Lost {
     /// Decompressed bytes dropped.
     dropped: u64,
     head: Vec<u8>,
+    /// The damage is a failed checksum (the piece was dropped whole).
+    checksum: bool,
 }
 
 /// What the reader hands on, in order.
@@ -676,6 +691,7 @@ impl<R: Read> Decoded<R> {
                 from,
                 dropped: 0,
                 head: Vec::new(),
+                checksum: false,
             });
         }
         true
@@ -749,6 +765,7 @@ impl<R: Read> Decoded<R> {
             Damage {
                 message: one_line(&msg),
                 head: l.head,
+                checksum: l.checksum,
             },
         )));
     }
@@ -817,6 +834,7 @@ impl<R: Read> Decoded<R> {
                         from: at,
                         dropped: 0,
                         head: Vec::new(),
+                        checksum: false,
                     });
                 }
                 self.win.consume(1);
@@ -872,6 +890,7 @@ impl<R: Read> Decoded<R> {
     /// the byte after the piece's first; `dropped` is the piece's dropped bytes, if any.
     fn damaged(&mut self, at: u64, what: String, dropped: Option<Vec<u8>>) {
         if self.lost.is_none() {
+            let checksum = dropped.is_some();
             let (n, head) = match dropped {
                 Some(mut d) => {
                     let n = d.len() as u64;
@@ -886,6 +905,7 @@ impl<R: Read> Decoded<R> {
                 from: at,
                 dropped: n,
                 head,
+                checksum,
             });
         }
         // When the piece's start is no longer kept (a piece larger than TAP_MAX), the hunt
@@ -1108,6 +1128,7 @@ impl<R: Read> Decoded<R> {
                             "{why} (with the {n} bytes they had decompressed), reading resumes at the next block"
                         )),
                         head,
+                        checksum: true,
                     },
                 )));
                 self.piece = Some(p);
@@ -1721,7 +1742,7 @@ mod tests {
             items[1]
         );
         assert!(
-            matches!(&items[2], Item::Page(r) if r.url.as_deref() == Some("http://example.org/2")),
+            matches!(&items[2], Item::Page(r) if r.place.url.as_deref() == Some("http://example.org/2")),
             "{:?}",
             items[2]
         );

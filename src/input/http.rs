@@ -226,6 +226,16 @@ pub(crate) enum BodyError {
     },
 }
 
+impl BodyError {
+    /// What kind of fault the body is: over the limit, or a coding that does not decode.
+    pub(crate) fn kind(&self) -> super::FaultKind {
+        match self {
+            BodyError::Inflated { .. } | BodyError::TooLarge { .. } => super::FaultKind::Limit,
+            _ => super::FaultKind::BodyEncoding,
+        }
+    }
+}
+
 impl std::fmt::Display for BodyError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

@@ -9,7 +9,7 @@
 use std::io::{self, BufRead};
 use std::sync::Arc;
 
-use super::{Fault, Item, Record};
+use super::{Fault, FaultKind, Item, Place, Record};
 
 /// Reads JSON lines: one object a line, its page in `html` (`url` and `id` optional, the other
 /// fields passed through); a line that is not such an object is a fault, and reading goes on.
@@ -37,14 +37,15 @@ impl<R: BufRead> Reader<R> {
         }
     }
 
-    fn fault(&self, offset: u64, message: String) -> Item {
+    fn fault(&self, offset: u64, kind: FaultKind, message: String) -> Item {
         Item::Fault(Fault {
-            source: self.source.clone(),
-            index: self.index,
-            offset,
-            member_offset: None,
-            id: None,
-            url: None,
+            place: Place {
+                source: self.source.clone(),
+                index: self.index,
+                offset,
+                ..Place::default()
+            },
+            kind,
             message,
         })
     }
@@ -67,7 +68,11 @@ impl<R: BufRead> Reader<R> {
                 Ok(read) => read,
                 Err(e) => {
                     self.index += 1;
-                    return Some(self.fault(self.offset, format!("read error: {e}")));
+                    return Some(self.fault(
+                        self.offset,
+                        FaultKind::of_read(&e),
+                        format!("read error: {e}"),
+                    ));
                 }
             };
             if n == 0 {
@@ -102,6 +107,7 @@ impl<R: BufRead> Reader<R> {
                 self.offset += skipped;
                 return Some(self.fault(
                     start,
+                    FaultKind::Limit,
                     format!(
                         "line over the record limit of {} bytes",
                         self.max_record_bytes
@@ -214,14 +220,23 @@ impl Line {
         self.bytes.len()
     }
 
-    fn fault_at(&self, id: Option<String>, url: Option<String>, message: String) -> Item {
+    fn fault_at(
+        &self,
+        id: Option<String>,
+        url: Option<String>,
+        kind: FaultKind,
+        message: String,
+    ) -> Item {
         Item::Fault(Fault {
-            source: self.source.clone(),
-            index: self.index,
-            offset: self.offset,
-            member_offset: None,
-            id,
-            url,
+            place: Place {
+                source: self.source.clone(),
+                index: self.index,
+                offset: self.offset,
+                member_offset: None,
+                id,
+                url,
+            },
+            kind,
             message,
         })
     }
@@ -231,10 +246,22 @@ impl Line {
         let start = self.offset;
         let value: serde_json::Value = match serde_json::from_slice(&self.bytes) {
             Ok(v) => v,
-            Err(e) => return self.fault_at(None, None, format!("bad JSON line: {e}")),
+            Err(e) => {
+                return self.fault_at(
+                    None,
+                    None,
+                    FaultKind::Framing,
+                    format!("bad JSON line: {e}"),
+                );
+            }
         };
         let serde_json::Value::Object(mut obj) = value else {
-            return self.fault_at(None, None, "JSON line is not an object".into());
+            return self.fault_at(
+                None,
+                None,
+                FaultKind::Framing,
+                "JSON line is not an object".into(),
+            );
         };
         // An id that is not a string (`"id": 7`) is named by its JSON text in messages and
         // goes back out as it came (the output takes it from the passed-through fields).
@@ -253,13 +280,19 @@ impl Line {
         let html = match obj.remove("html") {
             Some(serde_json::Value::String(s)) => s.into_bytes(),
             _ => {
-                return self.fault_at(id, url, "JSON line without an \"html\" string".into());
+                return self.fault_at(
+                    id,
+                    url,
+                    FaultKind::Framing,
+                    "JSON line without an \"html\" string".into(),
+                );
             }
         };
         if html.len() > self.max_record_bytes {
             return self.fault_at(
                 id,
                 url,
+                FaultKind::Limit,
                 format!(
                     "page over the record limit of {} bytes",
                     self.max_record_bytes
@@ -267,11 +300,14 @@ impl Line {
             );
         }
         let rec = Record {
-            source: self.source.clone(),
-            index: self.index,
-            offset: start,
-            id,
-            url,
+            place: Place {
+                source: self.source.clone(),
+                index: self.index,
+                offset: start,
+                member_offset: None,
+                id,
+                url,
+            },
             html,
             extra: Some(obj),
             ..Record::default()
@@ -289,8 +325,8 @@ mod tests {
         let mut out = Vec::new();
         while let Some(item) = r.next_item() {
             out.push(match item {
-                Item::Page(p) => format!("{} {}", p.index, p.id.unwrap_or_default()),
-                Item::Fault(f) => format!("{} fault", f.index),
+                Item::Page(p) => format!("{} {}", p.place.index, p.place.id.unwrap_or_default()),
+                Item::Fault(f) => format!("{} fault", f.place.index),
                 _ => "other".into(),
             });
         }

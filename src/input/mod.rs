@@ -22,10 +22,11 @@ pub(crate) mod warc;
 use std::io::{self, BufRead, BufReader, Read};
 use std::sync::Arc;
 
-/// One page to extract, with what travels with it.
-#[derive(Debug, Default)]
-pub struct Record {
-    /// The input it came from (file name, or `-`).
+/// Where a record sits in its input, and what names it: what a [`Record`] and a [`Fault`]
+/// both say.
+#[derive(Clone, Debug, Default)]
+pub struct Place {
+    /// The input it came from (file name, or `-` for standard input).
     pub source: Arc<str>,
     /// 1-based record number in its input.
     pub index: u64,
@@ -33,10 +34,19 @@ pub struct Record {
     pub offset: u64,
     /// gzip input: file offset of the gzip member the record starts in (what CDX indexes give).
     pub member_offset: Option<u64>,
-    /// `WARC-Record-ID`, the JSON line's `id`, or the file name of a plain HTML page.
+    /// `WARC-Record-ID`, the JSON line's `id`, or the file name of a plain HTML page (for a
+    /// fault: when the record got that far).
     pub id: Option<String>,
-    /// `WARC-Target-URI`, the JSON line's `url`, or `--url`.
+    /// `WARC-Target-URI`, the JSON line's `url`, or `--url` (for a fault: when the record got
+    /// that far).
     pub url: Option<String>,
+}
+
+/// One page to extract, with what travels with it.
+#[derive(Debug, Default)]
+pub struct Record {
+    /// Where it sits in its input, its id and URL.
+    pub place: Place,
     /// `WARC-Date`: when the page was captured (not when it was written).
     pub warc_date: Option<String>,
     /// The page bytes are `html[html_start..]` (see [`Record::page`]): a WARC record's HTTP
@@ -97,20 +107,59 @@ impl Pool {
 /// A record that could not be read.
 #[derive(Debug, Clone)]
 pub struct Fault {
-    /// The input's name (`-` is standard input).
-    pub source: Arc<str>,
-    /// The record's number in its input, from 1.
-    pub index: u64,
-    /// Byte offset of the record in the input (in the decompressed stream when compressed).
-    pub offset: u64,
-    /// gzip input: file offset of the gzip member the record starts in.
-    pub member_offset: Option<u64>,
-    /// `WARC-Record-ID` or the JSON line's `id`, when the record got that far.
-    pub id: Option<String>,
-    /// The JSON line's `url`, when the record got that far.
-    pub url: Option<String>,
-    /// What is wrong with it.
+    /// Where it sits in its input.
+    pub place: Place,
+    /// What kind of damage it is.
+    pub kind: FaultKind,
+    /// What is wrong with it, in words.
     pub message: String,
+}
+
+/// The kinds of damage a record can have, by the layer that found it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum FaultKind {
+    /// A WARC record's head: no version line, no `WARC-Type`, a bad `Content-Length`, no
+    /// blank line after the head.
+    Header,
+    /// The records' framing: a record cut short, junk where a record should start, a
+    /// segmented record, a JSON line that is not an object with an `html` string.
+    Framing,
+    /// A compressed stream (gzip, zstd, xz, bzip2) that does not decode.
+    Decompression,
+    /// A compressed record whose checksum fails: none of its bytes are passed on.
+    Checksum,
+    /// An HTTP body whose `Transfer-Encoding` or `Content-Encoding` (chunked, gzip, deflate,
+    /// br) does not decode whole.
+    BodyEncoding,
+    /// A record over the record size limit or the memory budget.
+    Limit,
+    /// The input could not be read.
+    Io,
+}
+
+impl FaultKind {
+    /// The kind of an error met reading an input: the decoder's damage (a failed checksum,
+    /// bytes that do not decompress), else I/O.
+    pub(crate) fn of_read(e: &io::Error) -> FaultKind {
+        compress::damage_kind(e).unwrap_or(match e.kind() {
+            io::ErrorKind::InvalidData | io::ErrorKind::UnexpectedEof => FaultKind::Decompression,
+            _ => FaultKind::Io,
+        })
+    }
+
+    /// The kind's name, as JSON error lines give it (`"fault": "checksum"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            FaultKind::Header => "header",
+            FaultKind::Framing => "framing",
+            FaultKind::Decompression => "decompression",
+            FaultKind::Checksum => "checksum",
+            FaultKind::BodyEncoding => "body-encoding",
+            FaultKind::Limit => "limit",
+            FaultKind::Io => "io",
+        }
+    }
 }
 
 /// Why a record gives no document: counted under its name in a run's summary (`N skipped
@@ -194,12 +243,13 @@ impl PartialOrd for SkipReason {
 
 impl std::fmt::Display for Fault {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: record {}", self.source, self.index)?;
-        if let Some(id) = &self.id {
+        let p = &self.place;
+        write!(f, "{}: record {}", p.source, p.index)?;
+        if let Some(id) = &p.id {
             write!(f, " {id}")?;
         }
-        write!(f, " at byte {}", self.offset)?;
-        if let Some(m) = self.member_offset {
+        write!(f, " at byte {}", p.offset)?;
+        if let Some(m) = p.member_offset {
             write!(f, " (gzip member at byte {m})")?;
         }
         write!(f, ": {}", self.message)
@@ -686,9 +736,12 @@ impl Input {
                     ));
                 }
                 let rec = Record {
-                    source: source.clone(),
-                    index: 1,
-                    id: Some(name.to_string()),
+                    place: Place {
+                        source: source.clone(),
+                        index: 1,
+                        id: Some(name.to_string()),
+                        ..Place::default()
+                    },
                     html,
                     ..Record::default()
                 };

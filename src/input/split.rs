@@ -32,8 +32,9 @@ use std::sync::Arc;
 
 use flate2::bufread::GzDecoder;
 
-use super::warc::{self, Headers, Place};
+use super::warc::{self, Headers};
 use super::{BUF, Item, Pool, Stream, gzip, jsonl};
+use super::{FaultKind, Place};
 
 /// Raw bytes read at a time.
 const READ: u64 = 1 << 20;
@@ -152,15 +153,20 @@ impl Compressed {
             r.assume_per_record();
         }
         r.pool = pool.clone();
-        r.next_item()
-            .unwrap_or_else(|| place.fault(self.headers.id, "record cut short".into()))
+        r.next_item().unwrap_or_else(|| {
+            place.fault(
+                self.headers.id,
+                FaultKind::Framing,
+                "record cut short".into(),
+            )
+        })
     }
 }
 
 /// What the reader does with a record it has classified from its head.
 enum Action {
     Skip(super::SkipReason),
-    Fault(String),
+    Fault(FaultKind, String),
     Ship,
 }
 
@@ -370,6 +376,7 @@ impl Splitter {
             index: self.index,
             offset: self.out_pos,
             member_offset: Some(self.data_pos + s as u64),
+            ..Place::default()
         };
         self.out_pos += expected;
         let len = expected as usize - header_len - 4;
@@ -388,7 +395,7 @@ impl Splitter {
             // Small skipped records are checked as the sequential reader checks them.
             Action::Skip(reason) if (len as u64) < warc::RAW_SKIP_MIN => ship(Some(reason)),
             Action::Skip(reason) => Item::Skip(reason),
-            Action::Fault(msg) => place.fault(headers.id, msg),
+            Action::Fault(kind, msg) => place.fault(headers.id, kind, msg),
             Action::Ship => ship(None),
         })))
     }
@@ -423,14 +430,17 @@ impl Splitter {
     fn classify(&self, h: &Headers, block_head: &[u8], len: u64) -> Action {
         match h.kind.as_str() {
             "response" | "resource" => {}
-            "" => return Action::Fault(warc::UNTYPED.into()),
+            "" => return Action::Fault(FaultKind::Header, warc::UNTYPED.into()),
             other => return Action::Skip(warc::skip_reason(other)),
         }
         if len > self.max as u64 {
-            return Action::Fault(format!(
-                "record of {len} bytes over the record limit of {} bytes",
-                self.max
-            ));
+            return Action::Fault(
+                FaultKind::Limit,
+                format!(
+                    "record of {len} bytes over the record limit of {} bytes",
+                    self.max
+                ),
+            );
         }
         if h.kind == "response"
             && let Some(reason) = warc::response_skip(block_head)
@@ -553,7 +563,7 @@ mod tests {
                 other => other,
             };
             out.push(match item {
-                Item::Page(r) => format!("{:?} {}", r.id, r.page().len()),
+                Item::Page(r) => format!("{:?} {}", r.place.id, r.page().len()),
                 Item::Skip(r) => format!("skip {r}"),
                 Item::Fault(f) => format!("fault {f}"),
                 Item::Member(_) => "member".into(),

@@ -24,7 +24,7 @@
 
 use std::io::{self, BufRead, Read};
 
-use super::{Fault, Item, Record, SkipReason, Source, http};
+use super::{Fault, FaultKind, Item, Place, Record, SkipReason, Source, http};
 
 /// Skipped blocks at least this long are dropped with their gzip member instead of inflated
 /// (smaller ones are mostly buffered already, and inflating them keeps offsets exact). The
@@ -389,16 +389,19 @@ impl<R: Source> Reader<R> {
         self.started = true;
     }
 
-    fn fault(&self, offset: u64, id: Option<String>, message: String) -> Item {
-        Item::Fault(Fault {
+    fn fault(&self, offset: u64, id: Option<String>, kind: FaultKind, message: String) -> Item {
+        self.place(offset).fault(id, kind, message)
+    }
+
+    /// Where the record at `offset` sits.
+    fn place(&self, offset: u64) -> Place {
+        Place {
             source: self.source.clone(),
             index: self.index,
             offset,
             member_offset: self.member.map(|m| m.0),
-            id,
-            url: None,
-            message,
-        })
+            ..Place::default()
+        }
     }
 
     /// Puts `bytes` (just read) back in front of the stream.
@@ -591,17 +594,24 @@ impl<R: Source> Reader<R> {
         let id = super::compress::dropped_head(&e)
             .and_then(Headers::parse)
             .and_then(|(h, _)| h.id);
-        self.fault(at, id, format!("read error: {e}"))
+        self.fault(at, id, FaultKind::of_read(&e), format!("read error: {e}"))
     }
 
     /// A fault for the record being read; when `lost`, the reader looks for the next record
     /// and says nothing more until it has found one.
-    fn damaged(&mut self, start: u64, id: Option<String>, message: String, lost: bool) -> Item {
+    fn damaged(
+        &mut self,
+        start: u64,
+        id: Option<String>,
+        kind: FaultKind,
+        message: String,
+        lost: bool,
+    ) -> Item {
         if lost {
             self.lost = true;
             self.resyncing = true;
         }
-        self.fault(start, id, message)
+        self.fault(start, id, kind, message)
     }
 
     fn read_record(&mut self) -> io::Result<Option<Item>> {
@@ -636,6 +646,7 @@ impl<R: Source> Reader<R> {
             return Ok(Some(self.damaged(
                 start,
                 h.id.clone(),
+                FaultKind::Header,
                 "WARC header without Content-Length".into(),
                 true,
             )));
@@ -707,6 +718,7 @@ impl<R: Source> Reader<R> {
                 return Ok(Some(self.damaged(
                     start,
                     h.id.clone(),
+                    cut_kind(&e),
                     format!("record cut short: {e}"),
                     true,
                 )));
@@ -740,7 +752,13 @@ impl<R: Source> Reader<R> {
                 "Content-Length {len} runs past the next record (at byte {})",
                 block_start + at as u64
             );
-            return Ok(Some(self.damaged(start, h.id.clone(), msg, false)));
+            return Ok(Some(self.damaged(
+                start,
+                h.id.clone(),
+                FaultKind::Framing,
+                msg,
+                false,
+            )));
         }
         let msg = match end {
             None if self.r.at_member_end() => {
@@ -758,7 +776,13 @@ impl<R: Source> Reader<R> {
         } else {
             self.pool.put(block);
         }
-        Ok(Some(self.damaged(start, h.id.clone(), msg, lost)))
+        Ok(Some(self.damaged(
+            start,
+            h.id.clone(),
+            FaultKind::Framing,
+            msg,
+            lost,
+        )))
     }
 
     /// The start of a record: blank lines skipped, its version line read (`line`), its
@@ -803,6 +827,7 @@ impl<R: Source> Reader<R> {
                 return Ok(Step::Done(Some(self.fault(
                     start,
                     None,
+                    FaultKind::Framing,
                     format!("{at} bytes that are not a WARC record before the next record"),
                 ))));
             }
@@ -821,6 +846,7 @@ impl<R: Source> Reader<R> {
                 return Ok(Step::Done(Some(self.damaged(
                     start,
                     None,
+                    FaultKind::Header,
                     format!("not a WARC record header: {shown:?}"),
                     true,
                 ))));
@@ -855,6 +881,7 @@ impl<R: Source> Reader<R> {
                     return Ok(Step::Done(Some(self.damaged(
                         start,
                         h.id.clone(),
+                        cut_kind(&e),
                         msg,
                         true,
                     ))));
@@ -865,6 +892,7 @@ impl<R: Source> Reader<R> {
                 return Ok(Step::Done(Some(self.damaged(
                     start,
                     h.id.clone(),
+                    FaultKind::Header,
                     "record cut short in its header".into(),
                     lost,
                 ))));
@@ -874,6 +902,7 @@ impl<R: Source> Reader<R> {
                 return Ok(Step::Done(Some(self.damaged(
                     start,
                     h.id.clone(),
+                    FaultKind::Header,
                     "WARC header too long".into(),
                     true,
                 ))));
@@ -890,6 +919,7 @@ impl<R: Source> Reader<R> {
                 return Ok(Step::Done(Some(self.damaged(
                     start,
                     h.id.clone(),
+                    FaultKind::Header,
                     "record cut short in its header (the next record starts there)".into(),
                     false,
                 ))));
@@ -909,6 +939,7 @@ impl<R: Source> Reader<R> {
                 return Ok(Step::Done(Some(self.damaged(
                     start,
                     h.id.clone(),
+                    FaultKind::Header,
                     msg,
                     true,
                 ))));
@@ -952,9 +983,9 @@ impl<R: Source> Reader<R> {
     /// damaged, and what the record is cannot be told).
     fn not_page(&mut self, start: u64, h: &Headers, reason: SkipReason) -> Item {
         if let Some(msg) = self.bad_version.take() {
-            self.fault(start, h.id.clone(), msg)
+            self.fault(start, h.id.clone(), FaultKind::Header, msg)
         } else if h.kind.is_empty() {
-            self.fault(start, h.id.clone(), UNTYPED.into())
+            self.fault(start, h.id.clone(), FaultKind::Header, UNTYPED.into())
         } else {
             Item::Skip(reason)
         }
@@ -965,7 +996,7 @@ impl<R: Source> Reader<R> {
             "record of {len} bytes over the record limit of {} bytes",
             self.max_record_bytes
         );
-        self.fault(start, h.id.clone(), msg)
+        self.fault(start, h.id.clone(), FaultKind::Limit, msg)
     }
 
     /// Reads up to `len` bytes of block into `block`: fewer when the input ends, when the
@@ -1052,39 +1083,28 @@ impl<R: Source> Reader<R> {
     fn page_item(&mut self, h: Headers, block: Vec<u8>, start: u64) -> Item {
         if let Some(msg) = self.bad_version.take() {
             self.pool.put(block);
-            return self.fault(start, h.id, msg);
+            return self.fault(start, h.id, FaultKind::Header, msg);
         }
-        let place = Place {
-            source: self.source.clone(),
-            index: self.index,
-            offset: start,
-            member_offset: self.member.map(|m| m.0),
-        };
+        let place = self.place(start);
         record_item(&place, h, block, 0, self.max_record_bytes, &self.pool)
     }
 }
 
-/// Where a record sits in its input: what its [`Record`] or [`Fault`] says.
-#[derive(Clone, Debug)]
-pub(crate) struct Place {
-    pub source: std::sync::Arc<str>,
-    pub index: u64,
-    pub offset: u64,
-    pub member_offset: Option<u64>,
-}
-
 impl Place {
-    pub(crate) fn fault(&self, id: Option<String>, message: String) -> Item {
+    /// The fault of the record here, named `id` when its head got that far.
+    pub(crate) fn fault(&self, id: Option<String>, kind: FaultKind, message: String) -> Item {
         Item::Fault(Fault {
-            source: self.source.clone(),
-            index: self.index,
-            offset: self.offset,
-            member_offset: self.member_offset,
-            id,
-            url: None,
+            place: Place { id, ..self.clone() },
+            kind,
             message,
         })
     }
+}
+
+/// The kind of a record cut short by a read error: the decoder's damage, else the framing
+/// (the input ended inside the record).
+fn cut_kind(e: &io::Error) -> FaultKind {
+    super::compress::damage_kind(e).unwrap_or(FaultKind::Framing)
 }
 
 /// True for the media types pith extracts: HTML and XHTML (parameters ignored).
@@ -1103,12 +1123,11 @@ pub(crate) fn record_item(
     pool: &super::Pool,
 ) -> Item {
     let mut rec = Record {
-        source: place.source.clone(),
-        index: place.index,
-        offset: place.offset,
-        member_offset: place.member_offset,
-        id: h.id.clone(),
-        url: h.url,
+        place: Place {
+            id: h.id.clone(),
+            url: h.url,
+            ..place.clone()
+        },
         warc_date: h.date,
         ..Record::default()
     };
@@ -1120,7 +1139,7 @@ pub(crate) fn record_item(
         }
         if let Some(n) = &h.segment {
             pool.put(buf);
-            return place.fault(h.id.clone(), segmented(n));
+            return place.fault(h.id.clone(), FaultKind::Framing, segmented(n));
         }
         rec.html = buf;
         rec.html_start = at;
@@ -1136,7 +1155,7 @@ pub(crate) fn record_item(
     }
     if let Some(n) = &h.segment {
         pool.put(buf);
-        return place.fault(h.id.clone(), segmented(n));
+        return place.fault(h.id.clone(), FaultKind::Framing, segmented(n));
     }
     let decoded = resp.payload(max);
     let head_len = block.len() - resp.body.len();
@@ -1154,7 +1173,7 @@ pub(crate) fn record_item(
         }
         Err(msg) => {
             pool.put(buf);
-            return place.fault(h.id, msg.to_string());
+            return place.fault(h.id, msg.kind(), msg.to_string());
         }
     }
     Item::Page(Box::new(rec))
@@ -1292,9 +1311,9 @@ mod tests {
         let mut out = Vec::new();
         while let Some(item) = r.next_item() {
             out.push(match item {
-                Item::Page(p) => format!("page {:?}", p.id),
+                Item::Page(p) => format!("page {:?}", p.place.id),
                 Item::Skip(why) => format!("skip {why}"),
-                Item::Fault(f) => format!("fault {:?} {}", f.id, f.message),
+                Item::Fault(f) => format!("fault {:?} {}", f.place.id, f.message),
                 _ => "other".into(),
             });
         }

@@ -116,9 +116,9 @@ pub struct Extracted {
     /// written; with [`Options::metadata`], ISO 8601 from the sources of `metadata`.
     pub date: Option<String>,
     /// Where `date` came from (with [`Options::metadata`]): a stated date
-    /// (`metadata::DATE_PUBLISHED`, `metadata::DATE_URL`...) or which guess
+    /// (`metadata::DateSource::Published`, `metadata::DateSource::Url`...) or which guess
     /// (`metadata::Metadata::date_source`).
-    pub date_source: Option<&'static str>,
+    pub date_source: Option<metadata::DateSource>,
     /// The author(s) (only with [`Options::metadata`], as the fields below).
     pub author: Option<String>,
     /// The site's name.
@@ -131,8 +131,8 @@ pub struct Extracted {
     pub categories: Vec<String>,
     /// Tags and keywords.
     pub tags: Vec<String>,
-    /// Where `lang` came from: `metadata::DECLARED` or `metadata::DETECTED`.
-    pub lang_source: Option<&'static str>,
+    /// Where `lang` came from: `metadata::LangSource::Declared` or `metadata::LangSource::Detected`.
+    pub lang_source: Option<metadata::LangSource>,
     /// The main content, rendered in the requested format. Valid UTF-8, no markup in text mode.
     pub text: String,
     /// The images of the main content, in document order, with

@@ -69,10 +69,10 @@ pub(super) fn record(format: Format, e: &Extracted, rec: &Record, plain_page: bo
     let id = match &extra_id {
         Some(s) => Some(s.as_str()),
         None if plain_page => None,
-        None => rec.id.as_deref(),
+        None => rec.place.id.as_deref(),
     };
     let origin = Origin {
-        url: rec.url.as_deref(),
+        url: rec.place.url.as_deref(),
         id,
         content_language: rec.content_language.as_deref(),
     };

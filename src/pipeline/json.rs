@@ -26,7 +26,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::input::{Fault, Record};
+use crate::input::{Fault, Place, Record};
 use crate::page::Extracted;
 
 /// The object for an extracted page; `bytes_in` is the size of its page (the record's buffer
@@ -39,7 +39,11 @@ pub fn page(rec: &Record, bytes_in: usize, e: Extracted, format: crate::output::
         lang: (lang, lang_source),
         date: (date, date_source),
         sitename,
-    } = super::completed(rec.url.as_deref(), rec.content_language.as_deref(), &e);
+    } = super::completed(
+        rec.place.url.as_deref(),
+        rec.content_language.as_deref(),
+        &e,
+    );
     // The body under the name of its format (HTML and XML bodies only come with `-o DIR`,
     // whose streams are JSON lines whatever the format: [`super::Config::json_streams`]).
     let body = match format {
@@ -53,10 +57,10 @@ pub fn page(rec: &Record, bytes_in: usize, e: Extracted, format: crate::output::
     let mut o = Fields::with_capacity(e.text.len() + e.text.len() / 8 + 4096);
     match rec.extra.as_ref().and_then(|x| x.get("id")) {
         Some(v) => o.field("id", v),
-        None => o.field("id", &rec.id),
+        None => o.field("id", &rec.place.id),
     }
     // The input's URL, else the one the page declares (canonical, `og:url`).
-    o.field("url", &rec.url.as_ref().or(e.url.as_ref()));
+    o.field("url", &rec.place.url.as_ref().or(e.url.as_ref()));
     o.field("title", &e.title);
     o.field("author", &e.author);
     o.field("sitename", &sitename);
@@ -170,14 +174,8 @@ impl serde::Serialize for Image<'_> {
 pub(crate) fn failed(rec: &Record, bytes_in: usize, algo: &str, error: &str) -> String {
     let mut o = Map::new();
     o.insert("id".into(), id(rec));
-    o.insert("url".into(), json!(rec.url));
-    place(
-        &mut o,
-        &rec.source,
-        rec.index,
-        rec.offset,
-        rec.member_offset,
-    );
+    o.insert("url".into(), json!(rec.place.url));
+    place(&mut o, &rec.place);
     o.insert("bytes_in".into(), json!(bytes_in));
     o.insert("algo".into(), json!(algo));
     extend(&mut o, rec);
@@ -188,20 +186,21 @@ pub(crate) fn failed(rec: &Record, bytes_in: usize, algo: &str, error: &str) -> 
 /// The object for a record that could not be read.
 pub(crate) fn fault(f: &Fault) -> String {
     let mut o = Map::new();
-    o.insert("id".into(), json!(f.id));
-    o.insert("url".into(), json!(f.url));
-    place(&mut o, &f.source, f.index, f.offset, f.member_offset);
+    o.insert("id".into(), json!(f.place.id));
+    o.insert("url".into(), json!(f.place.url));
+    place(&mut o, &f.place);
     o.insert("error".into(), json!(f.message));
+    o.insert("fault".into(), json!(f.kind.name()));
     line(o)
 }
 
 /// Where a record is, the same fields on every error line: `source`, `record`, `offset`, and
 /// `member_offset` for gzip input.
-fn place(o: &mut Map<String, Value>, source: &str, index: u64, offset: u64, member: Option<u64>) {
-    o.insert("source".into(), json!(source));
-    o.insert("record".into(), json!(index));
-    o.insert("offset".into(), json!(offset));
-    if let Some(m) = member {
+fn place(o: &mut Map<String, Value>, p: &Place) {
+    o.insert("source".into(), json!(&*p.source));
+    o.insert("record".into(), json!(p.index));
+    o.insert("offset".into(), json!(p.offset));
+    if let Some(m) = p.member_offset {
         o.insert("member_offset".into(), json!(m));
     }
 }
@@ -211,7 +210,7 @@ fn place(o: &mut Map<String, Value>, source: &str, index: u64, offset: u64, memb
 fn id(rec: &Record) -> Value {
     match rec.extra.as_ref().and_then(|e| e.get("id")) {
         Some(v) => v.clone(),
-        None => json!(rec.id),
+        None => json!(rec.place.id),
     }
 }
 

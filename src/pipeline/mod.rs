@@ -46,6 +46,7 @@ use crate::input::{Fault, Framing, Input, Item, Pool, Record, SkipReason};
 use crate::names::UnknownName;
 use crate::output::Format;
 use crate::page::Options;
+use crate::page::metadata::{DateSource, LangSource};
 use crate::site::Store;
 
 /// What a run writes per record: the body alone, or one JSON object per line around it.
@@ -495,8 +496,12 @@ fn extract_record(
         };
         return failed_done(rec, bytes_in, over.to_string(), None, config);
     }
-    let name = rec.id.clone().unwrap_or_else(|| rec.source.to_string());
-    let (template, load_error) = match (&config.templates, rec.url.as_deref()) {
+    let name = rec
+        .place
+        .id
+        .clone()
+        .unwrap_or_else(|| rec.place.source.to_string());
+    let (template, load_error) = match (&config.templates, rec.place.url.as_deref()) {
         (Some(store), Some(url)) => store.for_url(url),
         _ => (None, None),
     };
@@ -511,7 +516,7 @@ fn extract_record(
     let opts = &config.options;
     let cx = crate::page::Context {
         charset: rec.charset.as_deref(),
-        url: rec.url.as_deref(),
+        url: rec.place.url.as_deref(),
         family: template.as_deref(),
     };
     let (got, html) = crate::page::extract_buffer(html, rec.html_start, &cx, opts);
@@ -574,7 +579,7 @@ fn failed_done(
     config: &Config,
 ) -> Done {
     let where_ = if plain_page(rec) {
-        rec.source.to_string()
+        rec.place.source.to_string()
     } else {
         location(rec)
     };
@@ -601,13 +606,13 @@ fn failed_done(
 
 /// Where a record is, as fault messages say it: input, number, id, offset (and gzip member).
 fn location(rec: &Record) -> String {
-    let mut s = format!("{}: record {}", rec.source, rec.index);
-    if let Some(id) = &rec.id {
+    let mut s = format!("{}: record {}", rec.place.source, rec.place.index);
+    if let Some(id) = &rec.place.id {
         s.push(' ');
         s.push_str(id);
     }
-    s.push_str(&format!(" at byte {}", rec.offset));
-    if let Some(m) = rec.member_offset {
+    s.push_str(&format!(" at byte {}", rec.place.offset));
+    if let Some(m) = rec.place.member_offset {
         s.push_str(&format!(" (gzip member at byte {m})"));
     }
     s
@@ -615,7 +620,9 @@ fn location(rec: &Record) -> String {
 
 /// A record that is a whole input read as one HTML page (not a WARC or JSON lines record).
 fn plain_page(rec: &Record) -> bool {
-    rec.index == 1 && rec.offset == 0 && rec.id.as_deref() == Some(&*rec.source)
+    rec.place.index == 1
+        && rec.place.offset == 0
+        && rec.place.id.as_deref() == Some(&*rec.place.source)
 }
 
 /// Inflates and reads a record handed over still compressed, then extracts it.
@@ -637,11 +644,15 @@ fn local_done(item: Item, range: u64, first: bool, config: &Config, pool: &Pool)
             let bytes_in = rec.page().len();
             let html = std::mem::take(&mut rec.html);
             let d = extract_record(&rec, html, bytes_in, config, pool);
-            let index = rec.index;
+            let index = rec.place.index;
             let again = d.failure.is_some().then_some(Renumber::Page(rec, bytes_in));
             (index, d, again)
         }
-        Item::Fault(f) => (f.index, fault_done(&f, config), Some(Renumber::Fault(f))),
+        Item::Fault(f) => (
+            f.place.index,
+            fault_done(&f, config),
+            Some(Renumber::Fault(f)),
+        ),
         // JSON lines give pages and faults only.
         Item::Member(_) | Item::Range(_) | Item::Skip(_) => {
             (0, skipped(SkipReason::OtherRecordType), None)
@@ -668,7 +679,7 @@ fn has_words(text: &str, n: usize) -> bool {
 pub(crate) fn record_lang(
     rec: &Record,
     e: &crate::page::Extracted,
-) -> (Option<String>, Option<&'static str>) {
+) -> (Option<String>, Option<LangSource>) {
     transport_lang(rec.content_language.as_deref(), e)
 }
 
@@ -677,13 +688,13 @@ pub(crate) fn record_lang(
 fn transport_lang(
     content_language: Option<&str>,
     e: &crate::page::Extracted,
-) -> (Option<String>, Option<&'static str>) {
-    use crate::page::metadata::{DECLARED, DETECTED, lang_tag};
+) -> (Option<String>, Option<LangSource>) {
+    use crate::page::metadata::lang_tag;
     // A transport Content-Language is a declaration, worth more than a detected language; one
     // that names no language is dropped.
     let content_language = content_language.and_then(lang_tag);
     match (content_language, e.lang_source) {
-        (Some(cl), None | Some(DETECTED)) => (Some(cl), Some(DECLARED)),
+        (Some(cl), None | Some(LangSource::Detected)) => (Some(cl), Some(LangSource::Declared)),
         _ => (e.lang.clone(), e.lang_source),
     }
 }
@@ -694,9 +705,9 @@ fn transport_lang(
 /// URL's host as the site name when the page names none.
 pub(crate) struct Completed {
     /// `lang` and `lang_source`.
-    pub(crate) lang: (Option<String>, Option<&'static str>),
+    pub(crate) lang: (Option<String>, Option<LangSource>),
     /// `date` and `date_source`.
-    pub(crate) date: (Option<String>, Option<&'static str>),
+    pub(crate) date: (Option<String>, Option<DateSource>),
     /// `sitename`.
     pub(crate) sitename: Option<String>,
 }
@@ -707,11 +718,11 @@ pub(crate) fn completed(
     content_language: Option<&str>,
     e: &crate::page::Extracted,
 ) -> Completed {
-    use crate::page::metadata::{DATE_URL, host_name, url_date};
+    use crate::page::metadata::{host_name, url_date};
     let date = match &e.date {
         Some(d) => (Some(d.clone()), e.date_source),
         None => match url.and_then(url_date) {
-            Some(d) => (Some(d), Some(DATE_URL)),
+            Some(d) => (Some(d), Some(DateSource::Url)),
             None => (None, None),
         },
     };
@@ -960,7 +971,7 @@ fn read_all(
 fn with_url(item: Item, config: &Config) -> Item {
     match item {
         Item::Page(mut rec) if plain_page(&rec) && config.url.is_some() => {
-            rec.url.clone_from(&config.url);
+            rec.place.url.clone_from(&config.url);
             Item::Page(rec)
         }
         other => other,
@@ -1385,12 +1396,12 @@ impl Numbering {
         }
         match local.renumber {
             Some(Renumber::Fault(mut f)) => {
-                f.index = index;
+                f.place.index = index;
                 fault_done(&f, config)
             }
             Some(Renumber::Page(mut rec, bytes_in)) => match d.failure {
                 Some((error, note)) => {
-                    rec.index = index;
+                    rec.place.index = index;
                     failed_done(&rec, bytes_in, error, note, config)
                 }
                 None => d,

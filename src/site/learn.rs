@@ -348,7 +348,7 @@ pub fn read_site(
         names,
         framing,
         |_, rec| {
-            let Some(url) = rec.url.as_deref() else {
+            let Some(url) = rec.place.url.as_deref() else {
                 return;
             };
             if host.is_some() && super::host_of(url).as_deref() != host {

@@ -5,6 +5,7 @@ mod common;
 
 mod auto_rules;
 mod block_model;
+mod fault_kinds;
 mod hostile_fuzz;
 mod layers;
 mod never_empty;

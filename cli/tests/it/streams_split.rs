@@ -23,11 +23,11 @@ fn items(path: &str, split: bool, max: usize) -> (Vec<String>, Option<bool>) {
         out.push(match item {
             Item::Page(r) => format!(
                 "page {} {} {:?} {:?} {:?} {:?} {:?} {:x}",
-                r.index,
-                r.offset,
-                r.member_offset,
-                r.id,
-                r.url,
+                r.place.index,
+                r.place.offset,
+                r.place.member_offset,
+                r.place.id,
+                r.place.url,
                 r.charset,
                 r.warc_date,
                 md5ish(r.page())

@@ -4,6 +4,39 @@
 
 use super::*;
 
+/// Where a page's `date` came from, in the order the sources are tried: the stated dates
+/// ([`DateSource::Published`], [`DateSource::Time`], [`DateSource::Url`]), then the guesses.
+/// Written in JSON as its lower-case name (`"date_source": "published"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum DateSource {
+    /// A publication date the page declares (JSON-LD `datePublished`,
+    /// `article:published_time`, `<meta itemprop=datePublished>`, Dublin Core, other
+    /// publication meta names, `<time pubdate>`).
+    Published,
+    /// A `<time datetime>` not marked as the publication date.
+    Time,
+    /// A date in the path of the page's URL (`og:url`, canonical link, the record's URL).
+    Url,
+    /// The date the page says it was modified (`DATE_MODIFIED`, JSON-LD `dateModified`), on a
+    /// page that states no publication date.
+    Modified,
+    /// A date written in the page's visible text (an element whose class names a date, or a
+    /// short text).
+    Text,
+    /// A publication-date key in a script's JSON state (`SCRIPT_DATE_KEYS`).
+    Script,
+    /// The first date anywhere in the page's markup, a date-time first: often when the page
+    /// was rendered or a record in it changed, not when it was written.
+    Markup,
+    /// A date in the path of a link, image or frame URL of the page (`/2019/01/31/`;
+    /// `/wp-content/uploads/2023/10/` gives the first of the month).
+    Link,
+    /// The year of the page's copyright notice, as its first of January.
+    Copyright,
+}
+
 /// The date in a URL's path (`/2020/06/16/`, `/2020-06-16-`, `/20200616/`), ISO.
 pub(crate) fn url_date(url: &str) -> Option<String> {
     let path = url.split(['?', '#']).next()?;
@@ -264,7 +297,7 @@ pub(super) fn iso_date_in(t: &str) -> Option<String> {
 /// The date and its source from the page's declarations ([`collect`]) and its URL: a
 /// publication date or `<time>`, the URL's date, then the modified date; `None` sends [`read`]
 /// to the dates written in the text ([`body_guesses`]), then to [`last_guess`].
-pub(super) fn declared_date(f: &Found, url: Option<&str>) -> Option<(String, &'static str)> {
+pub(super) fn declared_date(f: &Found, url: Option<&str>) -> Option<(String, DateSource)> {
     let metas = [DATE_OG, &["datepublished"], DATE_DC, DATE_OTHER];
     let page_url = || {
         f.meta(&["og:url"])
@@ -288,12 +321,12 @@ pub(super) fn declared_date(f: &Found, url: Option<&str>) -> Option<(String, &'s
                 _ => Some(d),
             })
             .or_else(|| f.time_pub.as_deref().and_then(iso_date))
-            .map(|d| (d, DATE_PUBLISHED))
+            .map(|d| (d, DateSource::Published))
             .or_else(|| {
                 f.time_any
                     .as_deref()
                     .and_then(iso_date)
-                    .map(|d| (d, DATE_TIME))
+                    .map(|d| (d, DateSource::Time))
             });
     if let Some((d, source)) = declared {
         // A UTC time stamp and the local date the URL files the page under: the local date.
@@ -305,14 +338,14 @@ pub(super) fn declared_date(f: &Found, url: Option<&str>) -> Option<(String, &'s
         return Some((d, source));
     }
     if let Some(d) = page_url() {
-        return Some((d, DATE_URL));
+        return Some((d, DateSource::Url));
     }
     f.ld.modified
         .iter()
         .map(String::as_str)
         .chain(f.meta(DATE_MODIFIED))
         .find_map(iso_date)
-        .map(|d| (d, DATE_FROM_MODIFIED))
+        .map(|d| (d, DateSource::Modified))
 }
 
 /// A date written `05/10/2018` that reads both ways, read by the page's declared language:
@@ -350,13 +383,13 @@ pub(super) fn slashed_date(t: &str) -> Option<(u32, u32, u32)> {
 /// the source, a month in a link's path, the copyright year. A date from a link or a bare
 /// date before the copyright year is a file or a record older than the page (the notice says
 /// the page was published that year): the copyright year is taken instead (htmldate's rule).
-pub(super) fn last_guess(doc: &Document) -> Option<(String, &'static str)> {
+pub(super) fn last_guess(doc: &Document) -> Option<(String, DateSource)> {
     if let Some(d) = script_date(doc.src) {
-        return Some((d, DATE_SCRIPT));
+        return Some((d, DateSource::Script));
     }
     let (date_time, date) = markup_dates(doc.src, true);
     if let Some(d) = date_time {
-        return Some((d, DATE_MARKUP));
+        return Some((d, DateSource::Markup));
     }
     let f = links_and_copyright(doc);
     let not_older = |d: &String| {
@@ -366,18 +399,18 @@ pub(super) fn last_guess(doc: &Document) -> Option<(String, &'static str)> {
     f.link_date
         .clone()
         .filter(not_older)
-        .map(|d| (d, DATE_LINK))
-        .or_else(|| date.filter(not_older).map(|d| (d, DATE_MARKUP)))
+        .map(|d| (d, DateSource::Link))
+        .or_else(|| date.filter(not_older).map(|d| (d, DateSource::Markup)))
         .or_else(|| {
             f.link_month
                 .clone()
                 .filter(not_older)
-                .map(|d| (d, DATE_LINK))
+                .map(|d| (d, DateSource::Link))
         })
         .or_else(|| {
             f.copyright
                 .and_then(|y| ymd(y, 1, 1))
-                .map(|d| (d, DATE_COPYRIGHT))
+                .map(|d| (d, DateSource::Copyright))
         })
 }
 

@@ -3,6 +3,17 @@
 
 use super::*;
 
+/// Where a page's `lang` came from. Written in JSON as its lower-case name
+/// (`"lang_source": "declared"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LangSource {
+    /// The page (or its HTTP `Content-Language`) declares it.
+    Declared,
+    /// It was detected from the text.
+    Detected,
+}
+
 /// The language the page declares, as a lower-case BCP 47 tag ([`lang_tag`]): `<html lang>`,
 /// `<meta http-equiv=content-language>`, `<meta name=language>`, Dublin Core, `og:locale`; a
 /// declaration that is no language (`x-default`, `utf-8`) is passed over for the next one.

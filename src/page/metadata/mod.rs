@@ -60,6 +60,7 @@ mod site;
 mod tests;
 
 use author::*;
+pub use dates::DateSource;
 pub(crate) use dates::*;
 use jsonld::*;
 pub use lang::*;
@@ -83,10 +84,10 @@ pub(crate) struct Metadata {
     pub author: Option<String>,
     /// The publication date, ISO 8601.
     pub date: Option<String>,
-    /// Where `date` came from: [`DATE_PUBLISHED`], [`DATE_TIME`], [`DATE_URL`] (stated
-    /// dates), then the guesses [`DATE_FROM_MODIFIED`], [`DATE_TEXT`], [`DATE_SCRIPT`],
-    /// [`DATE_MARKUP`], [`DATE_LINK`], [`DATE_COPYRIGHT`], in the order they are tried.
-    pub date_source: Option<&'static str>,
+    /// Where `date` came from: [`DateSource::Published`], [`DateSource::Time`], [`DateSource::Url`] (stated
+    /// dates), then the guesses [`DateSource::Modified`], [`DateSource::Text`], [`DateSource::Script`],
+    /// [`DateSource::Markup`], [`DateSource::Link`], [`DateSource::Copyright`], in the order they are tried.
+    pub date_source: Option<DateSource>,
     /// The site's name.
     pub sitename: Option<String>,
     /// The page's own summary.
@@ -99,8 +100,8 @@ pub(crate) struct Metadata {
     pub tags: Vec<String>,
     /// The language (BCP 47 as declared, ISO 639-1 when detected).
     pub lang: Option<String>,
-    /// [`DECLARED`] or [`DETECTED`].
-    pub lang_source: Option<&'static str>,
+    /// [`LangSource::Declared`] or [`LangSource::Detected`].
+    pub lang_source: Option<LangSource>,
 }
 
 /// What the `<meta>` and `<link>` elements and the document say, collected in one pass.
@@ -166,7 +167,7 @@ pub(crate) fn read(doc: &Document, text: &str, url: Option<&str>) -> Metadata {
             .date_elem
             .or(guesses.text_date)
             .or_else(|| slashed_by_lang(guesses.text_slashed?, &declared_lang(&f)?))
-            .map(|d| (d, DATE_TEXT))
+            .map(|d| (d, DateSource::Text))
     });
     let (date, date_source) = match date.or_else(|| last_guess(doc)) {
         Some((d, s)) => (Some(d), Some(s)),
@@ -206,9 +207,9 @@ pub(crate) fn read(doc: &Document, text: &str, url: Option<&str>) -> Metadata {
     tags.extend(f.ld.keywords.iter().cloned());
     tags.extend(f.rel_tag.iter().cloned());
     let (lang, lang_source) = match declared_lang(&f) {
-        Some(l) => (Some(l), Some(DECLARED)),
+        Some(l) => (Some(l), Some(LangSource::Declared)),
         None => match detect_lang(text) {
-            Some(l) => (Some(l.to_string()), Some(DETECTED)),
+            Some(l) => (Some(l.to_string()), Some(LangSource::Detected)),
             None => (None, None),
         },
     };

@@ -526,35 +526,3 @@ pub(super) const LD_ARTICLE_TYPES: &[&str] = &[
     "product",
     "howto",
 ];
-
-/// `date_source`: a publication date the page declares (JSON-LD `datePublished`,
-/// `article:published_time`, `<meta itemprop=datePublished>`, Dublin Core, other publication
-/// meta names, `<time pubdate>`).
-pub(crate) const DATE_PUBLISHED: &str = "published";
-/// `date_source`: a `<time datetime>` not marked as the publication date.
-pub(crate) const DATE_TIME: &str = "time";
-/// `date_source`: a date in the path of the page's URL (`og:url`, canonical link, the
-/// record's URL).
-pub(crate) const DATE_URL: &str = "url";
-/// `date_source`: the date the page says it was modified ([`DATE_MODIFIED`], JSON-LD
-/// `dateModified`), on a page that states no publication date.
-pub(crate) const DATE_FROM_MODIFIED: &str = "modified";
-/// `date_source`: a date written in the page's visible text (an element whose class names a
-/// date, or a short text).
-pub(crate) const DATE_TEXT: &str = "text";
-/// `date_source`: a publication-date key in a script's JSON state ([`SCRIPT_DATE_KEYS`]).
-pub(crate) const DATE_SCRIPT: &str = "script";
-/// `date_source`: the first date anywhere in the page's markup, a date-time first
-/// ([`markup_date`]): often when the page was rendered or a record in it changed, not when it
-/// was written.
-pub(crate) const DATE_MARKUP: &str = "markup";
-/// `date_source`: a date in the path of a link, image or frame URL of the page
-/// (`/2019/01/31/`; `/wp-content/uploads/2023/10/` gives the first of the month).
-pub(crate) const DATE_LINK: &str = "link";
-/// `date_source`: the year of the page's copyright notice, as its first of January.
-pub(crate) const DATE_COPYRIGHT: &str = "copyright";
-
-/// Where the language came from.
-pub(crate) const DECLARED: &str = "declared";
-/// The language was detected from the text.
-pub(crate) const DETECTED: &str = "detected";

@@ -117,7 +117,7 @@ fn date_sources_in_their_order() {
         ld(r#"{"@type":"NewsArticle","datePublished":"2020-06-16T02:31:00+08:00"}"#)
     ));
     assert_eq!(m.date.as_deref(), Some("2020-06-16T02:31:00+08:00"));
-    assert_eq!(m.date_source, Some(DATE_PUBLISHED));
+    assert_eq!(m.date_source, Some(DateSource::Published));
     let m = meta(&format!(
         "<meta property=article:published_time content=2020-01-02>{}",
         ld(r#"{"@type":"NewsArticle","datePublished":"2020-06-16T02:31:00+08:00"}"#)
@@ -137,22 +137,22 @@ fn date_sources_in_their_order() {
     let m =
         meta("<body><time datetime=2018-01-02>x</time><time pubdate datetime=2018-03-04>y</time>");
     assert_eq!(m.date.as_deref(), Some("2018-03-04"));
-    assert_eq!(m.date_source, Some(DATE_PUBLISHED));
+    assert_eq!(m.date_source, Some(DateSource::Published));
     let m = meta("<body><time datetime=2018-01-02>x</time>");
-    assert_eq!(m.date_source, Some(DATE_TIME));
+    assert_eq!(m.date_source, Some(DateSource::Time));
     let m = meta("<link rel=canonical href='https://x.org/2020/06/16/story/'>");
     assert_eq!(
         (m.date.as_deref(), m.date_source),
-        (Some("2020-06-16"), Some(DATE_URL))
+        (Some("2020-06-16"), Some(DateSource::Url))
     );
     // The modified date of a page that states no publication date.
     let m = meta("<meta property=article:modified_time content=2021-02-03T04:05Z>");
-    assert_eq!(m.date_source, Some(DATE_FROM_MODIFIED));
+    assert_eq!(m.date_source, Some(DateSource::Modified));
     // Guesses: a date-named element, then a short text.
     let m = meta("<body><span class=article-publish-date>November 19, 2019, 9:02 AM</span>");
     assert_eq!(
         (m.date.as_deref(), m.date_source),
-        (Some("2019-11-19"), Some(DATE_TEXT))
+        (Some("2019-11-19"), Some(DateSource::Text))
     );
     let m = meta("<body><p>Posted on 16. März 2020</p>");
     assert_eq!(m.date.as_deref(), Some("2020-03-16"));
@@ -160,7 +160,7 @@ fn date_sources_in_their_order() {
     let m = meta(r#"<script>window.s = "{\"publishedAt\":\"2021-05-06T07:08:09Z\"}";</script>"#);
     assert_eq!(
         (m.date.as_deref(), m.date_source),
-        (Some("2021-05-06T07:08:09Z"), Some(DATE_SCRIPT))
+        (Some("2021-05-06T07:08:09Z"), Some(DateSource::Script))
     );
     let m =
         meta(r#"<script>x = {"created_at": "2019-02-03", "publish_date": "2020-01-02"}</script>"#);
@@ -238,12 +238,12 @@ fn lang_declared_or_detected() {
     let m = meta_of("<html lang=de-AT><title>x</title>", "the English text");
     assert_eq!(
         (m.lang.as_deref(), m.lang_source),
-        (Some("de-at"), Some(DECLARED))
+        (Some("de-at"), Some(LangSource::Declared))
     );
     let m = meta("<meta http-equiv=Content-Language content='fr, en'>");
     assert_eq!(
         (m.lang.as_deref(), m.lang_source),
-        (Some("fr"), Some(DECLARED))
+        (Some("fr"), Some(LangSource::Declared))
     );
     let text = "Der Gemeinderat hat am Dienstag nach einer vierstündigen Debatte den Bau der \
         neuen Brücke beschlossen, und die Arbeiten sollen im Mai beginnen, sagte die \
@@ -251,7 +251,7 @@ fn lang_declared_or_detected() {
     let m = meta_of("<p>x", text);
     // Without the `lang` feature nothing is detected: `lang` is only what is declared.
     let want = if cfg!(feature = "lang") {
-        (Some("de"), Some(DETECTED))
+        (Some("de"), Some(LangSource::Detected))
     } else {
         (None, None)
     };
@@ -323,7 +323,7 @@ fn lang_from_each_declaration_normalized_the_unknown_passed_over() {
         let m = meta(html);
         (m.lang, m.lang_source)
     };
-    let declared = |l: &str| (Some(l.to_string()), Some(DECLARED));
+    let declared = |l: &str| (Some(l.to_string()), Some(LangSource::Declared));
     assert_eq!(lang("<html lang=EN_us><p>x"), declared("en-us"));
     assert_eq!(
         lang("<meta http-equiv=content-language content='de-DE'>"),
@@ -528,7 +528,7 @@ fn hostile_json_ld_is_bounded() {
     // without parsing it: bounded by its own caps).
     let declared_date = |html: &str| {
         Some(meta(html))
-            .filter(|m| m.date_source == Some(DATE_PUBLISHED))?
+            .filter(|m| m.date_source == Some(DateSource::Published))?
             .date
     };
     // Broken JSON, comment-wrapped JSON, a non-object: nothing, or what parses.
@@ -592,7 +592,7 @@ fn a_utc_time_stamp_gives_way_to_the_urls_local_day() {
     ));
     assert_eq!(
         (m.date.as_deref(), m.date_source),
-        (Some("2019-11-19"), Some(DATE_PUBLISHED))
+        (Some("2019-11-19"), Some(DateSource::Published))
     );
     // East of UTC: 22:00 UTC on the 31st is the 1st of the next year.
     let m = meta(&page(
@@ -620,7 +620,7 @@ fn a_utc_time_stamp_gives_way_to_the_urls_local_day() {
         "",
         Some("https://t.com/2019/11/18/a/"),
     );
-    assert_eq!(m.date_source, Some(DATE_URL));
+    assert_eq!(m.date_source, Some(DateSource::Url));
 }
 
 #[test]
@@ -632,24 +632,24 @@ fn last_guesses_markup_link_copyright() {
     let some = |d: &str, s| (Some(d.to_string()), Some(s));
     assert_eq!(
         src(r#"<script>var c = {"issuedAt":"2026-03-05T12:16:07Z"}</script><p>© 2024"#),
-        some("2026-03-05", DATE_MARKUP)
+        some("2026-03-05", DateSource::Markup)
     );
     assert_eq!(
         src("<body><a href='/blog/2019/01/31/post/'>x</a>"),
-        some("2019-01-31", DATE_LINK)
+        some("2019-01-31", DateSource::Link)
     );
     assert_eq!(
         src("<body><img src='/wp-content/uploads/2023/10/a.png'>"),
-        some("2023-10-01", DATE_LINK)
+        some("2023-10-01", DateSource::Link)
     );
     assert_eq!(
         src("<body><p>© 2019–2024 Example Media"),
-        some("2024-01-01", DATE_COPYRIGHT)
+        some("2024-01-01", DateSource::Copyright)
     );
     // The year in the next text node; a mark without a year near it gives nothing.
     assert_eq!(
         src("<body><footer>© <a>Example Media</a> 2022. All rights reserved."),
-        some("2022-01-01", DATE_COPYRIGHT)
+        some("2022-01-01", DateSource::Copyright)
     );
     assert_eq!(
         src("<body><p>Copyright Example Media Group, all rights reserved, since forever, 2020"),
@@ -658,7 +658,7 @@ fn last_guesses_markup_link_copyright() {
     // A file older than the page's copyright year is not the page's date.
     assert_eq!(
         src("<body><img src='/uploads/2019/03/a.png'><p>Copyright 2024 Example"),
-        some("2024-01-01", DATE_COPYRIGHT)
+        some("2024-01-01", DateSource::Copyright)
     );
     // Hostile: digits everywhere stay linear, and an endless copyright line is bounded.
     let digits = "2020-01-0".repeat(200_000);
@@ -764,7 +764,7 @@ fn shared_scrapinghub_pages_have_their_author_and_date() {
         assert_eq!(e.title.as_deref(), Some(title), "{id}");
         assert_eq!(e.author.as_deref(), Some(author), "{id}");
         assert_eq!(e.date.as_deref().map(|d| &d[..10]), Some(date), "{id}");
-        assert_eq!(e.lang_source, Some(DECLARED), "{id}");
+        assert_eq!(e.lang_source, Some(LangSource::Declared), "{id}");
     }
 }
 
@@ -786,7 +786,7 @@ fn shared_pages_dates_and_authors_by_the_new_rules() {
             None,
             None,
             "2019-11-19",
-            DATE_PUBLISHED,
+            Some(DateSource::Published),
         ),
         // JSON-LD `2019-11-19T04:58:46Z` and a local `2019-11-18T20:58:46` declared: the
         // earliest, the day of the URL.
@@ -797,7 +797,7 @@ fn shared_pages_dates_and_authors_by_the_new_rules() {
             ),
             None,
             "2019-11-18",
-            DATE_PUBLISHED,
+            Some(DateSource::Published),
         ),
         // `<b>05/10/2018</b>` on a `pt-BR` page.
         (
@@ -805,7 +805,7 @@ fn shared_pages_dates_and_authors_by_the_new_rules() {
             None,
             None,
             "2018-10-05",
-            DATE_TEXT,
+            Some(DateSource::Text),
         ),
         // Yoast: the article's author is an `@id` of a Person in the graph.
         (
@@ -813,7 +813,7 @@ fn shared_pages_dates_and_authors_by_the_new_rules() {
             None,
             Some("Yoav Schumacher"),
             "",
-            "",
+            None,
         ),
         // `Elliot Brownstein Florida Today` on the site `floridatoday`.
         (
@@ -821,7 +821,7 @@ fn shared_pages_dates_and_authors_by_the_new_rules() {
             None,
             Some("Elliot Brownstein"),
             "",
-            "",
+            None,
         ),
         // `article:published_time` 2022-05-26 beside a JSON-LD `datePublished` 2025-12-01.
         (
@@ -829,7 +829,7 @@ fn shared_pages_dates_and_authors_by_the_new_rules() {
             None,
             None,
             "2022-05-26",
-            DATE_PUBLISHED,
+            Some(DateSource::Published),
         ),
         // No date but `© <em>Supernatural, Inc.</em> ©<em>2022 — All rights reserved.`
         (
@@ -837,7 +837,7 @@ fn shared_pages_dates_and_authors_by_the_new_rules() {
             None,
             None,
             "2022-01-01",
-            DATE_COPYRIGHT,
+            Some(DateSource::Copyright),
         ),
     ] {
         let raw = std::fs::read(root.join(page)).expect("page");
@@ -860,7 +860,7 @@ fn shared_pages_dates_and_authors_by_the_new_rules() {
         }
         if !date.is_empty() {
             assert_eq!(e.date.as_deref().map(|d| &d[..10]), Some(date), "{page}");
-            assert_eq!(e.date_source, Some(source), "{page}");
+            assert_eq!(e.date_source, source, "{page}");
         }
     }
 }
