@@ -679,26 +679,7 @@ impl<R: Source> Reader<R> {
             }
         }
         if over {
-            // A zstd frame that holds this record alone (its header states the record's
-            // size) is dropped without decompressing it, as a gzip member is above.
-            let resume = self.offset + len + 4;
-            if self.r.skip_frame(start, resume) {
-                self.offset = resume;
-                return Ok(Some(if wanted {
-                    self.over_limit(start, &h, len)
-                } else {
-                    self.not_page(start, &h, skip_reason(&h.kind))
-                }));
-            }
-            // Too long to hold, or a lie: either way, the next record is found by looking
-            // for it (a record inside this one's block would be read as one).
-            self.lost = true;
-            self.resyncing = true;
-            return Ok(Some(if wanted {
-                self.over_limit(start, &h, len)
-            } else {
-                self.not_page(start, &h, skip_reason(&h.kind))
-            }));
+            return Ok(Some(self.skip_over(start, &h, len, wanted)));
         }
         let mut block = self.pool.get();
         block.reserve(len as usize);
@@ -783,6 +764,27 @@ impl<R: Source> Reader<R> {
             msg,
             lost,
         )))
+    }
+
+    /// A record over the record limit (`len` bytes, not read): its fault, or its skip when it
+    /// is not `wanted`.
+    fn skip_over(&mut self, start: u64, h: &Headers, len: u64, wanted: bool) -> Item {
+        // A zstd frame that holds this record alone (its header states the record's size) is
+        // dropped without decompressing it, as a gzip member is.
+        let resume = self.offset + len + 4;
+        if self.r.skip_frame(start, resume) {
+            self.offset = resume;
+        } else {
+            // Too long to hold, or a lie: either way, the next record is found by looking for
+            // it (a record inside this one's block would be read as one).
+            self.lost = true;
+            self.resyncing = true;
+        }
+        if wanted {
+            self.over_limit(start, h, len)
+        } else {
+            self.not_page(start, h, skip_reason(&h.kind))
+        }
     }
 
     /// The start of a record: blank lines skipped, its version line read (`line`), its
