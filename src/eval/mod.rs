@@ -60,7 +60,7 @@ pub struct Gold {
     /// Whether the set has a `gold/<id>.json` with a `with` or `without` list for this page.
     pub has_snippets: bool,
     /// Where the comments begin in `text`, for a gold that keeps them after Dragnet's
-    /// separator line ([`is_comments_line`]): `text[..comments_at]` is the article alone.
+    /// separator line (`is_comments_line`): `text[..comments_at]` is the article alone.
     pub comments_at: Option<usize>,
 }
 
@@ -156,7 +156,8 @@ impl Dataset {
 }
 
 /// Undoes the gold quirks the reference scorer undoes (peers/README.md, "Gold clean-up").
-pub fn clean_gold(set: &str, gold: &str) -> String {
+#[cfg(test)]
+pub(crate) fn clean_gold(set: &str, gold: &str) -> String {
     clean_gold_parts(set, gold).0
 }
 
@@ -211,7 +212,7 @@ fn clean_gold_parts(set: &str, gold: &str) -> (String, Option<usize>) {
 
 /// Whether `line` is the line Dragnet's gold puts between a page's article and its comments
 /// (`!@#$%^&*()  COMMENTS`), white space and line ends around it aside.
-pub fn is_comments_line(line: &str) -> bool {
+pub(crate) fn is_comments_line(line: &str) -> bool {
     let t = line
         .trim_end_matches(['\r', '\n'])
         .trim_matches([' ', '\t']);
@@ -367,7 +368,7 @@ fn mean_median(mut v: Vec<f64>) -> (f64, f64) {
 
 /// The set-level summary of one metric.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Summary {
+pub struct MetricSummary {
     /// Precision `(mean, median)` over pages with a prediction.
     pub precision: (f64, f64),
     /// Recall `(mean, median)` over pages with gold.
@@ -377,8 +378,8 @@ pub struct Summary {
 }
 
 /// Aggregates per-page scores of one text metric.
-pub fn summarize(scores: &[Prf]) -> Summary {
-    Summary {
+pub fn summarize(scores: &[Prf]) -> MetricSummary {
+    MetricSummary {
         precision: mean_median(scores.iter().filter_map(|s| s.precision).collect()),
         recall: mean_median(scores.iter().filter_map(|s| s.recall).collect()),
         f1: mean_median(scores.iter().map(|s| s.f1).collect()),
@@ -390,9 +391,9 @@ pub struct Report {
     /// The system's row name.
     pub name: String,
     /// Bag-of-words summary; `None` when no page has text gold.
-    pub bow: Option<Summary>,
+    pub bow: Option<MetricSummary>,
     /// LCS summary; `None` when no page has text gold.
-    pub lcs: Option<Summary>,
+    pub lcs: Option<MetricSummary>,
     /// Snippet counts summed over the set; `None` when no page has snippet gold.
     pub snippet: Option<SnippetCounts>,
     /// Pages whose output had no tokens.
@@ -432,7 +433,7 @@ pub fn report(name: String, pages: &[PageScore]) -> Report {
 /// The JSON summary (shape in eval/METRICS.md).
 pub fn to_json(ds: &Dataset, reports: &[Report]) -> String {
     use serde_json::{Map, Value, json};
-    let summary = |s: &Summary| {
+    let summary = |s: &MetricSummary| {
         json!({
             "precision": {"mean": s.precision.0, "median": s.precision.1},
             "recall": {"mean": s.recall.0, "median": s.recall.1},

@@ -1677,7 +1677,7 @@ mod tests {
                 items[0]
             );
             assert!(
-                matches!(&items[1], Item::Page(r) if r.url.as_deref() == Some("http://example.org/2")),
+                matches!(&items[1], Item::Page(r) if r.place.url.as_deref() == Some("http://example.org/2")),
                 "{name}: {:?}",
                 items[1]
             );

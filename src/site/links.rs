@@ -21,7 +21,7 @@
 //!    says so and falls back to a sample of n pages of the key page's host from the input.
 //!
 //! Nothing recurses: trees are walked by index, the clique search uses an explicit stack with
-//! a step budget ([`CLIQUE_BUDGET`]), and at most [`Params::max_links`] links of the key page are
+//! a step budget (`CLIQUE_BUDGET`), and at most [`Params::max_links`] links of the key page are
 //! considered, so a hostile key page of a million links costs a bounded search.
 
 use std::collections::{HashMap, HashSet};
@@ -36,7 +36,7 @@ use crate::page::Error;
 
 /// Steps of the clique search per loaded page, at most. With the thesis' n = 3 the search only
 /// looks for one edge among the pages linked both ways with the new one, far under this.
-pub const CLIQUE_BUDGET: usize = 1_000_000;
+pub(crate) const CLIQUE_BUDGET: usize = 1_000_000;
 
 /// DOM distances walk up at most this many ancestors per link; links deeper than that in a
 /// hostile page count as far apart.
@@ -69,7 +69,7 @@ impl Default for Params {
 
 /// A URL's identity in a crawl: host (lower case) and path with query, no scheme (a crawl mixes
 /// http and https), no fragment, an empty path as `/`.
-pub fn url_key(url: &str) -> Option<String> {
+pub(crate) fn url_key(url: &str) -> Option<String> {
     let host = super::host_of(url)?;
     let rest = url.split_once("://").map_or(url, |(_, r)| r);
     let rest = rest.split('#').next().unwrap_or("");
@@ -85,7 +85,7 @@ pub fn url_key(url: &str) -> Option<String> {
 /// Resolves `href` against the page's URL `base` with the `url` crate (the WHATWG URL
 /// standard, as the Markdown renderer's links). `None` for a fragment alone, for `mailto:`,
 /// `javascript:` and other non-HTTP schemes, and for what does not parse.
-pub fn resolve(base: &url::Url, href: &str) -> Option<String> {
+pub(crate) fn resolve(base: &url::Url, href: &str) -> Option<String> {
     let href = href.trim();
     if href.is_empty() || href.starts_with('#') {
         return None;
@@ -97,7 +97,7 @@ pub fn resolve(base: &url::Url, href: &str) -> Option<String> {
 /// Definition 2.2.4: a link as its words, the host and the directories, without the resource
 /// (a last segment with a `.` in it, such as `index.html`; URLs name directories without a
 /// trailing `/` too, as the thesis' `www.bbc.com/news`).
-pub fn link_words(url: &str) -> Vec<String> {
+pub(crate) fn link_words(url: &str) -> Vec<String> {
     let Some(key) = url_key(url) else {
         return Vec::new();
     };
@@ -117,7 +117,7 @@ pub fn link_words(url: &str) -> Vec<String> {
 }
 
 /// Definition 2.2.5: the hyperlink distance from `h` to `h2`.
-pub fn h_distance(h: &[String], h2: &[String]) -> i64 {
+pub(crate) fn h_distance(h: &[String], h2: &[String]) -> i64 {
     if h.first() != h2.first() {
         return -(h.len() as i64);
     }
@@ -139,7 +139,7 @@ fn relevance_key(d: i64) -> (bool, u64) {
 
 /// One link of a page: its target and the `<a>` it was first found on.
 #[derive(Clone, Debug)]
-pub struct PageLink {
+pub(crate) struct PageLink {
     /// The target, resolved against the page's URL.
     pub url: String,
     /// The target's [`url_key`].
@@ -149,7 +149,7 @@ pub struct PageLink {
 }
 
 /// The links of a page to its own host, each target once, self-links left out, at most `max`.
-pub fn page_links(doc: &Document<'_>, base: &str, max: usize) -> Vec<PageLink> {
+pub(crate) fn page_links(doc: &Document<'_>, base: &str, max: usize) -> Vec<PageLink> {
     let (Some(host), Some(me), Ok(parsed)) = (
         super::host_of(base),
         url_key(base),
@@ -209,7 +209,11 @@ fn d_distance(doc: &Document<'_>, depth: &[u32], a: NodeId, b: NodeId) -> u64 {
 }
 
 /// Algorithm 1: the links sorted by link relevance to `reference`, then by DOM relevance.
-pub fn sort_links(doc: &Document<'_>, reference: &str, links: Vec<PageLink>) -> Vec<PageLink> {
+pub(crate) fn sort_links(
+    doc: &Document<'_>,
+    reference: &str,
+    links: Vec<PageLink>,
+) -> Vec<PageLink> {
     let mut depth = vec![0u32; doc.tree.nodes.len()];
     for (i, n) in doc.tree.nodes.iter().enumerate().skip(1) {
         if n.parent != NONE {
@@ -241,7 +245,7 @@ pub fn sort_links(doc: &Document<'_>, reference: &str, links: Vec<PageLink>) -> 
         .collect()
 }
 
-/// A site crawl: pages by [`url_key`].
+/// A site crawl: pages by `url_key`.
 #[derive(Default)]
 pub struct Site {
     pages: HashMap<String, (String, Vec<u8>)>,
@@ -264,7 +268,7 @@ impl Site {
         let k = url_key(url)?;
         self.pages.get(&k).map(|(u, b)| (u.as_str(), b.as_slice()))
     }
-    /// The number of distinct pages (by [`url_key`]).
+    /// The number of distinct pages (by `url_key`).
     pub fn len(&self) -> usize {
         self.pages.len()
     }
@@ -475,7 +479,7 @@ pub fn select(site: &Site, key_url: &str, params: &Params) -> Result<Selected, L
 
 /// The site-level template of a key page.
 #[derive(Clone, Debug, Default)]
-pub struct Extracted {
+pub struct KeyTemplate {
     /// How the pages compared with the key page were chosen.
     pub selected: Selected,
     /// Votes used (t, at most the pages compared).
@@ -495,7 +499,7 @@ pub struct Extracted {
 }
 
 /// The template of the key page at `key_url` with respect to the pages [`select`] picks.
-pub fn extract(site: &Site, key_url: &str, params: &Params) -> Result<Extracted, LinkError> {
+pub fn extract(site: &Site, key_url: &str, params: &Params) -> Result<KeyTemplate, LinkError> {
     let fail = |kind| LinkError {
         key: key_url.to_string(),
         kind,
@@ -529,7 +533,7 @@ pub fn extract(site: &Site, key_url: &str, params: &Params) -> Result<Extracted,
         let content_sel = Selection {
             nodes: blocks::text_nodes(doc, |i| !in_template.get(i).copied().unwrap_or(false)),
         };
-        Extracted {
+        KeyTemplate {
             selected: selected.clone(),
             votes,
             dom_nodes: key.nodes.len().saturating_sub(1),

@@ -13,8 +13,8 @@ pub(crate) mod paths;
 pub(crate) mod store;
 
 pub use crate::extract::fastce::model::{
-    DEFAULT_MIN_MATCH, EXT, Family, Fault as TemplateFault, LoadError, MAGIC, MAX_FILE,
-    MAX_SIGNATURE, Member, Template, VERSION,
+    DEFAULT_MIN_MATCH, EXT, Family, LoadError, MAGIC, MAX_FILE, MAX_SIGNATURE, Member, Template,
+    TemplateFault, VERSION,
 };
 pub use crate::extract::sample::Seeded;
 pub use cluster::{Cluster, Clustering, DEFAULT_SIGNATURE, cluster};

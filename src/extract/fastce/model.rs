@@ -167,10 +167,10 @@ impl Template {
     }
 
     /// Reads a template body (module comment) from `r`.
-    fn read_body(r: &mut Reader<'_>) -> Result<Template, Fault> {
+    fn read_body(r: &mut Reader<'_>) -> Result<Template, TemplateFault> {
         let dims = r.u16()?;
         if dims != DIMS {
-            return Err(Fault::Dimensions(dims));
+            return Err(TemplateFault::Dimensions(dims));
         }
         r.u16()?;
         let similarity = r.f32()?;
@@ -182,7 +182,7 @@ impl Template {
             ("min_match", min_match),
         ] {
             if !(0.0..=1.0).contains(&v) {
-                return Err(Fault::Parameter(name, v));
+                return Err(TemplateFault::Parameter(name, v));
             }
         }
         let pages = r.u32()?;
@@ -209,7 +209,7 @@ impl Template {
                 let d = r.u16()?;
                 let c = r.u16()?;
                 if d >= DIMS || entries.last().is_some_and(|&(p, _)| p >= d) {
-                    return Err(Fault::FeatureOrder);
+                    return Err(TemplateFault::FeatureOrder);
                 }
                 entries.push((d, c));
             }
@@ -225,7 +225,7 @@ impl Template {
             && noncontent.windows(2).all(|w| w[0].0 <= w[1].0)
             && fingerprints.windows(2).all(|w| w[0] < w[1]);
         if !sorted {
-            return Err(Fault::Unsorted);
+            return Err(TemplateFault::Unsorted);
         }
         Ok(Template {
             host,
@@ -421,12 +421,12 @@ impl Family {
     /// Parses a template file's bytes, version 1 or [`VERSION`]. `file` names the file in
     /// errors.
     pub fn from_bytes(bytes: &[u8], file: &Path) -> Result<Family, LoadError> {
-        let err = |fault: Fault| LoadError {
+        let err = |fault: TemplateFault| LoadError {
             file: file.to_path_buf(),
             fault,
         };
         if bytes.len() < MAGIC.len() || bytes.get(..MAGIC.len()) != Some(MAGIC.as_slice()) {
-            return Err(err(Fault::Magic));
+            return Err(err(TemplateFault::Magic));
         }
         let mut r = Reader {
             bytes,
@@ -434,26 +434,26 @@ impl Family {
         };
         let version = r.u16().map_err(&err)?;
         if version > VERSION {
-            return Err(err(Fault::Newer(version)));
+            return Err(err(TemplateFault::Newer(version)));
         }
         if version == 0 {
-            return Err(err(Fault::VersionZero));
+            return Err(err(TemplateFault::VersionZero));
         }
         // The checksum covers everything before the last eight bytes.
         let Some(body_len) = bytes.len().checked_sub(8) else {
-            return Err(err(Fault::NoChecksum));
+            return Err(err(TemplateFault::NoChecksum));
         };
         let (body, tail) = bytes.split_at(body_len);
         let mut stored = [0u8; 8];
         stored.copy_from_slice(tail);
         if body_len < r.pos || fnv1a(FNV_OFFSET, body) != u64::from_le_bytes(stored) {
-            return Err(err(Fault::Checksum));
+            return Err(err(TemplateFault::Checksum));
         }
         let mut r = Reader {
             bytes: body,
             pos: r.pos,
         };
-        let parse = |r: &mut Reader<'_>| -> Result<Family, Fault> {
+        let parse = |r: &mut Reader<'_>| -> Result<Family, TemplateFault> {
             r.u16()?;
             let family = if version == 1 {
                 Family::single(Template::read_body(r)?)
@@ -462,7 +462,7 @@ impl Family {
                 let n = r.u16()? as usize;
                 let k = r.u16()?;
                 if k > MAX_SIGNATURE {
-                    return Err(Fault::Signature(k));
+                    return Err(TemplateFault::Signature(k));
                 }
                 let host = r.string()?;
                 // Each member takes at least its path count, its signature and a body of
@@ -482,12 +482,12 @@ impl Family {
                     });
                 }
                 if members.is_empty() {
-                    return Err(Fault::Empty);
+                    return Err(TemplateFault::Empty);
                 }
                 Family { host, members }
             };
             if r.pos != r.bytes.len() {
-                return Err(Fault::Trailing(r.bytes.len() - r.pos));
+                return Err(TemplateFault::Trailing(r.bytes.len() - r.pos));
             }
             Ok(family)
         };
@@ -497,18 +497,18 @@ impl Family {
     /// Reads a template file (at most [`MAX_FILE`] bytes).
     pub fn load(file: &Path) -> Result<Family, LoadError> {
         use std::io::Read;
-        let err = |fault: Fault| LoadError {
+        let err = |fault: TemplateFault| LoadError {
             file: file.to_path_buf(),
             fault,
         };
         let f = crate::files::open_regular(file)
-            .map_err(|e| err(Fault::Io(e.kind(), e.to_string())))?;
+            .map_err(|e| err(TemplateFault::Io(e.kind(), e.to_string())))?;
         let mut bytes = Vec::new();
         f.take(MAX_FILE + 1)
             .read_to_end(&mut bytes)
-            .map_err(|e| err(Fault::Io(e.kind(), e.to_string())))?;
+            .map_err(|e| err(TemplateFault::Io(e.kind(), e.to_string())))?;
         if bytes.len() as u64 > MAX_FILE {
-            return Err(err(Fault::TooLarge));
+            return Err(err(TemplateFault::TooLarge));
         }
         Family::from_bytes(&bytes, file)
     }
@@ -557,7 +557,7 @@ pub struct LoadError {
     /// The template file.
     pub file: PathBuf,
     /// Why it could not be used.
-    pub fault: Fault,
+    pub fault: TemplateFault,
 }
 
 impl std::fmt::Display for LoadError {
@@ -570,7 +570,7 @@ impl std::fmt::Display for LoadError {
 /// trusts it, and names the first one that fails.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
-pub enum Fault {
+pub enum TemplateFault {
     /// The file could not be opened or read.
     Io(std::io::ErrorKind, String),
     /// Larger than [`MAX_FILE`] bytes.
@@ -607,42 +607,44 @@ pub enum Fault {
     Trailing(usize),
 }
 
-impl std::fmt::Display for Fault {
+impl std::fmt::Display for TemplateFault {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Fault::Io(_, e) => write!(f, "{e}"),
-            Fault::TooLarge => write!(f, "larger than {MAX_FILE} bytes"),
-            Fault::Magic => write!(f, "not a pith template (bad magic bytes)"),
-            Fault::Newer(v) => write!(
+            TemplateFault::Io(_, e) => write!(f, "{e}"),
+            TemplateFault::TooLarge => write!(f, "larger than {MAX_FILE} bytes"),
+            TemplateFault::Magic => write!(f, "not a pith template (bad magic bytes)"),
+            TemplateFault::Newer(v) => write!(
                 f,
                 "template format version {v} is newer than this pith reads ({VERSION}); \
                  relearn it or upgrade pith"
             ),
-            Fault::VersionZero => write!(f, "template format version 0 is invalid"),
-            Fault::NoChecksum => write!(f, "truncated (no checksum)"),
-            Fault::Checksum => write!(
+            TemplateFault::VersionZero => write!(f, "template format version 0 is invalid"),
+            TemplateFault::NoChecksum => write!(f, "truncated (no checksum)"),
+            TemplateFault::Checksum => write!(
                 f,
                 "checksum mismatch (file truncated or corrupt); relearn it"
             ),
-            Fault::Truncated(at) => write!(f, "truncated at byte {at}"),
-            Fault::Count(n, at) => write!(
+            TemplateFault::Truncated(at) => write!(f, "truncated at byte {at}"),
+            TemplateFault::Count(n, at) => write!(
                 f,
                 "count {n} at byte {at} needs more bytes than the file has"
             ),
-            Fault::NotUtf8 => write!(f, "a name is not UTF-8"),
-            Fault::Dimensions(d) => write!(
+            TemplateFault::NotUtf8 => write!(f, "a name is not UTF-8"),
+            TemplateFault::Dimensions(d) => write!(
                 f,
                 "learned with {d} feature dimensions, this pith uses {DIMS}"
             ),
-            Fault::Parameter(name, v) => write!(f, "parameter {name} = {v} out of range 0..1"),
-            Fault::FeatureOrder => write!(f, "feature vector out of order or out of range"),
-            Fault::Unsorted => write!(f, "path tables are not sorted"),
-            Fault::Signature(k) => write!(
+            TemplateFault::Parameter(name, v) => {
+                write!(f, "parameter {name} = {v} out of range 0..1")
+            }
+            TemplateFault::FeatureOrder => write!(f, "feature vector out of order or out of range"),
+            TemplateFault::Unsorted => write!(f, "path tables are not sorted"),
+            TemplateFault::Signature(k) => write!(
                 f,
                 "signature length {k} is over the largest pith reads ({MAX_SIGNATURE})"
             ),
-            Fault::Empty => write!(f, "no template in the file"),
-            Fault::Trailing(n) => write!(f, "{n} bytes of trailing data"),
+            TemplateFault::Empty => write!(f, "no template in the file"),
+            TemplateFault::Trailing(n) => write!(f, "{n} bytes of trailing data"),
         }
     }
 }
@@ -656,54 +658,59 @@ struct Reader<'b> {
 }
 
 impl Reader<'_> {
-    fn take(&mut self, n: usize) -> Result<&[u8], Fault> {
+    fn take(&mut self, n: usize) -> Result<&[u8], TemplateFault> {
         let end = self.pos.checked_add(n).filter(|&e| e <= self.bytes.len());
         let Some(end) = end else {
-            return Err(Fault::Truncated(self.pos));
+            return Err(TemplateFault::Truncated(self.pos));
         };
         let s = self.bytes.get(self.pos..end).unwrap_or(&[]);
         self.pos = end;
         Ok(s)
     }
-    fn array<const N: usize>(&mut self) -> Result<[u8; N], Fault> {
+    fn array<const N: usize>(&mut self) -> Result<[u8; N], TemplateFault> {
         let mut a = [0u8; N];
         a.copy_from_slice(self.take(N)?);
         Ok(a)
     }
-    fn u16(&mut self) -> Result<u16, Fault> {
+    fn u16(&mut self) -> Result<u16, TemplateFault> {
         Ok(u16::from_le_bytes(self.array()?))
     }
-    fn u32(&mut self) -> Result<u32, Fault> {
+    fn u32(&mut self) -> Result<u32, TemplateFault> {
         Ok(u32::from_le_bytes(self.array()?))
     }
-    fn u64(&mut self) -> Result<u64, Fault> {
+    fn u64(&mut self) -> Result<u64, TemplateFault> {
         Ok(u64::from_le_bytes(self.array()?))
     }
-    fn f32(&mut self) -> Result<f32, Fault> {
+    fn f32(&mut self) -> Result<f32, TemplateFault> {
         Ok(f32::from_le_bytes(self.array()?))
     }
-    fn string(&mut self) -> Result<String, Fault> {
+    fn string(&mut self) -> Result<String, TemplateFault> {
         let n = self.u16()? as usize;
         let b = self.take(n)?;
-        String::from_utf8(b.to_vec()).map_err(|_| Fault::NotUtf8)
+        String::from_utf8(b.to_vec()).map_err(|_| TemplateFault::NotUtf8)
     }
     fn left(&self) -> usize {
         self.bytes.len().saturating_sub(self.pos)
     }
     /// A u32 count of items at least `min_size` bytes each, checked against the bytes left.
-    fn count(&mut self, min_size: usize) -> Result<usize, Fault> {
+    fn count(&mut self, min_size: usize) -> Result<usize, TemplateFault> {
         let at = self.pos;
         let n = self.u32()? as usize;
         self.check(n, min_size, at)
     }
-    fn count16(&mut self, min_size: usize) -> Result<usize, Fault> {
+    fn count16(&mut self, min_size: usize) -> Result<usize, TemplateFault> {
         let at = self.pos;
         let n = self.u16()? as usize;
         self.check(n, min_size, at)
     }
-    pub(crate) fn check(&self, n: usize, min_size: usize, at: usize) -> Result<usize, Fault> {
+    pub(crate) fn check(
+        &self,
+        n: usize,
+        min_size: usize,
+        at: usize,
+    ) -> Result<usize, TemplateFault> {
         if n.saturating_mul(min_size) > self.left() {
-            return Err(Fault::Count(n, at));
+            return Err(TemplateFault::Count(n, at));
         }
         Ok(n)
     }
