@@ -333,9 +333,7 @@ pub fn damaged(case: &Case) -> (Vec<u8>, Vec<String>) {
 pub fn read(bytes: &[u8], split: bool) -> Vec<String> {
     let raw: Box<dyn std::io::Read + Send> = Box::new(Cursor::new(bytes.to_vec()));
     match Input::from_reader(raw, "t.warc", Framing::Auto, 1 << 20, split) {
-        Ok((input, _)) => {
-            pith::pipeline::JsonLines::new(input, pith::lab::page::Options::default()).collect()
-        }
+        Ok((input, _)) => pith::pipeline::JsonLines::new(input, pith::Options::default()).collect(),
         Err(e) => vec![format!("open error: {e}")],
     }
 }
