@@ -122,11 +122,7 @@ fn truncated_last_record_and_corrupt_member_in_the_middle() {
     assert!(o.status.success());
     let docs = json_lines(&o);
     assert_eq!(docs.len(), 3);
-    assert!(
-        field(&docs[2], "error").contains("cut short"),
-        "{}",
-        docs[2]
-    );
+    assert_error(&docs[2], "cut short");
     assert!(String::from_utf8_lossy(&o.stderr).contains("record 6 <urn:uuid:00000004> at byte"));
 
     // Corrupt: the gzip member of record 3 (the first HTML page after the image) is damaged.
@@ -172,11 +168,7 @@ fn gzip_bomb_is_stopped_at_the_limit_and_the_stream_goes_on() {
     );
     let docs = json_lines(&o);
     assert_eq!(docs.len(), 2);
-    assert!(
-        field(&docs[0], "error").contains("record limit"),
-        "{}",
-        docs[0]
-    );
+    assert_error(&docs[0], "record limit");
     assert!(text(&docs[1]).contains("Story number 2 begins"));
 }
 
@@ -195,8 +187,8 @@ fn json_lines_in_with_extra_fields_and_bad_lines() {
     assert_eq!(docs[0]["n"], 3);
     assert_eq!(docs[0]["lang_hint"], "en");
     assert!(text(&docs[0]).contains("Story number 7"));
-    assert!(field(&docs[1], "error").contains("bad JSON"));
-    assert!(field(&docs[2], "error").contains("html"));
+    assert_error(&docs[1], "bad JSON");
+    assert_error(&docs[2], "html");
     assert!(text(&docs[3]).contains("Story number 8"));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("record 2"), "{err}");

@@ -152,6 +152,31 @@ pub fn text(v: &Value) -> &str {
     field(v, "text")
 }
 
+/// Asserts that `text` holds every one of `wanted`.
+#[track_caller]
+pub fn assert_in(text: &str, wanted: &[&str]) {
+    for w in wanted {
+        assert!(text.contains(w), "lost {w:?} from\n{text}");
+    }
+}
+
+/// Asserts that `text` holds none of `unwanted`.
+#[track_caller]
+pub fn assert_out(text: &str, unwanted: &[&str]) {
+    for u in unwanted {
+        assert!(!text.contains(u), "kept {u:?} in\n{text}");
+    }
+}
+
+/// Asserts that a JSON line is an error line whose message holds `needle`.
+#[track_caller]
+pub fn assert_error(doc: &Value, needle: &str) {
+    assert!(
+        field(doc, "error").contains(needle),
+        "{needle:?} not in {doc}"
+    );
+}
+
 /// An article page: a nav, two paragraphs (with `extra` in the second), a footer.
 pub fn article(n: usize, extra: &str) -> String {
     format!(
