@@ -114,9 +114,13 @@ pub fn fresh_dir(prefix: &str, name: &str) -> std::path::PathBuf {
     d
 }
 
-/// `bytes` written to `<temp>/pith-<prefix>-<pid>-<name>/<name>`; the file's path.
+/// `bytes` written to `<temp>/pith-<prefix>-<pid>-<k>-<name>/<name>`, `k` counting the calls
+/// (tests side by side may write files of one name: damage_streams' two `clean.warc`s of other
+/// records raced); the file's path.
 pub fn temp_file(prefix: &str, name: &str, bytes: &[u8]) -> String {
-    let dir = std::env::temp_dir().join(format!("pith-{prefix}-{}-{name}", std::process::id()));
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let k = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("pith-{prefix}-{}-{k}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("tmp");
     let path = dir.join(name);
     std::fs::write(&path, bytes).expect("write");
