@@ -14,15 +14,19 @@ run page="tests/pages/article.html":
     cargo run --release -p pith-cli -- {{page}}
 
 # Throughput of tl::parse, the tree and every algorithm, as ratios in one run; then WARC in,
-# JSON out at -j 1 and -j 2, and the WARC framing alone.
+# JSON out at -j 1 and -j 2, and the pipeline's serial part alone.
 bench:
     cargo bench --bench throughput
     cargo bench -p pith-cli --bench warc
+    cargo bench --bench pipeline
 
-# WARC in, JSON out at -j 1 and -j 2, and the reader thread alone (split and sequential, gzip
-# and plain); builds its WARCs from ../shared/data into target/tmp/.
+# WARC in, JSON out through the binary at -j 1 and -j 2 (cli/benches/warc.rs), then the
+# pipeline's serial part (reader, hand-offs, writer) and one worker in-process, and the core
+# count where the serial part saturates (benches/pipeline.rs); each builds its WARCs and JSON
+# lines from ../shared/data into target/tmp/.
 bench-warc:
     cargo bench -p pith-cli --bench warc
+    cargo bench --bench pipeline
 
 # Formatting and lints, as CI wants them.
 lint:

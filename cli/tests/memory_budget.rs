@@ -10,7 +10,7 @@
 
 #![cfg(target_os = "linux")]
 
-#[path = "it/hostile_pages/mod.rs"]
+#[path = "../../tests/common/hostile_pages.rs"]
 mod hostile_pages;
 #[path = "peak/mod.rs"]
 mod peak;

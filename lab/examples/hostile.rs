@@ -19,7 +19,7 @@ use std::process::Command;
 use flate2::Compression;
 use flate2::write::GzEncoder;
 
-#[path = "../../cli/tests/it/hostile_pages/mod.rs"]
+#[path = "../../tests/common/hostile_pages.rs"]
 mod hostile_pages;
 use hostile_pages::{article, html_case, page};
 

@@ -5,6 +5,7 @@
 //! (the default) is tested in model.rs and tests/block_model.rs.
 
 use crate::common;
+use crate::run_util::{assert_in, assert_out};
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -49,18 +50,6 @@ fn pith_html(html: &str, args: &[&str]) -> String {
     let out = pith(&file, args);
     let _ = std::fs::remove_dir_all(&dir);
     out
-}
-
-fn assert_in(text: &str, wanted: &[&str]) {
-    for w in wanted {
-        assert!(text.contains(w), "lost {w:?} from\n{text}");
-    }
-}
-
-fn assert_out(text: &str, unwanted: &[&str]) {
-    for u in unwanted {
-        assert!(!text.contains(u), "kept {u:?} in\n{text}");
-    }
 }
 
 /// A story beside "more headlines" widgets: each item a linked headline and a summary of one

@@ -37,7 +37,7 @@ use crate::run_util;
 
 use std::time::Duration;
 
-use run_util::{gz, json_lines, pith_within, stderr};
+use run_util::{gz, json_lines, pith_within, remove_temp_file, stderr, temp_file};
 
 const A: &str = "<p>PITHMARKER The council said the new bridge will open next spring after two years of work.</p>";
 
@@ -67,11 +67,7 @@ fn page(id: &str) -> Vec<u8> {
 /// What pith says about `bytes` (written to a file named `name`): the ids of the pages, the
 /// error lines, and whether `--strict` failed; the same at `-j 1`, `-j 2` and on stdin.
 fn outcome(name: &str, bytes: &[u8]) -> (Vec<String>, Vec<String>, bool) {
-    let dir = std::env::temp_dir().join(format!("pith-damage-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("tmp");
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).expect("write");
-    let p = path.to_string_lossy().into_owned();
+    let p = temp_file("damage", name, bytes);
     let limit = Duration::from_secs(60);
     let one = pith_within(&["--strict", "--format", "json", "-j", "1", &p], b"", limit);
     let two = pith_within(&["--strict", "--format", "json", "-j", "2", &p], b"", limit);
@@ -80,7 +76,7 @@ fn outcome(name: &str, bytes: &[u8]) -> (Vec<String>, Vec<String>, bool) {
         bytes,
         limit,
     );
-    let _ = std::fs::remove_dir_all(&dir);
+    remove_temp_file(&p);
     assert_eq!(one.stdout, two.stdout, "{name}: -j 1 and -j 2");
     assert_eq!(stderr(&one), stderr(&two), "{name}: -j 1 and -j 2");
     let from_stdin = stderr(&stdin).replace(" -: ", &format!(" {p}: "));
@@ -325,15 +321,8 @@ fn d10_no_control_characters_out_random_bytes_refused_junk_before_the_first_reco
     );
     assert!(String::from_utf8_lossy(&o.stdout).contains("PITHMARKER"));
     // gzip of random bytes is refused.
-    let mut x = 0x9e37_79b9_7f4a_7c15u64;
-    let random: Vec<u8> = (0..100_000)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 24) as u8
-        })
-        .collect();
+    let mut x = crate::common::Rng(0x9e37_79b9_7f4a_7c15);
+    let random: Vec<u8> = (0..100_000).map(|_| (x.next() >> 24) as u8).collect();
     let o = pith_within(&["-"], &gz(&random), Duration::from_secs(20));
     assert!(!o.status.success() && o.stdout.is_empty() && stderr(&o).contains("binary"));
     // Junk before the first record: still a WARC, the junk reported.
@@ -412,15 +401,12 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 #[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn samples_damaged_records_lose_only_themselves() {
     use damage_harness::{invariant, read};
-    let dir = common::shared("data/warc_samples");
-    let mut files: Vec<_> = std::fs::read_dir(dir.join("files"))
-        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
-        .unwrap_or_default();
-    files.sort();
+    let files = common::sorted_files(&common::warc_samples().join("files"));
     let mut tried = 0;
     let mut failures = Vec::new();
-    for path in files {
-        let Ok(bytes) = std::fs::read(&path) else {
+    for file in files {
+        let path = std::path::Path::new(&file);
+        let Ok(bytes) = std::fs::read(path) else {
             continue;
         };
         if bytes.len() > 3 << 20 {

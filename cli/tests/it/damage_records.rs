@@ -12,6 +12,7 @@
 //!
 //! `PITH_DAMAGE_SEEDS=n` runs n variants of each class (default 40).
 
+use crate::damage_harness::Rng;
 use crate::run_util;
 
 use std::collections::HashMap;
@@ -20,29 +21,6 @@ use std::time::Duration;
 
 use run_util::{gz, pith_within, stderr};
 use serde_json::Value;
-
-/// A small deterministic generator (splitmix64): a seed names a variant everywhere.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    /// A number in `0..n` (`n` > 0).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-    fn chance(&mut self, one_in: usize) -> bool {
-        self.below(one_in) == 0
-    }
-}
 
 fn seeds() -> u64 {
     std::env::var("PITH_DAMAGE_SEEDS")

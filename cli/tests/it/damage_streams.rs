@@ -19,7 +19,7 @@ fn xz(data: &[u8]) -> Vec<u8> {
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use run_util::{gz, json_lines, pith_within, stderr};
+use run_util::{gz, json_lines, pith_within, remove_temp_file, stderr, temp_file};
 use serde_json::Value;
 
 /// Record `i`: a page (the issue's `r()`, with a longer body for some), or a request.
@@ -67,11 +67,7 @@ struct Outcome {
 }
 
 fn outcome(name: &str, bytes: &[u8]) -> Outcome {
-    let dir = std::env::temp_dir().join(format!("pith-dmgs-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("tmp");
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).expect("write");
-    let p = path.to_string_lossy().into_owned();
+    let p = temp_file("dmgs", name, bytes);
     let limit = Duration::from_secs(60);
     let args = |j: &'static str, f: &str| -> Vec<String> {
         ["--strict", "--format", "json", "-j", j, f]
@@ -86,7 +82,7 @@ fn outcome(name: &str, bytes: &[u8]) -> Outcome {
     let one = run(args("1", &p), b"");
     let two = run(args("2", &p), b"");
     let stdin = run(args("2", "-"), bytes);
-    let _ = std::fs::remove_dir_all(&dir);
+    remove_temp_file(&p);
     assert_eq!(one.stdout, two.stdout, "{name}: -j 1 and -j 2");
     assert_eq!(stderr(&one), stderr(&two), "{name}: -j 1 and -j 2");
     let quoted = serde_json::to_string(&p).expect("json");

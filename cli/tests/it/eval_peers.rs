@@ -137,7 +137,7 @@ fn snippet_scorer_matches_reference_per_page() {
                 })
                 .unwrap_or_default()
         };
-        let c = pith::lab::eval::metrics::snippets(&pred, &list("with"), &list("without"));
+        let c = pith::eval::snippets(&pred, &list("with"), &list("without"));
         assert_eq!(c.tp.to_string(), with_found, "{id}");
         assert_eq!(c.fp.to_string(), without_found, "{id}");
         checked += 1;

@@ -197,10 +197,7 @@ fn gold_marks_agree_with_the_gold() {
 #[test]
 fn explain_modes_follow_the_extractor() {
     let bytes = std::fs::read("../tests/pages/article.html").expect("sample page");
-    for mode in [
-        pith::lab::extract::auto::Mode::Precision,
-        pith::lab::extract::auto::Mode::Recall,
-    ] {
+    for mode in [pith::Mode::Precision, pith::Mode::Recall] {
         for comments in [false, true] {
             let opts = pith::Options::default()
                 .with_mode(mode)

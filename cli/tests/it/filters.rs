@@ -2,7 +2,7 @@
 //! shorter, counted under its own reason in the summary, with the same documents at every
 //! `-j`; `--quiet` says nothing on stderr and changes neither the documents nor the exit status.
 
-use crate::run_util::{article, json_lines, pith, stderr};
+use crate::run_util::{article, json_lines, jsonl, pith, stderr, test_page_text as test_page};
 
 /// JSON lines of the pages: an article (about 40 words of main text) and stubs of `words`
 /// words each, in turns.
@@ -13,18 +13,14 @@ fn pages() -> Vec<u8> {
             vec![format!("stub{n}"); words].join(" ")
         )
     };
-    let mut out = Vec::new();
-    for i in 0..6 {
+    jsonl((0..6).map(|i| {
         let html = if i % 2 == 0 {
             article(i, "")
         } else {
             stub(i, 3 + i)
         };
-        let line = serde_json::json!({"id": format!("p{i}"), "html": html});
-        out.extend_from_slice(line.to_string().as_bytes());
-        out.push(b'\n');
-    }
-    out
+        serde_json::json!({"id": format!("p{i}"), "html": html})
+    }))
 }
 
 #[test]
@@ -106,23 +102,23 @@ fn german_page() -> String {
 /// JSON lines of four pages: English (declared), German (detected), a stub too short for any
 /// language, and English again.
 fn language_pages() -> Vec<u8> {
-    let english = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/pages/article.html"),
-    )
-    .expect("tests/pages/article.html");
+    let english = test_page("article.html");
     let stub = "<html><body><article><p>ok 42</p></article></body></html>".to_string();
-    let mut out = Vec::new();
-    for (id, html) in [
+    records(&[
         ("en1", english.clone()),
         ("de", german_page()),
         ("stub", stub),
         ("en2", english.replace("<html", "<html data-x=1")),
-    ] {
-        let line = serde_json::json!({"id": id, "html": html});
-        out.extend_from_slice(line.to_string().as_bytes());
-        out.push(b'\n');
-    }
-    out
+    ])
+}
+
+/// JSON lines of `(id, html)` records.
+fn records(pages: &[(&str, String)]) -> Vec<u8> {
+    jsonl(
+        pages
+            .iter()
+            .map(|(id, html)| serde_json::json!({"id": id, "html": html})),
+    )
 }
 
 #[test]
@@ -197,14 +193,6 @@ fn target_language_keeps_the_languages_listed_and_counts_the_others() {
     );
 }
 
-/// A page of `tests/pages/`.
-fn test_page(name: &str) -> String {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/pages")
-        .join(name);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
 /// JSON lines of pages of `tests/pages/`: an article, the same article again (other markup
 /// around the same text), the article with one word changed, another page, the changed article
 /// again, a third page.
@@ -212,20 +200,14 @@ fn repeated_pages() -> Vec<u8> {
     let article = test_page("article.html");
     let changed = article.replacen("shop owners found", "shop keepers found", 1);
     assert_ne!(article, changed);
-    let mut out = Vec::new();
-    for (id, html) in [
+    records(&[
         ("a", article.clone()),
         ("a-again", article.replace("<body", "<body data-copy=\"1\"")),
         ("a-one-word", changed.clone()),
         ("report", test_page("report.html")),
         ("a-one-word-again", changed),
         ("images", test_page("images.html")),
-    ] {
-        let line = serde_json::json!({"id": id, "html": html});
-        out.extend_from_slice(line.to_string().as_bytes());
-        out.push(b'\n');
-    }
-    out
+    ])
 }
 
 #[test]

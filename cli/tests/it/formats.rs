@@ -301,14 +301,10 @@ fn html_output_of_misplaced_and_hostile_markup_is_valid() {
 
 /// Pages as JSON lines records (`{"url", "html"}`).
 fn jsonl(pages: &[PathBuf]) -> Vec<u8> {
-    let mut input = Vec::new();
-    for (i, p) in pages.iter().enumerate() {
+    run_util::jsonl(pages.iter().enumerate().map(|(i, p)| {
         let html = String::from_utf8_lossy(&std::fs::read(p).expect("page")).into_owned();
-        let line = serde_json::json!({"id": format!("page-{i}"), "url": format!("{URL}?p={i}"), "html": html});
-        input.extend_from_slice(line.to_string().as_bytes());
-        input.push(b'\n');
-    }
-    input
+        serde_json::json!({"id": format!("page-{i}"), "url": format!("{URL}?p={i}"), "html": html})
+    }))
 }
 
 #[test]

@@ -1,11 +1,13 @@
 //! The command's integration tests, one module per concern, in one test binary (one link
 //! instead of one per file: `cargo test` on a fresh clone builds in minutes). `memory.rs`
-//! stays a binary of its own: it measures its own process's peak memory.
+//! and `memory_budget.rs` stay binaries of their own: they measure a child's peak memory,
+//! which counts what this process holds when it starts the child.
 
 #[path = "../../../tests/common/mod.rs"]
 mod common;
 mod damage_harness;
-mod hostile_pages;
+#[path = "../../../tests/common/generated.rs"]
+mod generated;
 mod run_util;
 
 mod auto_pages;
@@ -21,7 +23,6 @@ mod explain_browser;
 mod families;
 mod filters;
 mod formats;
-mod hostile;
 mod hostile_streams;
 mod images;
 mod metadata_fields;

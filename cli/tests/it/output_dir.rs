@@ -4,14 +4,7 @@
 
 use std::path::Path;
 
-use crate::run_util::{fresh_dir, pith, pith_args, stderr};
-
-fn page(name: &str) -> Vec<u8> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/pages")
-        .join(name);
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
+use crate::run_util::{fresh_dir, jsonl, pith, pith_args, stderr, test_page as page};
 
 /// The files of `dir`, sorted.
 fn listing(dir: &Path) -> Vec<String> {
@@ -34,17 +27,11 @@ fn inputs(root: &Path) {
         std::fs::create_dir_all(root.join(dir)).expect("mkdir");
         std::fs::write(root.join(dir).join("index.html"), page(name)).expect("write");
     }
-    let mut jsonl = Vec::new();
-    for (id, name) in [("r1", "images.html"), ("r2", "repeats_forum.html")] {
+    let records = [("r1", "images.html"), ("r2", "repeats_forum.html")].map(|(id, name)| {
         let html = String::from_utf8(page(name)).expect("utf-8");
-        jsonl.extend_from_slice(
-            serde_json::json!({"id": id, "html": html})
-                .to_string()
-                .as_bytes(),
-        );
-        jsonl.push(b'\n');
-    }
-    std::fs::write(root.join("crawl.jsonl"), jsonl).expect("write");
+        serde_json::json!({"id": id, "html": html})
+    });
+    std::fs::write(root.join("crawl.jsonl"), jsonl(records)).expect("write");
 }
 
 #[test]

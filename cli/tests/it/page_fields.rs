@@ -7,7 +7,7 @@
 use crate::common;
 use crate::run_util;
 
-use pith::lab::page::model::PageType;
+use pith::PageType;
 use run_util::*;
 use serde_json::Value;
 

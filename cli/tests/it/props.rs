@@ -1,245 +1,14 @@
-//! Properties over generated pages (proptest): whatever the markup, the text is valid UTF-8,
-//! every output word occurs in the input's text, extraction is deterministic and does not
-//! depend on `-j`, and no tree element's span lies outside its parent's.
-//!
-//! Pages are built from a token alphabet that hits what breaks extractors: unclosed and
-//! misnested tags, implied end tags, raw-text elements with `<` inside, comments, entities,
-//! stray `<` and `&`, non-ASCII text and bytes that are not UTF-8.
+//! Properties over generated pages (proptest, the pages of `tests/common/generated.rs`) that
+//! need the binary: its output does not depend on the number of workers. The library's
+//! properties (UTF-8 text, output words are input words, determinism, the tree's spans) are
+//! the root's `tests/it/props.rs`.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-use unicode_normalization::UnicodeNormalization;
-
-use pith::Algo;
-use pith::lab::html::tree::{NONE, ROOT};
-use pith::lab::html::{Document, Kind};
-use pith::lab::output::Format;
+use crate::generated::page;
 use proptest::prelude::*;
-
-const TOKENS: &[&str] = &[
-    "<p>",
-    "</p>",
-    "<div>",
-    "</div>",
-    "<div class=comment>",
-    "<article>",
-    "</article>",
-    "<nav>",
-    "</nav>",
-    "<a href=/x>",
-    "</a>",
-    "<ul><li>",
-    "<li>",
-    "</ul>",
-    "<table><tr><td>",
-    "<td>",
-    "<tr>",
-    "</table>",
-    "<h1>",
-    "</h1>",
-    "<pre>",
-    "</pre>",
-    "<b>",
-    "</b>",
-    "<br>",
-    "<figure>",
-    "</figure>",
-    "<figcaption>",
-    "</figcaption>",
-    "<img src=a.jpg alt=A>",
-    "<img src=data:x data-src='b c.jpg'>",
-    "<picture><source srcset='p.webp 1x, q.webp 2x'><img alt=P></picture>",
-    "<img src=px.gif width=1>",
-    "<script>if (a<b) x='</p>';</script>",
-    "<style>p{}</style>",
-    "<!-- <p>hidden</p> -->",
-    "<title>T</title>",
-    "<html>",
-    "<body>",
-    "&amp;",
-    "&nbsp;",
-    "&#233;",
-    "&bogus;",
-    " < ",
-    "&",
-    "<",
-    ">",
-    "\n",
-    " ",
-    "\t",
-];
-
-const WORDS: &[&str] = &[
-    "council",
-    "bridge",
-    "Tuesday,",
-    "approved",
-    "the",
-    "and",
-    "naïve",
-    "日本語",
-    "über",
-    // Decomposed (NFD): the output composes it.
-    "u\u{308}ber",
-    "a",
-    "debate.",
-    "x",
-];
-
-/// One piece of a page: a token, a word, or a short sentence of words (prose for `auto`).
-fn piece() -> impl Strategy<Value = String> {
-    prop_oneof![
-        3 => proptest::sample::select(TOKENS).prop_map(String::from),
-        2 => proptest::sample::select(WORDS).prop_map(|w| format!("{w} ")),
-        1 => proptest::collection::vec(proptest::sample::select(WORDS), 8..30)
-            .prop_map(|w| format!("<p>{}.</p>", w.join(" "))),
-    ]
-}
-
-fn page() -> impl Strategy<Value = String> {
-    proptest::collection::vec(piece(), 0..120).prop_map(|p| p.concat())
-}
-
-/// A page as bytes, sometimes with bytes that are not UTF-8 spliced in.
-fn page_bytes() -> impl Strategy<Value = Vec<u8>> {
-    (
-        page(),
-        proptest::collection::vec(any::<u8>(), 0..4),
-        any::<usize>(),
-    )
-        .prop_map(|(p, junk, at)| {
-            let mut b = p.into_bytes();
-            let at = if b.is_empty() { 0 } else { at % b.len() };
-            b.splice(at..at, junk);
-            b
-        })
-}
-
-/// The page's visible text ([`Document::visible_text`]): inline tags join words as written,
-/// so output words are looked up in this string. Decomposed (NFD), as output words are before
-/// the lookup: the output composes combining marks (NFC), and a mark the markup set apart
-/// from its letter stays apart in the output but not in this string. Without C0 control
-/// characters other than tab and newline, as output is ([`pith::lab::output::no_controls`]).
-fn input_text(bytes: &[u8]) -> String {
-    let decoded = pith::lab::decode::decode(bytes, None, None);
-    let arena = bumpalo::Bump::new();
-    let visible = Document::parse(&decoded.text, &arena).visible_text();
-    pith::lab::output::no_controls(visible).nfd().collect()
-}
-
-fn opts(algo: Algo, format: Format) -> pith::Options {
-    pith::Options::new(algo).with_format(format)
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
-
-    #[test]
-    fn text_is_utf8_and_its_words_are_input_words(bytes in page_bytes()) {
-        let text = input_text(&bytes);
-        for &algo in Algo::ALL {
-            let Ok(e) = pith::extract(&bytes, None, &opts(algo, Format::Text)) else {
-                continue;
-            };
-            prop_assert!(std::str::from_utf8(e.text.as_bytes()).is_ok());
-            prop_assert!(e.text.is_empty() || e.text.ends_with('\n'));
-            for word in e.text.split_ascii_whitespace() {
-                let word: String = word.nfd().collect();
-                prop_assert!(text.contains(&word), "{}: {word:?} not in {text:?}", algo.name());
-            }
-        }
-    }
-
-    #[test]
-    fn images_leave_text_alone_and_markdown_writes_each_once(bytes in page_bytes()) {
-        let text = input_text(&bytes);
-        for &algo in Algo::ALL {
-            for format in [Format::Text, Format::Markdown] {
-                let mut with = opts(algo, format);
-                with.output.images = true;
-                let (Ok(a), Ok(b)) = (
-                    pith::extract(&bytes, None, &opts(algo, format)),
-                    pith::extract(&bytes, None, &with),
-                ) else {
-                    continue;
-                };
-                prop_assert_eq!(a.images, None);
-                let images = b.images.unwrap_or_default();
-                prop_assert!(images.len() <= pith::lab::output::images::MAX_IMAGES);
-                for i in &images {
-                    prop_assert!(!i.src.is_empty() && !i.src.starts_with("data:"), "{i:?}");
-                    for word in i.caption.iter().flat_map(|c| c.split_ascii_whitespace()) {
-                        let word: String = word.nfd().collect();
-                        prop_assert!(text.contains(&word), "{word:?} not in {text:?}");
-                    }
-                }
-                if format == Format::Text {
-                    prop_assert_eq!(&a.text, &b.text);
-                } else {
-                    prop_assert_eq!(b.text.matches("![").count(), images.len(), "{}", b.text);
-                    prop_assert!(b.text.is_empty() || b.text.ends_with('\n'));
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn extraction_is_deterministic(bytes in page_bytes()) {
-        for &algo in Algo::ALL {
-            for format in [Format::Text, Format::Markdown] {
-                let a = pith::extract(&bytes, None, &opts(algo, format));
-                // Again on a fresh thread: a new arena, nothing left from the first run.
-                let (b2, o) = (bytes.clone(), opts(algo, format));
-                let b = std::thread::spawn(move || pith::extract(&b2, None, &o))
-                    .join()
-                    .expect("thread");
-                prop_assert_eq!(a, b);
-            }
-        }
-    }
-
-    #[test]
-    fn every_element_lies_inside_its_parent(bytes in page_bytes()) {
-        let text = String::from_utf8_lossy(&bytes);
-        let arena = bumpalo::Bump::new();
-        let doc = Document::parse(&text, &arena);
-        let nodes = &doc.tree.nodes;
-        for (i, n) in nodes.iter().enumerate().skip(1) {
-            let inner_end = doc.tree.inner_end(i as u32);
-            let inner_start = doc.tree.inner_start(i as u32);
-            prop_assert!(n.start <= inner_start && inner_start <= inner_end);
-            prop_assert!(inner_end <= n.end && n.end as usize <= text.len());
-            prop_assert!((n.parent as usize) < i);
-            if n.parent != ROOT {
-                let p = &nodes[n.parent as usize];
-                prop_assert!(p.kind == Kind::Element);
-                let p_inner = doc.tree.inner_start(n.parent);
-                prop_assert!(n.start >= p_inner && n.end <= p.end, "{i}: {n:?} in {p:?}");
-            }
-            if n.next_sibling != NONE {
-                prop_assert!(nodes[n.next_sibling as usize].start >= n.end);
-            }
-        }
-    }
-}
 
 /// Runs the binary on JSON lines with `-j jobs`; stdout.
 fn run_jsonl(input: &[u8], jobs: &str) -> Vec<u8> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pith"))
-        .args(["--format", "json", "-j", jobs])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn pith");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let data = input.to_vec();
-    let feeder = std::thread::spawn(move || {
-        let _ = stdin.write_all(&data);
-    });
-    let out = child.wait_with_output().expect("wait");
-    let _ = feeder.join();
-    out.stdout
+    crate::run_util::pith(&["--format", "json", "-j", jobs], input).stdout
 }
 
 proptest! {
@@ -250,41 +19,15 @@ proptest! {
     fn output_does_not_depend_on_the_number_of_workers(
         pages in proptest::collection::vec(page(), 1..24)
     ) {
-        let mut input = Vec::new();
-        for (i, p) in pages.iter().enumerate() {
-            let line = serde_json::json!({ "id": i.to_string(), "html": p });
-            input.extend(line.to_string().into_bytes());
-            input.push(b'\n');
-        }
+        let input = crate::run_util::jsonl(
+            pages
+                .iter()
+                .enumerate()
+                .map(|(i, p)| serde_json::json!({ "id": i.to_string(), "html": p })),
+        );
         let one = run_jsonl(&input, "1");
         prop_assert_eq!(one.iter().filter(|&&b| b == b'\n').count(), pages.len());
         prop_assert_eq!(&one, &run_jsonl(&input, "2"));
         prop_assert_eq!(&one, &run_jsonl(&input, "4"));
     }
-}
-
-/// Found by `text_is_utf8_and_its_words_are_input_words`: runs of preformatted text lost the
-/// blank at their end, so highlighted code (`<span>let</span> <span>x</span>`) and
-/// `<pre>foo <b>bar</b>` joined words.
-#[test]
-fn preformatted_runs_keep_the_blanks_between_them() {
-    let page = "<pre><span>let</span> <span>x</span> = 1;\nfoo <b>bar</b>  \nend</pre>";
-    let arena = bumpalo::Bump::new();
-    let doc = Document::parse(page, &arena);
-    let all = pith::lab::extract::Selection {
-        nodes: (0..doc.tree.nodes.len() as u32)
-            .filter(|&i| doc.tree.node(i).kind == Kind::Text)
-            .collect(),
-    };
-    let text = pith::lab::output::render(&doc, &all, &pith::lab::output::RenderOptions::default());
-    assert_eq!(text, "let x = 1;\nfoo bar\nend\n");
-    // A run that starts with a no-break space is not one that starts with a blank line.
-    let doc = Document::parse("<pre>Tuesday, </ul>&nbsp;bridge</pre>", &arena);
-    let all = pith::lab::extract::Selection {
-        nodes: (0..doc.tree.nodes.len() as u32)
-            .filter(|&i| doc.tree.node(i).kind == Kind::Text)
-            .collect(),
-    };
-    let text = pith::lab::output::render(&doc, &all, &pith::lab::output::RenderOptions::default());
-    assert_eq!(text, "Tuesday, \u{a0}bridge\n");
 }

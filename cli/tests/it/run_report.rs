@@ -4,17 +4,9 @@
 //! `pith -h` naming the compressions, `pith explain | head` quiet.
 
 use std::io::Read;
-use std::path::Path;
 use std::process::{Command, Stdio};
 
-use crate::run_util::{fresh_dir, pith_args, stderr};
-
-fn page(name: &str) -> Vec<u8> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/pages")
-        .join(name);
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
+use crate::run_util::{fresh_dir, jsonl, pith_args, stderr, test_page as page};
 
 /// `pith args` with `PITH_PROGRESS=1` (the progress line without a terminal).
 fn with_progress(args: &[&str]) -> std::process::Output {
@@ -89,15 +81,10 @@ fn progress_counts_records_for_every_kind_of_input() {
     );
     // JSON lines, read by ranges at -j 2 (whose records the reader never counts) and on one
     // thread: the rate is never 0 once a record is done.
-    let mut jsonl = Vec::new();
-    for i in 0..40 {
-        let html = String::from_utf8(page("article.html")).expect("utf-8");
-        let line = serde_json::json!({"id": format!("r{i}"), "html": html});
-        jsonl.extend_from_slice(line.to_string().as_bytes());
-        jsonl.push(b'\n');
-    }
+    let html = String::from_utf8(page("article.html")).expect("utf-8");
+    let records = (0..40).map(|i| serde_json::json!({"id": format!("r{i}"), "html": html}));
     let file = dir.join("crawl.jsonl");
-    std::fs::write(&file, &jsonl).expect("write");
+    std::fs::write(&file, jsonl(records)).expect("write");
     for jobs in ["1", "2"] {
         let o = with_progress(&[
             "-j",
@@ -116,22 +103,14 @@ fn progress_counts_records_for_every_kind_of_input() {
         );
     }
     // Standard input: no size, the megabytes read.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pith"))
+    let o = Command::new(env!("CARGO_BIN_EXE_pith"))
         .args(["--format", "json"])
         .env("PITH_PROGRESS", "1")
         .stdin(std::fs::File::open(&file).expect("open"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .expect("stderr")
-        .read_to_string(&mut err)
-        .expect("read");
-    assert!(child.wait().expect("wait").success());
+        .output()
+        .expect("run pith");
+    let err = stderr(&o);
+    assert!(o.status.success());
     assert!(err.contains("pith: standard input "), "{err:?}");
     assert!(rates(&err).iter().all(|&x| x > 0.0), "{err:?}");
     // -q draws nothing.

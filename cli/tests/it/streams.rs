@@ -60,18 +60,8 @@ fn gzip_per_record_and_plain_give_the_same_documents() {
     assert_eq!(docs[0]["lang"], "en");
     // The default algorithm, the block model.
     assert_eq!(docs[0]["algo"], "model");
-    assert!(
-        docs[1]["text"]
-            .as_str()
-            .unwrap_or("")
-            .contains("Story number 3 begins")
-    );
-    assert!(
-        !docs[1]["text"]
-            .as_str()
-            .unwrap_or("")
-            .contains("Copyright footer")
-    );
+    assert!(text(&docs[1]).contains("Story number 3 begins"));
+    assert!(!text(&docs[1]).contains("Copyright footer"));
     let err = String::from_utf8_lossy(&a.stderr);
     assert!(err.contains("6 records read, 3 extracted"), "{err}");
     // Whole-file gzip too.
@@ -114,17 +104,9 @@ fn chunked_body_and_charset_from_the_header_only() {
     .concat();
     let docs = json_lines(&pith(&["--format", "json"], &warc));
     assert_eq!(docs.len(), 2);
+    assert!(text(&docs[0]).contains("Story number 5 begins"));
     assert!(
-        docs[0]["text"]
-            .as_str()
-            .unwrap_or("")
-            .contains("Story number 5 begins")
-    );
-    assert!(
-        docs[1]["text"]
-            .as_str()
-            .unwrap_or("")
-            .contains("Привет мир, это статья"),
+        text(&docs[1]).contains("Привет мир, это статья"),
         "{}",
         docs[1]
     );
@@ -140,14 +122,7 @@ fn truncated_last_record_and_corrupt_member_in_the_middle() {
     assert!(o.status.success());
     let docs = json_lines(&o);
     assert_eq!(docs.len(), 3);
-    assert!(
-        docs[2]["error"]
-            .as_str()
-            .unwrap_or("")
-            .contains("cut short"),
-        "{}",
-        docs[2]
-    );
+    assert_error(&docs[2], "cut short");
     assert!(String::from_utf8_lossy(&o.stderr).contains("record 6 <urn:uuid:00000004> at byte"));
 
     // Corrupt: the gzip member of record 3 (the first HTML page after the image) is damaged.
@@ -193,20 +168,8 @@ fn gzip_bomb_is_stopped_at_the_limit_and_the_stream_goes_on() {
     );
     let docs = json_lines(&o);
     assert_eq!(docs.len(), 2);
-    assert!(
-        docs[0]["error"]
-            .as_str()
-            .unwrap_or("")
-            .contains("record limit"),
-        "{}",
-        docs[0]
-    );
-    assert!(
-        docs[1]["text"]
-            .as_str()
-            .unwrap_or("")
-            .contains("Story number 2 begins")
-    );
+    assert_error(&docs[0], "record limit");
+    assert!(text(&docs[1]).contains("Story number 2 begins"));
 }
 
 #[test]
@@ -223,20 +186,10 @@ fn json_lines_in_with_extra_fields_and_bad_lines() {
     assert_eq!(docs[0]["id"], "a");
     assert_eq!(docs[0]["n"], 3);
     assert_eq!(docs[0]["lang_hint"], "en");
-    assert!(
-        docs[0]["text"]
-            .as_str()
-            .unwrap_or("")
-            .contains("Story number 7")
-    );
-    assert!(docs[1]["error"].as_str().unwrap_or("").contains("bad JSON"));
-    assert!(docs[2]["error"].as_str().unwrap_or("").contains("html"));
-    assert!(
-        docs[3]["text"]
-            .as_str()
-            .unwrap_or("")
-            .contains("Story number 8")
-    );
+    assert!(text(&docs[0]).contains("Story number 7"));
+    assert_error(&docs[1], "bad JSON");
+    assert_error(&docs[2], "html");
+    assert!(text(&docs[3]).contains("Story number 8"));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("record 2"), "{err}");
 }

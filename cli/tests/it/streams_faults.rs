@@ -90,7 +90,7 @@ fn gzip_bomb_record_stops_at_the_limit_without_being_inflated() {
     let docs = json_lines(&o);
     assert_eq!(docs.len(), 3, "{docs:?}");
     assert!(text(&docs[0]).contains("Story number 1 begins"));
-    let err = docs[1]["error"].as_str().unwrap_or("");
+    let err = field(&docs[1], "error");
     assert!(err.contains("over the record limit"), "{}", docs[1]);
     assert_eq!(docs[1]["id"], "<urn:uuid:bomb>");
     assert_eq!(docs[1]["member_offset"], bomb_at as u64);
@@ -128,20 +128,13 @@ fn malformed_header_and_garbage_between_records_resync_at_the_next_record() {
         let docs = json_lines(&o);
         let texts: Vec<&str> = docs.iter().map(text).collect();
         assert!(texts[0].contains("Story number 1 begins"), "{docs:?}");
-        assert!(
-            docs[1]["error"]
-                .as_str()
-                .unwrap_or("")
-                .contains("Content-Length")
-        );
+        assert_error(&docs[1], "Content-Length");
         assert_eq!(docs[1]["id"], "<urn:uuid:broken>");
         assert!(texts.iter().any(|t| t.contains("Story number 3 begins")));
-        assert!(docs.iter().any(|d| {
-            d["error"]
-                .as_str()
-                .unwrap_or("")
-                .contains("not a WARC record header")
-        }));
+        assert!(
+            docs.iter()
+                .any(|d| field(d, "error").contains("not a WARC record header"))
+        );
         assert!(
             texts
                 .last()
@@ -163,12 +156,7 @@ fn record_over_the_limit_in_a_plain_warc_is_skipped_and_the_next_comes_out() {
     let o = pith(&["--format", "json", "--max-record-bytes", "100000"], &warc);
     let docs = json_lines(&o);
     assert_eq!(docs.len(), 2);
-    assert!(
-        docs[0]["error"]
-            .as_str()
-            .unwrap_or("")
-            .contains("over the record limit of 100000 bytes")
-    );
+    assert_error(&docs[0], "over the record limit of 100000 bytes");
     assert_eq!(docs[0]["url"], serde_json::Value::Null);
     assert!(text(&docs[1]).contains("Story number 2 begins"));
     // The same page under the limit is extracted.

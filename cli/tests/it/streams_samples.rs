@@ -13,26 +13,13 @@ use run_util::*;
 use serde_json::Value;
 
 fn files(dir: &std::path::Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir.join("files"))
-        .map(|d| {
-            d.filter_map(|e| e.ok().map(|e| e.path().to_string_lossy().into_owned()))
-                .collect()
-        })
-        .unwrap_or_default();
-    v.sort();
-    v
-}
-
-/// The WARC samples of `../shared/data`.
-fn samples() -> std::path::PathBuf {
-    common::shared("data/warc_samples/MANIFEST.json");
-    common::shared("data/warc_samples")
+    common::sorted_files(&dir.join("files"))
 }
 
 #[test]
 #[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn all_samples_in_one_run_are_identical_with_one_and_four_workers() {
-    let dir = samples();
+    let dir = common::warc_samples();
     let files = files(&dir);
     assert!(files.len() >= 20);
     let args = |fmt: &'static str, j: &'static str| {
@@ -56,7 +43,7 @@ fn all_samples_in_one_run_are_identical_with_one_and_four_workers() {
 #[test]
 #[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn common_crawl_excerpt_plain_and_gzip_give_the_same_lines() {
-    let dir = samples();
+    let dir = common::warc_samples();
     let f = dir.join("files/cc-main-2020-34-excerpt.warc");
     let plain = pith(&["--format", "json", &f.to_string_lossy()], b"");
     let gz = dir.join("files/cc-main-2020-34-excerpt.warc.gz");
@@ -111,7 +98,7 @@ fn common_crawl_excerpt_plain_and_gzip_give_the_same_lines() {
 #[test]
 #[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn clueweb_euc_jp_brotli_and_chunked_bodies_decode() {
-    let dir = samples();
+    let dir = common::warc_samples();
     let run = |name: &str| {
         json_lines(&pith(
             &[
@@ -151,21 +138,14 @@ fn clueweb_euc_jp_brotli_and_chunked_bodies_decode() {
 #[test]
 #[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn clipped_and_giant_samples_fail_one_record_each_quickly() {
-    let dir = samples();
+    let dir = common::warc_samples();
     let clipped = dir.join("files/news-2016-clipped.warc.gz");
     let o = pith(&["--format", "json", &clipped.to_string_lossy()], b"");
     // Its one record failed: no page, exit 1 (README, "Exit status").
     assert_eq!(o.status.code(), Some(1));
     let docs = json_lines(&o);
     assert_eq!(docs.len(), 1);
-    assert!(
-        docs[0]["error"]
-            .as_str()
-            .unwrap_or("")
-            .contains("cut short"),
-        "{}",
-        docs[0]
-    );
+    assert_error(&docs[0], "cut short");
     assert!(
         !pith(&["--strict", &clipped.to_string_lossy()], b"")
             .status
@@ -181,11 +161,6 @@ fn clipped_and_giant_samples_fail_one_record_each_quickly() {
     );
     let docs = json_lines(&o);
     assert_eq!(docs.len(), 1);
-    assert!(
-        docs[0]["error"]
-            .as_str()
-            .unwrap_or("")
-            .contains("431216083 bytes over the record limit")
-    );
+    assert_error(&docs[0], "431216083 bytes over the record limit");
     assert_eq!(docs[0]["member_offset"], 0);
 }

@@ -30,7 +30,7 @@ fn items(path: &str, split: bool, max: usize) -> (Vec<String>, Option<bool>) {
                 r.place.url,
                 r.charset,
                 r.warc_date,
-                md5ish(r.page())
+                common::fnv1a64(r.page())
             ),
             Item::Skip(reason) => format!("skip {reason}"),
             Item::Fault(f) => format!("fault {f}"),
@@ -45,31 +45,13 @@ fn items(path: &str, split: bool, max: usize) -> (Vec<String>, Option<bool>) {
     (out, fell_back)
 }
 
-/// A 64-bit FNV-1a of the bytes: enough to tell pages apart in a comparison.
-fn md5ish(b: &[u8]) -> u64 {
-    b.iter().fold(0xcbf29ce484222325u64, |h, &x| {
-        (h ^ x as u64).wrapping_mul(0x100000001b3)
-    })
-}
-
-/// The WARC samples of `../shared/data`.
-fn samples() -> std::path::PathBuf {
-    common::shared("data/warc_samples/MANIFEST.json");
-    common::shared("data/warc_samples")
-}
-
 #[test]
 #[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn split_and_sequential_readers_agree_on_every_sample() {
-    let dir = samples();
+    let dir = common::warc_samples();
     let mut split_files = 0;
-    let mut entries: Vec<_> = std::fs::read_dir(dir.join("files"))
-        .expect("files")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .collect();
-    entries.sort();
-    for path in entries {
-        let p = path.to_string_lossy();
+    for p in common::sorted_files(&dir.join("files")) {
+        let path = std::path::Path::new(&p);
         let (a, fell_back) = items(&p, true, 64 << 20);
         let (b, _) = items(&p, false, 64 << 20);
         assert_eq!(a, b, "{p}");

@@ -1,6 +1,7 @@
 //! The paper's two template detectors over pages given together (`--algo tmpl-dom`,
 //! `--algo tmpl-text`): the small site in tests/pages, then a real site-year of msv_big9 (in
-//! ../shared: ignored without it, see tests/common).
+//! ../shared: ignored without it, see tests/common). The detectors on hostile pages, in-process,
+//! are the library's (`tests/it/template_detectors.rs`).
 
 use crate::common;
 
@@ -10,13 +11,8 @@ use run_util::pith_args as pith;
 use std::path::Path;
 
 fn pages(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .expect("dir")
-        .filter_map(|e| e.ok())
-        .map(|e| e.path().to_string_lossy().into_owned())
-        .filter(|p| p.ends_with(".html"))
-        .collect();
-    v.sort();
+    let mut v = common::sorted_files(dir);
+    v.retain(|p| p.ends_with(".html"));
     v
 }
 
@@ -132,32 +128,4 @@ fn real_site_year_of_msv_big9() {
             .count();
         assert!(kept <= 1, "{algo}: {kept}");
     }
-}
-
-#[test]
-fn hostile_pages_stay_linear() {
-    use pith::lab::extract::{tmpl_dom, tmpl_text};
-    use pith::lab::html::Document;
-    // 200,000 nested divs, and 100,000 siblings of one word each.
-    let mut deep = String::from("<body>");
-    for _ in 0..200_000 {
-        deep.push_str("<div>");
-    }
-    deep.push_str("deep words at the bottom of the page");
-    let mut wide = String::from("<body><div>");
-    for i in 0..100_000 {
-        wide.push_str(&format!("<span>w{}</span>", i % 7));
-    }
-    let pages = [deep.clone(), deep, wide.clone(), wide];
-    let arenas: Vec<bumpalo::Bump> = pages.iter().map(|_| bumpalo::Bump::new()).collect();
-    let docs: Vec<Document<'_>> = pages
-        .iter()
-        .zip(&arenas)
-        .map(|(p, a)| Document::parse(p, a))
-        .collect();
-    let refs: Vec<&Document<'_>> = docs.iter().collect();
-    let dom = tmpl_dom::site(&refs, &tmpl_dom::Params::default());
-    let text = tmpl_text::site(&refs, &tmpl_text::Params::default());
-    // Identical pages are all template for both detectors.
-    assert!(dom.iter().chain(&text).all(|s| s.nodes.is_empty()));
 }

@@ -2,15 +2,18 @@
 //! `pith template show`, FastCE with `--templates` in every input format and with -j, the
 //! fallback to the chosen algorithm (the rules, or the block model by default), `--algo ce`
 //! over pages given together, and real sites of msv_big9, same year and across years (in
-//! ../shared: ignored without it, see tests/common).
+//! ../shared: ignored without it, see tests/common). FastCE alone and its judging, in-process:
+//! the library's `tests/it/fastce.rs`.
 
 use crate::common;
+use crate::common::sites::div_site_page;
+use crate::common::sorted_files as html_files;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Output;
 
 use crate::run_util;
-use run_util::pith_args as pith;
+use run_util::{assert_in, assert_out, pith_args as pith, with_templates};
 
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("pith-templates-{}-{name}", std::process::id()));
@@ -93,15 +96,11 @@ fn learn_writes_a_small_template_and_show_prints_it() {
 fn fastce_extracts_a_new_page_of_the_site_in_order() {
     let store = learned_store("apply");
     let s = store.to_str().expect("path");
-    let o = pith(&[
-        "--templates",
+    let o = with_templates(
         s,
-        "--url",
         "https://news.example/travel/night-trains",
-        "--format",
-        "json",
-        &site_page(6),
-    ]);
+        &[&site_page(6)],
+    );
     assert!(o.status.success());
     let v = &json_lines(&o)[0];
     assert_eq!(v["algo"], "fastce+auto");
@@ -114,15 +113,16 @@ fn fastce_extracts_a_new_page_of_the_site_in_order() {
     );
     assert!(t.contains("The rail company bought twenty refurbished carriages"));
     assert!(t.trim_end().ends_with("book a month ahead."), "{t}");
-    for boiler in [
-        "Weather",
-        "Most read",
-        "newsletter",
-        "Copyright",
-        "Privacy policy",
-    ] {
-        assert!(!t.contains(boiler), "{boiler} in {t}");
-    }
+    assert_out(
+        t,
+        &[
+            "Weather",
+            "Most read",
+            "newsletter",
+            "Copyright",
+            "Privacy policy",
+        ],
+    );
     // Plain text output too, and the www. form of the host finds the same template.
     let o = pith(&[
         "--templates",
@@ -142,20 +142,10 @@ fn another_layout_falls_back_to_the_chosen_algorithm() {
     let store = learned_store("fallback");
     let s = store.to_str().expect("path");
     for (algo, want) in [(&["--algo", "rules"][..], "rules"), (&[][..], "model")] {
-        let o = pith(
-            &[
-                algo,
-                &[
-                    "--templates",
-                    s,
-                    "--url",
-                    "https://news.example/local/library",
-                    "--format",
-                    "json",
-                    REDESIGN,
-                ],
-            ]
-            .concat(),
+        let o = with_templates(
+            s,
+            "https://news.example/local/library",
+            &[algo, &[REDESIGN]].concat(),
         );
         let v = &json_lines(&o)[0];
         assert_eq!(v["algo"], want);
@@ -168,21 +158,7 @@ fn another_layout_falls_back_to_the_chosen_algorithm() {
         );
         // The learned layout with almost no content where the stories are: FastCE finds far
         // less than any training page had, so the chosen algorithm runs.
-        let o = pith(
-            &[
-                algo,
-                &[
-                    "--templates",
-                    s,
-                    "--url",
-                    "https://news.example/g",
-                    "--format",
-                    "json",
-                    THIN,
-                ],
-            ]
-            .concat(),
-        );
+        let o = with_templates(s, "https://news.example/g", &[algo, &[THIN]].concat());
         assert_eq!(json_lines(&o)[0]["algo"], want, "thin page");
         // A host without a template, and a page without a URL, run it as well.
         for url in ["https://elsewhere.example/a", ""] {
@@ -199,35 +175,24 @@ fn another_layout_falls_back_to_the_chosen_algorithm() {
     }
 }
 
-fn jsonl(pages: &[(String, String)]) -> String {
-    let mut s = String::new();
-    for (url, file) in pages {
+fn jsonl(pages: &[(String, String)]) -> Vec<u8> {
+    run_util::jsonl(pages.iter().map(|(url, file)| {
         let html = std::fs::read_to_string(file).expect("fixture");
-        s.push_str(&serde_json::json!({"url": url, "html": html}).to_string());
-        s.push('\n');
-    }
-    s
+        serde_json::json!({"url": url, "html": html})
+    }))
 }
 
+/// The pages as WARC `response` records, each with its URL and an HTTP head.
 fn warc(pages: &[(String, String)]) -> Vec<u8> {
     let mut out = Vec::new();
-    for (url, file) in pages {
-        let html = std::fs::read(file).expect("fixture");
-        let mut http =
-            b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n".to_vec();
-        http.extend_from_slice(&html);
-        out.extend_from_slice(
-            format!(
-                "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {url}\r\n\
-                 WARC-Record-ID: <urn:uuid:{}>\r\nContent-Type: application/http; msgtype=response\r\n\
-                 Content-Length: {}\r\n\r\n",
-                url.len(),
-                http.len()
-            )
-            .as_bytes(),
-        );
-        out.extend_from_slice(&http);
-        out.extend_from_slice(b"\r\n\r\n");
+    for (n, (url, file)) in pages.iter().enumerate() {
+        let http = [
+            run_util::HTML_HEAD.as_bytes(),
+            &std::fs::read(file).expect("fixture"),
+        ]
+        .concat();
+        let ctype = "application/http; msgtype=response";
+        out.extend(run_util::record("response", url, n, ctype, &http));
     }
     out
 }
@@ -247,7 +212,7 @@ fn templates_work_in_jsonl_and_warc_and_with_workers() {
     for j in ["1", "2"] {
         let o = run_util::pith(
             &["--templates", s, "--format", "json", "-j", j],
-            jsonl(&pages).as_bytes(),
+            &jsonl(&pages),
         );
         let algos: Vec<String> = json_lines(&o)
             .iter()
@@ -379,49 +344,33 @@ fn msv() -> PathBuf {
     common::shared("data/msv_big9")
 }
 
-/// `pith learn` on a site-year's pages but `held_out` (leave-one-out), into a fresh store named
-/// `name`; the store's path.
-fn learn_site_year(name: &str, host: &str, pages: &[String], held_out: &String) -> String {
-    let s = tmp(name).to_str().expect("path").to_string();
+/// Leave-one-out on a site-year of msv_big9 (`SITE/YEAR`): `pith learn` on its pages but page
+/// `id`, into a fresh store; the store's path and the held-out page's file.
+fn learn_site_year(site_year: &str, id: &str) -> (String, String) {
+    let pages = html_files(&msv().join(site_year).join("html"));
+    let held_out = pages
+        .iter()
+        .find(|f| f.ends_with(&format!("{id}.html")))
+        .unwrap_or_else(|| panic!("{site_year} {id} not found"))
+        .clone();
+    let host = site_year.split('/').next().unwrap_or("");
+    let s = tmp(&format!("loo-{id}"))
+        .to_str()
+        .expect("path")
+        .to_string();
     let mut args = vec!["learn", "--host", host, "--min-pages", "9", "-o", &s];
-    args.extend(pages.iter().filter(|f| *f != held_out).map(String::as_str));
+    args.extend(pages.iter().filter(|f| **f != held_out).map(String::as_str));
     let o = pith(&args);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    s
-}
-
-fn html_files(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .expect("dir")
-        .filter_map(|e| e.ok())
-        .map(|e| e.path().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
+    (s, held_out)
 }
 
 #[test]
 #[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn real_site_same_year_and_across_years() {
-    let d = msv();
-    let bbc = d.join("news.bbc.co.uk");
-    let y2005 = html_files(&bbc.join("2005/html"));
-    let held_out = y2005
-        .iter()
-        .find(|f| f.ends_with("000fe1561ca2.html"))
-        .expect("page");
-    let s = learn_site_year("bbc", "news.bbc.co.uk", &y2005, held_out);
+    let (s, held_out) = learn_site_year("news.bbc.co.uk/2005", "000fe1561ca2");
     let url = "http://news.bbc.co.uk/2/hi/americas/4399571.stm";
-    let o = pith(&[
-        "--templates",
-        &s,
-        "--url",
-        url,
-        "--format",
-        "json",
-        held_out,
-    ]);
-    let v = &json_lines(&o)[0];
+    let v = &json_lines(&with_templates(&s, url, &[&held_out]))[0];
     assert_eq!(v["algo"], "fastce+auto");
     let t = v["text"].as_str().expect("text");
     assert!(t.contains("He is a Falklands war veteran who tried to commit suicide."));
@@ -436,19 +385,9 @@ fn real_site_same_year_and_across_years() {
     }
     // Across years: the 2005 template does not fit the 2015 redesign; those pages fall back
     // to the chosen algorithm, here the rules, and still give their article.
-    let y2015 = html_files(&bbc.join("2015/html"));
+    let y2015 = html_files(&msv().join("news.bbc.co.uk/2015/html"));
     for page in &y2015 {
-        let v = &json_lines(&pith(&[
-            "--algo",
-            "rules",
-            "--templates",
-            &s,
-            "--url",
-            url,
-            "--format",
-            "json",
-            page,
-        ]))[0];
+        let v = &json_lines(&with_templates(&s, url, &["--algo", "rules", page]))[0];
         assert_eq!(v["algo"], "rules", "{page}");
         assert!(v["text"].as_str().unwrap_or("").len() > 500, "{page}");
     }
@@ -492,16 +431,7 @@ fn hostile_pages_learn_and_apply_without_blowing_up() {
         ws,
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let o = pith(&[
-        "--templates",
-        ss,
-        "--url",
-        "http://h.example/",
-        "--format",
-        "json",
-        ws,
-        ds,
-    ]);
+    let o = with_templates(ss, "http://h.example/", &[ws, ds]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(json_lines(&o).len(), 2);
     let o = pith(&["--algo", "ce", ws, ds]);
@@ -515,123 +445,73 @@ fn hostile_pages_learn_and_apply_without_blowing_up() {
 #[test]
 #[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn template_and_auto_together_drop_page_varying_link_lists() {
-    let d = msv();
-    let year = d.join("www.foxnews.com/2010/html");
-    let pages = html_files(&year);
-    let held_out = pages
-        .iter()
-        .find(|f| f.ends_with("461a55ef5e0a.html"))
-        .expect("foxnews 2010 page 461a55ef5e0a");
-    let s = learn_site_year("foxnews", "www.foxnews.com", &pages, held_out);
-    let o = pith(&[
-        "--templates",
-        &s,
-        "--url",
-        "http://www.foxnews.com/politics/2010/01/05/obama-meets-agency-heads/",
-        "--format",
-        "json",
-        held_out,
-    ]);
-    let v = &json_lines(&o)[0];
+    let (s, held_out) = learn_site_year("www.foxnews.com/2010", "461a55ef5e0a");
+    let url = "http://www.foxnews.com/politics/2010/01/05/obama-meets-agency-heads/";
+    let v = &json_lines(&with_templates(&s, url, &[&held_out]))[0];
     // The nine pages form more than one cluster: the label names the template that ran.
     let algo = v["algo"].as_str().unwrap_or("");
     assert!(algo.starts_with("fastce+auto"), "{algo}");
     let t = v["text"].as_str().expect("text");
-    for sentence in [
-        "He said the government will quickly make changes to ensure future attempts are thwarted.",
-        "\"The system has failed in a potentially disastrous way,\" Obama said.",
-    ] {
-        assert!(t.contains(sentence), "{sentence} missing from {t}");
-    }
-    for boiler in [
-        "Latest Politics Video",
-        "Hannity, Malkin debate full body scans",
-        "Are Democrats running scared?",
-        "Real Clear Politics Poll",
-    ] {
-        assert!(!t.contains(boiler), "{boiler} in {t}");
-    }
-}
-
-/// FastCE alone on a page, as the paper runs it: its text, or `None` when it falls back.
-fn fastce_alone(html: &str, t: &pith::site::Template) -> Option<String> {
-    let arena = bumpalo::Bump::new();
-    let doc = pith::lab::html::Document::parse(html, &arena);
-    let sel = pith::lab::extract::fastce::detect(&doc, t).selection?;
-    Some(pith::lab::output::render(
-        &doc,
-        &sel,
-        &pith::lab::output::RenderOptions::default(),
-    ))
-}
-
-/// A page of a small site whose article is the text of one `div`, with `extra` inside it and
-/// `after` at the end of the body.
-fn div_site_page(n: usize, extra: &str, after: &str) -> String {
-    const STORIES: [&str; 7] = [
-        "The council approved the new bridge on Tuesday after a debate of four hours, and \
-         building starts in May. Traffic will use the old crossing until the work is done.",
-        "Sleeper trains will run again between the capital and the coast from June. The rail \
-         company bought twenty refurbished carriages with beds for four travellers each.",
-        "A storm brought down trees across the northern valleys overnight. Crews cleared most \
-         roads by noon, but two villages were still without power in the evening.",
-        "The museum reopens its east wing after three years of repairs to the roof. Visitors \
-         will see paintings that have not been shown since the fire of the last decade.",
-        "Fishermen report the best herring season in twenty years along the western shore. \
-         Prices at the harbour market fell by a third during the first week of landings.",
-        "The university will admit students to its new medical school next autumn. Teaching \
-         starts in temporary rooms while the hospital finishes the laboratories.",
-        "Night buses return to the city centre after a pause of two winters. Drivers asked \
-         for better lighting at the stops, which the transport office has promised.",
-    ];
-    format!(
-        "<html><head><title>News {n}</title></head><body>\
-         <div><a href=/>Home</a> <a href=/world>World</a> <a href=/sport>Sport</a></div>\
-         <div>{}{extra}</div>\
-         <div>Copyright News Example. All rights reserved. <a href=/contact>Contact us</a></div>\
-         {after}</body></html>",
-        STORIES[n % STORIES.len()]
-    )
+    assert_in(
+        t,
+        &[
+            "He said the government will quickly make changes to ensure future attempts are thwarted.",
+            "\"The system has failed in a potentially disastrous way,\" Obama said.",
+        ],
+    );
+    assert_out(
+        t,
+        &[
+            "Latest Politics Video",
+            "Hannity, Malkin debate full body scans",
+            "Are Democrats running scared?",
+            "Real Clear Politics Poll",
+        ],
+    );
 }
 
 /// A quotation inside the article block sits at a path no training page had: the paper's
 /// sub-block rules leave it out (it is not in P and holds nothing in P), but the template has
-/// no evidence against it, so it is extracted with the article block around it. A block at an
-/// unseen path outside every extracted block (a new widget) stays out.
+/// no evidence against it, so `pith --templates` extracts it with the article block around it.
+/// A block at an unseen path outside every extracted block (a new widget) stays out. FastCE
+/// alone on the same page: the library's `tests/it/fastce.rs`.
 #[test]
 fn a_sub_block_at_a_path_no_training_page_had_goes_with_its_block() {
     let quote = "We waited years for this, said a commuter from the coast.";
     let widget = "Win a weekend by the sea in our summer quiz.";
-    let pages: Vec<_> = (0..6)
+    // The site's template, learned by `pith learn` from six of its pages.
+    let dir = tmp("unknown-path");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let files: Vec<String> = (0..6)
         .map(|n| {
-            pith::lab::site::learn::summarize(div_site_page(n, "", "").as_bytes(), None)
-                .expect("summary")
+            let f = dir.join(format!("page{n}.html"));
+            std::fs::write(&f, div_site_page(n, "", "")).expect("page");
+            f.to_str().expect("path").to_string()
         })
         .collect();
-    let t = pith::lab::site::learn::learn(&pages, "div.example", Default::default());
+    let store = dir.join("store");
+    let st = store.to_str().expect("path").to_string();
+    let mut args = vec![
+        "learn",
+        "--host",
+        "div.example",
+        "--min-pages",
+        "3",
+        "-o",
+        &st,
+    ];
+    args.extend(files.iter().map(String::as_str));
+    let o = pith(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let page = div_site_page(
         6,
         &format!("<blockquote>{quote}</blockquote>"),
         &format!("<aside><p>{widget}</p></aside>"),
     );
-    let alone = fastce_alone(&page, &t).expect("the page matches the template");
-    assert!(alone.contains("Night buses return"), "{alone}");
-    assert!(alone.contains(quote), "{alone}");
-    for boiler in [widget, "Copyright", "Home"] {
-        assert!(!alone.contains(boiler), "{boiler} in {alone}");
-    }
-    let store = tmp("unknown-path");
-    std::fs::create_dir_all(&store).expect("store");
-    std::fs::write(
-        store.join("div.example.tpl"),
-        pith::site::Family::single(t.clone()).to_bytes(),
-    )
-    .expect("template");
-    let s = store.to_str().expect("path");
     let o = run_util::pith(
         &[
             "--templates",
-            s,
+            &st,
             "--url",
             "https://div.example/x",
             "--format",
@@ -649,76 +529,6 @@ fn a_sub_block_at_a_path_no_training_page_had_goes_with_its_block() {
     }
 }
 
-/// A page of a small site whose article is paragraphs in a `div` (a container with no text
-/// of its own, so its path is not in P), with `between` after the first paragraph, a box
-/// every page repeats after the second, and `after` at the end of the body.
-fn story_site_page(n: usize, between: &str, after: &str) -> String {
-    const PARAS: [&str; 8] = [
-        "The council approved the new bridge on Tuesday after a debate of four hours.",
-        "Sleeper trains will run again between the capital and the coast from June.",
-        "A storm brought down trees across the northern valleys overnight.",
-        "The museum reopens its east wing after three years of repairs to the roof.",
-        "Fishermen report the best herring season in twenty years along the shore.",
-        "The university will admit students to its new medical school next autumn.",
-        "Night buses return to the city centre after a pause of two winters.",
-        "Farmers expect an early harvest after the warmest spring on record here.",
-    ];
-    let p = |k: usize| PARAS[(n + k) % PARAS.len()];
-    format!(
-        "<html><head><title>News {n}</title></head><body>\
-         <div><a href=/>Home</a> <a href=/world>World</a> <a href=/sport>Sport</a></div>\
-         <div><p>{}</p>{between}<p>{}</p><div>Advertisement. Subscribe to the print \
-         edition today.</div><p>{}</p></div>\
-         <div>Copyright News Example. All rights reserved. <a href=/contact>Contact us</a></div>\
-         {after}</body></html>",
-        p(0),
-        p(1),
-        p(2)
-    )
-}
-
-/// The article's container is not in P (its own content is empty), so Section III's rules,
-/// which only look inside blocks in P, drop a list between its paragraphs unseen: the list's
-/// path is not in P and holds nothing in P. A block between two blocks in P of the same
-/// container is extracted as a block of its own and judged: the list is content, the box
-/// every training page repeated between the paragraphs is identical to a non-content block
-/// of training and stays out, and a widget after the container (not between content blocks)
-/// stays out too.
-#[test]
-fn a_list_between_the_articles_paragraphs_is_judged_not_dropped() {
-    let item = "Ferries keep running on the winter timetable until the bridge opens.";
-    let widget = "Win a weekend by the sea in our summer quiz.";
-    let pages: Vec<_> = (0..6)
-        .map(|n| {
-            pith::lab::site::learn::summarize(story_site_page(n, "", "").as_bytes(), None)
-                .expect("summary")
-        })
-        .collect();
-    let t = pith::lab::site::learn::learn(&pages, "story.example", Default::default());
-    let story = pith::lab::extract::blocks::path_of("html.body.div.div");
-    assert!(!t.in_p(pith::lab::extract::blocks::path_of("html.body.div")));
-    assert!(t.in_p(pith::lab::extract::blocks::path_of("html.body.div.p")));
-    assert!(!t.in_p(story) && t.knows(story), "the repeated box's path");
-    let page = story_site_page(
-        7,
-        &format!("<ul><li>{item}</li></ul>"),
-        &format!("<aside><p>{widget}</p></aside>"),
-    );
-    let alone = fastce_alone(&page, &t).expect("the page matches the template");
-    assert!(alone.contains("Farmers expect an early harvest"), "{alone}");
-    assert!(alone.contains(item), "{alone}");
-    for boiler in [widget, "Advertisement", "Copyright", "Home"] {
-        assert!(!alone.contains(boiler), "{boiler} in {alone}");
-    }
-    // In page order: the list comes between the first and the second paragraph.
-    let (first, list, second) = (
-        alone.find("Farmers expect").expect("first"),
-        alone.find(item).expect("list"),
-        alone.find("The council approved").expect("second"),
-    );
-    assert!(first < list && list < second, "{alone}");
-}
-
 /// The same on real pages (msv_big9, learned with `pith learn` from the site-year's other
 /// nine pages): a bbc 2010 story's bullet list between its paragraphs, at a path no training
 /// page had, and an esquire 2015 post whose paragraphs are `<div>`s where the training pages
@@ -728,7 +538,6 @@ fn a_list_between_the_articles_paragraphs_is_judged_not_dropped() {
 #[test]
 #[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
 fn real_article_text_between_content_blocks_is_kept() {
-    let d = msv();
     for (site_year, id, url, sentence) in [
         (
             "news.bbc.co.uk/2010",
@@ -743,22 +552,8 @@ fn real_article_text_between_content_blocks_is_kept() {
             "to two different groups of gang members.",
         ),
     ] {
-        let pages = html_files(&d.join(site_year).join("html"));
-        let held_out = pages
-            .iter()
-            .find(|f| f.ends_with(&format!("{id}.html")))
-            .unwrap_or_else(|| panic!("{site_year} {id} not found"));
-        let host = site_year.split('/').next().unwrap_or("");
-        let s = learn_site_year(&format!("between-{id}"), host, &pages, held_out);
-        let o = pith(&[
-            "--templates",
-            &s,
-            "--url",
-            url,
-            "--format",
-            "json",
-            held_out,
-        ]);
+        let (s, held_out) = learn_site_year(site_year, id);
+        let o = with_templates(&s, url, &[&held_out]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         let v = &json_lines(&o)[0];
         let algo = v["algo"].as_str().unwrap_or("");
@@ -769,67 +564,4 @@ fn real_article_text_between_content_blocks_is_kept() {
             "{site_year} {id}: {sentence} missing from {t}"
         );
     }
-}
-
-/// `--templates` judges only the template's blocks that hold text `auto` selected. On real
-/// pages (three held-out pages of every site-year of msv_big9) that gives exactly what judging
-/// every block and then intersecting gives: `auto`'s text in blocks the whole-page detection
-/// calls content (and `auto`'s answer when the template calls none of its text content).
-#[test]
-#[cfg_attr(pith_no_shared, ignore = "needs ../shared/data")]
-fn judging_only_autos_blocks_changes_no_answer() {
-    use pith::lab::extract::{auto, fastce};
-    let d = msv();
-    let tuning = auto::Tuning::new(auto::Mode::Balanced, false);
-    let (mut compared, mut matched) = (0, 0);
-    for site in html_files(&d).iter().map(Path::new).filter(|p| p.is_dir()) {
-        for year in html_files(site) {
-            let files = html_files(&Path::new(&year).join("html"));
-            let sums: Vec<_> = files
-                .iter()
-                .map(|f| {
-                    let html = std::fs::read(f).expect("page");
-                    pith::lab::site::learn::summarize(&html, None).expect("summary")
-                })
-                .collect();
-            for (i, file) in files.iter().enumerate().take(3) {
-                let others = pith::lab::site::learn::leave_out(&sums, i);
-                let t = pith::lab::site::learn::learn(&others, "site", Default::default());
-                let bytes = std::fs::read(file).expect("page");
-                let html = pith::lab::decode::decode(&bytes, None, None).text;
-                let arena = bumpalo::Bump::new();
-                let doc = pith::lab::html::Document::parse(&html, &arena);
-                compared += 1;
-                let Some(whole) = fastce::detect(&doc, &t).selection else {
-                    continue;
-                };
-                matched += 1;
-                // What `--templates` outputs: the focused answer, or `auto`'s on a fallback.
-                let got = match fastce::with_template(&doc, &t, &tuning) {
-                    Ok((sel, algo)) => (sel.nodes, algo),
-                    Err(Some(auto)) => (auto.nodes, "auto"),
-                    Err(None) => panic!("{file}: the layout matched for one and not the other"),
-                };
-                let auto = auto::extract(&doc, &tuning);
-                let in_whole = |id: &u32| whole.nodes.binary_search(id).is_ok();
-                let want = if auto.nodes.is_empty() {
-                    (whole.nodes, "fastce")
-                } else if !auto.nodes.iter().any(in_whole) {
-                    // The template calls none of `auto`'s text content: a fallback.
-                    (auto.nodes, "auto")
-                } else {
-                    let nodes: Vec<u32> = auto.nodes.iter().copied().filter(in_whole).collect();
-                    let (sel, algo) =
-                        fastce::with_auto(&doc, pith::lab::extract::Selection { nodes }, auto);
-                    (sel.nodes, algo)
-                };
-                assert_eq!(got, want, "{file}");
-            }
-        }
-    }
-    println!("{matched} of {compared} pages matched their template");
-    assert!(
-        compared >= 100 && matched * 2 > compared,
-        "{matched} of {compared}"
-    );
 }

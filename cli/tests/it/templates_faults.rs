@@ -1,249 +1,62 @@
-//! Every fault a template file can have (Deliver 5): missing, truncated, corrupt, from a future
-//! format version, hostile counts, wrong checksum. Each gives a clear error naming the file;
-//! `pith --templates` reports it once and carries on without the template; nothing panics and
-//! loading allocates no more than the file's size justifies. Files are version 2 (a family of
-//! templates with their cluster signatures); version 1 files still load.
+//! A template file's faults through the command (Deliver 5): a missing file or store is an
+//! error naming it, and a faulty template (truncated, corrupt, from a future format version,
+//! hostile counts, empty) is reported once by `pith --templates`, which carries on without it.
+//! Each fault's own error, read by the library: `tests/it/template_file.rs`. Version 1 files
+//! (one template per host) still work.
 
+use crate::common::template_file::{p_count_offset, reseal};
 use crate::run_util;
-use run_util::pith_args as pith;
+use run_util::{pith_args as pith, with_templates};
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use pith::lab::extract::blocks::{FNV_OFFSET, fnv1a};
-use pith::site::{Family, LoadError, Member};
+use pith::site::Family;
 
 fn tmp(name: &str) -> PathBuf {
     run_util::fresh_dir("tfaults", name)
 }
 
-/// Signature length of the test family: short, so that flipping every byte stays quick.
-const K: usize = 16;
-
-/// A real family of two templates, learned from the fixture site (pages 1-5, and 1-3), each
-/// with the signature of its pages' template paths.
+/// A real family, learned from the fixture site's pages 1-5 through the public API, with
+/// short signatures.
 fn good_family() -> Family {
     let pages: Vec<_> = (1..=5)
         .map(|n| {
             let html =
                 std::fs::read(format!("../tests/pages/site-news/page{n}.html")).expect("page");
-            pith::lab::site::learn::summarize(&html, None).expect("summary")
+            pith::site::summarize(&html, None).expect("summary")
         })
         .collect();
-    let member = |pages: &[pith::lab::site::learn::PageSummary]| {
-        let t = pith::lab::site::learn::learn(pages, "news.example", Default::default());
-        assert!(!t.paths.is_empty() && !t.noncontent.is_empty());
-        let tags: Vec<Vec<u64>> = pages.iter().map(|p| p.tags.clone()).collect();
-        let c = pith::lab::site::cluster::single(&tags, K);
-        Member {
-            template: t,
-            signature: c.clusters[0].signature.clone(),
-            paths: c.clusters[0].template.len() as u32,
-        }
-    };
-    Family {
-        host: "news.example".into(),
-        members: vec![member(&pages), member(&pages[..3])],
-    }
+    let f = pith::site::learn_family(
+        &pages,
+        &Default::default(),
+        "news.example",
+        Default::default(),
+        16,
+    );
+    assert!(f.members.iter().all(|m| !m.template.paths.is_empty()));
+    f
 }
 
 fn good_bytes() -> Vec<u8> {
     good_family().to_bytes()
 }
 
-/// Replaces the trailing checksum with the right one for the edited bytes.
-fn reseal(mut b: Vec<u8>) -> Vec<u8> {
-    let n = b.len() - 8;
-    let sum = fnv1a(FNV_OFFSET, &b[..n]);
-    b[n..].copy_from_slice(&sum.to_le_bytes());
-    b
-}
-
-fn load(bytes: &[u8]) -> Result<Family, LoadError> {
-    Family::from_bytes(bytes, Path::new("STORE/news.example.tpl"))
-}
-
-fn err(bytes: &[u8]) -> String {
-    let e = load(bytes).expect_err("a fault");
-    let s = e.to_string();
-    assert!(s.starts_with("template STORE/news.example.tpl: "), "{s}");
-    s
-}
-
+/// A store holding a version 1 file (one template for every page) extracts with it; the
+/// file's own reading is the library's `tests/it/template_file.rs`.
 #[test]
-fn a_good_template_round_trips() {
-    let b = good_bytes();
-    let t = load(&b).expect("loads");
-    assert_eq!(t, good_family());
-    assert_eq!(t.to_bytes(), b);
-    assert_eq!(t.host, "news.example");
-    assert_eq!(t.members.len(), 2);
-    assert_eq!(t.members[1].template.pages, 3);
-    assert_eq!(t.members[0].signature.len(), K);
-}
-
-#[test]
-fn a_version_1_file_still_loads_as_one_template_for_every_page() {
-    let t = good_family().members.swap_remove(0).template;
-    let v1 = t.to_v1_bytes();
+fn a_store_holding_a_version_1_file_extracts_with_it() {
+    let v1 = good_family().members.swap_remove(0).template.to_v1_bytes();
     assert_eq!(&v1[8..10], &1u16.to_le_bytes());
-    let f = load(&v1).expect("a version 1 file loads");
-    assert_eq!(f.members.len(), 1);
-    assert_eq!(f.members[0].template, t);
-    assert!(f.members[0].signature.is_empty());
-    // No signature to compare: every page goes to the one template.
-    assert_eq!(f.pick(|| panic!("no page signature is needed")), Some(0));
-    // Through the CLI: a store holding a version 1 file extracts with it.
     let dir = tmp("v1");
     std::fs::write(dir.join("news.example.tpl"), &v1).expect("write");
-    let o = pith(&[
-        "--templates",
+    let o = with_templates(
         dir.to_str().expect("path"),
-        "--url",
         "https://news.example/x",
-        "--format",
-        "json",
-        "../tests/pages/site-news/page6.html",
-    ]);
+        &["../tests/pages/site-news/page6.html"],
+    );
     assert!(o.status.success());
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
     assert_eq!(v["algo"], "fastce+auto");
-    // Faults of a version 1 file are caught as before.
-    let mut c = v1.clone();
-    c[40] ^= 0x40;
-    assert!(err(&c).contains("checksum"));
-}
-
-#[test]
-fn truncated_at_every_length_is_an_error() {
-    let b = good_bytes();
-    for n in 0..b.len() {
-        let s = err(&b[..n]);
-        assert!(
-            s.contains("magic") || s.contains("truncated") || s.contains("checksum"),
-            "{n}: {s}"
-        );
-    }
-}
-
-#[test]
-fn every_flipped_byte_is_caught() {
-    let b = good_bytes();
-    for i in 0..b.len() {
-        let mut c = b.clone();
-        c[i] ^= 0x40;
-        let s = err(&c);
-        assert!(
-            s.contains("checksum") || s.contains("magic") || s.contains("version"),
-            "{i}: {s}"
-        );
-    }
-}
-
-#[test]
-fn wrong_checksum() {
-    let mut b = good_bytes();
-    let n = b.len();
-    b[n - 1] ^= 1;
-    assert!(err(&b).contains("checksum mismatch"));
-}
-
-#[test]
-fn future_version_says_so() {
-    let mut b = good_bytes();
-    b[8..10].copy_from_slice(&7u16.to_le_bytes());
-    let s = err(&reseal(b));
-    assert!(
-        s.contains("version 7 is newer than this pith reads (2)"),
-        "{s}"
-    );
-}
-
-#[test]
-fn not_a_template() {
-    assert!(err(b"<html>hello</html>").contains("bad magic"));
-    assert!(err(b"").contains("bad magic"));
-}
-
-/// Offset of the host's length in the file header: after magic, version, reserved, members
-/// and signature length.
-const HOST_LEN: usize = 16;
-
-/// Offset of the first member's P count: after the header and host, the member's path count
-/// and signature, then its body's dims, reserved, three f32, pages, min_words, host length and
-/// bytes.
-fn p_count_offset(b: &[u8]) -> usize {
-    let host_len = u16::from_le_bytes([b[HOST_LEN], b[HOST_LEN + 1]]) as usize;
-    let k = u16::from_le_bytes([b[14], b[15]]) as usize;
-    let body = HOST_LEN + 2 + host_len + 4 + 8 * k;
-    let body_host = u16::from_le_bytes([b[body + 24], b[body + 25]]) as usize;
-    body + 26 + body_host
-}
-
-#[test]
-fn huge_counts_are_refused_before_allocating() {
-    let b = good_bytes();
-    let at = p_count_offset(&b);
-    for count in [u32::MAX, 1 << 28, 100_000] {
-        let mut c = b.clone();
-        c[at..at + 4].copy_from_slice(&count.to_le_bytes());
-        let s = err(&reseal(c));
-        assert!(
-            s.contains(&format!("count {count} at byte {at} needs more bytes")),
-            "{s}"
-        );
-    }
-    // A huge member count, a signature longer than any pith writes, a hostile host length.
-    for count in [u16::MAX, 1000] {
-        let mut c = b.clone();
-        c[12..14].copy_from_slice(&count.to_le_bytes());
-        let s = err(&reseal(c));
-        assert!(
-            s.contains(&format!("count {count} at byte 12 needs more bytes")),
-            "{s}"
-        );
-    }
-    let mut c = b.clone();
-    c[14..16].copy_from_slice(&u16::MAX.to_le_bytes());
-    assert!(err(&reseal(c)).contains("signature length 65535 is over"));
-    let mut c = b.clone();
-    c[HOST_LEN..HOST_LEN + 2].copy_from_slice(&u16::MAX.to_le_bytes());
-    assert!(err(&reseal(c)).contains("truncated"));
-    // Trailing bytes after valid tables.
-    let mut c = b.clone();
-    let n = c.len() - 8;
-    c.insert(n, 0);
-    assert!(err(&reseal(c)).contains("trailing data"));
-}
-
-#[test]
-fn unsorted_or_out_of_range_tables_are_refused() {
-    let f = load(&good_bytes()).expect("loads");
-    // Faults in the second member's template, so the first parses and the reader goes on.
-    let with = |edit: &dyn Fn(&mut pith::site::Template)| {
-        let mut bad = f.clone();
-        edit(&mut bad.members[1].template);
-        bad.to_bytes()
-    };
-    assert!(
-        err(&with(&|t| {
-            t.paths.reverse();
-            t.paths.push((0, "x".into()));
-            t.paths.push((0, "y".into()));
-        }))
-        .contains("not sorted")
-    );
-    assert!(err(&with(&|t| t.similarity = 7.0)).contains("out of range"));
-    assert!(
-        err(&with(&|t| if let Some((_, f)) = t.noncontent.first_mut() {
-            f.entries.reverse();
-            f.entries.push((0, 1));
-        }))
-        .contains("out of order")
-    );
-    // A family of no template.
-    let mut none = f.clone();
-    none.members.clear();
-    assert!(err(&none.to_bytes()).contains("no template"));
 }
 
 #[test]
@@ -291,18 +104,11 @@ fn a_faulty_template_is_reported_once_and_pith_carries_on() {
         let page = "../tests/pages/site-news/page6.html";
         // Two pages of the host: the fault is reported once, both pages come out (by the
         // default algorithm, the block model).
-        let o = pith(&[
-            "--templates",
+        let o = with_templates(
             dir.to_str().expect("path"),
-            "--url",
             "https://news.example/x",
-            "--format",
-            "json",
-            "-j",
-            "1",
-            page,
-            page,
-        ]);
+            &["-j", "1", page, page],
+        );
         let e = String::from_utf8_lossy(&o.stderr);
         assert!(o.status.success(), "{name}: {e}");
         assert_eq!(e.matches("news.example.tpl").count(), 1, "{name}: {e}");

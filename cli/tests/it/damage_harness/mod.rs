@@ -12,7 +12,8 @@
 //! [`check`] runs one [`Case`]; [`Case::from_seed`] picks one from a number (the tests run a
 //! fixed set of seeds, the fuzz target `fuzz/fuzz_targets/damage.rs` lets libFuzzer pick).
 //! Not part of pith: a test harness on the library's public API, included by the tests
-//! (`cli/tests/damage.rs`) and by the fuzz crate (`#[path]`), which both call it.
+//! (`cli/tests/it/damage.rs`; `damage_records.rs` draws its variants with its [`Rng`]) and by
+//! the fuzz crate (`#[path]`), which both call it.
 
 use std::io::{Cursor, Write};
 
@@ -70,33 +71,50 @@ pub struct Case {
     pub records: usize,
 }
 
-/// A small deterministic generator (splitmix64), so a seed names a case everywhere.
-struct Rng(u64);
+/// A small deterministic generator (splitmix64), so a seed names a case everywhere (also the
+/// variants of `damage_records.rs`).
+pub struct Rng(pub u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
     }
+    /// A number in `0..n` (`n` > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+    pub fn chance(&mut self, one_in: usize) -> bool {
+        self.below(one_in) == 0
+    }
 }
+
+/// Every layout, in the order a seed or a fuzzer's byte picks from.
+const LAYOUTS: [Layout; 3] = [Layout::Plain, Layout::PerRecord, Layout::Whole];
+
+/// Every damage, in the order a seed or a fuzzer's byte picks from.
+const DAMAGES: [Damage; 7] = [
+    Damage::Truncate,
+    Damage::Flip,
+    Damage::Insert,
+    Damage::Delete,
+    Damage::Lie,
+    Damage::Swap,
+    Damage::Splice,
+];
 
 impl Case {
     /// The case a seed names.
     pub fn from_seed(seed: u64) -> Case {
         let mut r = Rng(seed);
-        let layout = [Layout::Plain, Layout::PerRecord, Layout::Whole][(r.next() % 3) as usize];
-        let damage = [
-            Damage::Truncate,
-            Damage::Flip,
-            Damage::Insert,
-            Damage::Delete,
-            Damage::Lie,
-            Damage::Swap,
-            Damage::Splice,
-        ][(r.next() % 7) as usize];
+        let layout = LAYOUTS[(r.next() % 3) as usize];
+        let damage = DAMAGES[(r.next() % 7) as usize];
         Case {
             layout,
             damage,
@@ -121,18 +139,10 @@ impl Case {
             }
             u64::from_le_bytes(w)
         };
-        let layout = [Layout::Plain, Layout::PerRecord, Layout::Whole][byte(0) as usize % 3];
+        let layout = LAYOUTS[byte(0) as usize % 3];
         Case {
             layout,
-            damage: [
-                Damage::Truncate,
-                Damage::Flip,
-                Damage::Insert,
-                Damage::Delete,
-                Damage::Lie,
-                Damage::Swap,
-                Damage::Splice,
-            ][byte(1) as usize % 7],
+            damage: DAMAGES[byte(1) as usize % 7],
             compressed: layout == Layout::PerRecord && byte(2) & 1 == 1,
             target: byte(3) as usize,
             records: 2 + byte(4) as usize % 7,
@@ -333,9 +343,7 @@ pub fn damaged(case: &Case) -> (Vec<u8>, Vec<String>) {
 pub fn read(bytes: &[u8], split: bool) -> Vec<String> {
     let raw: Box<dyn std::io::Read + Send> = Box::new(Cursor::new(bytes.to_vec()));
     match Input::from_reader(raw, "t.warc", Framing::Auto, 1 << 20, split) {
-        Ok((input, _)) => {
-            pith::pipeline::JsonLines::new(input, pith::lab::page::Options::default()).collect()
-        }
+        Ok((input, _)) => pith::pipeline::JsonLines::new(input, pith::Options::default()).collect(),
         Err(e) => vec![format!("open error: {e}")],
     }
 }

@@ -69,12 +69,69 @@ pub fn pith_args(args: &[&str]) -> Output {
         .expect("run pith")
 }
 
+/// `pith --templates STORE --url URL --format json ARGS...` (ARGS: more options, then the
+/// pages): a run of the template tests.
+pub fn with_templates(store: &str, url: &str, args: &[&str]) -> Output {
+    pith_args(
+        &[
+            &["--templates", store, "--url", url, "--format", "json"],
+            args,
+        ]
+        .concat(),
+    )
+}
+
+/// The bytes of `tests/pages/NAME`, the repository's sample pages.
+#[track_caller]
+pub fn test_page(name: &str) -> Vec<u8> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/pages")
+        .join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// `tests/pages/NAME` as a string (the pages are UTF-8).
+#[track_caller]
+pub fn test_page_text(name: &str) -> String {
+    String::from_utf8(test_page(name)).expect("a UTF-8 page")
+}
+
+/// The records as JSON lines, one a line.
+pub fn jsonl(records: impl IntoIterator<Item = Value>) -> Vec<u8> {
+    let mut out = Vec::new();
+    for r in records {
+        out.extend(r.to_string().into_bytes());
+        out.push(b'\n');
+    }
+    out
+}
+
 /// An empty directory `<temp>/pith-<prefix>-<pid>-<name>` (emptied when it was there).
 pub fn fresh_dir(prefix: &str, name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("pith-{prefix}-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).expect("tmp dir");
     d
+}
+
+/// `bytes` written to `<temp>/pith-<prefix>-<pid>-<k>-<name>/<name>`, `k` counting the calls
+/// (tests side by side may write files of one name: damage_streams' two `clean.warc`s of other
+/// records raced); the file's path.
+pub fn temp_file(prefix: &str, name: &str, bytes: &[u8]) -> String {
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let k = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("pith-{prefix}-{}-{k}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp");
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).expect("write");
+    path.to_string_lossy().into_owned()
+}
+
+/// Removes the folder [`temp_file`] made for `path`.
+pub fn remove_temp_file(path: &str) {
+    if let Some(dir) = std::path::Path::new(path).parent() {
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }
 
 /// Every stdout line parsed as JSON; fails on invalid UTF-8 or a line that is not JSON.
@@ -90,8 +147,38 @@ pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// The string at `key` of a JSON line ("" when it is absent or not a string).
+pub fn field<'a>(v: &'a Value, key: &str) -> &'a str {
+    v[key].as_str().unwrap_or("")
+}
+
 pub fn text(v: &Value) -> &str {
-    v["text"].as_str().unwrap_or("")
+    field(v, "text")
+}
+
+/// Asserts that `text` holds every one of `wanted`.
+#[track_caller]
+pub fn assert_in(text: &str, wanted: &[&str]) {
+    for w in wanted {
+        assert!(text.contains(w), "lost {w:?} from\n{text}");
+    }
+}
+
+/// Asserts that `text` holds none of `unwanted`.
+#[track_caller]
+pub fn assert_out(text: &str, unwanted: &[&str]) {
+    for u in unwanted {
+        assert!(!text.contains(u), "kept {u:?} in\n{text}");
+    }
+}
+
+/// Asserts that a JSON line is an error line whose message holds `needle`.
+#[track_caller]
+pub fn assert_error(doc: &Value, needle: &str) {
+    assert!(
+        field(doc, "error").contains(needle),
+        "{needle:?} not in {doc}"
+    );
 }
 
 /// An article page: a nav, two paragraphs (with `extra` in the second), a footer.

@@ -1,5 +1,6 @@
-//! The hostile pages, by name and size: shared by the memory test
-//! (`tests/memory.rs`) and the full-size curves (`examples/hostile.rs`).
+//! The hostile pages, by name and size: shared (`#[path]`) by the library's memory test
+//! (`tests/memory.rs`), the binary's (`cli/tests/memory_budget.rs`) and the full-size curves
+//! (`lab/examples/hostile.rs`).
 
 #![allow(dead_code)]
 
