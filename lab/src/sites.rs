@@ -183,6 +183,15 @@ struct Acc {
     p_sets: usize,
 }
 
+/// `into.f += from.f` for every field named, and for both halves of every `pairs:` field (a
+/// function cannot be given a list of fields to sum).
+macro_rules! add_fields {
+    ($into:expr, $from:expr; $($f:ident),*; pairs: $($p:ident),*) => {
+        $($into.$f += $from.$f;)*
+        $($into.$p.0 += $from.$p.0; $into.$p.1 += $from.$p.1;)*
+    };
+}
+
 fn add(a: &mut (f64, f64), s: Score) {
     a.0 += s.bow;
     a.1 += s.lcs;
@@ -429,51 +438,13 @@ pub fn main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
 fn tables(sites: &[(String, Acc)], learn30: &[(String, Duration, usize, usize)]) -> String {
     let mut total = Acc::default();
     for (_, a) in sites {
-        total.pages += a.pages;
-        for (t, s) in [
-            (&mut total.ce, a.ce),
-            (&mut total.fast, a.fast),
-            (&mut total.fast_pr, a.fast_pr),
-            (&mut total.alone, a.alone),
-            (&mut total.alone_pr, a.alone_pr),
-            (&mut total.auto, a.auto),
-            (&mut total.auto_pr, a.auto_pr),
-            (&mut total.danag, a.danag),
-        ] {
-            t.0 += s.0;
-            t.1 += s.1;
-        }
-        total.fallbacks += a.fallbacks;
-        total.ce_time += a.ce_time;
-        total.fast_time += a.fast_time;
-        total.auto_time += a.auto_time;
-        total.ce_distinct += a.ce_distinct;
-        total.ce_atomic += a.ce_atomic;
-        total.ce_sets += a.ce_sets;
-        total.fast_blocks += a.fast_blocks;
-        total.fast_compared += a.fast_compared;
-        total.tpl_bytes += a.tpl_bytes;
+        add_fields!(total, a;
+            pages, fallbacks, ce_time, fast_time, auto_time, ce_distinct, ce_atomic, ce_sets,
+            fast_blocks, fast_compared, tpl_bytes, templates, x_pages, x_fast, x_alone, x_auto,
+            x_fallbacks, fam_fallbacks, fam_templates, x_fam, x_fam_fallbacks, p_pages, p_single,
+            p_fam, p_auto, p_single_fallbacks, p_fam_fallbacks, p_fam_templates, p_sets;
+            pairs: ce, fast, fast_pr, alone, alone_pr, auto, auto_pr, danag, fam);
         total.tpl_max = total.tpl_max.max(a.tpl_max);
-        total.templates += a.templates;
-        total.x_pages += a.x_pages;
-        total.x_fast += a.x_fast;
-        total.x_alone += a.x_alone;
-        total.x_auto += a.x_auto;
-        total.x_fallbacks += a.x_fallbacks;
-        total.fam.0 += a.fam.0;
-        total.fam.1 += a.fam.1;
-        total.fam_fallbacks += a.fam_fallbacks;
-        total.fam_templates += a.fam_templates;
-        total.x_fam += a.x_fam;
-        total.x_fam_fallbacks += a.x_fam_fallbacks;
-        total.p_pages += a.p_pages;
-        total.p_single += a.p_single;
-        total.p_fam += a.p_fam;
-        total.p_auto += a.p_auto;
-        total.p_single_fallbacks += a.p_single_fallbacks;
-        total.p_fam_fallbacks += a.p_fam_fallbacks;
-        total.p_fam_templates += a.p_fam_templates;
-        total.p_sets += a.p_sets;
     }
     let all = [("**all**".to_string(), total.clone())];
     let rows = sites.iter().chain(all.iter());
@@ -807,21 +778,8 @@ pub fn detectors_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
     }
     let mut total = DetAcc::default();
     for (_, a) in &sites {
-        total.pages += a.pages;
-        total.x_pages += a.x_pages;
-        for (t, s) in [
-            (&mut total.dom, a.dom),
-            (&mut total.text, a.text),
-            (&mut total.auto, a.auto),
-            (&mut total.x_dom, a.x_dom),
-            (&mut total.x_text, a.x_text),
-            (&mut total.x_auto, a.x_auto),
-        ] {
-            t.0 += s.0;
-            t.1 += s.1;
-        }
-        total.dom_time += a.dom_time;
-        total.text_time += a.text_time;
+        add_fields!(total, a; pages, x_pages, dom_time, text_time;
+            pairs: dom, text, auto, x_dom, x_text, x_auto);
     }
     let mut s = String::new();
     let _ = writeln!(
@@ -1243,13 +1201,7 @@ impl NodeCounts {
         }
     }
     fn add(&mut self, o: &NodeCounts) {
-        self.keys += o.keys;
-        self.dom += o.dom;
-        self.gold += o.gold;
-        self.retrieved += o.retrieved;
-        self.correct += o.correct;
-        self.complete += o.complete;
-        self.fallback += o.fallback;
+        add_fields!(self, o; keys, dom, gold, retrieved, correct, complete, fallback; pairs:);
     }
 }
 
