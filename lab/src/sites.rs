@@ -944,6 +944,26 @@ fn path_spread(pages: &[Vec<u64>], site: &[u32], site_year: &[u32]) -> (f64, f64
     (a / n, b / n, c / n)
 }
 
+/// The paths `walk` reads from each page (decoded and parsed as `pith cluster` does); none for a
+/// page that cannot be decoded.
+fn paths_of(
+    pages: &[&[u8]],
+    walk: fn(&pith::lab::html::Document<'_>) -> Vec<u64>,
+) -> Vec<Vec<u64>> {
+    pages
+        .iter()
+        .map(
+            |b| match pith::lab::page::decode_page(b, None, None).map(|d| d.text) {
+                Ok(text) => {
+                    let arena = bumpalo::Bump::new();
+                    walk(&pith::lab::html::Document::parse(&text, &arena))
+                }
+                Err(_) => Vec::new(),
+            },
+        )
+        .collect()
+}
+
 /// `pith template eval-clusters DIR`: every page of msv_big9-style data mixed into one set,
 /// clustered by TEXT-MDL with several signature lengths; purity, NMI and ARI against the site
 /// and the site-year labels, and the time of each step.
@@ -978,19 +998,7 @@ pub fn clusters_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
     }
     // Reading the template paths: decode, parse, walk (what `pith cluster` does per page).
     let t = Instant::now();
-    let paths: Vec<Vec<u64>> = pages
-        .iter()
-        .map(
-            |b| match pith::lab::page::decode_page(b, None, None).map(|d| d.text) {
-                Ok(text) => {
-                    let arena = bumpalo::Bump::new();
-                    let doc = pith::lab::html::Document::parse(&text, &arena);
-                    pith::lab::site::paths::page_paths(&doc)
-                }
-                Err(_) => Vec::new(),
-            },
-        )
-        .collect();
+    let paths: Vec<Vec<u64>> = paths_of(&pages, pith::lab::site::paths::page_paths);
     let read = t.elapsed();
     let mut s = String::new();
     let _ = writeln!(
@@ -1131,19 +1139,7 @@ pub fn clusters_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
         );
     }
     // The same with text paths that leave the words out (tag structure only).
-    let tags: Vec<Vec<u64>> = pages
-        .iter()
-        .map(
-            |b| match pith::lab::page::decode_page(b, None, None).map(|d| d.text) {
-                Ok(text) => {
-                    let arena = bumpalo::Bump::new();
-                    let doc = pith::lab::html::Document::parse(&text, &arena);
-                    pith::lab::site::paths::page_tag_paths(&doc)
-                }
-                Err(_) => Vec::new(),
-            },
-        )
-        .collect();
+    let tags: Vec<Vec<u64>> = paths_of(&pages, pith::lab::site::paths::page_tag_paths);
     let c = pith::lab::site::cluster::cluster(&tags, pith::lab::site::cluster::DEFAULT_SIGNATURE);
     let (a, b) = (
         agreement(&c.assign, &site_of),
