@@ -1196,6 +1196,22 @@ impl NodeCounts {
             2.0 * p * r / (p + r)
         }
     }
+    /// The counts and scores as the table's last ten cells.
+    fn cells(&self) -> String {
+        format!(
+            "{} | {} | {} | {} | {} | {} | {} | {:.3} | {:.3} | {:.3}",
+            self.keys,
+            self.complete,
+            self.fallback,
+            self.dom,
+            self.gold,
+            self.retrieved,
+            self.correct,
+            self.recall(),
+            self.precision(),
+            self.f1()
+        )
+    }
     fn add(&mut self, o: &NodeCounts) {
         add_fields!(self, o; keys, dom, gold, retrieved, correct, complete, fallback; pairs:);
     }
@@ -1262,38 +1278,10 @@ pub fn links_main(
             let site = site(seed, layout);
             let c = synthetic_site(&site, params);
             total.add(&c);
-            let _ = writeln!(
-                s,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.3} | {:.3} | {:.3} |",
-                site.host,
-                layout.name(),
-                c.keys,
-                c.complete,
-                c.fallback,
-                c.dom,
-                c.gold,
-                c.retrieved,
-                c.correct,
-                c.recall(),
-                c.precision(),
-                c.f1()
-            );
+            let _ = writeln!(s, "| {} | {} | {} |", site.host, layout.name(), c.cells());
         }
     }
-    let _ = writeln!(
-        s,
-        "| **all** | | {} | {} | {} | {} | {} | {} | {} | {:.3} | {:.3} | {:.3} |",
-        total.keys,
-        total.complete,
-        total.fallback,
-        total.dom,
-        total.gold,
-        total.retrieved,
-        total.correct,
-        total.recall(),
-        total.precision(),
-        total.f1()
-    );
+    let _ = writeln!(s, "| **all** | | {} |", total.cells());
     let _ = writeln!(
         s,
         "\n{} key pages in {:.2} s.",
