@@ -422,17 +422,7 @@ pub fn main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
         learn30.push((site.clone(), time, f.members.len(), f.to_bytes().len()));
     }
     let md = tables(&sites, &learn30);
-    {
-        use std::io::Write;
-        let _ = std::io::stdout().write_all(md.as_bytes());
-    }
-    if let Some(out) = markdown
-        && let Err(e) = std::fs::write(out, &md)
-    {
-        eprintln!("pith template eval-sites: {}: {e}", out.display());
-        return ExitCode::FAILURE;
-    }
-    ExitCode::SUCCESS
+    write_out(&md, markdown, "eval-sites")
 }
 
 fn tables(sites: &[(String, Acc)], learn30: &[(String, Duration, usize, usize)]) -> String {
@@ -1156,17 +1146,7 @@ pub fn clusters_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
         pith::lab::site::cluster::exact_cost(&chosen, &site_of),
         pith::lab::site::cluster::exact_cost(&chosen, &year_of)
     );
-    {
-        use std::io::Write;
-        let _ = std::io::stdout().write_all(s.as_bytes());
-    }
-    if let Some(out) = markdown
-        && let Err(e) = std::fs::write(out, &s)
-    {
-        eprintln!("pith template eval-clusters: {}: {e}", out.display());
-        return ExitCode::FAILURE;
-    }
-    ExitCode::SUCCESS
+    write_out(&s, markdown, "eval-clusters")
 }
 
 /// Node-level counts of link-based templates against a gold template.
