@@ -99,6 +99,25 @@ fn read_site_years(dir: &Path) -> Result<Vec<SiteYear>, String> {
     Ok(out)
 }
 
+/// The site-years of `dir` for `pith template WHO`; the failure, said on stderr, when it cannot
+/// be read or holds none.
+fn site_years(dir: &Path, who: &str) -> Result<Vec<SiteYear>, ExitCode> {
+    match read_site_years(dir) {
+        Ok(s) if !s.is_empty() => Ok(s),
+        Ok(_) => {
+            eprintln!(
+                "pith template {who}: no <site>/<year>/html pages in {}",
+                dir.display()
+            );
+            Err(ExitCode::FAILURE)
+        }
+        Err(e) => {
+            eprintln!("pith template {who}: {e}");
+            Err(ExitCode::FAILURE)
+        }
+    }
+}
+
 /// Scores of one system on one page.
 #[derive(Clone, Copy, Default)]
 struct Score {
@@ -257,20 +276,10 @@ fn fastce_page(html: &[u8], f: &Family, opts: &Options) -> FastRun {
 
 /// `pith template eval-sites DIR`.
 pub fn main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
-    let sets = match read_site_years(dir) {
+    let sets = match site_years(dir, "eval-sites") {
         Ok(s) => s,
-        Err(e) => {
-            eprintln!("pith template eval-sites: {e}");
-            return ExitCode::FAILURE;
-        }
+        Err(code) => return code,
     };
-    if sets.is_empty() {
-        eprintln!(
-            "pith template eval-sites: no <site>/<year>/html pages in {}",
-            dir.display()
-        );
-        return ExitCode::FAILURE;
-    }
     let mut auto = Options::default();
     auto.extract.algo = Algo::Rules;
     let danag = Options::new(Algo::Danag);
@@ -630,19 +639,9 @@ fn render_sel(doc: &pith::lab::html::Document<'_>, sel: &pith::lab::extract::Sel
 /// of the next year of the site), bag-of-words and LCS F1, `auto` beside them.
 pub fn detectors_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
     use pith::lab::extract::{tmpl_dom, tmpl_text};
-    let sets = match read_site_years(dir) {
-        Ok(s) if !s.is_empty() => s,
-        Ok(_) => {
-            eprintln!(
-                "pith template eval-detectors: no <site>/<year>/html pages in {}",
-                dir.display()
-            );
-            return ExitCode::FAILURE;
-        }
-        Err(e) => {
-            eprintln!("pith template eval-detectors: {e}");
-            return ExitCode::FAILURE;
-        }
+    let sets = match site_years(dir, "eval-detectors") {
+        Ok(s) => s,
+        Err(code) => return code,
     };
     let (dp, tp) = (tmpl_dom::Params::default(), tmpl_text::Params::default());
     let mut auto = Options::default();
@@ -958,12 +957,10 @@ fn paths_of(
 /// clustered by TEXT-MDL with several signature lengths; purity, NMI and ARI against the site
 /// and the site-year labels, and the time of each step.
 pub fn clusters_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
-    let sets = match read_site_years(dir) {
+    // Each site-year has pages, so `pages` below is never empty.
+    let sets = match site_years(dir, "eval-clusters") {
         Ok(s) => s,
-        Err(e) => {
-            eprintln!("pith template eval-clusters: {e}");
-            return ExitCode::FAILURE;
-        }
+        Err(code) => return code,
     };
     let mut site_of: Vec<u32> = Vec::new();
     let mut year_of: Vec<u32> = Vec::new();
@@ -978,13 +975,6 @@ pub fn clusters_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
             year_of.push(k as u32);
             pages.push(&p.html);
         }
-    }
-    if pages.is_empty() {
-        eprintln!(
-            "pith template eval-clusters: no <site>/<year>/html pages in {}",
-            dir.display()
-        );
-        return ExitCode::FAILURE;
     }
     // Reading the template paths: decode, parse, walk (what `pith cluster` does per page).
     let t = Instant::now();
