@@ -211,6 +211,15 @@ macro_rules! add_fields {
     };
 }
 
+/// The sums of `site`'s row: the last row, or a new one where the site-years reach a new site.
+fn site_acc<'a, A: Default>(sites: &'a mut Vec<(String, A)>, site: &str) -> &'a mut A {
+    if sites.last().is_none_or(|s| s.0 != site) {
+        sites.push((site.to_string(), A::default()));
+    }
+    let last = sites.len() - 1;
+    &mut sites[last].1
+}
+
 fn add(a: &mut (f64, f64), s: Score) {
     a.0 += s.bow;
     a.1 += s.lcs;
@@ -287,12 +296,7 @@ pub fn main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
     let mut sites: Vec<(String, Acc)> = Vec::new();
     let mut learn30: Vec<(String, Duration, usize, usize)> = Vec::new();
     for (k, sy) in sets.iter().enumerate() {
-        if sites.last().map(|s| &s.0) != Some(&sy.site) {
-            sites.push((sy.site.clone(), Acc::default()));
-        }
-        let Some((_, acc)) = sites.last_mut() else {
-            continue;
-        };
+        let acc = site_acc(&mut sites, &sy.site);
         eprintln!("pith template eval-sites: {} {}", sy.site, sy.year);
         // CE: the site-year's pages given together.
         let refs: Vec<&[u8]> = sy.pages.iter().map(|p| p.html.as_slice()).collect();
@@ -685,12 +689,7 @@ pub fn detectors_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
         .map(|p| p.docs.iter().map(tmpl_text::page_text).collect())
         .collect();
     for (k, sy) in sets.iter().enumerate() {
-        if sites.last().map(|s| &s.0) != Some(&sy.site) {
-            sites.push((sy.site.clone(), DetAcc::default()));
-        }
-        let Some((_, acc)) = sites.last_mut() else {
-            continue;
-        };
+        let acc = site_acc(&mut sites, &sy.site);
         eprintln!("pith template eval-detectors: {} {}", sy.site, sy.year);
         let docs = &parsed[k].docs;
         for (i, page) in sy.pages.iter().enumerate() {
