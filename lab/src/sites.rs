@@ -225,6 +225,12 @@ fn add(a: &mut (f64, f64), s: Score) {
     a.1 += s.lcs;
 }
 
+/// A Markdown table's header row and the separator row under it, one `---` a column.
+fn table_head(s: &mut String, header: &str) {
+    let columns = header.matches('|').count() - 1;
+    let _ = writeln!(s, "{header}\n|{}", "---|".repeat(columns));
+}
+
 fn ms(d: Duration, n: usize) -> f64 {
     d.as_secs_f64() * 1000.0 / n.max(1) as f64
 }
@@ -460,11 +466,10 @@ fn tables(sites: &[(String, Acc)], learn30: &[(String, Duration, usize, usize)])
          paths (FastCE). PerTime of FastCE is the template path as `--templates` runs it \
          (FastCE+auto: detection, then `auto` on the same parsed page).\n"
     );
-    let _ = writeln!(
-        s,
-        "| site | CE NBT / NB / PerTime | FastCE NBT / NB / PerTime | auto PerTime | FastCE+auto / auto time |"
+    table_head(
+        &mut s,
+        "| site | CE NBT / NB / PerTime | FastCE NBT / NB / PerTime | auto PerTime | FastCE+auto / auto time |",
     );
-    let _ = writeln!(s, "|---|---|---|---|---|");
     for (name, a) in rows.clone() {
         let n = a.pages.max(1) as f64;
         let sets = a.ce_sets.max(1) as f64;
@@ -494,11 +499,10 @@ fn tables(sites: &[(String, Acc)], learn30: &[(String, Duration, usize, usize)])
         ),
     ] {
         let _ = writeln!(s, "\n{title}\n");
-        let _ = writeln!(
-            s,
-            "| site | pages | CE | FastCE | FastCE+auto | auto | danag | fallbacks | FastCE P / R | FastCE+auto P / R | auto P / R |"
+        table_head(
+            &mut s,
+            "| site | pages | CE | FastCE | FastCE+auto | auto | danag | fallbacks | FastCE P / R | FastCE+auto P / R | auto P / R |",
         );
-        let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|---|");
         for (name, a) in rows.clone() {
             let n = a.pages.max(1) as f64;
             let pick = |x: (f64, f64)| if lcs { x.1 / n } else { x.0 / n };
@@ -527,11 +531,10 @@ fn tables(sites: &[(String, Acc)], learn30: &[(String, Duration, usize, usize)])
          of the same site (2000→2005, 2005→2010, 2010→2015); bag-of-words F1, with the pages \
          that fell back to auto.\n"
     );
-    let _ = writeln!(
-        s,
-        "| site | pages | FastCE | FastCE+auto | auto | fallbacks |"
+    table_head(
+        &mut s,
+        "| site | pages | FastCE | FastCE+auto | auto | fallbacks |",
     );
-    let _ = writeln!(s, "|---|---|---|---|---|---|");
     for (name, a) in rows.clone() {
         let n = a.x_pages.max(1) as f64;
         let _ = writeln!(
@@ -552,11 +555,10 @@ fn tables(sites: &[(String, Acc)], learn30: &[(String, Duration, usize, usize)])
          auto). Same-year: leave-one-out as above. Cross-year: learn one year, extract the next. \
          Pooled: learn from the site's other three years together, extract the held-out year.\n"
     );
-    let _ = writeln!(
-        s,
-        "| site | same-year single / clustered / auto | templates | fb single / clustered | cross-year single / clustered / auto | fb single / clustered | pooled single / clustered / auto | templates | fb single / clustered |"
+    table_head(
+        &mut s,
+        "| site | same-year single / clustered / auto | templates | fb single / clustered | cross-year single / clustered / auto | fb single / clustered | pooled single / clustered / auto | templates | fb single / clustered |",
     );
-    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|");
     for (name, a) in rows.clone() {
         let n = a.pages.max(1) as f64;
         let xn = a.x_pages.max(1) as f64;
@@ -601,8 +603,10 @@ fn tables(sites: &[(String, Acc)], learn30: &[(String, Duration, usize, usize)])
         total.tpl_bytes as f64 / total.templates.max(1) as f64,
         total.tpl_max
     );
-    let _ = writeln!(s, "| site | learn 30 pages (ms) | templates | file bytes |");
-    let _ = writeln!(s, "|---|---|---|---|");
+    table_head(
+        &mut s,
+        "| site | learn 30 pages (ms) | templates | file bytes |",
+    );
     for (site, t, n, bytes) in learn30 {
         let _ = writeln!(
             s,
@@ -779,11 +783,10 @@ pub fn detectors_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
          one held-out page (ms, fastest of {REPEAT}).\n",
         dp.lower, dp.upper, dp.gap_words, tp.window, tp.density, tp.sample
     );
-    let _ = writeln!(
-        s,
-        "| site | pages | tmpl-dom | tmpl-text | auto | across years: pages | tmpl-dom | tmpl-text | auto | tmpl-dom ms | tmpl-text ms |"
+    table_head(
+        &mut s,
+        "| site | pages | tmpl-dom | tmpl-text | auto | across years: pages | tmpl-dom | tmpl-text | auto | tmpl-dom ms | tmpl-text ms |",
     );
-    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|---|");
     let all = [("**all**".to_string(), total)];
     for (name, a) in sites.iter().chain(all.iter()) {
         let n = a.pages.max(1) as f64;
@@ -989,11 +992,10 @@ pub fn clusters_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
         sets.len(),
         read.as_secs_f64() * 1000.0
     );
-    let _ = writeln!(
-        s,
-        "| signature | clusters | vs site: purity / NMI / ARI | vs site-year: purity / NMI / ARI | MDL bits | cluster time (ms) |"
+    table_head(
+        &mut s,
+        "| signature | clusters | vs site: purity / NMI / ARI | vs site-year: purity / NMI / ARI | MDL bits | cluster time (ms) |",
     );
-    let _ = writeln!(s, "|---|---|---|---|---|---|");
     let row = |name: &str, c: &pith::lab::site::cluster::Clustering, time: std::time::Duration| {
         let a = agreement(&c.assign, &site_of);
         let b = agreement(&c.assign, &year_of);
@@ -1235,11 +1237,10 @@ pub fn links_main(
          recall, precision and F1 over those sums, as the thesis' Table 5.1.\n",
         params.n, params.t
     );
-    let _ = writeln!(
-        s,
-        "| site | layout | key pages | n-CS found | fallback | DOM nodes | template nodes | retrieved | correct | recall | precision | F1 |"
+    table_head(
+        &mut s,
+        "| site | layout | key pages | n-CS found | fallback | DOM nodes | template nodes | retrieved | correct | recall | precision | F1 |",
     );
-    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|---|---|");
     let mut total = NodeCounts::default();
     let started = Instant::now();
     for layout in Layout::ALL {
@@ -1265,11 +1266,10 @@ pub fn links_main(
              no other page of the host in the crawl. Sizes are means over the key pages with a \
              template.\n"
         );
-        let _ = writeln!(
-            s,
-            "| crawl | pages | hosts | n-CS | smaller CS | fallback | none | mean pages loaded | mean DOM nodes | mean template nodes |"
+        table_head(
+            &mut s,
+            "| crawl | pages | hosts | n-CS | smaller CS | fallback | none | mean pages loaded | mean DOM nodes | mean template nodes |",
         );
-        let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|");
         for f in files {
             let crawl =
                 pith::lab::site::learn::read_site(std::slice::from_ref(f), framing, None, |m| {
