@@ -231,6 +231,19 @@ fn table_head(s: &mut String, header: &str) {
     let _ = writeln!(s, "{header}\n|{}", "---|".repeat(columns));
 }
 
+/// The text of an extraction; empty when it failed.
+fn text_of<E>(extracted: Result<pith::Extracted, E>) -> String {
+    extracted.map(|e| e.text).unwrap_or_default()
+}
+
+/// The score of the page's text as `opts` extract it.
+fn extract_score(page: &Page, opts: &Options) -> Score {
+    score(
+        &text_of(pith::lab::page::extract(&page.html, None, opts)),
+        &page.gold,
+    )
+}
+
 fn ms(d: Duration, n: usize) -> f64 {
     d.as_secs_f64() * 1000.0 / n.max(1) as f64
 }
@@ -355,15 +368,11 @@ pub fn main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
             acc.fast_pr.1 += sc.r;
             let (a, time) = timed(|| pith::lab::page::extract(&page.html, None, &auto));
             acc.auto_time += time;
-            let sc = score(a.map(|e| e.text).as_deref().unwrap_or(""), &page.gold);
+            let sc = score(&text_of(a), &page.gold);
             add(&mut acc.auto, sc);
             acc.auto_pr.0 += sc.p;
             acc.auto_pr.1 += sc.r;
-            let d = pith::lab::page::extract(&page.html, None, &danag);
-            add(
-                &mut acc.danag,
-                score(d.map(|e| e.text).as_deref().unwrap_or(""), &page.gold),
-            );
+            add(&mut acc.danag, extract_score(page, &danag));
         }
         // Cross-year: learn from this year, apply to the next year of the same site.
         if let Some(next) = sets.get(k + 1).filter(|n| n.site == sy.site) {
@@ -385,8 +394,7 @@ pub fn main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
                 acc.x_fallbacks += usize::from(run.fell_back);
                 acc.x_fast += score(&run.text, &page.gold).bow;
                 acc.x_alone += score(&run.alone, &page.gold).bow;
-                let a = pith::lab::page::extract(&page.html, None, &auto);
-                acc.x_auto += score(a.map(|e| e.text).as_deref().unwrap_or(""), &page.gold).bow;
+                acc.x_auto += extract_score(page, &auto).bow;
             }
         }
     }
@@ -415,8 +423,7 @@ pub fn main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
                 let r = fastce_page(&page.html, &fam, &auto);
                 acc.p_fam += score(&r.text, &page.gold).bow;
                 acc.p_fam_fallbacks += usize::from(r.fell_back);
-                let a = pith::lab::page::extract(&page.html, None, &auto);
-                acc.p_auto += score(a.map(|e| e.text).as_deref().unwrap_or(""), &page.gold).bow;
+                acc.p_auto += extract_score(page, &auto).bow;
             }
         }
     }
@@ -728,11 +735,7 @@ pub fn detectors_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
             });
             acc.text_time += t;
             add(&mut acc.text, score(&text_text, &page.gold));
-            let a = pith::lab::page::extract(&page.html, None, &auto);
-            add(
-                &mut acc.auto,
-                score(a.map(|e| e.text).as_deref().unwrap_or(""), &page.gold),
-            );
+            add(&mut acc.auto, extract_score(page, &auto));
         }
         // Across years: learned from all pages of this year, applied to the next year's.
         if let Some(next) = sets.get(k + 1).filter(|n| n.site == sy.site) {
@@ -760,11 +763,7 @@ pub fn detectors_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
                     &mut acc.x_text,
                     score(&render_sel(&ndocs[j], &d.selection), &page.gold),
                 );
-                let a = pith::lab::page::extract(&page.html, None, &auto);
-                add(
-                    &mut acc.x_auto,
-                    score(a.map(|e| e.text).as_deref().unwrap_or(""), &page.gold),
-                );
+                add(&mut acc.x_auto, extract_score(page, &auto));
             }
         }
     }
