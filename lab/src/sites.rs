@@ -244,6 +244,13 @@ fn extract_score(page: &Page, opts: &Options) -> Score {
     )
 }
 
+/// A score's bag-of-words and LCS F1 into `sum`, its precision and recall into `pr`.
+fn add_pr(sum: &mut (f64, f64), pr: &mut (f64, f64), s: Score) {
+    add(sum, s);
+    pr.0 += s.p;
+    pr.1 += s.r;
+}
+
 fn ms(d: Duration, n: usize) -> f64 {
     d.as_secs_f64() * 1000.0 / n.max(1) as f64
 }
@@ -358,20 +365,23 @@ pub fn main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
             acc.fast_blocks += run.blocks;
             acc.fast_compared += run.compared;
             acc.fallbacks += usize::from(run.fell_back);
-            let sc = score(&run.alone, &page.gold);
-            add(&mut acc.alone, sc);
-            acc.alone_pr.0 += sc.p;
-            acc.alone_pr.1 += sc.r;
-            let sc = score(&run.text, &page.gold);
-            add(&mut acc.fast, sc);
-            acc.fast_pr.0 += sc.p;
-            acc.fast_pr.1 += sc.r;
+            add_pr(
+                &mut acc.alone,
+                &mut acc.alone_pr,
+                score(&run.alone, &page.gold),
+            );
+            add_pr(
+                &mut acc.fast,
+                &mut acc.fast_pr,
+                score(&run.text, &page.gold),
+            );
             let (a, time) = timed(|| pith::lab::page::extract(&page.html, None, &auto));
             acc.auto_time += time;
-            let sc = score(&text_of(a), &page.gold);
-            add(&mut acc.auto, sc);
-            acc.auto_pr.0 += sc.p;
-            acc.auto_pr.1 += sc.r;
+            add_pr(
+                &mut acc.auto,
+                &mut acc.auto_pr,
+                score(&text_of(a), &page.gold),
+            );
             add(&mut acc.danag, extract_score(page, &danag));
         }
         // Cross-year: learn from this year, apply to the next year of the same site.
