@@ -251,6 +251,17 @@ fn add_pr(sum: &mut (f64, f64), pr: &mut (f64, f64), s: Score) {
     pr.1 += s.r;
 }
 
+/// The family of templates `pith learn` makes of the pages: one per TEXT-MDL cluster.
+fn family(pages: &[PageSummary], site: &str, params: Params) -> Family {
+    learn::learn_family(
+        pages,
+        &learn::names_of(pages),
+        site,
+        params,
+        DEFAULT_SIGNATURE,
+    )
+}
+
 fn ms(d: Duration, n: usize) -> f64 {
     d.as_secs_f64() * 1000.0 / n.max(1) as f64
 }
@@ -350,13 +361,7 @@ pub fn main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
             acc.templates += 1;
             let run = fastce_page(&page.html, &t, &auto);
             // Clustered: one template per cluster of the 9 other pages.
-            let fam = learn::learn_family(
-                &others,
-                &learn::names_of(&others),
-                &sy.site,
-                params,
-                DEFAULT_SIGNATURE,
-            );
+            let fam = family(&others, &sy.site, params);
             acc.fam_templates += fam.members.len();
             let frun = fastce_page(&page.html, &fam, &auto);
             acc.fam_fallbacks += usize::from(frun.fell_back);
@@ -388,13 +393,7 @@ pub fn main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
         if let Some(next) = sets.get(k + 1).filter(|n| n.site == sy.site) {
             let all: Vec<PageSummary> = sy.pages.iter().map(|p| p.summary.clone()).collect();
             let t = Family::single(learn::learn(&all, &sy.site, params));
-            let fam = learn::learn_family(
-                &all,
-                &learn::names_of(&all),
-                &sy.site,
-                params,
-                DEFAULT_SIGNATURE,
-            );
+            let fam = family(&all, &sy.site, params);
             for page in &next.pages {
                 let frun = fastce_page(&page.html, &fam, &auto);
                 acc.x_fam += score(&frun.text, &page.gold).bow;
