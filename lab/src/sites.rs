@@ -653,6 +653,14 @@ struct Parsed<'a> {
     docs: Vec<pith::lab::html::Document<'a>>,
 }
 
+/// The sample of at most `n` of the items that tmpl-text learns from.
+fn sampled<'a, T>(items: &[&'a T], n: usize) -> Vec<&'a T> {
+    pith::lab::extract::sample::sample_indices(items.len(), n)
+        .into_iter()
+        .filter_map(|j| items.get(j).copied())
+        .collect()
+}
+
 fn render_sel(doc: &pith::lab::html::Document<'_>, sel: &pith::lab::extract::Selection) -> String {
     pith::lab::output::render(doc, sel, &Default::default())
 }
@@ -733,12 +741,7 @@ pub fn detectors_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
                     .filter(|(j, _)| *j != i)
                     .map(|(_, t)| t)
                     .collect();
-                let sample: Vec<&tmpl_text::PageText> =
-                    pith::lab::extract::sample::sample_indices(others.len(), tp.sample)
-                        .into_iter()
-                        .filter_map(|j| others.get(j).copied())
-                        .collect();
-                let m = tmpl_text::learn(&sample, &tp);
+                let m = tmpl_text::learn(&sampled(&others, tp.sample), &tp);
                 let d = tmpl_text::detect(&docs[i], &ptexts[k][i], &m);
                 render_sel(&docs[i], &d.selection)
             });
@@ -753,12 +756,7 @@ pub fn detectors_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
                 m.add(h);
             }
             let all: Vec<&tmpl_text::PageText> = ptexts[k].iter().collect();
-            let sample: Vec<&tmpl_text::PageText> =
-                pith::lab::extract::sample::sample_indices(all.len(), tp.sample)
-                    .into_iter()
-                    .filter_map(|j| all.get(j).copied())
-                    .collect();
-            let tm = tmpl_text::learn(&sample, &tp);
+            let tm = tmpl_text::learn(&sampled(&all, tp.sample), &tp);
             let ndocs = &parsed[k + 1].docs;
             for (j, page) in next.pages.iter().enumerate() {
                 acc.x_pages += 1;
