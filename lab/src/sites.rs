@@ -45,16 +45,19 @@ struct SiteYear {
     pages: Vec<Page>,
 }
 
+/// The paths of the entries of folder `dir`, sorted (an entry that cannot be read is passed
+/// over).
+pub fn sorted_paths(dir: &Path) -> std::io::Result<Vec<std::path::PathBuf>> {
+    let mut v: Vec<_> = std::fs::read_dir(dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    v.sort();
+    Ok(v)
+}
+
 fn read_site_years(dir: &Path) -> Result<Vec<SiteYear>, String> {
     let mut out = Vec::new();
-    let sorted = |d: &Path| -> Result<Vec<std::path::PathBuf>, String> {
-        let mut v: Vec<_> = std::fs::read_dir(d)
-            .map_err(|e| format!("{}: {e}", d.display()))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .collect();
-        v.sort();
-        Ok(v)
-    };
+    let sorted = |d: &Path| sorted_paths(d).map_err(|e| format!("{}: {e}", d.display()));
     for site in sorted(dir)? {
         if !site.is_dir() {
             continue;
