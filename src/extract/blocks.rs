@@ -55,19 +55,9 @@ pub(crate) const FIRST_TERM_DIM: u16 = DIM_LINKS + 1;
 /// Total dimensions of a feature vector.
 pub(crate) const DIMS: u16 = FIRST_TERM_DIM + TERM_DIMS;
 
-/// FNV-1a 64-bit offset basis (the FNV specification, draft-eastlake-fnv).
-pub const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-const FNV_PRIME: u64 = 0x0100_0000_01b3;
-
-/// Continues an FNV-1a hash over `bytes`.
-#[inline]
-pub fn fnv1a(mut h: u64, bytes: &[u8]) -> u64 {
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(FNV_PRIME);
-    }
-    h
-}
+use crate::hash::FNV_PRIME;
+/// The paths', features' and words' hash, FNV-1a: [`crate::hash`]'s.
+pub use crate::hash::{FNV_OFFSET, fnv1a};
 
 /// The path hash of the document root, which stands for `html`.
 pub(crate) fn root_path() -> u64 {
