@@ -10,10 +10,15 @@ pub(crate) const FNV_PRIME: u64 = 0x0100_0000_01b3;
 #[inline]
 pub fn fnv1a(mut h: u64, bytes: &[u8]) -> u64 {
     for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(FNV_PRIME);
+        h = fnv1a_byte(h, b);
     }
     h
+}
+
+/// Continues an FNV-1a hash over one byte.
+#[inline]
+pub(crate) fn fnv1a_byte(h: u64, b: u8) -> u64 {
+    (h ^ u64::from(b)).wrapping_mul(FNV_PRIME)
 }
 
 /// xorshift64 (Marsaglia 2003): a fixed, tiny generator, so samples are repeatable. `state`

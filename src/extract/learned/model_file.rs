@@ -22,6 +22,7 @@
 use std::fmt;
 
 use super::forest::{Forest, Node, down32};
+use crate::extract::blocks::{FNV_OFFSET, fnv1a};
 
 /// The file's first bytes.
 pub(crate) const MAGIC: &[u8; 8] = b"PITHMODL";
@@ -74,13 +75,6 @@ enum Entry {
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct ModelFile {
     entries: Vec<(String, Entry)>,
-}
-
-/// FNV-1a 64 over `bytes`.
-fn fnv1a64(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
 }
 
 /// A cursor over the file's bytes that refuses to read past them.
@@ -156,7 +150,7 @@ impl ModelFile {
             return Err(ModelError::Version(version));
         }
         let hash = b.u64()?;
-        if fnv1a64(b.rest) != hash {
+        if fnv1a(FNV_OFFSET, b.rest) != hash {
             return Err(ModelError::Checksum);
         }
         let mut entries: Vec<(String, Entry)> = Vec::new();
@@ -320,7 +314,7 @@ mod tests {
     fn file(body: &[u8]) -> Vec<u8> {
         let mut f = MAGIC.to_vec();
         f.extend(VERSION.to_le_bytes());
-        f.extend(fnv1a64(body).to_le_bytes());
+        f.extend(fnv1a(FNV_OFFSET, body).to_le_bytes());
         f.extend(body);
         f
     }
