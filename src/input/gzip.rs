@@ -112,6 +112,16 @@ impl Ahead {
     }
 }
 
+/// [`Read::read`] through a reader's buffer, for a [`BufRead`] whose reads are its `fill_buf`
+/// and `consume`.
+pub(crate) fn read_buffered(r: &mut impl BufRead, out: &mut [u8]) -> io::Result<usize> {
+    let avail = r.fill_buf()?;
+    let n = avail.len().min(out.len());
+    out[..n].copy_from_slice(&avail[..n]);
+    r.consume(n);
+    Ok(n)
+}
+
 /// Counts the raw bytes consumed from the inner reader: member offsets in the file. Bytes
 /// looked at ahead ([`Raw::peek`]) wait in `ahead` and are handed out first.
 struct Raw<R> {
@@ -559,11 +569,7 @@ impl<R: BufRead> BufRead for Members<R> {
 
 impl<R: BufRead> Read for Members<R> {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        let avail = self.fill_buf()?;
-        let n = avail.len().min(out.len());
-        out[..n].copy_from_slice(&avail[..n]);
-        self.consume(n);
-        Ok(n)
+        read_buffered(self, out)
     }
 }
 

@@ -24,7 +24,7 @@
 
 use std::io::{self, BufRead, Read};
 
-use super::gzip::Ahead;
+use super::gzip::{Ahead, read_buffered};
 use super::{Fault, Item, Record, SkipReason, Source, http};
 
 /// Skipped blocks at least this long are dropped with their gzip member instead of inflated
@@ -87,11 +87,7 @@ impl<R: Source> Pushback<R> {
 
 impl<R: Source> Read for Pushback<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let avail = self.fill_buf()?;
-        let n = avail.len().min(buf.len());
-        buf[..n].copy_from_slice(&avail[..n]);
-        self.consume(n);
-        Ok(n)
+        read_buffered(self, buf)
     }
 }
 
