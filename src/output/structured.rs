@@ -527,9 +527,7 @@ impl Writer<'_> {
     }
 
     fn attr(&mut self, key: &str, value: &str) {
-        self.out.push(' ');
-        self.out.push_str(key);
-        push_escaped(&mut self.out, "=\"", value, true, "\"");
+        push_attr(&mut self.out, key, value);
     }
 
     fn close_one(&mut self) {
@@ -756,6 +754,13 @@ fn push_escaped(out: &mut String, open: &str, value: &str, attr: bool, close: &s
     out.push_str(close);
 }
 
+/// ` key="value"`, the value escaped.
+fn push_attr(out: &mut String, key: &str, value: &str) {
+    out.push(' ');
+    out.push_str(key);
+    push_escaped(out, "=\"", value, true, "\"");
+}
+
 fn nonempty(s: Option<&str>) -> Option<&str> {
     s.map(str::trim).filter(|s| !s.is_empty())
 }
@@ -832,9 +837,7 @@ pub(crate) fn xml_document(meta: &Meta<'_>, body: &str) -> String {
     ];
     for (k, v) in attrs {
         if let Some(v) = nonempty(v) {
-            out.push(' ');
-            out.push_str(k);
-            push_escaped(&mut out, "=\"", v, true, "\"");
+            push_attr(&mut out, k, v);
         }
     }
     out.push_str(">\n<main>\n");
