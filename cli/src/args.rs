@@ -18,7 +18,7 @@ use pith::{AnyAlgo, Mode, SiteParams};
 // The flags `pith explain`, `pith eval` and `pith site` share with this command are declared
 // again in their structs: argh cannot flatten one struct of flags into another, and a field's
 // doc comment is its help, worded for its command. Their values are read by the same
-// functions: `ModelFlags`, `charset_arg`.
+// functions: `ModelFlags`, `charset_arg`, `jobs_arg`.
 /// Reads web pages and writes their main content.
 ///
 /// With no FILE, or with `-`, reads standard input. Input may be HTML, WARC or JSON lines with
@@ -377,6 +377,16 @@ impl ModelFlags {
     }
 }
 
+/// `--jobs` (`-j`): the number of worker threads, all cores when not given; the message every
+/// command gives for 0.
+pub fn jobs_arg(jobs: Option<usize>) -> Result<usize, String> {
+    match jobs {
+        Some(0) => Err("--jobs (-j) must be at least 1".into()),
+        Some(n) => Ok(n),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
 /// `--charset`'s value, checked, or the message naming the flag.
 pub fn charset_arg(label: Option<&str>) -> Result<Option<Charset>, String> {
     match label {
@@ -409,9 +419,7 @@ fn config_from(args: Args) -> Result<Run, String> {
         .with_links(args.links)
         .with_images(args.images)
         .with_metadata(format.json);
-    if args.jobs == Some(0) {
-        return Err("--jobs (-j) must be at least 1".into());
-    }
+    let jobs = jobs_arg(args.jobs)?;
     let max_memory = match args.max_memory.as_deref() {
         Some(v) => memory_arg(v)?,
         None => default_max_memory(),
@@ -423,9 +431,6 @@ fn config_from(args: Args) -> Result<Run, String> {
         None => None,
     };
     let site = SiteParams::default();
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let files = if args.files.is_empty() {
         vec!["-".to_string()]
     } else {

@@ -11,7 +11,7 @@ use pith::eval::{Dataset, PageScore, System, report, score_set, to_json, to_tabl
 use pith::{Algo, Options};
 
 // The flags shared with `pith` are declared again here (argh cannot flatten them from a shared
-// struct) and read by one function: `crate::args::ModelFlags`.
+// struct) and read by the same functions: `crate::args::ModelFlags`, `jobs_arg`.
 /// Scores extractors on a gold set: pith's algorithms in-process, or files another tool wrote.
 ///
 /// Prints a summary table (or JSON with --json). Metrics: bow (bag-of-words, ScrapingHub),
@@ -80,14 +80,14 @@ pub fn cli_main(args: &[String]) -> ExitCode {
         comments: args.comments,
         keep_repeats: args.keep_repeats,
     };
-    let base = match flags.apply(Options::default()) {
-        Ok(base) => base,
+    let (base, jobs) = match flags
+        .apply(Options::default())
+        .and_then(|base| Ok((base, crate::args::jobs_arg(args.jobs)?)))
+    {
+        Ok(checked) => checked,
         Err(msg) => return crate::cmdline::usage_error(msg),
     };
-    if args.jobs == Some(0) {
-        return crate::cmdline::usage_error("--jobs (-j) must be at least 1");
-    }
-    match run(&args, &base) {
+    match run(&args, &base, jobs) {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
             eprintln!("pith: {msg}");
@@ -97,11 +97,8 @@ pub fn cli_main(args: &[String]) -> ExitCode {
 }
 
 /// Scores the systems `args` names; `base` holds the flags' options for pith's algorithms.
-fn run(args: &EvalArgs, base: &Options) -> Result<(), String> {
+fn run(args: &EvalArgs, base: &Options, jobs: usize) -> Result<(), String> {
     let ds = Dataset::open(&args.dataset).map_err(|e| e.to_string())?;
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let mut systems: Vec<System> = args.pred.iter().cloned().map(System::Pred).collect();
     let mut algos = args.algo.clone();
     if algos.is_empty() && args.pred.is_empty() {
