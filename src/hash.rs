@@ -4,7 +4,7 @@
 
 /// FNV-1a 64-bit offset basis (the FNV specification, draft-eastlake-fnv).
 pub const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-pub(crate) const FNV_PRIME: u64 = 0x0100_0000_01b3;
+const FNV_PRIME: u64 = 0x0100_0000_01b3;
 
 /// Continues an FNV-1a hash over `bytes`.
 #[inline]
