@@ -12,6 +12,18 @@ pub(crate) enum Short {
     Count(usize, usize),
 }
 
+/// A method per number type that reads one, little-endian: each type has its own
+/// `from_le_bytes` (no trait names them, so no one generic function can call them).
+macro_rules! little_endian {
+    ($($t:ident),*) => {
+        $(
+            pub(crate) fn $t(&mut self) -> Result<$t, Short> {
+                Ok($t::from_le_bytes(self.array()?))
+            }
+        )*
+    };
+}
+
 /// A cursor over `bytes` that refuses to read past them.
 pub(crate) struct Reader<'b> {
     bytes: &'b [u8],
@@ -39,6 +51,7 @@ impl<'b> Reader<'b> {
         self.bytes.len().saturating_sub(self.pos)
     }
 
+    /// The next `n` bytes.
     pub(crate) fn take(&mut self, n: usize) -> Result<&'b [u8], Short> {
         let end = self.pos.checked_add(n).filter(|&e| e <= self.bytes.len());
         let Some(end) = end else {
@@ -55,33 +68,7 @@ impl<'b> Reader<'b> {
         Ok(a)
     }
 
-    pub(crate) fn u8(&mut self) -> Result<u8, Short> {
-        Ok(self.array::<1>()?[0])
-    }
-
-    pub(crate) fn u16(&mut self) -> Result<u16, Short> {
-        Ok(u16::from_le_bytes(self.array()?))
-    }
-
-    pub(crate) fn u32(&mut self) -> Result<u32, Short> {
-        Ok(u32::from_le_bytes(self.array()?))
-    }
-
-    pub(crate) fn i32(&mut self) -> Result<i32, Short> {
-        Ok(i32::from_le_bytes(self.array()?))
-    }
-
-    pub(crate) fn u64(&mut self) -> Result<u64, Short> {
-        Ok(u64::from_le_bytes(self.array()?))
-    }
-
-    pub(crate) fn f32(&mut self) -> Result<f32, Short> {
-        Ok(f32::from_le_bytes(self.array()?))
-    }
-
-    pub(crate) fn f64(&mut self) -> Result<f64, Short> {
-        Ok(f64::from_bits(self.u64()?))
-    }
+    little_endian!(u8, u16, u32, i32, u64, f32, f64);
 
     /// A u32 count of items of at least `each` bytes, checked against the bytes left.
     pub(crate) fn count(&mut self, each: usize) -> Result<usize, Short> {
