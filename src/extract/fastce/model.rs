@@ -285,7 +285,7 @@ impl Template {
 }
 
 /// The number of values two sorted, deduplicated lists share (one merge).
-fn sorted_overlap(a: &[u64], b: &[u64]) -> usize {
+pub(crate) fn sorted_overlap(a: &[u64], b: &[u64]) -> usize {
     let (mut i, mut j, mut n) = (0, 0, 0);
     while let (Some(x), Some(y)) = (a.get(i), b.get(j)) {
         match x.cmp(y) {
