@@ -41,13 +41,7 @@ fn main() {
             for (i, page) in pages.into_iter().enumerate() {
                 let others = learn::leave_out(&sums, i);
                 let tpl = if families {
-                    learn::learn_family(
-                        &others,
-                        &learn::names_of(&others),
-                        "site",
-                        Default::default(),
-                        pith::lab::site::cluster::DEFAULT_SIGNATURE,
-                    )
+                    pith_lab::sites::family(&others, "site", Default::default())
                 } else {
                     pith::site::Family::single(learn::learn(&others, "site", Default::default()))
                 };

@@ -255,7 +255,7 @@ fn add_pr(sum: &mut (f64, f64), pr: &mut (f64, f64), s: Score) {
 }
 
 /// The family of templates `pith learn` makes of the pages: one per TEXT-MDL cluster.
-fn family(pages: &[PageSummary], site: &str, params: Params) -> Family {
+pub fn family(pages: &[PageSummary], site: &str, params: Params) -> Family {
     learn::learn_family(
         pages,
         &learn::names_of(pages),
