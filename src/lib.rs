@@ -43,6 +43,7 @@
 mod decode;
 mod extract;
 mod files;
+mod hash;
 mod html;
 mod names;
 mod output;

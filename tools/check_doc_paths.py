@@ -27,6 +27,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from verdict import verdict
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # Top-level entries a cited path may start with.
@@ -228,12 +230,11 @@ def main():
     files = doc_files()
     for md in files:
         check_file(md, modules, problems)
-    if problems:
-        print("\n".join(problems))
-        print(f"check_doc_paths: {len(problems)} cited paths or items do not exist")
-        return 1
-    print(f"check_doc_paths: every cited path and Rust item in {len(files)} files exists")
-    return 0
+    return verdict(
+        problems,
+        "check_doc_paths: {n} cited paths or items do not exist",
+        f"check_doc_paths: every cited path and Rust item in {len(files)} files exists",
+    )
 
 
 if __name__ == "__main__":

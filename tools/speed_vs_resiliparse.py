@@ -16,8 +16,8 @@ What is timed:
 - Resiliparse 2.0.1: `extract_plain_text(HTMLTree.parse(s), main_content=True)`, the call of
   ../shared/peers/README.md (extract_plain_text parses a str with HTMLTree.parse itself, so
   this is the same work as passing the str), in this process, pinned to the same core with
-  os.sched_setaffinity. The pages are read, gunzipped and decoded to str (declared_str, the
-  helper of python/bench/bench.py and the peers' runner) before the timer starts; time is
+  os.sched_setaffinity. The pages are read, gunzipped and decoded to str (declared_str of
+  python/bench/declared.py, the peers' runner's decoding) before the timer starts; time is
   perf_counter around the loop of calls, an exception counting as a call as in the peers' runner.
   So Resiliparse is spared the file I/O, gunzip and charset work that pith's figure includes.
 
@@ -37,7 +37,6 @@ import argparse
 import gzip
 import os
 import pathlib
-import re
 import resource
 import shutil
 import subprocess
@@ -48,21 +47,10 @@ from importlib.metadata import PackageNotFoundError, version as dist_version
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "data"
 SETS = ["wcxb_dev", "wcxb_train"]
-CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([-\w:.]+)""", re.I)
 
-
-def declared_str(page):
-    """python/bench/bench.py's declared_str (copied: importing bench.py needs the pith wheel).
-    The charset declared in the first 4096 bytes (latin-1 read as windows-1252), else UTF-8,
-    undecodable bytes replaced."""
-    m = CHARSET.search(page[:4096])
-    enc = m.group(1).decode("ascii", "replace").lower() if m else "utf-8"
-    if enc in ("iso-8859-1", "latin-1", "latin1", "us-ascii", "ascii"):
-        enc = "windows-1252"
-    try:
-        return page.decode(enc, "replace")
-    except LookupError:
-        return page.decode("utf-8", "replace")
+# The peers' decoding, shared with python/bench/bench.py (declared.py needs no pith wheel).
+sys.path.insert(0, str(ROOT / "python" / "bench"))
+from declared import declared_str  # noqa: E402
 
 
 def page_files(folder):

@@ -15,6 +15,10 @@ use pith::input::Framing;
 use pith::pipeline::{self, OutputFormat};
 use pith::{AnyAlgo, Mode, SiteParams};
 
+// The flags `pith explain`, `pith eval` and `pith site` share with this command are declared
+// again in their structs: argh cannot flatten one struct of flags into another, and a field's
+// doc comment is its help, worded for its command. Their values are read by the same
+// functions: `ModelFlags`, `charset_arg`, `jobs_arg`.
 /// Reads web pages and writes their main content.
 ///
 /// With no FILE, or with `-`, reads standard input. Input may be HTML, WARC or JSON lines with
@@ -349,11 +353,38 @@ fn expand_dirs(
     Ok(out)
 }
 
-/// `--precision` / `--recall` as `auto`'s mode, or the message every command gives when both
-/// are set.
-pub fn mode_arg(precision: bool, recall: bool) -> Result<Mode, String> {
-    Mode::leaning(precision, recall)
-        .ok_or_else(|| "--precision and --recall exclude each other".to_string())
+/// The flags of model and rules that every command running them takes: `--precision`,
+/// `--recall`, `--comments` and `--keep-repeats`. argh cannot flatten one struct's flags into
+/// another's, so each command's argument struct declares these fields itself (with help that
+/// names the command) and hands their values here, where they are read one way.
+pub struct ModelFlags {
+    pub precision: bool,
+    pub recall: bool,
+    pub comments: bool,
+    pub keep_repeats: bool,
+}
+
+impl ModelFlags {
+    /// `opts` with the flags' mode, comments and repeats, or the message every command gives
+    /// when --precision and --recall are both set.
+    pub fn apply(&self, opts: pith::Options) -> Result<pith::Options, String> {
+        let mode = Mode::leaning(self.precision, self.recall)
+            .ok_or_else(|| "--precision and --recall exclude each other".to_string())?;
+        Ok(opts
+            .with_mode(mode)
+            .with_comments(self.comments)
+            .with_keep_repeats(self.keep_repeats))
+    }
+}
+
+/// `--jobs` (`-j`): the number of worker threads, all cores when not given; the message every
+/// command gives for 0.
+pub fn jobs_arg(jobs: Option<usize>) -> Result<usize, String> {
+    match jobs {
+        Some(0) => Err("--jobs (-j) must be at least 1".into()),
+        Some(n) => Ok(n),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
 }
 
 /// `--charset`'s value, checked, or the message naming the flag.
@@ -370,10 +401,25 @@ fn config_from(args: Args) -> Result<Run, String> {
     let format: OutputFormat = crate::cmdline::named("format", &args.format)?;
     let input: Framing = crate::cmdline::named("input", &args.input)?;
     let charset = charset_arg(args.charset.as_deref())?;
-    let mode = mode_arg(args.precision, args.recall)?;
-    if args.jobs == Some(0) {
-        return Err("--jobs (-j) must be at least 1".into());
-    }
+    let page_algo = match args.algo {
+        AnyAlgo::Page(a) => a,
+        AnyAlgo::Site(_) => pith::Algo::default(),
+    };
+    let flags = ModelFlags {
+        precision: args.precision,
+        recall: args.recall,
+        comments: args.comments,
+        keep_repeats: args.keep_repeats,
+    };
+    let options = flags
+        .apply(pith::Options::new(page_algo))?
+        .with_gap(args.gap)
+        .with_charset(charset)
+        .with_format(format.body)
+        .with_links(args.links)
+        .with_images(args.images)
+        .with_metadata(format.json);
+    let jobs = jobs_arg(args.jobs)?;
     let max_memory = match args.max_memory.as_deref() {
         Some(v) => memory_arg(v)?,
         None => default_max_memory(),
@@ -385,23 +431,6 @@ fn config_from(args: Args) -> Result<Run, String> {
         None => None,
     };
     let site = SiteParams::default();
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let page_algo = match args.algo {
-        AnyAlgo::Page(a) => a,
-        AnyAlgo::Site(_) => pith::Algo::default(),
-    };
-    let options = pith::Options::new(page_algo)
-        .with_gap(args.gap)
-        .with_mode(mode)
-        .with_comments(args.comments)
-        .with_keep_repeats(args.keep_repeats)
-        .with_charset(charset)
-        .with_format(format.body)
-        .with_links(args.links)
-        .with_images(args.images)
-        .with_metadata(format.json);
     let files = if args.files.is_empty() {
         vec!["-".to_string()]
     } else {

@@ -10,6 +10,8 @@ use pith::eval::Prf;
 use pith::eval::{Dataset, PageScore, System, report, score_set, to_json, to_table};
 use pith::{Algo, Options};
 
+// The flags shared with `pith` are declared again here (argh cannot flatten them from a shared
+// struct) and read by the same functions: `crate::args::ModelFlags`, `jobs_arg`.
 /// Scores extractors on a gold set: pith's algorithms in-process, or files another tool wrote.
 ///
 /// Prints a summary table (or JSON with --json). Metrics: bow (bag-of-words, ScrapingHub),
@@ -72,13 +74,20 @@ pub fn cli_main(args: &[String]) -> ExitCode {
         Ok(a) => a,
         Err(code) => return code,
     };
-    if let Err(msg) = crate::args::mode_arg(args.precision, args.recall) {
-        return crate::cmdline::usage_error(msg);
-    }
-    if args.jobs == Some(0) {
-        return crate::cmdline::usage_error("--jobs (-j) must be at least 1");
-    }
-    match run(&args) {
+    let flags = crate::args::ModelFlags {
+        precision: args.precision,
+        recall: args.recall,
+        comments: args.comments,
+        keep_repeats: args.keep_repeats,
+    };
+    let (base, jobs) = match flags
+        .apply(Options::default())
+        .and_then(|base| Ok((base, crate::args::jobs_arg(args.jobs)?)))
+    {
+        Ok(checked) => checked,
+        Err(msg) => return crate::cmdline::usage_error(msg),
+    };
+    match run(&args, &base, jobs) {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
             eprintln!("pith: {msg}");
@@ -87,23 +96,16 @@ pub fn cli_main(args: &[String]) -> ExitCode {
     }
 }
 
-fn run(args: &EvalArgs) -> Result<(), String> {
+/// Scores the systems `args` names; `base` holds the flags' options for pith's algorithms.
+fn run(args: &EvalArgs, base: &Options, jobs: usize) -> Result<(), String> {
     let ds = Dataset::open(&args.dataset).map_err(|e| e.to_string())?;
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let mut systems: Vec<System> = args.pred.iter().cloned().map(System::Pred).collect();
-    let mode = crate::args::mode_arg(args.precision, args.recall)?;
     let mut algos = args.algo.clone();
     if algos.is_empty() && args.pred.is_empty() {
         algos.push(Algo::default());
     }
     for algo in algos {
-        let opts = Options::new(algo)
-            .with_mode(mode)
-            .with_comments(args.comments)
-            .with_keep_repeats(args.keep_repeats);
-        systems.push(System::Pith(opts));
+        systems.push(System::Pith(base.clone().with_algo(algo)));
     }
     for sys in &systems {
         if let System::Pred(dir) = sys

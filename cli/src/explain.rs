@@ -9,6 +9,8 @@ use pith::algo::danag;
 use pith::explain::explain_with_gold;
 use pith::{AnyAlgo, Options};
 
+// The flags shared with `pith` are declared again here (argh cannot flatten them from a shared
+// struct) and read by the same functions: `crate::args::ModelFlags`, `charset_arg`.
 /// Writes an HTML report of why a page came out as it did: DANAg's profile, every text block
 /// kept or dropped with the rule and signals that decided it, the output text.
 ///
@@ -126,7 +128,13 @@ fn read_record(page: &str, n: u64) -> Result<(Box<pith::input::Record>, String),
 
 /// The options the flags ask for, or the usage error.
 fn options(args: &ExplainArgs) -> Result<Options, String> {
-    let mode = crate::args::mode_arg(args.precision, args.recall)?;
+    let flags = crate::args::ModelFlags {
+        precision: args.precision,
+        recall: args.recall,
+        comments: args.comments,
+        keep_repeats: args.keep_repeats,
+    };
+    let opts = flags.apply(Options::default())?;
     let algo = match args.algo {
         AnyAlgo::Page(a) => a,
         AnyAlgo::Site(a) => {
@@ -136,11 +144,9 @@ fn options(args: &ExplainArgs) -> Result<Options, String> {
             ));
         }
     };
-    let opts = Options::new(algo)
+    let opts = opts
+        .with_algo(algo)
         .with_gap(args.gap)
-        .with_mode(mode)
-        .with_comments(args.comments)
-        .with_keep_repeats(args.keep_repeats)
         .with_charset(crate::args::charset_arg(args.charset.as_deref())?);
     if args.record == Some(0) {
         return Err("--record counts from 1 (the first record is --record 1)".into());

@@ -9,6 +9,8 @@ use pith::{SiteAlgo, SiteParams};
 
 use crate::cmdline::usage_error;
 
+// The flags shared with `pith` (--charset, --format, --links) are declared again here (argh
+// cannot flatten them from a shared struct); --charset is read by `crate::args::charset_arg`.
 /// Extracts the main content of pages of one site given together, by what repeats across
 /// them: ce (ContentExtractor), tmpl-dom (the DOM template-hash detector) or tmpl-text (the
 /// text sliding-window detector).

@@ -26,10 +26,7 @@ struct Rng(u64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
+        pith::lab::extract::sample::xorshift64(&mut self.0)
     }
     fn below(&mut self, n: u64) -> u64 {
         self.next() % n.max(1)

@@ -7,12 +7,25 @@ use pith::lab::eval::metrics;
 use pith::lab::page::Options;
 use pith::lab::site::learn::{self, PageSummary};
 
+/// The paths in folder `d`, sorted; none when it cannot be read.
 fn sorted(d: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let mut v: Vec<_> = std::fs::read_dir(d)
-        .map(|r| r.filter_map(|e| e.ok().map(|e| e.path())).collect())
-        .unwrap_or_default();
-    v.sort();
-    v
+    pith_lab::sites::sorted_paths(d).unwrap_or_default()
+}
+
+/// What `--templates` gives for the page with `family`: the `algo` label and the text
+/// (`error` and none when it fails).
+fn with_family(
+    page: &[u8],
+    family: &pith::site::Family,
+    opts: &Options,
+) -> (std::borrow::Cow<'static, str>, String) {
+    let cx = pith::lab::page::Context {
+        family: Some(family),
+        ..Default::default()
+    };
+    pith::lab::page::extract_with(page, &cx, opts)
+        .map(|e| (e.algo, e.text))
+        .unwrap_or(("error".into(), String::new()))
 }
 
 fn main() {
@@ -45,34 +58,9 @@ fn main() {
                 let others = learn::leave_out(&sums, i);
                 let t =
                     pith::site::Family::single(learn::learn(&others, "site", Default::default()));
-                let got = pith::lab::page::extract_with(
-                    page,
-                    &pith::lab::page::Context {
-                        family: Some(&t),
-                        ..Default::default()
-                    },
-                    &opts,
-                );
-                let (algo, text) = got
-                    .map(|e| (e.algo, e.text))
-                    .unwrap_or(("error".into(), String::new()));
-                let fam = pith::lab::site::learn::learn_family(
-                    &others,
-                    &learn::names_of(&others),
-                    "site",
-                    Default::default(),
-                    pith::lab::site::cluster::DEFAULT_SIGNATURE,
-                );
-                let (fam_algo, fam_text) = pith::lab::page::extract_with(
-                    page,
-                    &pith::lab::page::Context {
-                        family: Some(&fam),
-                        ..Default::default()
-                    },
-                    &opts,
-                )
-                .map(|e| (e.algo, e.text))
-                .unwrap_or(("error".into(), String::new()));
+                let (algo, text) = with_family(page, &t, &opts);
+                let fam = pith_lab::sites::family(&others, "site", Default::default());
+                let (fam_algo, fam_text) = with_family(page, &fam, &opts);
                 let fam_bow = metrics::bow(&metrics::tokens(&fam_text), &gold).f1;
                 let auto = pith::extract(page, None, &opts)
                     .map(|e| e.text)

@@ -10,12 +10,9 @@
 use pith::lab::page::Options;
 use pith::lab::site::learn::{self, PageSummary};
 
+/// The paths in folder `d`, sorted; none when it cannot be read.
 fn sorted(d: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let mut v: Vec<_> = std::fs::read_dir(d)
-        .map(|r| r.filter_map(|e| e.ok().map(|e| e.path())).collect())
-        .unwrap_or_default();
-    v.sort();
-    v
+    pith_lab::sites::sorted_paths(d).unwrap_or_default()
 }
 
 fn main() {
@@ -44,13 +41,7 @@ fn main() {
             for (i, page) in pages.into_iter().enumerate() {
                 let others = learn::leave_out(&sums, i);
                 let tpl = if families {
-                    learn::learn_family(
-                        &others,
-                        &learn::names_of(&others),
-                        "site",
-                        Default::default(),
-                        pith::lab::site::cluster::DEFAULT_SIGNATURE,
-                    )
+                    pith_lab::sites::family(&others, "site", Default::default())
                 } else {
                     pith::site::Family::single(learn::learn(&others, "site", Default::default()))
                 };

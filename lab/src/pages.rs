@@ -14,7 +14,7 @@
 //! those of that candidate's output: the table `lab/train/arbitrate.py` trains a chooser on.
 
 use std::io::{BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use pith::lab::eval::metrics;
@@ -59,6 +59,15 @@ pub fn options() -> Options {
     o
 }
 
+/// The gold set in `dir` for `pith-lab TOOL`; the failure, said on stderr, when it cannot be
+/// opened.
+pub(crate) fn open_set(dir: &Path, tool: &str) -> Result<GoldSet, ExitCode> {
+    GoldSet::open(dir).map_err(|e| {
+        eprintln!("pith-lab {tool}: {e}");
+        ExitCode::FAILURE
+    })
+}
+
 /// Writes the table to stdout.
 pub fn main(dirs: &[PathBuf], with_candidates: bool) -> ExitCode {
     let stdout = std::io::stdout();
@@ -70,12 +79,9 @@ pub fn main(dirs: &[PathBuf], with_candidates: bool) -> ExitCode {
         vec![("", options())]
     };
     for dir in dirs {
-        let gs = match GoldSet::open(dir) {
+        let gs = match open_set(dir, "pages") {
             Ok(g) => g,
-            Err(e) => {
-                eprintln!("pith-lab pages: {e}");
-                return ExitCode::FAILURE;
-            }
+            Err(code) => return code,
         };
         let set = &gs.set;
         let mut n = 0usize;

@@ -24,8 +24,6 @@ use pith::lab::eval::metrics;
 use pith::lab::extract::auto::{Rule, Rules};
 use pith::lab::page::{Context, Options};
 
-use crate::blocks::GoldSet;
-
 /// Parses `--off`'s comma-separated rule names.
 pub fn parse_off(list: Option<&str>) -> Result<Rules, String> {
     let mut off = Rules::NONE;
@@ -102,12 +100,9 @@ pub fn main(dirs: &[PathBuf], off: Option<&str>, comments: &[String]) -> ExitCod
     };
     let mut jobs = Vec::new();
     for dir in dirs {
-        let gs = match GoldSet::open(dir) {
+        let gs = match crate::pages::open_set(dir, "rules") {
             Ok(g) => g,
-            Err(e) => {
-                eprintln!("pith-lab rules: {e}");
-                return ExitCode::FAILURE;
-            }
+            Err(code) => return code,
         };
         let with_comments = comments.contains(&gs.set);
         for id in &gs.ds.ids {

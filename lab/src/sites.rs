@@ -45,16 +45,19 @@ struct SiteYear {
     pages: Vec<Page>,
 }
 
+/// The paths of the entries of folder `dir`, sorted (an entry that cannot be read is passed
+/// over).
+pub fn sorted_paths(dir: &Path) -> std::io::Result<Vec<std::path::PathBuf>> {
+    let mut v: Vec<_> = std::fs::read_dir(dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    v.sort();
+    Ok(v)
+}
+
 fn read_site_years(dir: &Path) -> Result<Vec<SiteYear>, String> {
     let mut out = Vec::new();
-    let sorted = |d: &Path| -> Result<Vec<std::path::PathBuf>, String> {
-        let mut v: Vec<_> = std::fs::read_dir(d)
-            .map_err(|e| format!("{}: {e}", d.display()))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .collect();
-        v.sort();
-        Ok(v)
-    };
+    let sorted = |d: &Path| sorted_paths(d).map_err(|e| format!("{}: {e}", d.display()));
     for site in sorted(dir)? {
         if !site.is_dir() {
             continue;
@@ -97,6 +100,25 @@ fn read_site_years(dir: &Path) -> Result<Vec<SiteYear>, String> {
         }
     }
     Ok(out)
+}
+
+/// The site-years of `dir` for `pith template WHO`; the failure, said on stderr, when it cannot
+/// be read or holds none.
+fn site_years(dir: &Path, who: &str) -> Result<Vec<SiteYear>, ExitCode> {
+    match read_site_years(dir) {
+        Ok(s) if !s.is_empty() => Ok(s),
+        Ok(_) => {
+            eprintln!(
+                "pith template {who}: no <site>/<year>/html pages in {}",
+                dir.display()
+            );
+            Err(ExitCode::FAILURE)
+        }
+        Err(e) => {
+            eprintln!("pith template {who}: {e}");
+            Err(ExitCode::FAILURE)
+        }
+    }
 }
 
 /// Scores of one system on one page.
@@ -183,9 +205,64 @@ struct Acc {
     p_sets: usize,
 }
 
+/// `into.f += from.f` for every field named, and for both halves of every `pairs:` field (a
+/// function cannot be given a list of fields to sum).
+macro_rules! add_fields {
+    ($into:expr, $from:expr; $($f:ident),*; pairs: $($p:ident),*) => {
+        $($into.$f += $from.$f;)*
+        $($into.$p.0 += $from.$p.0; $into.$p.1 += $from.$p.1;)*
+    };
+}
+
+/// The sums of `site`'s row: the last row, or a new one where the site-years reach a new site.
+fn site_acc<'a, A: Default>(sites: &'a mut Vec<(String, A)>, site: &str) -> &'a mut A {
+    if sites.last().is_none_or(|s| s.0 != site) {
+        sites.push((site.to_string(), A::default()));
+    }
+    let last = sites.len() - 1;
+    &mut sites[last].1
+}
+
 fn add(a: &mut (f64, f64), s: Score) {
     a.0 += s.bow;
     a.1 += s.lcs;
+}
+
+/// A Markdown table's header row and the separator row under it, one `---` a column.
+fn table_head(s: &mut String, header: &str) {
+    let columns = header.matches('|').count() - 1;
+    let _ = writeln!(s, "{header}\n|{}", "---|".repeat(columns));
+}
+
+/// The text of an extraction; empty when it failed.
+fn text_of<E>(extracted: Result<pith::Extracted, E>) -> String {
+    extracted.map(|e| e.text).unwrap_or_default()
+}
+
+/// The score of the page's text as `opts` extract it.
+fn extract_score(page: &Page, opts: &Options) -> Score {
+    score(
+        &text_of(pith::lab::page::extract(&page.html, None, opts)),
+        &page.gold,
+    )
+}
+
+/// A score's bag-of-words and LCS F1 into `sum`, its precision and recall into `pr`.
+fn add_pr(sum: &mut (f64, f64), pr: &mut (f64, f64), s: Score) {
+    add(sum, s);
+    pr.0 += s.p;
+    pr.1 += s.r;
+}
+
+/// The family of templates `pith learn` makes of the pages: one per TEXT-MDL cluster.
+pub fn family(pages: &[PageSummary], site: &str, params: Params) -> Family {
+    learn::learn_family(
+        pages,
+        &learn::names_of(pages),
+        site,
+        params,
+        DEFAULT_SIGNATURE,
+    )
 }
 
 fn ms(d: Duration, n: usize) -> f64 {
@@ -248,20 +325,10 @@ fn fastce_page(html: &[u8], f: &Family, opts: &Options) -> FastRun {
 
 /// `pith template eval-sites DIR`.
 pub fn main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
-    let sets = match read_site_years(dir) {
+    let sets = match site_years(dir, "eval-sites") {
         Ok(s) => s,
-        Err(e) => {
-            eprintln!("pith template eval-sites: {e}");
-            return ExitCode::FAILURE;
-        }
+        Err(code) => return code,
     };
-    if sets.is_empty() {
-        eprintln!(
-            "pith template eval-sites: no <site>/<year>/html pages in {}",
-            dir.display()
-        );
-        return ExitCode::FAILURE;
-    }
     let mut auto = Options::default();
     auto.extract.algo = Algo::Rules;
     let danag = Options::new(Algo::Danag);
@@ -269,12 +336,7 @@ pub fn main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
     let mut sites: Vec<(String, Acc)> = Vec::new();
     let mut learn30: Vec<(String, Duration, usize, usize)> = Vec::new();
     for (k, sy) in sets.iter().enumerate() {
-        if sites.last().map(|s| &s.0) != Some(&sy.site) {
-            sites.push((sy.site.clone(), Acc::default()));
-        }
-        let Some((_, acc)) = sites.last_mut() else {
-            continue;
-        };
+        let acc = site_acc(&mut sites, &sy.site);
         eprintln!("pith template eval-sites: {} {}", sy.site, sy.year);
         // CE: the site-year's pages given together.
         let refs: Vec<&[u8]> = sy.pages.iter().map(|p| p.html.as_slice()).collect();
@@ -302,13 +364,7 @@ pub fn main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
             acc.templates += 1;
             let run = fastce_page(&page.html, &t, &auto);
             // Clustered: one template per cluster of the 9 other pages.
-            let fam = learn::learn_family(
-                &others,
-                &learn::names_of(&others),
-                &sy.site,
-                params,
-                DEFAULT_SIGNATURE,
-            );
+            let fam = family(&others, &sy.site, params);
             acc.fam_templates += fam.members.len();
             let frun = fastce_page(&page.html, &fam, &auto);
             acc.fam_fallbacks += usize::from(frun.fell_back);
@@ -317,37 +373,30 @@ pub fn main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
             acc.fast_blocks += run.blocks;
             acc.fast_compared += run.compared;
             acc.fallbacks += usize::from(run.fell_back);
-            let sc = score(&run.alone, &page.gold);
-            add(&mut acc.alone, sc);
-            acc.alone_pr.0 += sc.p;
-            acc.alone_pr.1 += sc.r;
-            let sc = score(&run.text, &page.gold);
-            add(&mut acc.fast, sc);
-            acc.fast_pr.0 += sc.p;
-            acc.fast_pr.1 += sc.r;
+            add_pr(
+                &mut acc.alone,
+                &mut acc.alone_pr,
+                score(&run.alone, &page.gold),
+            );
+            add_pr(
+                &mut acc.fast,
+                &mut acc.fast_pr,
+                score(&run.text, &page.gold),
+            );
             let (a, time) = timed(|| pith::lab::page::extract(&page.html, None, &auto));
             acc.auto_time += time;
-            let sc = score(a.map(|e| e.text).as_deref().unwrap_or(""), &page.gold);
-            add(&mut acc.auto, sc);
-            acc.auto_pr.0 += sc.p;
-            acc.auto_pr.1 += sc.r;
-            let d = pith::lab::page::extract(&page.html, None, &danag);
-            add(
-                &mut acc.danag,
-                score(d.map(|e| e.text).as_deref().unwrap_or(""), &page.gold),
+            add_pr(
+                &mut acc.auto,
+                &mut acc.auto_pr,
+                score(&text_of(a), &page.gold),
             );
+            add(&mut acc.danag, extract_score(page, &danag));
         }
         // Cross-year: learn from this year, apply to the next year of the same site.
         if let Some(next) = sets.get(k + 1).filter(|n| n.site == sy.site) {
             let all: Vec<PageSummary> = sy.pages.iter().map(|p| p.summary.clone()).collect();
             let t = Family::single(learn::learn(&all, &sy.site, params));
-            let fam = learn::learn_family(
-                &all,
-                &learn::names_of(&all),
-                &sy.site,
-                params,
-                DEFAULT_SIGNATURE,
-            );
+            let fam = family(&all, &sy.site, params);
             for page in &next.pages {
                 let frun = fastce_page(&page.html, &fam, &auto);
                 acc.x_fam += score(&frun.text, &page.gold).bow;
@@ -357,8 +406,7 @@ pub fn main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
                 acc.x_fallbacks += usize::from(run.fell_back);
                 acc.x_fast += score(&run.text, &page.gold).bow;
                 acc.x_alone += score(&run.alone, &page.gold).bow;
-                let a = pith::lab::page::extract(&page.html, None, &auto);
-                acc.x_auto += score(a.map(|e| e.text).as_deref().unwrap_or(""), &page.gold).bow;
+                acc.x_auto += extract_score(page, &auto).bow;
             }
         }
     }
@@ -387,8 +435,7 @@ pub fn main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
                 let r = fastce_page(&page.html, &fam, &auto);
                 acc.p_fam += score(&r.text, &page.gold).bow;
                 acc.p_fam_fallbacks += usize::from(r.fell_back);
-                let a = pith::lab::page::extract(&page.html, None, &auto);
-                acc.p_auto += score(a.map(|e| e.text).as_deref().unwrap_or(""), &page.gold).bow;
+                acc.p_auto += extract_score(page, &auto).bow;
             }
         }
     }
@@ -413,67 +460,19 @@ pub fn main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
         learn30.push((site.clone(), time, f.members.len(), f.to_bytes().len()));
     }
     let md = tables(&sites, &learn30);
-    {
-        use std::io::Write;
-        let _ = std::io::stdout().write_all(md.as_bytes());
-    }
-    if let Some(out) = markdown
-        && let Err(e) = std::fs::write(out, &md)
-    {
-        eprintln!("pith template eval-sites: {}: {e}", out.display());
-        return ExitCode::FAILURE;
-    }
-    ExitCode::SUCCESS
+    write_out(&md, markdown, "eval-sites")
 }
 
 fn tables(sites: &[(String, Acc)], learn30: &[(String, Duration, usize, usize)]) -> String {
     let mut total = Acc::default();
     for (_, a) in sites {
-        total.pages += a.pages;
-        for (t, s) in [
-            (&mut total.ce, a.ce),
-            (&mut total.fast, a.fast),
-            (&mut total.fast_pr, a.fast_pr),
-            (&mut total.alone, a.alone),
-            (&mut total.alone_pr, a.alone_pr),
-            (&mut total.auto, a.auto),
-            (&mut total.auto_pr, a.auto_pr),
-            (&mut total.danag, a.danag),
-        ] {
-            t.0 += s.0;
-            t.1 += s.1;
-        }
-        total.fallbacks += a.fallbacks;
-        total.ce_time += a.ce_time;
-        total.fast_time += a.fast_time;
-        total.auto_time += a.auto_time;
-        total.ce_distinct += a.ce_distinct;
-        total.ce_atomic += a.ce_atomic;
-        total.ce_sets += a.ce_sets;
-        total.fast_blocks += a.fast_blocks;
-        total.fast_compared += a.fast_compared;
-        total.tpl_bytes += a.tpl_bytes;
+        add_fields!(total, a;
+            pages, fallbacks, ce_time, fast_time, auto_time, ce_distinct, ce_atomic, ce_sets,
+            fast_blocks, fast_compared, tpl_bytes, templates, x_pages, x_fast, x_alone, x_auto,
+            x_fallbacks, fam_fallbacks, fam_templates, x_fam, x_fam_fallbacks, p_pages, p_single,
+            p_fam, p_auto, p_single_fallbacks, p_fam_fallbacks, p_fam_templates, p_sets;
+            pairs: ce, fast, fast_pr, alone, alone_pr, auto, auto_pr, danag, fam);
         total.tpl_max = total.tpl_max.max(a.tpl_max);
-        total.templates += a.templates;
-        total.x_pages += a.x_pages;
-        total.x_fast += a.x_fast;
-        total.x_alone += a.x_alone;
-        total.x_auto += a.x_auto;
-        total.x_fallbacks += a.x_fallbacks;
-        total.fam.0 += a.fam.0;
-        total.fam.1 += a.fam.1;
-        total.fam_fallbacks += a.fam_fallbacks;
-        total.fam_templates += a.fam_templates;
-        total.x_fam += a.x_fam;
-        total.x_fam_fallbacks += a.x_fam_fallbacks;
-        total.p_pages += a.p_pages;
-        total.p_single += a.p_single;
-        total.p_fam += a.p_fam;
-        total.p_auto += a.p_auto;
-        total.p_single_fallbacks += a.p_single_fallbacks;
-        total.p_fam_fallbacks += a.p_fam_fallbacks;
-        total.p_fam_templates += a.p_fam_templates;
-        total.p_sets += a.p_sets;
     }
     let all = [("**all**".to_string(), total.clone())];
     let rows = sites.iter().chain(all.iter());
@@ -486,11 +485,10 @@ fn tables(sites: &[(String, Acc)], learn30: &[(String, Duration, usize, usize)])
          paths (FastCE). PerTime of FastCE is the template path as `--templates` runs it \
          (FastCE+auto: detection, then `auto` on the same parsed page).\n"
     );
-    let _ = writeln!(
-        s,
-        "| site | CE NBT / NB / PerTime | FastCE NBT / NB / PerTime | auto PerTime | FastCE+auto / auto time |"
+    table_head(
+        &mut s,
+        "| site | CE NBT / NB / PerTime | FastCE NBT / NB / PerTime | auto PerTime | FastCE+auto / auto time |",
     );
-    let _ = writeln!(s, "|---|---|---|---|---|");
     for (name, a) in rows.clone() {
         let n = a.pages.max(1) as f64;
         let sets = a.ce_sets.max(1) as f64;
@@ -520,11 +518,10 @@ fn tables(sites: &[(String, Acc)], learn30: &[(String, Duration, usize, usize)])
         ),
     ] {
         let _ = writeln!(s, "\n{title}\n");
-        let _ = writeln!(
-            s,
-            "| site | pages | CE | FastCE | FastCE+auto | auto | danag | fallbacks | FastCE P / R | FastCE+auto P / R | auto P / R |"
+        table_head(
+            &mut s,
+            "| site | pages | CE | FastCE | FastCE+auto | auto | danag | fallbacks | FastCE P / R | FastCE+auto P / R | auto P / R |",
         );
-        let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|---|");
         for (name, a) in rows.clone() {
             let n = a.pages.max(1) as f64;
             let pick = |x: (f64, f64)| if lcs { x.1 / n } else { x.0 / n };
@@ -553,11 +550,10 @@ fn tables(sites: &[(String, Acc)], learn30: &[(String, Duration, usize, usize)])
          of the same site (2000→2005, 2005→2010, 2010→2015); bag-of-words F1, with the pages \
          that fell back to auto.\n"
     );
-    let _ = writeln!(
-        s,
-        "| site | pages | FastCE | FastCE+auto | auto | fallbacks |"
+    table_head(
+        &mut s,
+        "| site | pages | FastCE | FastCE+auto | auto | fallbacks |",
     );
-    let _ = writeln!(s, "|---|---|---|---|---|---|");
     for (name, a) in rows.clone() {
         let n = a.x_pages.max(1) as f64;
         let _ = writeln!(
@@ -578,11 +574,10 @@ fn tables(sites: &[(String, Acc)], learn30: &[(String, Duration, usize, usize)])
          auto). Same-year: leave-one-out as above. Cross-year: learn one year, extract the next. \
          Pooled: learn from the site's other three years together, extract the held-out year.\n"
     );
-    let _ = writeln!(
-        s,
-        "| site | same-year single / clustered / auto | templates | fb single / clustered | cross-year single / clustered / auto | fb single / clustered | pooled single / clustered / auto | templates | fb single / clustered |"
+    table_head(
+        &mut s,
+        "| site | same-year single / clustered / auto | templates | fb single / clustered | cross-year single / clustered / auto | fb single / clustered | pooled single / clustered / auto | templates | fb single / clustered |",
     );
-    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|");
     for (name, a) in rows.clone() {
         let n = a.pages.max(1) as f64;
         let xn = a.x_pages.max(1) as f64;
@@ -627,8 +622,10 @@ fn tables(sites: &[(String, Acc)], learn30: &[(String, Duration, usize, usize)])
         total.tpl_bytes as f64 / total.templates.max(1) as f64,
         total.tpl_max
     );
-    let _ = writeln!(s, "| site | learn 30 pages (ms) | templates | file bytes |");
-    let _ = writeln!(s, "|---|---|---|---|");
+    table_head(
+        &mut s,
+        "| site | learn 30 pages (ms) | templates | file bytes |",
+    );
     for (site, t, n, bytes) in learn30 {
         let _ = writeln!(
             s,
@@ -659,6 +656,14 @@ struct Parsed<'a> {
     docs: Vec<pith::lab::html::Document<'a>>,
 }
 
+/// The sample of at most `n` of the items that tmpl-text learns from.
+fn sampled<'a, T>(items: &[&'a T], n: usize) -> Vec<&'a T> {
+    pith::lab::extract::sample::sample_indices(items.len(), n)
+        .into_iter()
+        .filter_map(|j| items.get(j).copied())
+        .collect()
+}
+
 fn render_sel(doc: &pith::lab::html::Document<'_>, sel: &pith::lab::extract::Selection) -> String {
     pith::lab::output::render(doc, sel, &Default::default())
 }
@@ -669,19 +674,9 @@ fn render_sel(doc: &pith::lab::html::Document<'_>, sel: &pith::lab::extract::Sel
 /// of the next year of the site), bag-of-words and LCS F1, `auto` beside them.
 pub fn detectors_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
     use pith::lab::extract::{tmpl_dom, tmpl_text};
-    let sets = match read_site_years(dir) {
-        Ok(s) if !s.is_empty() => s,
-        Ok(_) => {
-            eprintln!(
-                "pith template eval-detectors: no <site>/<year>/html pages in {}",
-                dir.display()
-            );
-            return ExitCode::FAILURE;
-        }
-        Err(e) => {
-            eprintln!("pith template eval-detectors: {e}");
-            return ExitCode::FAILURE;
-        }
+    let sets = match site_years(dir, "eval-detectors") {
+        Ok(s) => s,
+        Err(code) => return code,
     };
     let (dp, tp) = (tmpl_dom::Params::default(), tmpl_text::Params::default());
     let mut auto = Options::default();
@@ -725,12 +720,7 @@ pub fn detectors_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
         .map(|p| p.docs.iter().map(tmpl_text::page_text).collect())
         .collect();
     for (k, sy) in sets.iter().enumerate() {
-        if sites.last().map(|s| &s.0) != Some(&sy.site) {
-            sites.push((sy.site.clone(), DetAcc::default()));
-        }
-        let Some((_, acc)) = sites.last_mut() else {
-            continue;
-        };
+        let acc = site_acc(&mut sites, &sy.site);
         eprintln!("pith template eval-detectors: {} {}", sy.site, sy.year);
         let docs = &parsed[k].docs;
         for (i, page) in sy.pages.iter().enumerate() {
@@ -754,22 +744,13 @@ pub fn detectors_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
                     .filter(|(j, _)| *j != i)
                     .map(|(_, t)| t)
                     .collect();
-                let sample: Vec<&tmpl_text::PageText> =
-                    pith::lab::extract::sample::sample_indices(others.len(), tp.sample)
-                        .into_iter()
-                        .filter_map(|j| others.get(j).copied())
-                        .collect();
-                let m = tmpl_text::learn(&sample, &tp);
+                let m = tmpl_text::learn(&sampled(&others, tp.sample), &tp);
                 let d = tmpl_text::detect(&docs[i], &ptexts[k][i], &m);
                 render_sel(&docs[i], &d.selection)
             });
             acc.text_time += t;
             add(&mut acc.text, score(&text_text, &page.gold));
-            let a = pith::lab::page::extract(&page.html, None, &auto);
-            add(
-                &mut acc.auto,
-                score(a.map(|e| e.text).as_deref().unwrap_or(""), &page.gold),
-            );
+            add(&mut acc.auto, extract_score(page, &auto));
         }
         // Across years: learned from all pages of this year, applied to the next year's.
         if let Some(next) = sets.get(k + 1).filter(|n| n.site == sy.site) {
@@ -778,12 +759,7 @@ pub fn detectors_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
                 m.add(h);
             }
             let all: Vec<&tmpl_text::PageText> = ptexts[k].iter().collect();
-            let sample: Vec<&tmpl_text::PageText> =
-                pith::lab::extract::sample::sample_indices(all.len(), tp.sample)
-                    .into_iter()
-                    .filter_map(|j| all.get(j).copied())
-                    .collect();
-            let tm = tmpl_text::learn(&sample, &tp);
+            let tm = tmpl_text::learn(&sampled(&all, tp.sample), &tp);
             let ndocs = &parsed[k + 1].docs;
             for (j, page) in next.pages.iter().enumerate() {
                 acc.x_pages += 1;
@@ -797,31 +773,14 @@ pub fn detectors_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
                     &mut acc.x_text,
                     score(&render_sel(&ndocs[j], &d.selection), &page.gold),
                 );
-                let a = pith::lab::page::extract(&page.html, None, &auto);
-                add(
-                    &mut acc.x_auto,
-                    score(a.map(|e| e.text).as_deref().unwrap_or(""), &page.gold),
-                );
+                add(&mut acc.x_auto, extract_score(page, &auto));
             }
         }
     }
     let mut total = DetAcc::default();
     for (_, a) in &sites {
-        total.pages += a.pages;
-        total.x_pages += a.x_pages;
-        for (t, s) in [
-            (&mut total.dom, a.dom),
-            (&mut total.text, a.text),
-            (&mut total.auto, a.auto),
-            (&mut total.x_dom, a.x_dom),
-            (&mut total.x_text, a.x_text),
-            (&mut total.x_auto, a.x_auto),
-        ] {
-            t.0 += s.0;
-            t.1 += s.1;
-        }
-        total.dom_time += a.dom_time;
-        total.text_time += a.text_time;
+        add_fields!(total, a; pages, x_pages, dom_time, text_time;
+            pairs: dom, text, auto, x_dom, x_text, x_auto);
     }
     let mut s = String::new();
     let _ = writeln!(
@@ -833,11 +792,10 @@ pub fn detectors_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
          one held-out page (ms, fastest of {REPEAT}).\n",
         dp.lower, dp.upper, dp.gap_words, tp.window, tp.density, tp.sample
     );
-    let _ = writeln!(
-        s,
-        "| site | pages | tmpl-dom | tmpl-text | auto | across years: pages | tmpl-dom | tmpl-text | auto | tmpl-dom ms | tmpl-text ms |"
+    table_head(
+        &mut s,
+        "| site | pages | tmpl-dom | tmpl-text | auto | across years: pages | tmpl-dom | tmpl-text | auto | tmpl-dom ms | tmpl-text ms |",
     );
-    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|---|");
     let all = [("**all**".to_string(), total)];
     for (name, a) in sites.iter().chain(all.iter()) {
         let n = a.pages.max(1) as f64;
@@ -986,16 +944,34 @@ fn path_spread(pages: &[Vec<u64>], site: &[u32], site_year: &[u32]) -> (f64, f64
     (a / n, b / n, c / n)
 }
 
+/// The paths `walk` reads from each page (decoded and parsed as `pith cluster` does); none for a
+/// page that cannot be decoded.
+fn paths_of(
+    pages: &[&[u8]],
+    walk: fn(&pith::lab::html::Document<'_>) -> Vec<u64>,
+) -> Vec<Vec<u64>> {
+    pages
+        .iter()
+        .map(
+            |b| match pith::lab::page::decode_page(b, None, None).map(|d| d.text) {
+                Ok(text) => {
+                    let arena = bumpalo::Bump::new();
+                    walk(&pith::lab::html::Document::parse(&text, &arena))
+                }
+                Err(_) => Vec::new(),
+            },
+        )
+        .collect()
+}
+
 /// `pith template eval-clusters DIR`: every page of msv_big9-style data mixed into one set,
 /// clustered by TEXT-MDL with several signature lengths; purity, NMI and ARI against the site
 /// and the site-year labels, and the time of each step.
 pub fn clusters_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
-    let sets = match read_site_years(dir) {
+    // Each site-year has pages, so `pages` below is never empty.
+    let sets = match site_years(dir, "eval-clusters") {
         Ok(s) => s,
-        Err(e) => {
-            eprintln!("pith template eval-clusters: {e}");
-            return ExitCode::FAILURE;
-        }
+        Err(code) => return code,
     };
     let mut site_of: Vec<u32> = Vec::new();
     let mut year_of: Vec<u32> = Vec::new();
@@ -1011,28 +987,9 @@ pub fn clusters_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
             pages.push(&p.html);
         }
     }
-    if pages.is_empty() {
-        eprintln!(
-            "pith template eval-clusters: no <site>/<year>/html pages in {}",
-            dir.display()
-        );
-        return ExitCode::FAILURE;
-    }
     // Reading the template paths: decode, parse, walk (what `pith cluster` does per page).
     let t = Instant::now();
-    let paths: Vec<Vec<u64>> = pages
-        .iter()
-        .map(
-            |b| match pith::lab::page::decode_page(b, None, None).map(|d| d.text) {
-                Ok(text) => {
-                    let arena = bumpalo::Bump::new();
-                    let doc = pith::lab::html::Document::parse(&text, &arena);
-                    pith::lab::site::paths::page_paths(&doc)
-                }
-                Err(_) => Vec::new(),
-            },
-        )
-        .collect();
+    let paths: Vec<Vec<u64>> = paths_of(&pages, pith::lab::site::paths::page_paths);
     let read = t.elapsed();
     let mut s = String::new();
     let _ = writeln!(
@@ -1044,11 +1001,10 @@ pub fn clusters_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
         sets.len(),
         read.as_secs_f64() * 1000.0
     );
-    let _ = writeln!(
-        s,
-        "| signature | clusters | vs site: purity / NMI / ARI | vs site-year: purity / NMI / ARI | MDL bits | cluster time (ms) |"
+    table_head(
+        &mut s,
+        "| signature | clusters | vs site: purity / NMI / ARI | vs site-year: purity / NMI / ARI | MDL bits | cluster time (ms) |",
     );
-    let _ = writeln!(s, "|---|---|---|---|---|---|");
     let row = |name: &str, c: &pith::lab::site::cluster::Clustering, time: std::time::Duration| {
         let a = agreement(&c.assign, &site_of);
         let b = agreement(&c.assign, &year_of);
@@ -1173,19 +1129,7 @@ pub fn clusters_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
         );
     }
     // The same with text paths that leave the words out (tag structure only).
-    let tags: Vec<Vec<u64>> = pages
-        .iter()
-        .map(
-            |b| match pith::lab::page::decode_page(b, None, None).map(|d| d.text) {
-                Ok(text) => {
-                    let arena = bumpalo::Bump::new();
-                    let doc = pith::lab::html::Document::parse(&text, &arena);
-                    pith::lab::site::paths::page_tag_paths(&doc)
-                }
-                Err(_) => Vec::new(),
-            },
-        )
-        .collect();
+    let tags: Vec<Vec<u64>> = paths_of(&pages, pith::lab::site::paths::page_tag_paths);
     let c = pith::lab::site::cluster::cluster(&tags, pith::lab::site::cluster::DEFAULT_SIGNATURE);
     let (a, b) = (
         agreement(&c.assign, &site_of),
@@ -1202,17 +1146,7 @@ pub fn clusters_main(dir: &Path, markdown: Option<&Path>) -> ExitCode {
         pith::lab::site::cluster::exact_cost(&chosen, &site_of),
         pith::lab::site::cluster::exact_cost(&chosen, &year_of)
     );
-    {
-        use std::io::Write;
-        let _ = std::io::stdout().write_all(s.as_bytes());
-    }
-    if let Some(out) = markdown
-        && let Err(e) = std::fs::write(out, &s)
-    {
-        eprintln!("pith template eval-clusters: {}: {e}", out.display());
-        return ExitCode::FAILURE;
-    }
-    ExitCode::SUCCESS
+    write_out(&s, markdown, "eval-clusters")
 }
 
 /// Node-level counts of link-based templates against a gold template.
@@ -1242,14 +1176,24 @@ impl NodeCounts {
             2.0 * p * r / (p + r)
         }
     }
+    /// The counts and scores as the table's last ten cells.
+    fn cells(&self) -> String {
+        format!(
+            "{} | {} | {} | {} | {} | {} | {} | {:.3} | {:.3} | {:.3}",
+            self.keys,
+            self.complete,
+            self.fallback,
+            self.dom,
+            self.gold,
+            self.retrieved,
+            self.correct,
+            self.recall(),
+            self.precision(),
+            self.f1()
+        )
+    }
     fn add(&mut self, o: &NodeCounts) {
-        self.keys += o.keys;
-        self.dom += o.dom;
-        self.gold += o.gold;
-        self.retrieved += o.retrieved;
-        self.correct += o.correct;
-        self.complete += o.complete;
-        self.fallback += o.fallback;
+        add_fields!(self, o; keys, dom, gold, retrieved, correct, complete, fallback; pairs:);
     }
 }
 
@@ -1302,11 +1246,10 @@ pub fn links_main(
          recall, precision and F1 over those sums, as the thesis' Table 5.1.\n",
         params.n, params.t
     );
-    let _ = writeln!(
-        s,
-        "| site | layout | key pages | n-CS found | fallback | DOM nodes | template nodes | retrieved | correct | recall | precision | F1 |"
+    table_head(
+        &mut s,
+        "| site | layout | key pages | n-CS found | fallback | DOM nodes | template nodes | retrieved | correct | recall | precision | F1 |",
     );
-    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|---|---|");
     let mut total = NodeCounts::default();
     let started = Instant::now();
     for layout in Layout::ALL {
@@ -1314,38 +1257,10 @@ pub fn links_main(
             let site = site(seed, layout);
             let c = synthetic_site(&site, params);
             total.add(&c);
-            let _ = writeln!(
-                s,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.3} | {:.3} | {:.3} |",
-                site.host,
-                layout.name(),
-                c.keys,
-                c.complete,
-                c.fallback,
-                c.dom,
-                c.gold,
-                c.retrieved,
-                c.correct,
-                c.recall(),
-                c.precision(),
-                c.f1()
-            );
+            let _ = writeln!(s, "| {} | {} | {} |", site.host, layout.name(), c.cells());
         }
     }
-    let _ = writeln!(
-        s,
-        "| **all** | | {} | {} | {} | {} | {} | {} | {} | {:.3} | {:.3} | {:.3} |",
-        total.keys,
-        total.complete,
-        total.fallback,
-        total.dom,
-        total.gold,
-        total.retrieved,
-        total.correct,
-        total.recall(),
-        total.precision(),
-        total.f1()
-    );
+    let _ = writeln!(s, "| **all** | | {} |", total.cells());
     let _ = writeln!(
         s,
         "\n{} key pages in {:.2} s.",
@@ -1360,11 +1275,10 @@ pub fn links_main(
              no other page of the host in the crawl. Sizes are means over the key pages with a \
              template.\n"
         );
-        let _ = writeln!(
-            s,
-            "| crawl | pages | hosts | n-CS | smaller CS | fallback | none | mean pages loaded | mean DOM nodes | mean template nodes |"
+        table_head(
+            &mut s,
+            "| crawl | pages | hosts | n-CS | smaller CS | fallback | none | mean pages loaded | mean DOM nodes | mean template nodes |",
         );
-        let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|");
         for f in files {
             let crawl =
                 pith::lab::site::learn::read_site(std::slice::from_ref(f), framing, None, |m| {

@@ -16,7 +16,6 @@ import argparse
 from importlib.metadata import version as dist_version
 import os
 import pathlib
-import re
 import resource
 import statistics
 import subprocess
@@ -25,23 +24,11 @@ import time
 
 import pith
 
+from declared import declared_str
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "data"
 SETS = ["cleaneval_final", "dragnet", "l3s_gn1", "scrapinghub", "trafilatura_eval", "wcxb_dev"]
-CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([-\w:.]+)""", re.I)
-
-
-def declared_str(page):
-    """The str the peers' runner gave str-taking tools: the charset declared in the first 4096
-    bytes (latin-1 read as windows-1252), else UTF-8, undecodable bytes replaced."""
-    m = CHARSET.search(page[:4096])
-    enc = m.group(1).decode("ascii", "replace").lower() if m else "utf-8"
-    if enc in ("iso-8859-1", "latin-1", "latin1", "us-ascii", "ascii"):
-        enc = "windows-1252"
-    try:
-        return page.decode(enc, "replace")
-    except LookupError:
-        return page.decode("utf-8", "replace")
 
 
 def timed(fn, inputs):

@@ -17,6 +17,11 @@ BodyFormat = Literal["text", "markdown", "md"]
 JsonFormat = Literal["json", "jsonl", "json-markdown"]
 Favor = Optional[Literal["precision", "recall"]]
 
+# The @overload stubs below repeat the same parameter list: an overload is a whole signature,
+# differing here only in the literal type of `format` or `errors` and in the return type, and
+# Python's typing has no way to share keyword parameters with defaults between signatures
+# (Unpack[TypedDict] covers **kwargs only, and these parameters may also be passed by position).
+
 class PithError(ValueError):
     """A page pith cannot extract (empty, binary, too large) or a template store it cannot open,
     with the command line's message."""

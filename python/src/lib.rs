@@ -73,6 +73,10 @@ impl Page {
 }
 
 /// The options shared by every entry point, as the CLI's flags set them.
+///
+/// Each entry point declares these keyword arguments again in its own signature: pyo3 makes a
+/// Python function's parameters of the Rust function's, one by one (it cannot take them from
+/// a struct), and their Python names and defaults are the module's API.
 fn options(
     algo: &str,
     format: Format,

@@ -7,9 +7,11 @@ relative to the repository) skip with the reason when it is absent, and fail ins
 PITH_REQUIRE_SHARED=1 (as .ci/run sets): a test never passes without its data.
 """
 
+import importlib.util
 import os
 import pathlib
 import subprocess
+import sys
 
 import pytest
 
@@ -17,6 +19,21 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 SHARED = REPO / os.environ.get("PITH_SHARED_DIR", "../shared") / "data"
 REQUIRE_SHARED = os.environ.get("PITH_REQUIRE_SHARED") == "1"
 GOLD_SETS = ["cleaneval_final", "dragnet", "l3s_gn1", "scrapinghub", "trafilatura_eval", "wcxb_dev"]
+
+
+@pytest.fixture(scope="session")
+def load_example():
+    """A loader of python/examples/NAME.py as module NAME, put in sys.modules so that the
+    functions a pipeline pickles by reference to their module are found."""
+
+    def load(name):
+        spec = importlib.util.spec_from_file_location(name, REPO / "python" / "examples" / f"{name}.py")
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        spec.loader.exec_module(mod)
+        return mod
+
+    return load
 
 
 @pytest.fixture(scope="session")

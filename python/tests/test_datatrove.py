@@ -1,9 +1,6 @@
 """PithExtractor in a real datatrove pipeline (WarcReader -> PithExtractor -> JsonlWriter)."""
 
-import importlib.util
 import json
-import pathlib
-import sys
 
 import pith
 import pytest
@@ -17,16 +14,7 @@ from datatrove.pipeline.readers import WarcReader  # noqa: E402
 
 from pith.datatrove import PithExtractor  # noqa: E402
 
-EXAMPLE = pathlib.Path(__file__).resolve().parents[1] / "examples" / "datatrove_pipeline.py"
 SAMPLES = ["cc-main-2020-34-excerpt.warc.gz", "clueweb09-ja-quirk.warc.gz", "archiveit-2698-sample-1.warc.gz"]
-
-
-def load_example():
-    spec = importlib.util.spec_from_file_location("datatrove_pipeline", EXAMPLE)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["datatrove_pipeline"] = mod
-    spec.loader.exec_module(mod)
-    return mod
 
 
 @pytest.fixture
@@ -39,9 +27,9 @@ def crawl(tmp_path, warc_files):
     return d
 
 
-def test_example_pipeline_writes_what_pith_extracts(tmp_path, crawl):
+def test_example_pipeline_writes_what_pith_extracts(tmp_path, crawl, load_example):
     out = tmp_path / "out"
-    example = load_example()
+    example = load_example("datatrove_pipeline")
     LocalPipelineExecutor(
         pipeline=example.pipeline(str(crawl), str(out)),
         tasks=2,

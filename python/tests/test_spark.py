@@ -1,7 +1,6 @@
 """python/examples/spark_warc.py in Spark local[2] mode, both ways, over every WARC sample: the
 documents equal the CLI's, sorted by record id."""
 
-import importlib.util
 import os
 import pathlib
 import shutil
@@ -18,12 +17,8 @@ EXAMPLE = pathlib.Path(__file__).resolve().parents[1] / "examples" / "spark_warc
 
 
 @pytest.fixture(scope="module")
-def example():
-    spec = importlib.util.spec_from_file_location("spark_warc", EXAMPLE)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["spark_warc"] = mod
-    spec.loader.exec_module(mod)
-    return mod
+def example(load_example):
+    return load_example("spark_warc")
 
 
 @pytest.fixture(scope="module")

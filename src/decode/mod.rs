@@ -591,9 +591,7 @@ mod tests {
         let mut x = 0x2545_f491_4f6c_dd1du64;
         let random: Vec<u8> = (0..4096)
             .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
+                crate::hash::xorshift64(&mut x);
                 (x >> 24) as u8
             })
             .collect();

@@ -55,19 +55,9 @@ pub(crate) const FIRST_TERM_DIM: u16 = DIM_LINKS + 1;
 /// Total dimensions of a feature vector.
 pub(crate) const DIMS: u16 = FIRST_TERM_DIM + TERM_DIMS;
 
-/// FNV-1a 64-bit offset basis (the FNV specification, draft-eastlake-fnv).
-pub const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-const FNV_PRIME: u64 = 0x0100_0000_01b3;
-
-/// Continues an FNV-1a hash over `bytes`.
-#[inline]
-pub fn fnv1a(mut h: u64, bytes: &[u8]) -> u64 {
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(FNV_PRIME);
-    }
-    h
-}
+use crate::hash::fnv1a_byte;
+/// The paths', features' and words' hash, FNV-1a: `crate::hash`'s.
+pub use crate::hash::{FNV_OFFSET, fnv1a};
 
 /// The path hash of the document root, which stands for `html`.
 pub(crate) fn root_path() -> u64 {
@@ -401,7 +391,7 @@ fn push_terms(text: &str, out: &mut Vec<u16>, scratch: &mut String) {
                 }
                 break;
             }
-            h = (h ^ u64::from(lower)).wrapping_mul(FNV_PRIME);
+            h = fnv1a_byte(h, lower);
             i += 1;
         }
         if i - start > WORD_BYTES {
@@ -410,10 +400,20 @@ fn push_terms(text: &str, out: &mut Vec<u16>, scratch: &mut String) {
                 .unwrap_or_default()
                 .iter()
                 .fold(FNV_OFFSET, |h, &b| {
-                    (h ^ u64::from(ASCII_WORD[usize::from(b)])).wrapping_mul(FNV_PRIME)
+                    fnv1a_byte(h, ASCII_WORD[usize::from(b)])
                 });
         }
         out.push(dim_of_hash(h));
+    }
+}
+
+/// Hashes byte `b` into `h`, the hash of a word of `len` bytes so far, while it has fewer than
+/// [`WORD_BYTES`].
+#[inline]
+fn word_byte(h: &mut u64, len: &mut usize, b: u8) {
+    if *len < WORD_BYTES {
+        *h = fnv1a_byte(*h, b);
+        *len += 1;
     }
 }
 
@@ -435,10 +435,7 @@ fn push_terms_decoded(text: &str, out: &mut Vec<u16>, scratch: &mut String) {
         let word = if ch.is_ascii() {
             let lower = ASCII_WORD[usize::from(ch as u8)];
             if lower != 0 && lower != SPECIAL {
-                if len < WORD_BYTES {
-                    h = (h ^ u64::from(lower)).wrapping_mul(FNV_PRIME);
-                    len += 1;
-                }
+                word_byte(&mut h, &mut len, lower);
                 true
             } else {
                 false
@@ -447,10 +444,7 @@ fn push_terms_decoded(text: &str, out: &mut Vec<u16>, scratch: &mut String) {
             let mut buf = [0u8; 4];
             for lc in ch.to_lowercase() {
                 for &b in lc.encode_utf8(&mut buf).as_bytes() {
-                    if len < WORD_BYTES {
-                        h = (h ^ u64::from(b)).wrapping_mul(FNV_PRIME);
-                        len += 1;
-                    }
+                    word_byte(&mut h, &mut len, b);
                 }
             }
             true

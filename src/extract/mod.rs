@@ -8,6 +8,7 @@
 //! template ([`fastce::model`]) to one page.
 
 pub(crate) mod auto;
+pub(crate) mod binary;
 pub(crate) mod blocks;
 pub(crate) mod ce;
 pub(crate) mod danag;

@@ -597,26 +597,28 @@ mod tests {
 
     #[test]
     fn a_region_is_a_copy_when_most_of_its_lines_repeat() {
-        let card = |name: &str, colours: &str, price: &str| {
-            format!("<li><h3>{name}</h3><ul>{colours}</ul><p>{price}</p></li>")
+        // Two product cards of the same colours, each with a name and a price of its own.
+        let cards = |colours: &str| {
+            let card = |name: &str, price: &str| {
+                format!("<li><h3>{name}</h3><ul>{colours}</ul><p>{price}</p></li>")
+            };
+            text(&format!(
+                "<ul>{}{}</ul>",
+                card("Cup 4oz", "$29"),
+                card("Cup 6oz", "$31")
+            ))
         };
         // The second card repeats two colours of the first, and has its name and its price
         // of its own: half of it is its own, and its colours stay.
-        let two = "<li>Amber</li><li>Slate</li>";
-        let got = text(&format!(
-            "<ul>{}{}</ul>",
-            card("Cup 4oz", two, "$29"),
-            card("Cup 6oz", two, "$31")
-        ));
-        assert_eq!(got, "Cup 4oz|Amber|Slate|$29|Cup 6oz|Amber|Slate|$31");
+        assert_eq!(
+            cards("<li>Amber</li><li>Slate</li>"),
+            "Cup 4oz|Amber|Slate|$29|Cup 6oz|Amber|Slate|$31"
+        );
         // With three colours most of the card repeats the one before it: read as a copy.
-        let three = "<li>Amber</li><li>Slate</li><li>Violet</li>";
-        let got = text(&format!(
-            "<ul>{}{}</ul>",
-            card("Cup 4oz", three, "$29"),
-            card("Cup 6oz", three, "$31")
-        ));
-        assert_eq!(got, "Cup 4oz|Amber|Slate|Violet|$29|Cup 6oz|$31");
+        assert_eq!(
+            cards("<li>Amber</li><li>Slate</li><li>Violet</li>"),
+            "Cup 4oz|Amber|Slate|Violet|$29|Cup 6oz|$31"
+        );
     }
 
     #[test]

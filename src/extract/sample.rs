@@ -2,16 +2,8 @@
 //! wherever pith picks some of a site's pages (the text detector's training pages, the
 //! learner's reservoir per host), so that every run picks the same ones.
 
-/// xorshift64 (Marsaglia 2003): a fixed, tiny generator, so samples are repeatable. `state`
-/// must not be 0.
-pub fn xorshift64(state: &mut u64) -> u64 {
-    let mut x = *state;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    *state = x;
-    x
-}
+/// The generator, xorshift64: `crate::hash`'s.
+pub use crate::hash::xorshift64;
 
 /// A repeatable random sequence seeded by a name (its FNV-1a hash): the learner's reservoir
 /// draws a host's pages with one, so every run keeps the same pages of a host.

@@ -434,9 +434,7 @@ mod tests {
         for _ in 0..200_000 {
             let mut w = [0u8; 16];
             for b in &mut w {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
+                crate::hash::xorshift64(&mut x);
                 *b = alphabet[(x % alphabet.len() as u64) as usize];
             }
             windows.push(w);

@@ -586,9 +586,7 @@ mod tests {
             for _ in 0..2000 {
                 let text: Vec<u8> = (0..len)
                     .map(|_| {
-                        x ^= x << 13;
-                        x ^= x >> 7;
-                        x ^= x << 17;
+                        crate::hash::xorshift64(&mut x);
                         // Mostly white space, so that long blank runs occur.
                         match x % 16 {
                             0 => alphabet[(x >> 8) as usize % alphabet.len()],

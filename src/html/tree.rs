@@ -14,6 +14,7 @@ use bumpalo::Bump;
 use bumpalo::collections::Vec as BumpVec;
 
 use super::tags::{Tag, flags};
+use crate::hash::{FNV_OFFSET, fnv1a_byte};
 
 /// Index of a node in `Tree::nodes`.
 pub type NodeId = u32;
@@ -321,10 +322,9 @@ pub const MAX_DEPTH: u32 = 512;
 /// A stable hash of a tag name, ASCII-case-insensitive (FNV-1a over the lower-cased bytes):
 /// unknown elements are matched to their end tags by it without allocating their names.
 pub(crate) fn name_hash(name: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut h = FNV_OFFSET;
     for &b in name {
-        h ^= u64::from(b.to_ascii_lowercase());
-        h = h.wrapping_mul(0x0100_0000_01b3);
+        h = fnv1a_byte(h, b.to_ascii_lowercase());
     }
     h
 }

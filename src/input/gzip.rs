@@ -52,18 +52,116 @@ const PEEK: usize = 4 << 10;
 /// at most this much good data before a fault is lost.
 const OUT_BUF: usize = 32 << 10;
 
+/// Bytes read ahead of a reader, handed out before its own: the look-ahead of [`Raw`] and the
+/// pushback buffer of the WARC reader.
+#[derive(Default)]
+pub(crate) struct Ahead {
+    bytes: Vec<u8>,
+    at: usize,
+}
+
+impl Ahead {
+    /// Whether bytes are waiting.
+    pub(crate) fn pending(&self) -> bool {
+        self.at < self.bytes.len()
+    }
+
+    /// The bytes waiting.
+    pub(crate) fn waiting(&self) -> &[u8] {
+        self.bytes.get(self.at..).unwrap_or(&[])
+    }
+
+    /// Puts `bytes` in front of the bytes waiting.
+    pub(crate) fn push_front(&mut self, mut bytes: Vec<u8>) {
+        bytes.extend_from_slice(self.waiting());
+        self.bytes = bytes;
+        self.at = 0;
+    }
+
+    /// Drops the bytes waiting.
+    pub(crate) fn clear(&mut self) {
+        self.bytes.clear();
+        self.at = 0;
+    }
+
+    /// At least `n` bytes, the waiting ones then `inner`'s, when `inner` has them (fewer at its
+    /// end); what is taken from `inner` waits here, so nothing is consumed.
+    pub(crate) fn fill(&mut self, inner: &mut impl BufRead, n: usize) -> io::Result<&[u8]> {
+        if self.at > 0 {
+            self.bytes.drain(..self.at);
+            self.at = 0;
+        }
+        while self.bytes.len() < n {
+            let b = inner.fill_buf()?;
+            if b.is_empty() {
+                break;
+            }
+            let k = b.len().min(n - self.bytes.len());
+            self.bytes.extend_from_slice(&b[..k]);
+            inner.consume(k);
+        }
+        Ok(&self.bytes)
+    }
+
+    /// Hands out `n` of the waiting bytes (all of them, when fewer wait).
+    pub(crate) fn consume(&mut self, n: usize) {
+        self.at = (self.at + n).min(self.bytes.len());
+        if !self.pending() {
+            self.clear();
+        }
+    }
+}
+
+/// [`Read::read`] through a reader's buffer, for a [`BufRead`] whose reads are its `fill_buf`
+/// and `consume`.
+pub(crate) fn read_buffered(r: &mut impl BufRead, out: &mut [u8]) -> io::Result<usize> {
+    let avail = r.fill_buf()?;
+    let n = avail.len().min(out.len());
+    out[..n].copy_from_slice(&avail[..n]);
+    r.consume(n);
+    Ok(n)
+}
+
 /// Counts the raw bytes consumed from the inner reader: member offsets in the file. Bytes
 /// looked at ahead ([`Raw::peek`]) wait in `ahead` and are handed out first.
 struct Raw<R> {
     inner: R,
     pos: u64,
-    ahead: Vec<u8>,
-    at: usize,
+    ahead: Ahead,
     /// The raw bytes of the member being inflated, kept (up to [`TAP_MAX`]) so that when it
     /// proves corrupt the search for the next member starts right after its header, not
     /// where the decoder stopped reading (it may have read into the next member).
-    tap: Vec<u8>,
-    tapping: bool,
+    tap: Tap,
+}
+
+/// Raw bytes kept while `on` (at most [`TAP_MAX`]: past it, none).
+#[derive(Default)]
+struct Tap {
+    bytes: Vec<u8>,
+    on: bool,
+}
+
+impl Tap {
+    fn start(&mut self) {
+        self.bytes.clear();
+        self.on = true;
+    }
+
+    fn stop(&mut self) {
+        self.bytes.clear();
+        self.on = false;
+    }
+
+    fn record(&mut self, bytes: &[u8]) {
+        if !self.on {
+            return;
+        }
+        if self.bytes.len() + bytes.len() > TAP_MAX {
+            self.stop();
+        } else {
+            self.bytes.extend_from_slice(bytes);
+        }
+    }
 }
 
 impl<R: BufRead> Raw<R> {
@@ -71,79 +169,44 @@ impl<R: BufRead> Raw<R> {
         Raw {
             inner,
             pos,
-            ahead: Vec::new(),
-            at: 0,
-            tap: Vec::new(),
-            tapping: false,
-        }
-    }
-
-    fn start_tap(&mut self) {
-        self.tap.clear();
-        self.tapping = true;
-    }
-
-    fn stop_tap(&mut self) {
-        self.tap.clear();
-        self.tapping = false;
-    }
-
-    fn record(&mut self, bytes: &[u8]) {
-        if self.tap.len() + bytes.len() > TAP_MAX {
-            self.stop_tap();
-        } else {
-            self.tap.extend_from_slice(bytes);
+            ahead: Ahead::default(),
+            tap: Tap::default(),
         }
     }
 
     /// After a corrupt member that started at file offset `start`: goes back to the byte
     /// after its first, when its bytes were kept.
     fn rewind(&mut self, start: u64) {
-        if !self.tapping || self.tap.len() < 2 || self.pos != start + self.tap.len() as u64 {
-            self.stop_tap();
+        let kept = &self.tap.bytes;
+        if !self.tap.on || kept.len() < 2 || self.pos != start + kept.len() as u64 {
+            self.tap.stop();
             return;
         }
-        let mut back = self.tap.split_off(1);
-        back.extend_from_slice(&self.ahead[self.at..]);
-        self.ahead = back;
-        self.at = 0;
+        let back = self.tap.bytes.split_off(1);
+        self.ahead.push_front(back);
         self.pos = start + 1;
-        self.stop_tap();
+        self.tap.stop();
     }
 
     /// At least `n` bytes from the current position when the input has them (fewer at its
     /// end), without consuming any.
     fn peek(&mut self, n: usize) -> io::Result<&[u8]> {
-        if self.at > 0 {
-            self.ahead.drain(..self.at);
-            self.at = 0;
-        }
-        while self.ahead.len() < n {
-            let b = self.inner.fill_buf()?;
-            if b.is_empty() {
-                break;
-            }
-            let k = b.len().min(n - self.ahead.len());
-            self.ahead.extend_from_slice(&b[..k]);
-            self.inner.consume(k);
-        }
-        Ok(&self.ahead)
+        self.ahead.fill(&mut self.inner, n)
     }
 }
 
 impl<R: BufRead> Read for Raw<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = if self.at < self.ahead.len() {
-            let n = buf.len().min(self.ahead.len() - self.at);
-            buf[..n].copy_from_slice(&self.ahead[self.at..self.at + n]);
-            self.at += n;
+        let n = if self.ahead.pending() {
+            let waiting = self.ahead.waiting();
+            let n = buf.len().min(waiting.len());
+            buf[..n].copy_from_slice(&waiting[..n]);
+            self.ahead.consume(n);
             n
         } else {
             self.inner.read(buf)?
         };
-        if self.tapping {
-            self.record(&buf[..n]);
-        }
+        self.tap.record(&buf[..n]);
         self.pos += n as u64;
         Ok(n)
     }
@@ -151,37 +214,23 @@ impl<R: BufRead> Read for Raw<R> {
 
 impl<R: BufRead> BufRead for Raw<R> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        if self.at < self.ahead.len() {
-            return Ok(&self.ahead[self.at..]);
+        if self.ahead.pending() {
+            return Ok(self.ahead.waiting());
         }
         self.inner.fill_buf()
     }
     fn consume(&mut self, n: usize) {
-        if self.at < self.ahead.len() {
-            let n = n.min(self.ahead.len() - self.at);
-            if self.tapping {
-                let from = self.at;
-                let bytes = self.ahead[from..from + n].to_vec();
-                self.record(&bytes);
-            }
-            self.at += n;
-            if self.at == self.ahead.len() {
-                self.ahead.clear();
-                self.at = 0;
-            }
+        if self.ahead.pending() {
+            let n = n.min(self.ahead.waiting().len());
+            self.tap.record(&self.ahead.waiting()[..n]);
+            self.ahead.consume(n);
             self.pos += n as u64;
             return;
         }
-        if self.tapping
+        if self.tap.on
             && let Ok(b) = self.inner.fill_buf()
         {
-            let b = &b[..n.min(b.len())];
-            if self.tap.len() + b.len() > TAP_MAX {
-                self.tap.clear();
-                self.tapping = false;
-            } else {
-                self.tap.extend_from_slice(b);
-            }
+            self.tap.record(&b[..n.min(b.len())]);
         }
         self.inner.consume(n);
         self.pos += n as u64;
@@ -440,7 +489,7 @@ impl<R: BufRead> Members<R> {
                     self.member_raw = r.pos;
                     self.members += 1;
                     self.fresh = true;
-                    r.start_tap();
+                    r.tap.start();
                     self.state = State::In(Box::new(GzDecoder::new(r)));
                 }
                 State::Decoded(mut d) => {
@@ -452,7 +501,7 @@ impl<R: BufRead> Members<R> {
                 State::In(mut d) => match d.read(&mut self.buf) {
                     Ok(0) => {
                         let mut r = d.into_inner();
-                        r.stop_tap();
+                        r.tap.stop();
                         self.state = State::Between(r);
                         if self.stop && !self.fresh {
                             self.stopped = true;
@@ -520,11 +569,7 @@ impl<R: BufRead> BufRead for Members<R> {
 
 impl<R: BufRead> Read for Members<R> {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        let avail = self.fill_buf()?;
-        let n = avail.len().min(out.len());
-        out[..n].copy_from_slice(&avail[..n]);
-        self.consume(n);
-        Ok(n)
+        read_buffered(self, out)
     }
 }
 

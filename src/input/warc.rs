@@ -24,6 +24,7 @@
 
 use std::io::{self, BufRead, Read};
 
+use super::gzip::{Ahead, read_buffered};
 use super::{Fault, FaultKind, Item, Place, Record, SkipReason, Source, http};
 
 /// Skipped blocks at least this long are dropped with their gzip member instead of inflated
@@ -55,27 +56,22 @@ const MID_LINE_PEEK: usize = 8 << 10;
 /// wrong, or after junk on its version line, is read again from there.
 struct Pushback<R> {
     inner: R,
-    back: Vec<u8>,
-    at: usize,
+    back: Ahead,
     /// The gzip member of the pushed-back bytes, as `inner` said when they were read.
     member: Option<(u64, u64)>,
 }
 
 impl<R: Source> Pushback<R> {
     fn pending(&self) -> bool {
-        self.at < self.back.len()
+        self.back.pending()
     }
 
     /// Puts `bytes` back in front of what is left to read.
-    fn push(&mut self, mut bytes: Vec<u8>) {
+    fn push(&mut self, bytes: Vec<u8>) {
         if !self.pending() {
             self.member = self.inner.member();
-            self.back = bytes;
-        } else {
-            bytes.extend_from_slice(&self.back[self.at..]);
-            self.back = bytes;
         }
-        self.at = 0;
+        self.back.push_front(bytes);
     }
 
     /// At least `n` bytes from here when the input has them, without consuming any (the bytes
@@ -84,48 +80,27 @@ impl<R: Source> Pushback<R> {
         if !self.pending() {
             self.member = self.inner.member();
             self.back.clear();
-            self.at = 0;
-        } else if self.at > 0 {
-            self.back.drain(..self.at);
-            self.at = 0;
         }
-        while self.back.len() < n {
-            let b = self.inner.fill_buf()?;
-            if b.is_empty() {
-                break;
-            }
-            let k = b.len().min(n - self.back.len());
-            self.back.extend_from_slice(&b[..k]);
-            self.inner.consume(k);
-        }
-        Ok(&self.back)
+        self.back.fill(&mut self.inner, n)
     }
 }
 
 impl<R: Source> Read for Pushback<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let avail = self.fill_buf()?;
-        let n = avail.len().min(buf.len());
-        buf[..n].copy_from_slice(&avail[..n]);
-        self.consume(n);
-        Ok(n)
+        read_buffered(self, buf)
     }
 }
 
 impl<R: Source> BufRead for Pushback<R> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
         if self.pending() {
-            return Ok(&self.back[self.at..]);
+            return Ok(self.back.waiting());
         }
         self.inner.fill_buf()
     }
     fn consume(&mut self, n: usize) {
         if self.pending() {
-            self.at = (self.at + n).min(self.back.len());
-            if !self.pending() {
-                self.back.clear();
-                self.at = 0;
-            }
+            self.back.consume(n);
         } else {
             self.inner.consume(n);
         }
@@ -144,7 +119,6 @@ impl<R: Source> Source for Pushback<R> {
         // Bytes looked at ahead are of the member being skipped.
         if self.inner.skip_member(resume_out) {
             self.back.clear();
-            self.at = 0;
             return true;
         }
         false
@@ -159,7 +133,6 @@ impl<R: Source> Source for Pushback<R> {
         // As for a member: bytes looked at ahead are of the frame being skipped.
         if self.inner.skip_frame(start, end) {
             self.back.clear();
-            self.at = 0;
             return true;
         }
         false
@@ -348,8 +321,7 @@ impl<R: Source> Reader<R> {
         Reader {
             r: Pushback {
                 inner: r,
-                back: Vec::new(),
-                at: 0,
+                back: Ahead::default(),
                 member: None,
             },
             source,

@@ -527,11 +527,7 @@ impl Writer<'_> {
     }
 
     fn attr(&mut self, key: &str, value: &str) {
-        self.out.push(' ');
-        self.out.push_str(key);
-        self.out.push_str("=\"");
-        escape_into(&mut self.out, value, true);
-        self.out.push('"');
+        push_attr(&mut self.out, key, value);
     }
 
     fn close_one(&mut self) {
@@ -717,12 +713,6 @@ pub(crate) fn escape_into(out: &mut String, s: &str, attr: bool) {
     }
 }
 
-fn escaped(s: &str, attr: bool) -> String {
-    let mut out = String::with_capacity(s.len() + 8);
-    escape_into(&mut out, s, attr);
-    out
-}
-
 /// The metadata a document carries, each field `None` (or empty) when unknown.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Meta<'a> {
@@ -757,6 +747,20 @@ pub(crate) fn hostname(url: &str) -> Option<String> {
     Some(host.strip_prefix("www.").unwrap_or(host).to_string())
 }
 
+/// `value` escaped (as an attribute's value when `attr`) between `open` and `close`.
+fn push_escaped(out: &mut String, open: &str, value: &str, attr: bool, close: &str) {
+    out.push_str(open);
+    escape_into(out, value, attr);
+    out.push_str(close);
+}
+
+/// ` key="value"`, the value escaped.
+fn push_attr(out: &mut String, key: &str, value: &str) {
+    out.push(' ');
+    out.push_str(key);
+    push_escaped(out, "=\"", value, true, "\"");
+}
+
 fn nonempty(s: Option<&str>) -> Option<&str> {
     s.map(str::trim).filter(|s| !s.is_empty())
 }
@@ -768,15 +772,11 @@ pub(crate) fn html_document(meta: &Meta<'_>, body: &str) -> String {
     let mut out = String::with_capacity(body.len() + 512);
     out.push_str("<!DOCTYPE html>\n<html");
     if let Some(lang) = nonempty(meta.lang) {
-        out.push_str(" lang=\"");
-        escape_into(&mut out, lang, true);
-        out.push('"');
+        push_escaped(&mut out, " lang=\"", lang, true, "\"");
     }
     out.push_str(">\n<head>\n<meta charset=\"utf-8\">\n");
     if let Some(title) = nonempty(meta.title) {
-        out.push_str("<title>");
-        escape_into(&mut out, title, false);
-        out.push_str("</title>\n");
+        push_escaped(&mut out, "<title>", title, false, "</title>\n");
     }
     let keywords = meta.tags.join(", ");
     let categories = meta.categories.join(", ");
@@ -793,15 +793,17 @@ pub(crate) fn html_document(meta: &Meta<'_>, body: &str) -> String {
         if let Some(v) = nonempty(value) {
             out.push_str("<meta name=\"");
             out.push_str(name);
-            out.push_str("\" content=\"");
-            escape_into(&mut out, v, true);
-            out.push_str("\">\n");
+            push_escaped(&mut out, "\" content=\"", v, true, "\">\n");
         }
     }
     if let Some(url) = nonempty(meta.url) {
-        out.push_str("<link rel=\"canonical\" href=\"");
-        escape_into(&mut out, url, true);
-        out.push_str("\">\n");
+        push_escaped(
+            &mut out,
+            "<link rel=\"canonical\" href=\"",
+            url,
+            true,
+            "\">\n",
+        );
     }
     out.push_str("</head>\n<body>\n");
     out.push_str(body);
@@ -835,11 +837,7 @@ pub(crate) fn xml_document(meta: &Meta<'_>, body: &str) -> String {
     ];
     for (k, v) in attrs {
         if let Some(v) = nonempty(v) {
-            out.push(' ');
-            out.push_str(k);
-            out.push_str("=\"");
-            out.push_str(&escaped(v, true));
-            out.push('"');
+            push_attr(&mut out, k, v);
         }
     }
     out.push_str(">\n<main>\n");

@@ -379,9 +379,7 @@ mod tests {
         for _ in 0..20_000 {
             let mut b = Vec::new();
             while b.len() < 40 {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
+                crate::hash::xorshift64(&mut x);
                 if x.is_multiple_of(23) {
                     break;
                 }

@@ -29,6 +29,7 @@
 use std::collections::BTreeMap;
 
 use crate::extract::blocks::{FNV_OFFSET, fnv1a};
+use crate::extract::fastce::model::sorted_overlap;
 use crate::html::Document;
 use crate::html::tree::{Kind, NONE, NodeId};
 
@@ -213,18 +214,7 @@ impl Dom {
 
 /// |A ∩ B| / |A ∪ B| of two sorted, deduplicated lists.
 fn jaccard(a: &[u64], b: &[u64]) -> f64 {
-    let (mut i, mut j, mut common) = (0, 0, 0usize);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                common += 1;
-                i += 1;
-                j += 1;
-            }
-        }
-    }
+    let common = sorted_overlap(a, b);
     let union = a.len() + b.len() - common;
     if union == 0 {
         1.0

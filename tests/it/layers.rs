@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 /// The top-level modules in page order; each may import only those before it.
 const ORDER: &[&str] = &[
-    "names", "files", "text", "input", "decode", "html", "extract", "output", "page", "site",
-    "pipeline", "eval", "explain", "lab",
+    "names", "files", "hash", "text", "input", "decode", "html", "extract", "output", "page",
+    "site", "pipeline", "eval", "explain", "lab",
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

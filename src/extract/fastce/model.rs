@@ -40,6 +40,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::extract::binary::{Reader, Short};
 use crate::extract::blocks::{DIMS, FNV_OFFSET, Features, fnv1a};
 
 /// The first eight bytes of every template file.
@@ -187,12 +188,12 @@ impl Template {
         }
         let pages = r.u32()?;
         let min_words = r.u32()?;
-        let host = r.string()?;
+        let host = string(r)?;
         let n = r.count(8 + 2)?;
         let mut paths = Vec::with_capacity(n);
         for _ in 0..n {
             let h = r.u64()?;
-            paths.push((h, r.string()?));
+            paths.push((h, string(r)?));
         }
         let n = r.count(8)?;
         let mut known = Vec::with_capacity(n);
@@ -284,7 +285,7 @@ impl Template {
 }
 
 /// The number of values two sorted, deduplicated lists share (one merge).
-fn sorted_overlap(a: &[u64], b: &[u64]) -> usize {
+pub(crate) fn sorted_overlap(a: &[u64], b: &[u64]) -> usize {
     let (mut i, mut j, mut n) = (0, 0, 0);
     while let (Some(x), Some(y)) = (a.get(i), b.get(j)) {
         match x.cmp(y) {
@@ -428,11 +429,8 @@ impl Family {
         if bytes.len() < MAGIC.len() || bytes.get(..MAGIC.len()) != Some(MAGIC.as_slice()) {
             return Err(err(TemplateFault::Magic));
         }
-        let mut r = Reader {
-            bytes,
-            pos: MAGIC.len(),
-        };
-        let version = r.u16().map_err(&err)?;
+        let mut r = Reader::new(bytes, MAGIC.len());
+        let version = r.u16().map_err(|s| err(s.into()))?;
         if version > VERSION {
             return Err(err(TemplateFault::Newer(version)));
         }
@@ -446,25 +444,22 @@ impl Family {
         let (body, tail) = bytes.split_at(body_len);
         let mut stored = [0u8; 8];
         stored.copy_from_slice(tail);
-        if body_len < r.pos || fnv1a(FNV_OFFSET, body) != u64::from_le_bytes(stored) {
+        if body_len < r.pos() || fnv1a(FNV_OFFSET, body) != u64::from_le_bytes(stored) {
             return Err(err(TemplateFault::Checksum));
         }
-        let mut r = Reader {
-            bytes: body,
-            pos: r.pos,
-        };
+        let mut r = Reader::new(body, r.pos());
         let parse = |r: &mut Reader<'_>| -> Result<Family, TemplateFault> {
             r.u16()?;
             let family = if version == 1 {
                 Family::single(Template::read_body(r)?)
             } else {
-                let at = r.pos;
+                let at = r.pos();
                 let n = r.u16()? as usize;
                 let k = r.u16()?;
                 if k > MAX_SIGNATURE {
                     return Err(TemplateFault::Signature(k));
                 }
-                let host = r.string()?;
+                let host = string(r)?;
                 // Each member takes at least its path count, its signature and a body of
                 // 36 bytes (the fixed fields and four empty counts).
                 let n = r.check(n, 4 + 8 * k as usize + 36, at)?;
@@ -486,8 +481,8 @@ impl Family {
                 }
                 Family { host, members }
             };
-            if r.pos != r.bytes.len() {
-                return Err(TemplateFault::Trailing(r.bytes.len() - r.pos));
+            if r.left() != 0 {
+                return Err(TemplateFault::Trailing(r.left()));
             }
             Ok(family)
         };
@@ -651,69 +646,20 @@ impl std::fmt::Display for TemplateFault {
 
 impl std::error::Error for LoadError {}
 
-/// A bounds-checked little-endian reader.
-struct Reader<'b> {
-    bytes: &'b [u8],
-    pos: usize,
+impl From<Short> for TemplateFault {
+    fn from(s: Short) -> TemplateFault {
+        match s {
+            Short::End(at) => TemplateFault::Truncated(at),
+            Short::Count(n, at) => TemplateFault::Count(n, at),
+        }
+    }
 }
 
-impl Reader<'_> {
-    fn take(&mut self, n: usize) -> Result<&[u8], TemplateFault> {
-        let end = self.pos.checked_add(n).filter(|&e| e <= self.bytes.len());
-        let Some(end) = end else {
-            return Err(TemplateFault::Truncated(self.pos));
-        };
-        let s = self.bytes.get(self.pos..end).unwrap_or(&[]);
-        self.pos = end;
-        Ok(s)
-    }
-    fn array<const N: usize>(&mut self) -> Result<[u8; N], TemplateFault> {
-        let mut a = [0u8; N];
-        a.copy_from_slice(self.take(N)?);
-        Ok(a)
-    }
-    fn u16(&mut self) -> Result<u16, TemplateFault> {
-        Ok(u16::from_le_bytes(self.array()?))
-    }
-    fn u32(&mut self) -> Result<u32, TemplateFault> {
-        Ok(u32::from_le_bytes(self.array()?))
-    }
-    fn u64(&mut self) -> Result<u64, TemplateFault> {
-        Ok(u64::from_le_bytes(self.array()?))
-    }
-    fn f32(&mut self) -> Result<f32, TemplateFault> {
-        Ok(f32::from_le_bytes(self.array()?))
-    }
-    fn string(&mut self) -> Result<String, TemplateFault> {
-        let n = self.u16()? as usize;
-        let b = self.take(n)?;
-        String::from_utf8(b.to_vec()).map_err(|_| TemplateFault::NotUtf8)
-    }
-    fn left(&self) -> usize {
-        self.bytes.len().saturating_sub(self.pos)
-    }
-    /// A u32 count of items at least `min_size` bytes each, checked against the bytes left.
-    fn count(&mut self, min_size: usize) -> Result<usize, TemplateFault> {
-        let at = self.pos;
-        let n = self.u32()? as usize;
-        self.check(n, min_size, at)
-    }
-    fn count16(&mut self, min_size: usize) -> Result<usize, TemplateFault> {
-        let at = self.pos;
-        let n = self.u16()? as usize;
-        self.check(n, min_size, at)
-    }
-    pub(crate) fn check(
-        &self,
-        n: usize,
-        min_size: usize,
-        at: usize,
-    ) -> Result<usize, TemplateFault> {
-        if n.saturating_mul(min_size) > self.left() {
-            return Err(TemplateFault::Count(n, at));
-        }
-        Ok(n)
-    }
+/// A u16 length and that many bytes of UTF-8.
+fn string(r: &mut Reader<'_>) -> Result<String, TemplateFault> {
+    let n = usize::from(r.u16()?);
+    let b = r.take(n)?;
+    String::from_utf8(b.to_vec()).map_err(|_| TemplateFault::NotUtf8)
 }
 
 #[cfg(test)]

@@ -22,6 +22,8 @@
 use std::fmt;
 
 use super::forest::{Forest, Node, down32};
+use crate::extract::binary::{Reader, Short};
+use crate::extract::blocks::{FNV_OFFSET, fnv1a};
 
 /// The file's first bytes.
 pub(crate) const MAGIC: &[u8; 8] = b"PITHMODL";
@@ -76,78 +78,23 @@ pub(crate) struct ModelFile {
     entries: Vec<(String, Entry)>,
 }
 
-/// FNV-1a 64 over `bytes`.
-fn fnv1a64(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
+impl From<Short> for ModelError {
+    fn from(_: Short) -> ModelError {
+        ModelError::Truncated
+    }
 }
 
-/// A cursor over the file's bytes that refuses to read past them.
-struct Bytes<'a> {
-    rest: &'a [u8],
-}
-
-impl<'a> Bytes<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], ModelError> {
-        if n > self.rest.len() {
-            return Err(ModelError::Truncated);
-        }
-        let (head, tail) = self.rest.split_at(n);
-        self.rest = tail;
-        Ok(head)
-    }
-
-    fn array<const N: usize>(&mut self) -> Result<[u8; N], ModelError> {
-        let mut a = [0u8; N];
-        a.copy_from_slice(self.take(N)?);
-        Ok(a)
-    }
-
-    fn u8(&mut self) -> Result<u8, ModelError> {
-        Ok(self.array::<1>()?[0])
-    }
-
-    fn u16(&mut self) -> Result<u16, ModelError> {
-        Ok(u16::from_le_bytes(self.array()?))
-    }
-
-    fn u32(&mut self) -> Result<u32, ModelError> {
-        Ok(u32::from_le_bytes(self.array()?))
-    }
-
-    fn i32(&mut self) -> Result<i32, ModelError> {
-        Ok(i32::from_le_bytes(self.array()?))
-    }
-
-    fn u64(&mut self) -> Result<u64, ModelError> {
-        Ok(u64::from_le_bytes(self.array()?))
-    }
-
-    fn f64(&mut self) -> Result<f64, ModelError> {
-        Ok(f64::from_bits(self.u64()?))
-    }
-
-    /// A count of items of at least `each` bytes, checked against the bytes left.
-    fn count(&mut self, each: usize) -> Result<usize, ModelError> {
-        let n = self.u32()? as usize;
-        if n.saturating_mul(each) > self.rest.len() {
-            return Err(ModelError::Truncated);
-        }
-        Ok(n)
-    }
-
-    fn str(&mut self, len: usize, name: &str) -> Result<String, ModelError> {
-        let b = self.take(len)?;
-        String::from_utf8(b.to_vec())
-            .map_err(|_| ModelError::Invalid("a name that is not UTF-8", name.to_string()))
-    }
+/// `len` bytes of UTF-8, the name of an entry or in entry `name`.
+fn utf8(b: &mut Reader<'_>, len: usize, name: &str) -> Result<String, ModelError> {
+    let bytes = b.take(len)?;
+    String::from_utf8(bytes.to_vec())
+        .map_err(|_| ModelError::Invalid("a name that is not UTF-8", name.to_string()))
 }
 
 impl ModelFile {
     /// Reads and checks a model file.
     pub(crate) fn parse(bytes: &[u8]) -> Result<ModelFile, ModelError> {
-        let mut b = Bytes { rest: bytes };
+        let mut b = Reader::new(bytes, 0);
         if b.take(MAGIC.len()).map_err(|_| ModelError::Magic)? != MAGIC {
             return Err(ModelError::Magic);
         }
@@ -156,21 +103,21 @@ impl ModelFile {
             return Err(ModelError::Version(version));
         }
         let hash = b.u64()?;
-        if fnv1a64(b.rest) != hash {
+        if fnv1a(FNV_OFFSET, b.rest()) != hash {
             return Err(ModelError::Checksum);
         }
         let mut entries: Vec<(String, Entry)> = Vec::new();
-        while !b.rest.is_empty() {
+        while b.left() != 0 {
             let kind = b.u8()?;
             let len = usize::from(b.u8()?);
-            let name = b.str(len, "")?;
+            let name = utf8(&mut b, len, "")?;
             let entry = match kind {
                 1 => {
                     let n = b.count(2)?;
                     let mut v = Vec::with_capacity(n);
                     for _ in 0..n {
                         let len = usize::from(b.u16()?);
-                        v.push(b.str(len, &name)?);
+                        v.push(utf8(&mut b, len, &name)?);
                     }
                     Entry::Strings(v)
                 }
@@ -232,7 +179,7 @@ impl ModelFile {
 }
 
 /// A forest entry, checked whole (see the module doc).
-fn read_forest(b: &mut Bytes<'_>, name: &str) -> Result<Forest, ModelError> {
+fn read_forest(b: &mut Reader<'_>, name: &str) -> Result<Forest, ModelError> {
     let bad = |what: &'static str| ModelError::Invalid(what, name.to_string());
     let outputs = b.u32()? as usize;
     let inputs = b.u32()? as usize;
@@ -242,7 +189,7 @@ fn read_forest(b: &mut Bytes<'_>, name: &str) -> Result<Forest, ModelError> {
         .saturating_add((splits as usize).saturating_mul(20))
         .saturating_add((leaves as usize).saturating_mul(8))
         .saturating_add((words as usize).saturating_mul(8));
-    if need > b.rest.len() {
+    if need > b.left() {
         return Err(ModelError::Truncated);
     }
     if outputs == 0 || inputs > usize::from(u16::MAX) + 1 || splits > i32::MAX as u32 {
@@ -320,7 +267,7 @@ mod tests {
     fn file(body: &[u8]) -> Vec<u8> {
         let mut f = MAGIC.to_vec();
         f.extend(VERSION.to_le_bytes());
-        f.extend(fnv1a64(body).to_le_bytes());
+        f.extend(fnv1a(FNV_OFFSET, body).to_le_bytes());
         f.extend(body);
         f
     }
