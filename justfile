@@ -135,7 +135,7 @@ train:
     test -x target/train-venv/bin/python || python3 -m venv target/train-venv
     target/train-venv/bin/pip install -q -r lab/train/requirements.txt
     target/train-venv/bin/python lab/train/page_model.py target/pages/pages.tsv --model src/page/model/page.model --words src/page/model/words.bin --predictions lab/train/page_predictions.tsv --report eval/MODEL.md
-    ./target/release/pith-lab blocks ../shared/data/scrapinghub ../shared/data/cleaneval_final ../shared/data/dragnet ../shared/data/l3s_gn1 ../shared/data/wcxb_dev ../shared/data/wcxb_train ../shared/data/trafilatura_eval --label-share --pages target/blocks/pages.jsonl > target/blocks/blocks.tsv
+    ./target/release/pith-lab blocks ../shared/data/scrapinghub ../shared/data/cleaneval_final ../shared/data/dragnet ../shared/data/l3s_gn1 ../shared/data/wcxb_dev ../shared/data/wcxb_train ../shared/data/trafilatura_eval --label-share --pages target/blocks/pages.jsonl --peers ../shared/peers > target/blocks/blocks.tsv
     target/train-venv/bin/python lab/train/train.py target/blocks/blocks.tsv target/blocks/pages.jsonl --model src/extract/learned/block.model --predictions lab/train/block_predictions.tsv
 
 # What each rule of `auto` is worth on pages no rule was written for: every gold page's F1 with
@@ -153,15 +153,16 @@ rules:
 # text sets and trafilatura_eval's snippet-labelled blocks (target/blocks/), then LightGBM
 # under host-grouped 5-fold CV on wcxb_train and leave-one-set-out over the six text sets,
 # scoring the model (as `--algo model` selects: auto's selection when no block reaches the
-# threshold), `auto` and trafilatura with one scorer, per set and per page type; writes
+# threshold), `auto` and trafilatura with one scorer, the library's (pith-lab blocks counts the
+# tokens and scores `auto` and the peers' saved outputs), per set and per page type; writes
 # eval/BLOCK_MODEL.md and target/train/per_page.tsv, then the paired model − auto differences
 # with host-bootstrap intervals (docs/model.md quotes both). 4 to 17 minutes on 2 cores,
 # depending on the machine's load.
 train-lab:
     cargo build --release -p pith-lab
     mkdir -p target/blocks
-    ./target/release/pith-lab blocks ../shared/data/scrapinghub ../shared/data/cleaneval_final ../shared/data/dragnet ../shared/data/l3s_gn1 ../shared/data/wcxb_dev ../shared/data/wcxb_train ../shared/data/trafilatura_eval --label-share --pages target/blocks/pages.jsonl > target/blocks/blocks.tsv
+    ./target/release/pith-lab blocks ../shared/data/scrapinghub ../shared/data/cleaneval_final ../shared/data/dragnet ../shared/data/l3s_gn1 ../shared/data/wcxb_dev ../shared/data/wcxb_train ../shared/data/trafilatura_eval --label-share --pages target/blocks/pages.jsonl --peers ../shared/peers > target/blocks/blocks.tsv
     test -x target/train-venv/bin/python || python3 -m venv target/train-venv
     target/train-venv/bin/pip install -q -r lab/train/requirements.txt
-    target/train-venv/bin/python lab/train/train.py target/blocks/blocks.tsv target/blocks/pages.jsonl --peers ../shared/peers --out target/train --report eval/BLOCK_MODEL.md
+    target/train-venv/bin/python lab/train/train.py target/blocks/blocks.tsv target/blocks/pages.jsonl --out target/train --report eval/BLOCK_MODEL.md
     target/train-venv/bin/python lab/train/compare.py target/train/per_page.tsv

@@ -1,13 +1,32 @@
-//! `pith-lab blocks SET_DIR... [--pages FILE]`: the block table for training a block model.
+//! `pith-lab blocks SET_DIR... [--pages FILE [--peers DIR]]`: the block table for training a
+//! block model.
 //!
 //! One TSV row per text block of every gold page of the sets given (the blocks `pith explain`
 //! lists, see `pith::explain::rows`): the page's set, id, host and page type, the block's
 //! index, its label (1 content, 0 not, -1 unjudged: under two words, or not judged by a
 //! snippet gold; see `pith::lab::explain::rows::Labels`), the tags of its element and that
-//! element's parent, the features, and last the block's text (tabs and line breaks as
-//! spaces). `--pages FILE` also writes one JSON line per page with the gold text (`null` for
-//! a page with snippet gold only) and `auto`'s real output (`pith::lab::page::extract`, the text
-//! `pith` prints), so the trainer scores the model and `auto` with one scorer.
+//! element's parent, the features, then
+//!
+//! - `repeat`: the block's repeat group on its page: blocks with the same tokens (at least
+//!   one) share a number, 0, 1, ... in the order their groups first appear; -1 for a block no
+//!   other block of the page repeats. The trainer keeps one block of a group in a selection,
+//!   as the library's first repeat rule did (lab/train/train.py, `keep_once`);
+//! - `tokens`: the block's tokens as the scorer counts them (`pith::lab::eval::metrics::tokens`),
+//!   as `id:count` pairs separated by spaces, in the order they first appear in the block
+//!   (empty for a block without a token). Ids number the page's vocabulary: the gold's
+//!   tokens first (0, 1, ... in the order they first appear in it), then the blocks' other
+//!   tokens as they first appear ([`PageTokens`]).
+//!
+//! `--pages FILE` also writes one JSON line per page: its set, id, host, type, URL and number
+//! of blocks, `vocab` (its vocabulary's size), `gold` (the gold's count of each of the ids
+//! 0, 1, ...), `gold_tokens` (their sum), and `auto`, the bag-of-words `[P, R, F1]` of
+//! `auto`'s real output (`pith::lab::page::extract`, the text `pith` prints) against the gold
+//! (`pith::lab::eval::metrics::bow`; P `null` for an output without a token). `gold`,
+//! `gold_tokens` and `auto` are `null` for a page with snippet gold only. With `--peers DIR`,
+//! `peers` maps each tool with saved outputs for the set (the folders of `DIR/<set>/` but
+//! `runs`) to the same `[P, R, F1]` of its output, as `pith eval --pred` scores it
+//! (`pith::eval::score_set`; a missing file is an empty output). So the trainer scores the
+//! model, `auto` and the peers with one scorer, the library's, and tokenizes nothing.
 //!
 //! Pages are `html/<id>.html` or `html/<id>.html.gz` (wcxb_train), gold `gold/<id>.txt` cleaned
 //! as `pith eval` cleans it, or `gold/<id>.json` snippets (trafilatura_eval): its blocks are
@@ -16,11 +35,14 @@
 //! `id_map` for scrapinghub and l3s_gn1), else from cleaneval's `<text id="URL">` wrapper, else
 //! it is the page id (dragnet keeps no URL).
 
+use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use pith::eval::Dataset;
+use pith::eval::{Dataset, Prf, System};
+use pith::lab::eval::metrics;
 use pith::lab::explain::rows::{self, ANCESTOR_BUCKETS, FEATURES, Labels, OWN_BUCKETS};
 use pith::lab::page::Options;
 use serde_json::Value;
@@ -43,7 +65,8 @@ pub fn header() -> String {
     cols.extend(FEATURES.iter().map(|s| s.to_string()));
     cols.extend((0..ANCESTOR_BUCKETS).map(|i| format!("anc{i}")));
     cols.extend((0..OWN_BUCKETS).map(|i| format!("own{i}")));
-    cols.push("text".into());
+    cols.push("repeat".into());
+    cols.push("tokens".into());
     cols.join("\t")
 }
 
@@ -143,14 +166,122 @@ pub fn page_url(manifest: &Value, id: &str, bytes: &[u8]) -> Option<String> {
         .or_else(|| wrapper_url(bytes))
 }
 
-fn clean(s: &str) -> String {
-    s.chars()
-        .map(|c| {
-            if matches!(c, '\t' | '\n' | '\r') {
-                ' '
-            } else {
-                c
+/// A page's tokens as the table and the page line give them, over the page's vocabulary:
+/// the gold's tokens are ids 0, 1, ... in the order they first appear in it, the blocks'
+/// other tokens the next ids, in the order they first appear.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct PageTokens {
+    /// The vocabulary's size.
+    pub vocab: usize,
+    /// The gold's count of each of its ids (0, 1, ...).
+    pub gold: Vec<u32>,
+    /// Per block, its (id, count) pairs in the order the tokens first appear in it.
+    pub blocks: Vec<Vec<(u32, u32)>>,
+}
+
+impl PageTokens {
+    /// The counts of `gold`'s and each block's tokens (`pith::lab::eval::metrics::tokens`).
+    pub fn new<'t>(gold: &'t [String], blocks: &'t [Vec<String>]) -> PageTokens {
+        let mut ids: HashMap<&'t str, u32> = HashMap::new();
+        let mut id = |t: &'t str| -> u32 {
+            let n = ids.len() as u32;
+            *ids.entry(t).or_insert(n)
+        };
+        let mut gold_counts: Vec<u32> = Vec::new();
+        for t in gold {
+            let i = id(t) as usize;
+            if i == gold_counts.len() {
+                gold_counts.push(0);
             }
+            gold_counts[i] += 1;
+        }
+        let blocks = blocks
+            .iter()
+            .map(|toks| {
+                let mut pairs: Vec<(u32, u32)> = Vec::new();
+                let mut at: HashMap<u32, usize> = HashMap::new();
+                for t in toks {
+                    let i = id(t);
+                    let k = *at.entry(i).or_insert_with(|| {
+                        pairs.push((i, 0));
+                        pairs.len() - 1
+                    });
+                    pairs[k].1 += 1;
+                }
+                pairs
+            })
+            .collect();
+        PageTokens {
+            vocab: ids.len(),
+            gold: gold_counts,
+            blocks,
+        }
+    }
+}
+
+/// A block's `tokens` cell: its `id:count` pairs separated by spaces.
+fn pairs_cell(pairs: &[(u32, u32)]) -> String {
+    let mut cell = String::new();
+    for (k, (id, count)) in pairs.iter().enumerate() {
+        if k > 0 {
+            cell.push(' ');
+        }
+        let _ = write!(cell, "{id}:{count}");
+    }
+    cell
+}
+
+/// Each block's repeat group: blocks with the same token sequence (at least one token) share
+/// a number, 0, 1, ... in the order their groups first appear; -1 for a block whose tokens no
+/// other block has.
+pub fn repeat_groups(blocks: &[Vec<String>]) -> Vec<i64> {
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut group_of: HashMap<&[String], usize> = HashMap::new();
+    for (i, toks) in blocks.iter().enumerate() {
+        if toks.is_empty() {
+            continue;
+        }
+        let g = *group_of.entry(toks.as_slice()).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[g].push(i);
+    }
+    let mut out = vec![-1; blocks.len()];
+    for (n, members) in groups.iter().filter(|g| g.len() > 1).enumerate() {
+        for &i in members {
+            out[i] = n as i64;
+        }
+    }
+    out
+}
+
+/// `[P, R, F1]` of a page's bag-of-words score, as the page line writes it.
+fn prf_json(s: &Prf) -> serde_json::Value {
+    serde_json::json!([s.precision, s.recall, s.f1])
+}
+
+/// Per tool with saved outputs for `gs`'s pages (the folders of `peers/<set>/` but `runs`,
+/// in name order), each page's bag-of-words score as `pith eval --pred` scores it; empty
+/// when the set has no such folder.
+fn peer_scores(peers: &Path, gs: &GoldSet) -> Vec<(String, HashMap<String, Prf>)> {
+    let Ok(entries) = std::fs::read_dir(peers.join(&gs.set)) else {
+        return Vec::new();
+    };
+    let mut dirs: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_dir() && p.file_name().is_some_and(|n| n != "runs"))
+        .collect();
+    dirs.sort();
+    dirs.into_iter()
+        .map(|dir| {
+            let sys = System::Pred(dir);
+            let scores = pith::eval::score_set(&gs.ds, &sys, 1)
+                .into_iter()
+                .filter_map(|p| Some((p.id, p.bow?)))
+                .collect();
+            (sys.name(), scores)
         })
         .collect()
 }
@@ -167,9 +298,15 @@ pub enum LabelRule {
     Share,
 }
 
-/// Writes the table to stdout and, with `pages`, the page lines there, blocks labelled
-/// against a gold text by `rule`.
-pub fn main(dirs: &[PathBuf], pages: Option<&Path>, rule: LabelRule) -> ExitCode {
+/// Writes the table to stdout and, with `pages`, the page lines there (with `peers`, the
+/// scores of the peers' saved outputs under that folder), blocks labelled against a gold text
+/// by `rule`.
+pub fn main(
+    dirs: &[PathBuf],
+    pages: Option<&Path>,
+    peers: Option<&Path>,
+    rule: LabelRule,
+) -> ExitCode {
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut page_out = match pages.map(std::fs::File::create).transpose() {
@@ -192,6 +329,10 @@ pub fn main(dirs: &[PathBuf], pages: Option<&Path>, rule: LabelRule) -> ExitCode
             }
         };
         let set = &gs.set;
+        let peer = match (&page_out, peers) {
+            (Some(_), Some(dir)) => Some(peer_scores(dir, &gs)),
+            _ => None,
+        };
         let (mut n_pages, mut n_blocks) = (0usize, 0usize);
         for id in &gs.ds.ids {
             let gold = gs.ds.gold(id);
@@ -230,6 +371,13 @@ pub fn main(dirs: &[PathBuf], pages: Option<&Path>, rule: LabelRule) -> ExitCode
             };
             let page_rows = rows::block_rows(&bytes, &opts, Some(labels)).ok();
             let blocks = page_rows.map(|p| p.blocks).unwrap_or_default();
+            // The tokens as the scorer counts them: the trainer scores selections of blocks,
+            // and keeps one block of each repeat group, by these alone.
+            let block_tokens: Vec<Vec<String>> =
+                blocks.iter().map(|b| metrics::tokens(&b.text)).collect();
+            let gold_tokens = gold.text.as_deref().map(metrics::tokens);
+            let toks = PageTokens::new(gold_tokens.as_deref().unwrap_or_default(), &block_tokens);
+            let repeats = repeat_groups(&block_tokens);
             for (i, b) in blocks.iter().enumerate() {
                 let label = match (b.gold, b.share) {
                     (Some(_), Some(share)) if rule == LabelRule::Share => share.to_string(),
@@ -256,15 +404,27 @@ pub fn main(dirs: &[PathBuf], pages: Option<&Path>, rule: LabelRule) -> ExitCode
                         let _ = write!(out, "\t{v}");
                     }
                 }
-                let _ = writeln!(out, "\t{}", clean(&b.text));
+                let _ = writeln!(out, "\t{}\t{}", repeats[i], pairs_cell(&toks.blocks[i]));
             }
             n_pages += 1;
             n_blocks += blocks.len();
             if let Some(po) = page_out.as_mut() {
-                let line = serde_json::json!({
+                let auto_tokens = metrics::tokens(&auto_text);
+                let scored = gold_tokens.as_ref().map(|g| metrics::bow(&auto_tokens, g));
+                let mut line = serde_json::json!({
                     "set": set, "page": id, "host": host, "type": ptype, "url": url,
-                    "blocks": blocks.len(), "gold": gold.text, "auto": auto_text,
+                    "blocks": blocks.len(), "vocab": toks.vocab,
+                    "gold": gold_tokens.as_ref().map(|_| &toks.gold),
+                    "gold_tokens": gold_tokens.as_ref().map(Vec::len),
+                    "auto": scored.as_ref().map(prf_json),
                 });
+                if let Some(peer) = &peer {
+                    let scores: serde_json::Map<String, serde_json::Value> = peer
+                        .iter()
+                        .filter_map(|(tool, by_id)| Some((tool.clone(), prf_json(by_id.get(id)?))))
+                        .collect();
+                    line["peers"] = serde_json::Value::Object(scores);
+                }
                 let _ = writeln!(po, "{line}");
             }
         }
@@ -297,7 +457,7 @@ mod tests {
     fn header_matches_rows() {
         let h = header();
         let cols = h.split('\t').count();
-        assert_eq!(cols, 8 + rows::N_FEATURES + 1);
+        assert_eq!(cols, 8 + rows::N_FEATURES + 2);
         let page = b"<html><body><div class=post><p>One two three, four five.</p>\
                      <p><a href=x>Home</a> <a href=y>About us</a></p></div></body></html>";
         let r = rows::block_rows(
@@ -314,5 +474,45 @@ mod tests {
         );
         assert_eq!(r.blocks[0].gold, Some(true));
         assert_eq!(r.blocks[1].gold, Some(false));
+    }
+
+    fn toks(s: &str) -> Vec<String> {
+        metrics::tokens(s)
+    }
+
+    #[test]
+    fn page_tokens_number_the_gold_first() {
+        let gold = toks("The cat, the hat.");
+        let blocks = [toks("A hat; a CAT"), toks("---"), toks("the dog")];
+        let t = PageTokens::new(&gold, &blocks);
+        // the 0, cat 1, hat 2; then a 3, dog 4.
+        assert_eq!(t.gold, [2, 1, 1]);
+        assert_eq!(t.vocab, 5);
+        assert_eq!(t.blocks[0], [(3, 2), (2, 1), (1, 1)]);
+        assert!(t.blocks[1].is_empty());
+        assert_eq!(t.blocks[2], [(0, 1), (4, 1)]);
+        assert_eq!(pairs_cell(&t.blocks[0]), "3:2 2:1 1:1");
+        assert_eq!(pairs_cell(&t.blocks[1]), "");
+        // No gold (snippet pages): the blocks' tokens alone.
+        let t = PageTokens::new(&[], &blocks);
+        assert_eq!((t.vocab, t.gold.len()), (5, 0));
+        assert_eq!(t.blocks[0], [(0, 2), (1, 1), (2, 1)]);
+    }
+
+    #[test]
+    fn repeats_are_equal_token_sequences() {
+        let blocks = [
+            toks("Share this"),
+            toks("Body text."),
+            toks("share -- THIS!"),
+            toks("this share"),
+            toks("***"),
+            toks("..."),
+            toks("Body text"),
+            toks("Share this"),
+        ];
+        // Empty blocks repeat nothing; the same words in another order are another text.
+        assert_eq!(repeat_groups(&blocks), [0, 1, 0, -1, -1, -1, 1, 0]);
+        assert!(repeat_groups(&[]).is_empty());
     }
 }

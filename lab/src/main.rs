@@ -14,8 +14,8 @@ use pith_lab::{blocks, pages, rules, sites};
 /// msv_big9-style data (DIR/<site>/<year>/{html,gold}); `eval-clusters DIR` scores TEXT-MDL
 /// clustering against sites and site-years; `eval-detectors DIR` scores tmpl-dom and tmpl-text;
 /// `eval-links [WARC...]` scores link-based templates on generated sites and reports what they
-/// find in the crawls given; `blocks SET_DIR... [--pages FILE]` writes the block table (TSV on
-/// stdout) a learned block model trains on; `pages SET_DIR...` writes the page table (TSV on
+/// find in the crawls given; `blocks SET_DIR... [--pages FILE [--peers DIR]]` writes the block
+/// table (TSV on stdout) a learned block model trains on; `pages SET_DIR...` writes the page table (TSV on
 /// stdout) the page-type and confidence models train on; `rules SET_DIR... [--off RULE,...]`
 /// writes each page's F1 with each of `auto`'s rules switched off (TSV on stdout).
 #[derive(FromArgs, Debug)]
@@ -41,9 +41,15 @@ struct Args {
     #[argh(option, default = "links::Params::default().t")]
     votes: usize,
 
-    /// blocks: also write one JSON line per page (gold text, auto's output) to this file
+    /// blocks: also write one JSON line per page (the gold's token counts, auto's score) to
+    /// this file
     #[argh(option)]
     pages: Option<PathBuf>,
+
+    /// blocks: with --pages, also score the peers' saved outputs in DIR/<set>/<tool>/<id>.txt
+    /// into the page lines, as `pith eval --pred` scores them
+    #[argh(option)]
+    peers: Option<PathBuf>,
 
     /// blocks: label against the gold's word pairs counted, each claimed by one block, longest
     /// blocks first (measured, not the shipped model's labels: docs/research-log.md)
@@ -101,7 +107,11 @@ fn main() -> ExitCode {
                 (false, true) => blocks::LabelRule::Share,
                 (false, false) => blocks::LabelRule::Block,
             };
-            blocks::main(&a.paths, a.pages.as_deref(), rule)
+            if a.peers.is_some() && a.pages.is_none() {
+                eprintln!("pith-lab blocks: --peers writes into the page lines; give --pages too");
+                return ExitCode::from(2);
+            }
+            blocks::main(&a.paths, a.pages.as_deref(), a.peers.as_deref(), rule)
         }
         ("pages", Some(_)) => pages::main(&a.paths, a.candidates),
         ("rules", Some(_)) => rules::main(&a.paths, a.off.as_deref(), &a.comments),

@@ -1,21 +1,26 @@
 #!/usr/bin/env python3
 """Cross-validated block model: does a learned block model beat `auto`?
 
-Reads the block table of `pith-lab blocks` (TSV) and its page lines (`--pages` JSONL: gold text
-and `auto`'s real output), then:
+Reads the block table of `pith-lab blocks` (TSV: per block its features, its tokens as `id:count`
+pairs over the page's vocabulary and its repeat group) and its page lines (`--pages` JSONL: the
+gold's token counts, and the scores of `auto`'s real output and, with `--peers`, of the peers'
+saved outputs), then:
 
 - host-grouped 5-fold CV on wcxb_train (GroupKFold by host: no host in two folds);
 - leave-one-set-out (LOSO) over the sets in the table (train on all the others); a set with
-  snippet gold only (trafilatura_eval: page lines without a gold text) gives training rows in
+  snippet gold only (trafilatura_eval: page lines whose gold is null) gives training rows in
   every part and is held out in none, since it has no gold text to score a page against
   (`pith eval` scores the shipped model, trained without it, on its snippets);
 
-and for every held-out page selects the blocks with predicted p >= threshold, joins their text,
-and scores bag-of-words F1 against the gold exactly as `pith eval` does (src/eval/metrics.rs,
-shared/peers/README.md): tokens = lower-cased Unicode \\w+ runs, multiset overlap; P averaged
-over pages with output, R over pages with gold, F1 per page (empty output = 0) over all pages.
-`auto` (its real output) and trafilatura (its saved outputs under shared/peers) are scored by
-the same function on the same pages.
+and for every held-out page selects the blocks with predicted p >= threshold, adds up their
+token counts and scores bag-of-words F1 against the gold's as `pith eval` does
+(src/eval/metrics.rs, shared/peers/README.md): multiset overlap, P averaged over pages with
+output, R over pages with gold, F1 per page (empty output = 0) over all pages. The trainer
+tokenizes nothing: `pith-lab blocks` counts every block's and every gold's tokens with the
+scorer's own tokenizer (`pith::eval::metrics::tokens`) and groups the blocks that repeat one
+another; `prf` below is only the scorer's arithmetic on those counts. `auto` (its real output)
+and trafilatura (its saved outputs under shared/peers) are scored by the library itself on the
+same pages (the page lines' `auto` and `peers`, `pith::eval::metrics::bow`).
 
 The threshold is chosen inside the training part only: an inner host-grouped 2-fold CV over the
 training pages gives out-of-fold block probabilities, and the threshold of the grid that
@@ -23,17 +28,16 @@ maximises their mean page F1 is kept; the model is then refit on the whole train
 Nothing is chosen on held-out pages. Deterministic: fixed seeds, `deterministic=True`,
 `force_row_wise`, 2 threads.
 
-Usage: train.py BLOCKS.tsv PAGES.jsonl [--peers DIR] [--out DIR]
+Usage: train.py BLOCKS.tsv PAGES.jsonl [--out DIR]; every run but `--model` needs page lines
+written with `pith-lab blocks --pages FILE --peers DIR` (trafilatura's scores).
 Writes OUT/results.md (tables), OUT/per_page.tsv (with --cv-only too), OUT/model.txt (trained on
 every set) and prints the tables.
 """
 
 import argparse
-import collections
 import hashlib
 import json
 import os
-import re
 import struct
 import sys
 import time
@@ -50,7 +54,7 @@ from common import (DETERMINISTIC, THREADS, forest_entry, forest_of, host_folds,
 # fraction of the page's expected best F1 (the default; see page_best).
 GRID = np.round(np.arange(0.10, 0.901, 0.05), 2)
 SCALED_GRID = np.round(np.arange(0.10, 1.501, 0.05), 2)
-META = ["set", "page", "host", "type", "block", "label", "tag", "parent_tag", "text"]
+META = ["set", "page", "host", "type", "block", "label", "tag", "parent_tag", "repeat", "tokens"]
 PARAMS = dict(
     objective="binary",
     learning_rate=0.15,
@@ -66,16 +70,12 @@ PARAMS = dict(
     **DETERMINISTIC,
 )
 ROUNDS = 100
-WORD = re.compile(r"\w+")
-
-
-def tokens(text):
-    """The scorer's tokens: Python's re.findall(r"\\w+", text.lower())."""
-    return WORD.findall(text.lower())
 
 
 def prf(common, pred, gold):
-    """(P or None, R or None, F1) as src/eval/metrics.rs's prf."""
+    """(P or None, R or None, F1) of `common` matched tokens of `pred` predicted and `gold` gold
+    tokens: the arithmetic of src/eval/metrics.rs's prf, mirrored (the counts come from the
+    library's tokenizer, through the block table)."""
     p = common / pred if pred > 0 else None
     r = common / gold if gold > 0 else None
     if p is not None and r is not None:
@@ -85,12 +85,6 @@ def prf(common, pred, gold):
     else:
         f = 0.0
     return p, r, f
-
-
-def bow_text(pred_text, gold_counter, gold_n):
-    pc = collections.Counter(tokens(pred_text))
-    common = sum(min(c, gold_counter.get(t, 0)) for t, c in pc.items())
-    return prf(common, sum(pc.values()), gold_n)
 
 
 def summary(scores):
@@ -146,21 +140,31 @@ def hysteresis(sel, seed, gap):
 # That was the library's first rule. Since issue 42 the library keeps the repeats the content
 # makes (a refrain, a notice printed twice) and drops only a region rendered again, judged on
 # the tree (extract::repeats); blocks carry no tree here, so the trainer still scores its
-# thresholds with the first rule (docs/research-log.md, "Repeats the content makes").
-# --keep-repeats measures the selection without it.
+# thresholds with the first rule (docs/research-log.md, "Repeats the content makes"), on the
+# groups the block table's `repeat` column gives (`pith-lab blocks`: blocks of the same tokens,
+# at least one). --keep-repeats measures the selection without it.
 REPEATS = {"once": True}
 
 
-def repeat_groups(texts, exempt):
-    """A page's blocks of the same words (lower-cased tokens, at least one), for the groups of
-    two or more: (their positions in block order, whether each is `exempt`: in a table,
-    preformatted text or a figure)."""
-    groups = collections.defaultdict(list)
-    for i, t in enumerate(texts):
-        k = " ".join(tokens(t))
-        if k:
-            groups[k].append(i)
-    return [(np.array(v), exempt[v]) for v in groups.values() if len(v) > 1]
+def repeat_groups(groups, exempt):
+    """A page's repeat groups from its blocks' `repeat` column (the group's number, -1 for none):
+    (their positions in block order, whether each is `exempt`: in a table, preformatted text or
+    a figure), in the groups' order."""
+    pos = np.flatnonzero(groups >= 0)
+    if len(pos) == 0:
+        return []
+    order = pos[np.argsort(groups[pos], kind="stable")]
+    return [(v, exempt[v]) for v in np.split(order, np.flatnonzero(np.diff(groups[order])) + 1)]
+
+
+def token_pairs(cells):
+    """The block table's `tokens` cells (`id:count` pairs separated by spaces) as flat arrays:
+    every pair's id and count, and per row where its pairs start (one more entry at the end)."""
+    n = np.fromiter((c.count(":") for c in cells), dtype=np.int64, count=len(cells))
+    flat = np.fromstring(" ".join(cells).replace(":", " "), dtype=np.int64, sep=" ")
+    if len(flat) != 2 * n.sum():
+        raise SystemExit("the block table's tokens column is not `id:count` pairs")
+    return flat[0::2], flat[1::2], np.r_[0, np.cumsum(n)]
 
 
 def keep_once(sel, groups):
@@ -180,37 +184,33 @@ def keep_once(sel, groups):
 
 class PageBank:
     """Per page: a blocks x vocabulary count matrix and the gold counts, so a threshold's
-    selection is scored by one sparse product."""
+    selection is scored by one sparse product. The counts are the table's (`tokens`: ids over
+    the page's vocabulary, the gold's tokens first) and the page line's (`gold`)."""
 
     def __init__(self, df, pages):
         self.pages = {}
         self.repeats = {}
         # Pages with a gold text; a page with snippet gold only (trafilatura_eval) gives
         # training rows and is never scored.
-        self.gold_n = {k: len(tokens(p["gold"])) for k, p in pages.items() if p["gold"] is not None}
+        self.gold_n = {k: p["gold_tokens"] for k, p in pages.items() if p["gold"] is not None}
+        ids, counts, start = token_pairs(df["tokens"].values)
+        exempt = (df["in_table"].values > 0) | (df["in_pre"].values > 0) | (df["in_figure"].values > 0)
+        repeat = df["repeat"].values.astype(np.int64)
         for (s, pid), g in df.groupby(["set", "page"], sort=False):
             info = pages[(s, pid)]
             if info["gold"] is None:
                 continue
-            gold = collections.Counter(tokens(info["gold"]))
-            vocab = {t: i for i, t in enumerate(gold)}
-            rows, cols, vals = [], [], []
-            for r, text in enumerate(g["text"].values):
-                for t, c in collections.Counter(tokens(text)).items():
-                    j = vocab.setdefault(t, len(vocab))
-                    rows.append(r)
-                    cols.append(j)
-                    vals.append(c)
+            # A page's rows are contiguous (main checks it).
+            a, b = g.index.values[0], g.index.values[-1] + 1
+            lo, hi = start[a], start[b]
             m = sparse.csr_matrix(
-                (np.array(vals, dtype=np.float64), (rows, cols)), shape=(len(g), len(vocab))
+                (counts[lo:hi].astype(np.float64), ids[lo:hi], start[a : b + 1] - lo),
+                shape=(b - a, info["vocab"]),
             )
-            gv = np.zeros(len(vocab))
-            gv[: len(gold)] = list(gold.values())
+            gv = np.zeros(info["vocab"])
+            gv[: len(info["gold"])] = info["gold"]
             self.pages[(s, pid)] = (g.index.values, m, gv)
-            self.repeats[(s, pid)] = repeat_groups(
-                g["text"].values,
-                (g["in_table"].values > 0) | (g["in_pre"].values > 0) | (g["in_figure"].values > 0),
-            )
+            self.repeats[(s, pid)] = repeat_groups(repeat[a:b], exempt[a:b])
 
     def scored(self, key):
         """Whether the page has a gold text to be scored against."""
@@ -745,7 +745,6 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("blocks")
     ap.add_argument("pages")
-    ap.add_argument("--peers", default="../shared/peers")
     ap.add_argument("--out", default="target/train")
     ap.add_argument("--drop", action="append", default=[],
                     help="leave out the features whose name starts with this (an ablation; repeatable)")
@@ -823,7 +822,7 @@ def main():
     t0 = time.time()
     df = read_table(
         a.blocks,
-        {"set": str, "page": str, "host": str, "type": str, "tag": str, "parent_tag": str, "text": str},
+        {"set": str, "page": str, "host": str, "type": str, "tag": str, "parent_tag": str, "tokens": str},
     )
     if a.page_columns:
         # Page-level columns (e.g. out-of-fold page-type probabilities) joined to every block
@@ -839,6 +838,9 @@ def main():
         for line in f:
             p = json.loads(line)
             pages[(p["set"], p["page"])] = p
+    if not a.model and not all("peers" in p for p in pages.values()):
+        raise SystemExit(f"{a.pages}: no peers' scores in the page lines; write them with "
+                         "`pith-lab blocks ... --pages FILE --peers DIR` (../shared/peers)")
     # Labels between 0 and 1 (`pith-lab blocks --label-share`, the shipped table: a block's
     # share of word pairs in the gold) are fitted by cross-entropy; a table of 0 and 1 (the
     # per-block rule thresholded, --counted-pairs) by the binary log loss, as it was measured.
@@ -870,23 +872,20 @@ def main():
               f"({time.time() - t0:.0f} s)", file=sys.stderr)
         return
 
-    gold_c = {k: collections.Counter(tokens(p["gold"])) for k, p in pages.items() if bank.scored(k)}
+    def auto_score(key):
+        """(P, R, F1) of `auto`'s real output, as the library scored it (the page line)."""
+        return tuple(pages[key]["auto"])
 
-    def score_text(key, text):
-        g = gold_c[key]
-        return bow_text(text, g, sum(g.values()))
+    def peer_score(key, tool):
+        """(P, R, F1) of a peer's saved output, as the library scored it; a set without the
+        tool's outputs scores as empty outputs (the reference scorer's rule for a missing
+        one)."""
+        s = pages[key]["peers"].get(tool)
+        return tuple(s) if s is not None else prf(0, 0, bank.gold_n[key])
 
     if a.robust_sets:
         ROBUST["on"] = True
-        ROBUST["auto"] = {k: score_text(k, p["auto"])[2] for k, p in pages.items() if bank.scored(k)}
-
-    def peer_text(key, tool):
-        path = os.path.join(a.peers, key[0], tool, f"{key[1]}.txt")
-        try:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                return f.read()
-        except OSError:
-            return ""  # a missing prediction is an empty one (reference scorer rule)
+        ROBUST["auto"] = {k: auto_score(k)[2] for k in pages if bank.scored(k)}
 
     # The labels' own ceiling: every block labelled content (a share of at least one half),
     # nothing else.
@@ -909,16 +908,16 @@ def main():
             kept = df["auto_kept"].values > 0
             scale = page_best(df, prob)
             if CHOOSER["on"]:
-                chooser = fit_chooser(df, bank, oof, tr, thr, lambda k: score_text(k, pages[k]["auto"]))
+                chooser = fit_chooser(df, bank, oof, tr, thr, auto_score)
             for k in test_pages[name]:
-                au = score_text(k, pages[k]["auto"])
+                au = auto_score(k)
                 ms = bank.selected(k, prob, kept, thr, scale, au)
                 if CHOOSER["on"] and k in bank.pages:
                     f = chooser_features(df, prob, kept, scale, thr, bank.pages[k][0])
                     if chooser.predict(np.array([f]), num_threads=THREADS)[0] <= 0:
                         ms = au
                         chose_auto[protocol] = chose_auto.get(protocol, 0) + 1
-                tf = score_text(k, peer_text(k, "trafilatura"))
+                tf = peer_score(k, "trafilatura")
                 p = pages[k]
                 orc = bank.scores(k, oracle, [0.5])[0]
                 # The confidence `--algo model` reports: the page's F*, its best expected F1
