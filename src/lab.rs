@@ -142,17 +142,6 @@ pub mod text {
     pub use crate::text::tokens;
 }
 
-pub use crate::decode::Charset;
-pub use crate::extract::auto::Mode;
-pub use crate::extract::{Algo, AlgoOptions, AnyAlgo, SiteAlgo, SiteParams};
-pub use crate::files::FileError;
-pub use crate::input::{Framing, Input};
-pub use crate::names::UnknownName;
-pub use crate::output::{Format, Image, RenderOptions};
-pub use crate::page::metadata::lang_tag;
-pub use crate::page::model::PageType;
-pub use crate::page::{Context, Error, Extracted, Options, extract_with};
-
 /// `auto`'s rules in `rules` switched off, to measure what each is worth (`pith-lab rules`).
 pub fn without_rules(
     mut opts: crate::extract::AlgoOptions,
