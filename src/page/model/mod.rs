@@ -429,12 +429,39 @@ struct TextCount {
 
 impl TextCount {
     fn add(&mut self, s: &str) {
-        // Most text is ASCII: its bytes are its characters, with no UTF-8 to decode.
+        // Most text is ASCII: its bytes are its characters, with no UTF-8 to decode, and
+        // without a `$` (the one ASCII currency sign) it has no price to look around for.
         if s.is_ascii() {
-            self.add_chars(s.bytes().map(char::from));
+            if memchr::memchr(b'$', s.as_bytes()).is_none() {
+                self.add_ascii(s.as_bytes());
+            } else {
+                self.add_chars(s.bytes().map(char::from));
+            }
         } else {
             self.add_chars(s.chars());
         }
+    }
+
+    /// [`TextCount::add_chars`] on ASCII text without a currency sign, where a price cannot
+    /// occur: each count a sum over the bytes and the byte before (a blank before the
+    /// first), with no branch, as the loop there counts them.
+    fn add_ascii(&mut self, s: &[u8]) {
+        let (mut chars, mut words, mut stops, mut digits, mut commas) = (0u64, 0u64, 0, 0, 0);
+        let mut prev = b' ';
+        for &c in s {
+            let blank = c <= b' ';
+            chars += u64::from(!blank);
+            words += u64::from(!blank & (prev <= b' '));
+            stops += u64::from(blank & matches!(prev, b'.' | b'!' | b'?'));
+            digits += u64::from(c.is_ascii_digit());
+            commas += u64::from(c == b',');
+            prev = c;
+        }
+        self.chars += chars;
+        self.words += words;
+        self.stops += stops;
+        self.digits += digits;
+        self.commas += commas;
     }
 
     #[inline(always)]
@@ -745,7 +772,28 @@ pub(crate) fn features(
         w.heading_chars,
     ]);
     f.extend(w.counts);
-    let output_lines = text.lines().filter(|l| !l.trim().is_empty()).count() as f64;
+    // Non-blank output lines: how many, their characters, how many long and paragraph-long
+    // (counted, not collected: a page of many short lines holds no list of them).
+    let (mut lines, mut line_chars, mut long, mut paragraphs) = (0usize, 0usize, 0usize, 0usize);
+    let (mut longest, mut paragraph_chars) = (0usize, 0usize);
+    for line in text.lines() {
+        let line = line.trim();
+        let n = if line.is_ascii() {
+            line.len()
+        } else {
+            line.chars().count()
+        };
+        if n > 0 {
+            lines += 1;
+            line_chars += n;
+            long += usize::from(n >= LONG_LINE);
+            paragraphs += usize::from(n >= PARAGRAPH_LINE);
+            longest = longest.max(n);
+            if n >= PARAGRAPH_LINE {
+                paragraph_chars += n;
+            }
+        }
+    }
     let title = doc.title();
     let title_chars = title.as_ref().map_or(0, |t| t.chars().count()) as f64;
     let url = url
@@ -760,7 +808,7 @@ pub(crate) fn features(
         ratio(w.kept_link, w.kept_chars),
         w.kept_nodes,
         text.chars().count() as f64,
-        output_lines,
+        lines as f64,
         title_chars,
         w.ld.len() as f64,
         f64::from(u8::from(w.og_type.is_some())),
@@ -774,22 +822,6 @@ pub(crate) fn features(
         ratio(w.all.commas as f64, w.all.words as f64),
     ]);
     f.extend(w.in_region.iter().map(|&c| ratio(c, w.all.chars as f64)));
-    // Non-blank output lines: how many, their characters, how many long and paragraph-long
-    // (counted, not collected: a page of many short lines holds no list of them).
-    let (mut lines, mut line_chars, mut long, mut paragraphs) = (0usize, 0usize, 0usize, 0usize);
-    let (mut longest, mut paragraph_chars) = (0usize, 0usize);
-    for n in text.lines().map(|l| l.trim().chars().count()) {
-        if n > 0 {
-            lines += 1;
-            line_chars += n;
-            long += usize::from(n >= LONG_LINE);
-            paragraphs += usize::from(n >= PARAGRAPH_LINE);
-            longest = longest.max(n);
-            if n >= PARAGRAPH_LINE {
-                paragraph_chars += n;
-            }
-        }
-    }
     f.extend([
         ratio(line_chars as f64, lines as f64),
         ratio(long as f64, lines as f64),
@@ -899,6 +931,38 @@ pub fn confidence(features: &Features) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ascii_text_is_counted_as_the_character_loop_counts_it() {
+        let counts = |t: &TextCount| (t.chars, t.words, t.digits, t.prices, t.stops, t.commas);
+        // Every pair of the bytes that matter, and texts of them in a row (xorshift picks).
+        let bytes = b" \t\n\x0b\x01\x7f.!?,;:09aZ-";
+        let mut texts: Vec<Vec<u8>> = Vec::new();
+        for &a in bytes {
+            for &b in bytes {
+                texts.push(vec![a, b]);
+            }
+        }
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for len in 0..400 {
+            let text = (0..len % 40)
+                .map(|_| bytes[(crate::hash::xorshift64(&mut x) % bytes.len() as u64) as usize])
+                .collect();
+            texts.push(text);
+        }
+        texts.push(b"It rose 12%. Then, at 3 p.m., it fell!  Why? 4,5".to_vec());
+        for text in &texts {
+            let (mut fast, mut slow) = (TextCount::default(), TextCount::default());
+            fast.add_ascii(text);
+            slow.add_chars(text.iter().map(|&b| char::from(b)));
+            assert_eq!(
+                counts(&fast),
+                counts(&slow),
+                "{:?}",
+                String::from_utf8_lossy(text)
+            );
+        }
+    }
 
     #[test]
     fn names_match_the_features() {
