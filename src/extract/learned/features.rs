@@ -298,12 +298,21 @@ fn text_numbers(b: &Block, o: &Own) -> [f32; 8] {
     // Digits, commas and sentence stops in one pass over the text (ASCII bytes are
     // counted as bytes; the full-width marks are the only others that count).
     let (mut digits, mut commas, mut stops) = (0u32, 0u32, 0u32);
-    for c in o.text.chars() {
-        match c {
-            '0'..='9' => digits += 1,
-            ',' | '，' | '、' => commas += 1,
-            '.' | '!' | '?' | '。' | '！' | '？' => stops += 1,
-            _ => {}
+    if o.text.is_ascii() {
+        // Sums over the bytes, with no character to decode and no branch.
+        for &b in o.text.as_bytes() {
+            digits += u32::from(b.is_ascii_digit());
+            commas += u32::from(b == b',');
+            stops += u32::from(matches!(b, b'.' | b'!' | b'?'));
+        }
+    } else {
+        for c in o.text.chars() {
+            match c {
+                '0'..='9' => digits += 1,
+                ',' | '，' | '、' => commas += 1,
+                '.' | '!' | '?' | '。' | '！' | '？' => stops += 1,
+                _ => {}
+            }
         }
     }
     let digits = digits as f32;
