@@ -102,7 +102,10 @@ pub mod output {
     }
 }
 pub mod page {
-    pub use crate::page::{Context, Options, decode_page, extract, extract_buffer, extract_with};
+    pub use crate::page::{
+        Context, Options, decode_page, element_budget, extract, extract_buffer, extract_with,
+        markup,
+    };
     pub mod model {
         pub use crate::page::model::{
             N_FEATURES, PageType, confidence, feature_names, model, type_probs,

@@ -97,7 +97,7 @@ struct Args {
     #[argh(option, short = 'j', arg_name = "N")]
     jobs: Option<usize>,
 
-    /// the record limit: largest record accepted, in bytes after decompression (default 64 MiB); larger ones are reported ("over the record limit") and skipped
+    /// the record limit: largest record accepted, in bytes after decompression (default 64 MiB); larger ones are reported ("over the record limit") and skipped; a page is also held to its element budget (96 Ki units of markup, or one per 256 bytes of a page over 24 MiB), which follows the page's size, not this limit
     #[argh(
         option,
         default = "pith::input::DEFAULT_MAX_RECORD",

@@ -184,16 +184,28 @@ fn ran(algo: Algo, judged: &Option<extract::learned::Judgement>) -> &'static str
     }
 }
 
-/// The most markup a page may have, as [`markup`] counts it: 4 Mi (the default record limit,
-/// 64 MiB, over 16), or one per 16 bytes of a larger page (a raised limit). A page of mostly
-/// tags costs 40-70 bytes of memory a unit (node, per-element statistics of `auto`, output),
-/// so the budget holds one page's extraction to about 300 MB however dense its markup, and
-/// near 5x a page larger than 64 MiB (8 M `<br>` took 372 MB for 32 MB before it). Real
-/// pages have one unit per 30-60 bytes; the most any page of `../shared/data` has is 25 K.
-/// A page read in another encoding than UTF-8 (UTF-16, a legacy charset) is counted in its
-/// UTF-8 copy, against the budget of its own size.
-pub(crate) fn element_budget(page_bytes: usize) -> u64 {
-    (4u64 << 20).max(page_bytes as u64 / 16)
+/// The most markup a page may have, as [`markup`] counts it: 96 Ki units, or one per 256
+/// bytes of a page over 24 MiB. Held to 4x a page of 16 MB or more (the binary's peak resident
+/// memory, its own 10 MB included), whatever the shape of its markup:
+/// - a unit costs up to about 70 bytes while the page is extracted (tree node, `auto`'s
+///   per-element statistics, the block model's per-node arrays: 68 bytes a `<br>` under the
+///   default, 59 a `<p>x` under the rules, 30-35 a comment or an end tag after text);
+/// - the rest of the page, if text, costs up to 3x its size under the default (the page, the
+///   output and the rules' text the page models read; 2x under the rules), so a 16 MB page
+///   of text alone peaks at 3.65x with the binary's 10 MB.
+///
+/// That leaves 0.35x of a 16 MB page, 5.6 MB, about 80 K units at 70 bytes (the 96 Ki of
+/// the floor cost less: they replace text): 16 MB pages sitting at the budget peaked at
+/// 3.62-3.88x under the default, 3.0x at most under the rules and `danag`, and 24 MB ones at
+/// 3.6x (`cli/tests/memory_budget.rs`); one unit per 256 bytes keeps larger pages further
+/// under (the binary's share shrinks). The floor also lets any page of up to 96 Ki units
+/// through whatever its size: the most any page of `../shared/data` has is 60 K (a forum page
+/// of 1.2 MB in its WARC samples, one per 20 bytes), ordinary pages one per 30-60 bytes; a
+/// page over 24 MiB needs one per 256 bytes. A page read in another encoding than UTF-8
+/// (UTF-16, a legacy charset) is counted in its UTF-8 copy, against the budget of its own
+/// size.
+pub fn element_budget(page_bytes: usize) -> u64 {
+    (96u64 << 10).max(page_bytes as u64 / 256)
 }
 
 /// The page's markup, an upper bound on the nodes a parse gives beyond those of its elements'
@@ -201,7 +213,7 @@ pub(crate) fn element_budget(page_bytes: usize) -> u64 {
 /// processing instruction: each splits the text around it into two nodes), and every `</`
 /// right after text (an end tag that may close nothing, and so split the text: `x</b>`; one
 /// right after a tag, as in `</div></div>`, does not). Counted at memchr speed.
-pub(crate) fn markup(bytes: &[u8]) -> u64 {
+pub fn markup(bytes: &[u8]) -> u64 {
     memchr::memchr_iter(b'<', bytes)
         .filter(|&i| match bytes.get(i + 1) {
             Some(b) if b.is_ascii_alphabetic() => true,

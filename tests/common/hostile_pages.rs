@@ -64,3 +64,48 @@ pub fn html_case(name: &str, size: usize) -> Vec<u8> {
         _ => panic!("unknown case {name}"),
     }
 }
+
+/// Issue 43's pages of dense markup, by the shape repeated: one unit of markup each as
+/// `pith::lab::page::markup` counts it (`<b>x</b>` two), `<div>` nested and never closed,
+/// and `<p>x` in UTF-16.
+pub const DENSE_SHAPES: &[&str] = &[
+    "<p>x",
+    "<br>",
+    "<b>x</b>",
+    "x</b>",
+    "x<!---->",
+    "<div>",
+    "utf16 <p>x",
+];
+
+/// A page of about `size` bytes with `units` units of markup (`pith::lab::page::markup`, in
+/// the UTF-8 copy of a UTF-16 page; `units` rounded up to a whole `<b>x</b>`): the article, a
+/// paragraph of plain words filling the page, then `shape` repeated.
+pub fn dense_case(shape: &str, size: usize, units: u64) -> Vec<u8> {
+    let (unit, utf16) = match shape.strip_prefix("utf16 ") {
+        Some(unit) => (unit, true),
+        None => (shape, false),
+    };
+    let build = |reps: usize, words: usize| {
+        let filler = "lorem ipsum dolor sit amet ".repeat(words / 27 + 1);
+        page(&format!(
+            "{}<p>{}</p>{}",
+            article(),
+            &filler[..words],
+            unit.repeat(reps)
+        ))
+    };
+    let per = pith::lab::page::markup(unit.repeat(2).as_bytes()) / 2;
+    let fixed = pith::lab::page::markup(build(1, 1).as_bytes()) - per;
+    let reps = units.saturating_sub(fixed).div_ceil(per) as usize;
+    // A UTF-16 page has two bytes a character.
+    let chars = if utf16 { size / 2 } else { size };
+    let html = build(reps, chars.saturating_sub(build(reps, 0).len()));
+    if utf16 {
+        let mut b = vec![0xff, 0xfe];
+        b.extend(html.encode_utf16().flat_map(u16::to_le_bytes));
+        b
+    } else {
+        html.into_bytes()
+    }
+}

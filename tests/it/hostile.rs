@@ -41,6 +41,17 @@ fn markers_with(bytes: &[u8], algo: Algo, keep_repeats: bool) -> usize {
     }
 }
 
+/// Whether the page is refused as too dense (`pith::Error::TooDense`) under every algorithm:
+/// a page of more markup than its element budget costs one error and about its own size.
+fn refused_as_too_dense(bytes: &[u8]) -> bool {
+    Algo::ALL.iter().all(|&algo| {
+        matches!(
+            pith::extract(bytes, None, &pith::Options::new(algo)),
+            Err(pith::Error::TooDense { elements, budget }) if elements > budget
+        )
+    })
+}
+
 /// Bytes 0x80..=0xFF: not UTF-8, read as windows-1252 by detection.
 fn junk(n: usize) -> Vec<u8> {
     (0..n).map(|i| 0x80 | (i as u8 & 0x7f)).collect()
@@ -104,35 +115,50 @@ fn parse_counts(text: &str) -> (usize, usize) {
 
 #[test]
 fn a_million_deep_nesting() {
-    let n = 1_000_000;
-    let html = format!(
-        "{}<article>{}</article>{}",
-        "<div>".repeat(n),
-        article(),
-        "</div>".repeat(n)
-    );
+    let deep = |n: usize| {
+        format!(
+            "{}<article>{}</article>{}",
+            "<div>".repeat(n),
+            article(),
+            "</div>".repeat(n)
+        )
+    };
+    // A million start tags in 11 MB: over the element budget (one per 256 bytes, 96 Ki at
+    // least), refused; the tree stays linear all the same.
+    let html = deep(1_000_000);
+    assert!(refused_as_too_dense(html.as_bytes()));
     // Only the divs up to the depth limit have nodes; the article and its paragraphs, nested
     // beyond it, have none, but each paragraph's end tag leaves a boundary marker after its
     // text (`tree::Builder::mark_boundary`), so the six paragraphs are still six lines.
     let (elements, _) = parse_counts(&html);
     assert_eq!(elements, MAX_DEPTH as usize + 6);
+    // 90,000 deep, under the budget: extracted.
+    let html = deep(90_000);
+    assert_eq!(parse_counts(&html).0, MAX_DEPTH as usize + 6);
     assert_eq!(markers(html.as_bytes(), Algo::Rules), 6);
 }
 
 #[test]
 fn a_million_unclosed_elements_then_stray_end_tags() {
     // Every `</li>` and `</span>` closes nothing and must not search a million open elements.
-    let n = 300_000;
-    let html = format!(
-        "<ul><li>{}{}{}",
-        "<b>".repeat(n),
-        "</span></li>".repeat(n),
-        article()
-    );
+    let page = |n: usize| {
+        format!(
+            "<ul><li>{}{}{}",
+            "<b>".repeat(n),
+            "</span></li>".repeat(n),
+            article()
+        )
+    };
+    // 300,000 `<b>` in 4.5 MB: over the element budget, refused; the tree stays linear.
+    let html = page(300_000);
+    assert!(refused_as_too_dense(html.as_bytes()));
     // The <ul>, the <li> and the <b>s up to the depth limit, then the article: the first
     // `</li>` closed all the rest.
     let (elements, _) = parse_counts(&html);
     assert_eq!(elements, MAX_DEPTH as usize + 6);
+    // 90,000, under the budget: extracted.
+    let html = page(90_000);
+    assert_eq!(parse_counts(&html).0, MAX_DEPTH as usize + 6);
     assert_eq!(markers(html.as_bytes(), Algo::Rules), 6);
 }
 
@@ -145,9 +171,16 @@ fn a_million_attributes_on_one_tag() {
 
 #[test]
 fn a_long_single_line() {
-    // 16 MB on one line: paragraphs without a newline between them.
+    // Paragraphs without a newline between them: four units of markup in 72 bytes.
     let para = "<p>Paragraph of text with a <a href=/l>link</a> and more words here.</p>";
-    let html = page(&(article() + &para.repeat(16_000_000 / para.len())));
+    let line = |bytes: usize| page(&(article() + &para.repeat(bytes / para.len())));
+    // 16 MB on one line: 890,000 units, over the element budget (62,500 at one per 256 bytes,
+    // 96 Ki at least), refused.
+    let html = line(16_000_000);
+    assert!(!html.contains('\n'));
+    assert!(refused_as_too_dense(html.as_bytes()));
+    // 1.5 MB on one line (83,000 units): extracted.
+    let html = line(1_500_000);
     assert!(!html.contains('\n'));
     assert_eq!(markers(html.as_bytes(), Algo::Rules), 6);
     assert_eq!(markers(html.as_bytes(), Algo::DanagLines), 6);
@@ -171,7 +204,8 @@ fn lt_and_tag_openers_without_ends() {
     for unit in [
         "<a", "</", "<!--", "<!", "<?", "<a b='", "<script>", "<p", "&#",
     ] {
-        let html = unit.repeat(500_000 / unit.len());
+        // 180 KB: at most 90,000 openers, under the element budget (96 Ki).
+        let html = unit.repeat(180_000 / unit.len());
         for &algo in Algo::ALL {
             let opts = pith::Options::new(algo);
             let e = pith::extract(html.as_bytes(), None, &opts)
@@ -187,6 +221,12 @@ fn lt_and_tag_openers_without_ends() {
                 e.text.chars().take(80).collect::<String>()
             );
         }
+    }
+    // Twice the budget's openers, each counted as markup (a tag, `<!`, `<?`, an end tag after
+    // text): refused before they are parsed.
+    for unit in ["<a", "</", "<!", "<?", "<p"] {
+        let html = unit.repeat(2 * 98_304);
+        assert!(refused_as_too_dense(html.as_bytes()), "{unit:?}");
     }
 }
 

@@ -160,33 +160,62 @@ fn implied_end_tags_on_a_tiny_page() {
 
 #[test]
 fn a_million_nested_divs() {
-    let n = 1_000_000;
-    let mut page = "<div>".repeat(n);
-    page.push_str("<p>The innermost paragraph holds the only sentence of this page.</p>");
-    page.push_str(&"</div>".repeat(n));
-    let o = pith(&[], page.as_bytes());
+    let page = |n: usize| {
+        let mut page = "<div>".repeat(n);
+        page.push_str("<p>The innermost paragraph holds the only sentence of this page.</p>");
+        page.push_str(&"</div>".repeat(n));
+        page
+    };
+    // Under the element budget (96 Ki units of markup): extracted.
+    let o = pith(&[], page(90_000).as_bytes());
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("The innermost paragraph holds the only sentence"));
+    // A million start tags are over it: reported, exit status 1.
+    let o = pith(&[], page(1_000_000).as_bytes());
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("over the element budget"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
 fn a_fifty_megabyte_page() {
-    let mut page =
-        String::from("<html><body><nav><a href=/>Home</a><a href=/x>Section</a></nav><article>");
-    // Each paragraph its own (a repeated one would be kept once).
-    let mut i = 0u32;
-    while page.len() < 50 << 20 {
-        i += 1;
-        page.push_str(&format!(
-            "<p>Paragraph {i} of a very long report, with words, commas and numbers in it.</p>\n"
-        ));
-    }
-    page.push_str("</article><footer>Imprint</footer></body></html>");
-    let o = pith(&[], page.as_bytes());
+    // Paragraphs of `words` words: each holds two units of markup (`<p>`, and `</p>` after
+    // its text).
+    let page = |words: usize| {
+        let mut page = String::from(
+            "<html><body><nav><a href=/>Home</a><a href=/x>Section</a></nav><article>",
+        );
+        // Each paragraph its own (a repeated one would be kept once).
+        let mut i = 0u32;
+        let more = " and more words of the report".repeat(words / 6);
+        while page.len() < 50 << 20 {
+            i += 1;
+            page.push_str(&format!(
+                "<p>Paragraph {i} of a very long report, with words, commas and numbers in \
+                 it{more}.</p>\n"
+            ));
+        }
+        page.push_str("</article><footer>Imprint</footer></body></html>");
+        page
+    };
+    // Paragraphs of about 600 bytes, one unit of markup per 300 bytes: under the element
+    // budget (one per 256 bytes of a page this large).
+    let o = pith(&[], page(100).as_bytes());
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
-    assert!(text.lines().count() > 500_000);
+    assert!(text.lines().count() > 80_000);
     assert!(!text.contains("Imprint"));
+    // Paragraphs of 80 bytes, one unit per 40 bytes: over it, reported.
+    let o = pith(&[], page(0).as_bytes());
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("over the element budget"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

@@ -263,25 +263,47 @@ fn a_block_with_an_inline_share_widget_is_partly_kept_and_says_why() {
 
 #[test]
 fn explain_stays_linear_on_a_flat_page_of_many_blocks() {
-    let mut page = String::from("<html><body>");
-    for i in 0..100_000 {
-        page.push_str(&format!(
-            "<p>Paragraph {i} has words, commas, and <a href=/{i}>a link</a>.</p><div></div>\n"
-        ));
-    }
-    let ex = pith::explain::explain(page.as_bytes(), "flat", &Options::default()).expect("explain");
-    assert_eq!(ex.kept + ex.dropped + ex.partial, 100_000);
+    let page = |n: usize| {
+        let mut page = String::from("<html><body>");
+        for i in 0..n {
+            page.push_str(&format!(
+                "<p>Paragraph {i} has words, commas, and <a href=/{i}>a link</a>.</p>\n"
+            ));
+        }
+        page
+    };
+    // 24,000 paragraphs, four units of markup each: under the element budget (96 Ki), over
+    // the report's 20,000 blocks.
+    let ex = pith::explain::explain(page(24_000).as_bytes(), "flat", &Options::default())
+        .expect("explain");
+    assert_eq!(ex.kept + ex.dropped + ex.partial, 24_000);
     assert!(ex.html.contains("id=truncated"), "the block list is capped");
+    // 100,000 are over it: refused, as `pith` refuses the page.
+    assert!(matches!(
+        pith::explain::explain(page(100_000).as_bytes(), "flat", &Options::default()),
+        Err(pith::Error::TooDense { .. })
+    ));
 }
 
 #[test]
 fn explain_stays_linear_on_a_million_nested_divs() {
-    let depth = 1_000_000;
-    let mut page = "<div>".repeat(depth);
-    page.push_str("<p>The article, at the bottom of a very deep page, still has its words.</p>");
-    let ex = pith::explain::explain(page.as_bytes(), "deep", &Options::default()).expect("explain");
+    let page = |depth: usize| {
+        let mut page = "<div>".repeat(depth);
+        page.push_str(
+            "<p>The article, at the bottom of a very deep page, still has its words.</p>",
+        );
+        page
+    };
+    // 90,000 deep: under the element budget (96 Ki units of markup).
+    let ex = pith::explain::explain(page(90_000).as_bytes(), "deep", &Options::default())
+        .expect("explain");
     assert!(ex.text.contains("still has its words"));
     assert_eq!(ex.kept, 1);
+    // A million deep is over it: refused, as `pith` refuses the page.
+    assert!(matches!(
+        pith::explain::explain(page(1_000_000).as_bytes(), "deep", &Options::default()),
+        Err(pith::Error::TooDense { .. })
+    ));
 }
 
 /// The report of the sample page under the default algorithm (the block model), from the

@@ -395,19 +395,20 @@ fn real_site_same_year_and_across_years() {
 
 #[test]
 fn hostile_pages_learn_and_apply_without_blowing_up() {
-    // A wide page of 60,000 distinct paragraphs and a page nested 200,000 deep: CE compares
-    // at most a bounded number of blocks per page and nothing walks the tree recursively.
+    // A wide page of 40,000 distinct paragraphs and a page nested 90,000 deep (both under
+    // the element budget, 96 Ki units of markup): CE compares at most a bounded number of
+    // blocks per page and nothing walks the tree recursively.
     let dir = tmp("hostile");
     std::fs::create_dir_all(&dir).expect("dir");
     let mut wide = String::from("<html><body>");
-    for i in 0..60_000u32 {
+    for i in 0..40_000u32 {
         wide.push_str(&format!(
             "<p>alpha{i} beta{} gamma</p>",
             i.wrapping_mul(7919)
         ));
     }
     let mut deep = String::from("<html><body>");
-    deep.push_str(&"<div>".repeat(200_000));
+    deep.push_str(&"<div>".repeat(90_000));
     deep.push_str("deep words at the bottom");
     let (w, d) = (dir.join("wide.html"), dir.join("deep.html"));
     std::fs::write(&w, &wide).expect("write");

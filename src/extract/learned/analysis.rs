@@ -237,6 +237,37 @@ impl Analysis<'_, '_> {
     }
 }
 
+/// How many blocks [`Analysis::blocks`] cuts from the page, counted up to `stop` (the count
+/// stops there): the same walk without a selection, a block list or DANAg's lines, so that
+/// whether the model reads a page is known before anything per block is built.
+pub(crate) fn count_blocks(doc: &Document<'_>, stop: usize) -> usize {
+    let solid = |id: NodeId| !doc.raw_text(id).trim().is_empty();
+    let (mut blocks, mut open) = (0usize, false);
+    for tok in doc.tokens() {
+        if tok.node == NONE {
+            continue;
+        }
+        let node = doc.tree.node(tok.node);
+        match tok.kind {
+            TokenKind::StartTag | TokenKind::EndTag => {
+                if !matches!(node.tag, Tag::Td | Tag::Th) && node.tag.is(flags::BLOCK) && open {
+                    blocks += 1;
+                    open = false;
+                    if blocks > stop {
+                        return blocks;
+                    }
+                }
+            }
+            TokenKind::Text => {
+                if node.context() & context::HIDDEN == 0 && solid(tok.node) {
+                    open = true;
+                }
+            }
+        }
+    }
+    blocks + usize::from(open)
+}
+
 /// What a node inherits on the way down: its parent's mark (the nearest marked ancestor), else
 /// itself when it is marked, else none.
 fn nearest(parent: NodeId, marked: bool, i: usize) -> NodeId {

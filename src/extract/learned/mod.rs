@@ -355,12 +355,13 @@ pub fn describe(doc: &Document<'_>) -> Described {
     features::describe(doc, &trained_options())
 }
 
-/// Whether the model reads the page: a page of more text nodes (that are not blank) than
-/// [`max_blocks`] gets `auto`'s selection instead ([`crate::extract::run`]). A block is made
-/// of text nodes, so that bounds the page's blocks before any is cut.
+/// Whether the model reads the page: a page of more blocks than [`max_blocks`] gets `auto`'s
+/// selection instead ([`crate::extract::run`]). The blocks are counted
+/// ([`analysis::count_blocks`]) only on a page of more non-blank text nodes than that: a
+/// block holds at least one, so a page of fewer (most pages) has fewer blocks.
 pub(crate) fn reads(doc: &Document<'_>) -> bool {
     let max = max_blocks(doc.src.len());
-    // A page of fewer nodes than that (every real page) has fewer text nodes: no pass.
+    // A page of fewer nodes than that has fewer text nodes: no pass.
     if doc.tree.nodes.len() <= max {
         return true;
     }
@@ -369,28 +370,33 @@ pub(crate) fn reads(doc: &Document<'_>) -> bool {
         if n.kind == Kind::Text && !doc.raw_text(i as NodeId).trim_ascii().is_empty() {
             texts += 1;
             if texts > max {
-                return false;
+                return analysis::count_blocks(doc, max) <= max;
             }
         }
     }
     true
 }
 
-/// The most blocks the model reads on a page of `page_bytes`: 128 Ki, or one per 2 KB of a
-/// larger page. A block's numbers, rows and text take about 2.4 KB while the model reads the
-/// page, so the model holds at most about 300 MB, or 1.2x the page, over what `auto` holds. A
-/// page of more (hostile markup: four million `<p>x` in 16 MB took 9.6 GB and three minutes)
-/// gets `auto`'s selection. The pages of `../shared/data` have at most 4,100 text nodes that
-/// are not blank, and a forum page of 1.2 MB in its WARC samples over 16,000.
+/// The most blocks the model reads on a page of `page_bytes`: 6 Ki, or one per 4 KiB of a
+/// page over 24 MiB. While the model reads a page it holds the page, its text and the blocks'
+/// texts (about 2x the page) and about 2.4 KB per block (its numbers, rows and text: 2.3 KB
+/// measured on 16 and 24 MB pages of 8-32 K paragraphs), beside the binary's own 10 MB. The
+/// floor is at most 15 MB and one block per 4 KiB at most 0.6x the page, which holds a page
+/// of 16 MB or more to 4x with the units its element budget allows
+/// (`crate::page::element_budget`): 16 MB pages of 6 K paragraphs peaked at 3.7x, with 90 K
+/// `<br>` besides at 3.8x. A page of more blocks gets `auto`'s selection (four million `<p>x`
+/// in 16 MB took 9.6 GB and three minutes; 32 K paragraphs in 16 MB, 111 MB, 7.3x). The pages
+/// of `../shared/data` have at most 2,644 blocks, and a forum page of 1.2 MB in its WARC
+/// samples 3,522 (and 21,178 text nodes).
 pub(crate) fn max_blocks(page_bytes: usize) -> usize {
     MIN_MAX_BLOCKS.max(page_bytes / BYTES_PER_BLOCK)
 }
 
 /// [`max_blocks`]' floor, whatever the page's size.
-const MIN_MAX_BLOCKS: usize = 128 << 10;
+const MIN_MAX_BLOCKS: usize = 6 << 10;
 
 /// [`max_blocks`] past its floor: a block read per this many bytes of the page.
-const BYTES_PER_BLOCK: usize = 2048;
+const BYTES_PER_BLOCK: usize = 4096;
 
 /// The best expected F1 of a page whose blocks have probabilities of content `p` and `words`
 /// words each, F*: with the blocks sorted by falling probability (ties in block order), the
@@ -544,6 +550,32 @@ mod tests {
             "s_prev1", "s_next1", "s_prev2", "s_next2", "s_window", "s_page", "s_max", "s_best",
         ];
         assert_eq!(model().run_inputs, runs);
+    }
+
+    #[test]
+    fn the_blocks_counted_are_the_blocks_described() {
+        let pages = [
+            "<html><body><p>One</p><p>Two <b>bold</b> and</p><div>  </div></body></html>",
+            // Cells of a row are one block; a hidden text and blank runs are none.
+            "<table><tr><td>a</td><td>b</td></tr><tr><td>c</td></tr></table><p hidden>h</p>x",
+            "<ul><li>a<li>b<li><p>c</ul>tail<br>more<h2>head</h2>",
+            "text only, no tag",
+            "",
+        ];
+        for page in pages {
+            let arena = bumpalo::Bump::new();
+            let doc = Document::parse(page, &arena);
+            let described = describe(&doc).blocks.len();
+            assert_eq!(
+                analysis::count_blocks(&doc, usize::MAX),
+                described,
+                "{page}"
+            );
+            // The count stops past `stop`.
+            if described > 1 {
+                assert_eq!(analysis::count_blocks(&doc, 0), 1, "{page}");
+            }
+        }
     }
 
     #[test]
