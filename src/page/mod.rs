@@ -205,8 +205,14 @@ fn ran(algo: Algo, judged: &Option<extract::learned::Judgement>) -> &'static str
 /// (UTF-16, a legacy charset) is counted in its UTF-8 copy, against the budget of its own
 /// size.
 pub fn element_budget(page_bytes: usize) -> u64 {
-    (96u64 << 10).max(page_bytes as u64 / 256)
+    BUDGET_FLOOR.max(page_bytes as u64 / BYTES_PER_UNIT)
 }
+
+/// [`element_budget`]'s floor, whatever the page's size.
+const BUDGET_FLOOR: u64 = 96 << 10;
+
+/// [`element_budget`] past its floor: a unit of markup per this many bytes of the page.
+const BYTES_PER_UNIT: u64 = 256;
 
 /// The page's markup, an upper bound on the nodes a parse gives beyond those of its elements'
 /// own text: every `<` then an ASCII letter (a start tag), `!` or `?` (a comment, a doctype, a
@@ -250,7 +256,9 @@ impl std::fmt::Display for Error {
             Error::TooLarge => f.write_str("page larger than 4 GiB"),
             Error::TooDense { elements, budget } => write!(
                 f,
-                "page of {elements} elements over the element budget {budget} (mostly tags or comments)"
+                "page of {elements} elements over the element budget {budget} ({} Ki, or one \
+                 per {BYTES_PER_UNIT} bytes of a larger page: its tree would cost over 4x its size)",
+                BUDGET_FLOOR >> 10
             ),
         }
     }
@@ -434,7 +442,7 @@ fn from_text(
             // The page models were trained on the rules' output (`pith-lab pages`): under the
             // block model, they read the rules' selection it read, so a page's type does not
             // depend on the algorithm.
-            let rules_text;
+            let rules_render;
             let features = match &judged {
                 Some(j) => {
                     let rules = Selection {
@@ -445,8 +453,16 @@ fn from_text(
                     } else {
                         rules
                     };
-                    rules_text = output::render(&doc, &rules, &output::RenderOptions::default());
-                    model::features(&doc, &rules, &rules_text, cx.url)
+                    // Where the model kept what the rules kept (most pages), their text is the
+                    // plain text of the output, rendered already.
+                    let rules_text: &str = if rules.nodes == selection.nodes {
+                        model_text
+                    } else {
+                        rules_render =
+                            output::render(&doc, &rules, &output::RenderOptions::default());
+                        &rules_render
+                    };
+                    model::features(&doc, &rules, rules_text, cx.url)
                 }
                 None => model::features(&doc, &selection, model_text, cx.url),
             };
