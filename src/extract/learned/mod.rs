@@ -228,10 +228,10 @@ pub fn raw_scores(d: &Described) -> (Vec<f64>, Vec<f64>) {
     // Each block's row for a forest: its tag codes and features, then (the second forest's)
     // its neighbours' probabilities, then the forest's category-set columns.
     let fill = |forest: &Forest, rows: &mut Vec<f32>, runs: Option<(&[f64], PageRun)>| {
-        let width = forest.width();
+        let stride = forest.stride();
         rows.clear();
-        rows.resize(n * width, 0.0);
-        for ((i, row), &(tag, parent)) in rows.chunks_exact_mut(width).enumerate().zip(&codes) {
+        rows.resize(forest.padded(n) * stride, 0.0);
+        for ((i, row), &(tag, parent)) in rows.chunks_exact_mut(stride).enumerate().zip(&codes) {
             row[0] = tag;
             row[1] = parent;
             for (to, &v) in row.iter_mut().skip(2).zip(d.row(i)) {
@@ -259,12 +259,12 @@ pub fn raw_scores(d: &Described) -> (Vec<f64>, Vec<f64>) {
         };
         fill(&m.block, rows, None);
         let mut first = vec![0.0; n];
-        m.block.raw_rows(rows, m.block.width(), &mut first);
+        m.block.raw_strided(rows, &mut first);
         let p: Vec<f64> = first.iter().map(|&r| forest::logistic(r)).collect();
         let page = PageRun::new(&p, &words(d));
         fill(&m.runs, rows, Some((&p, page)));
         let mut second = vec![0.0; n];
-        m.runs.raw_rows(rows, m.runs.width(), &mut second);
+        m.runs.raw_strided(rows, &mut second);
         if rows.capacity() > KEEP_ROWS {
             *rows = Vec::new();
         }

@@ -69,7 +69,8 @@ impl std::error::Error for ModelError {}
 enum Entry {
     Strings(Vec<String>),
     Numbers(Vec<f64>),
-    Forest(Forest),
+    /// Boxed: a forest holds its compact trees' array beside its vectors.
+    Forest(Box<Forest>),
 }
 
 /// A model file, read and checked.
@@ -125,7 +126,7 @@ impl ModelFile {
                     let n = b.count(8)?;
                     Entry::Numbers((0..n).map(|_| b.f64()).collect::<Result<_, _>>()?)
                 }
-                3 => Entry::Forest(read_forest(&mut b, &name)?),
+                3 => Entry::Forest(Box::new(read_forest(&mut b, &name)?)),
                 _ => return Err(ModelError::Invalid("an unknown kind of entry", name)),
             };
             if entries.iter().any(|(n, _)| *n == name) {
@@ -163,7 +164,7 @@ impl ModelFile {
             .iter()
             .position(|(n, e)| n == name && matches!(e, Entry::Forest(_)));
         match at.map(|i| self.entries.swap_remove(i).1) {
-            Some(Entry::Forest(f)) => Ok(f),
+            Some(Entry::Forest(f)) => Ok(*f),
             _ => Err(ModelError::Missing(name.to_string())),
         }
     }
@@ -172,7 +173,7 @@ impl ModelFile {
     #[cfg(test)]
     pub(crate) fn forest(&self, name: &str) -> Result<&Forest, ModelError> {
         match self.get(name) {
-            Some(Entry::Forest(f)) => Ok(f),
+            Some(Entry::Forest(f)) => Ok(f.as_ref()),
             _ => Err(ModelError::Missing(name.to_string())),
         }
     }
