@@ -219,7 +219,7 @@ impl Forest {
                 table
             })
             .collect();
-        let mut forest = Forest {
+        Forest {
             outputs,
             inputs,
             roots,
@@ -231,15 +231,25 @@ impl Forest {
             groups,
             columns,
             compact: None,
-        };
-        if forest.width() <= STRIDE {
-            forest.compact = forest
-                .roots
-                .iter()
-                .map(|&root| Compact::of(&forest.nodes, &forest.leaves, root))
-                .collect();
         }
-        forest
+    }
+
+    /// This forest with its [`Compact`] trees, for [`Forest::raw_strided`] (the block
+    /// model's forests; the page models' walk single rows and do without their 770 bytes a
+    /// tree). Without them, when a tree or a row is too large, `raw_strided` walks as
+    /// [`Forest::raw_rows`] does.
+    pub(crate) fn with_compact(mut self) -> Forest {
+        if self.width() <= STRIDE {
+            let mut trees = Vec::with_capacity(self.roots.len());
+            for &root in &self.roots {
+                match Compact::of(&self.nodes, &self.leaves, root) {
+                    Some(t) => trees.push(t),
+                    None => return self,
+                }
+            }
+            self.compact = Some(trees);
+        }
+        self
     }
 
     /// How many values a prepared row has: the inputs, then one column per category set.
@@ -651,7 +661,8 @@ mod tests {
             vec![0, !3],
             vec![1.0, 2.0, 3.0, 0.5],
             vec![],
-        );
+        )
+        .with_compact();
         assert!(small.compact.is_some());
         let rows = [1.5f32, 0.0, 1.0, 1.0, 2.0, -1.0];
         let mut out = [0.0; 3];

@@ -98,7 +98,10 @@ impl BlockModel {
             return Err(bad("inputs of another number than the features'"));
         }
         let (tags, parent_tags) = (strings("tags")?, strings("parent_tags")?);
-        let (block, runs) = (file.take_forest("block")?, file.take_forest("runs")?);
+        let (block, runs) = (
+            file.take_forest("block")?.with_compact(),
+            file.take_forest("runs")?.with_compact(),
+        );
         if block.inputs() != inputs.len()
             || runs.inputs() != inputs.len() + RUN_FEATURES
             || block.outputs() != 1
