@@ -230,15 +230,23 @@ pub fn raw_scores(d: &Described) -> (Vec<f64>, Vec<f64>) {
         .collect();
     // Each block's row for a forest: its tag codes and features, then (the second forest's)
     // its neighbours' probabilities, then the forest's category-set columns.
+    // The buffer is not cleared between pages and forests, only its growth zeroed: every
+    // value of a row a split reads is written here (the tag codes, the N_FEATURES features,
+    // the second forest's RUN_FEATURES, which `BlockModel::read` holds to be the forests'
+    // inputs) or by `prepare` (the set columns). The rows' padding and the padded rows past
+    // `n` keep what they held, which no split reads and no output takes.
     let fill = |forest: &Forest, rows: &mut Vec<f32>, runs: Option<(&[f64], PageRun)>| {
         let stride = forest.stride();
-        rows.clear();
-        rows.resize(forest.padded(n) * stride, 0.0);
+        let len = forest.padded(n) * stride;
+        rows.truncate(len);
+        rows.resize(len, 0.0);
         for ((i, row), &(tag, parent)) in rows.chunks_exact_mut(stride).enumerate().zip(&codes) {
             row[0] = tag;
             row[1] = parent;
-            for (to, &v) in row.iter_mut().skip(2).zip(d.row(i)) {
-                *to = v;
+            let features = row.iter_mut().skip(2).take(N_FEATURES);
+            let mut values = d.row(i).iter();
+            for to in features {
+                *to = values.next().copied().unwrap_or(0.0);
             }
             if let Some((p, page)) = runs {
                 for (to, v) in row
