@@ -446,12 +446,12 @@ const LANES: usize = 8;
 /// The most splits, and the most leaves, a tree may have to be walked as a [`Compact`]
 /// tree: LightGBM's trees of at most 32 leaves, as every shipped forest's are (31 leaves for
 /// the block model).
-pub(crate) const COMPACT_SPLITS: usize = 32;
+const COMPACT_SPLITS: usize = 32;
 
 /// How many values apart [`Forest::raw_strided`] reads prepared rows: a power of two, so a
 /// split's feature masked by `STRIDE - 1` lies inside a row and the walk needs no bounds
 /// check. The block model's rows are 420 values.
-pub(crate) const STRIDE: usize = 512;
+const STRIDE: usize = 512;
 
 /// How many rows go through every tree together ([`Forest::raw_strided`]): 16 rows of
 /// [`STRIDE`] f32 values are 32 KiB, the first-level data cache of the cores measured.
@@ -669,7 +669,7 @@ mod tests {
         small.raw_strided(&strided(&small, &rows, 2), &mut out);
         assert_eq!(out, [1.5, 2.5, 3.5]);
         let m = super::super::model();
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         for f in [&m.block, &m.runs] {
             assert!(f.compact.is_some(), "a shipped forest has no compact trees");
             let width = f.width();
@@ -678,9 +678,7 @@ mod tests {
             let mut rows = vec![0.0f32; n * width];
             for row in rows.chunks_exact_mut(width) {
                 for (j, v) in row.iter_mut().enumerate().take(f.inputs()) {
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
+                    let state = crate::hash::xorshift64(&mut seed);
                     let split = f
                         .nodes
                         .iter()

@@ -22,8 +22,7 @@
 //! The evaluator adds in bucket order, as the trainer's own reference computation does, so the
 //! two agree to the last bit on the same machine (`tests/it/page_model.rs` holds them to 1e-6).
 
-use crate::extract::blocks::{FNV_OFFSET, fnv1a};
-use crate::hash::fnv1a_byte;
+use crate::hash::{FNV_OFFSET, fnv1a, fnv1a_byte};
 
 /// Buckets of hashed words. 8,192 keeps collisions rare among the few thousand words that
 /// matter while the weights stay at 0.46 MB; in the prototype the page-type CV scored 0.871
