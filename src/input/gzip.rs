@@ -314,6 +314,19 @@ fn seek_header<R: BufRead>(r: &mut Raw<R>) -> io::Result<bool> {
     }
 }
 
+/// What a gzip input whose `size` bytes are all in `whole` says it inflates to: its last
+/// member's ISIZE (RFC 1952 section 2.3.1, the size modulo 2^32), no more than deflate's
+/// greatest ratio (1032:1) allows. A hint for sizing a buffer, never trusted further: a
+/// member before the last, or a lie, only makes the buffer grow or go unused.
+pub(crate) fn inflated_size(whole: &[u8], size: Option<u64>) -> Option<u64> {
+    if size != Some(whole.len() as u64) {
+        return None;
+    }
+    let trailer: [u8; 4] = whole.get(whole.len().checked_sub(4)?..)?.try_into().ok()?;
+    let isize = u64::from(u32::from_le_bytes(trailer));
+    Some(isize.min((whole.len() as u64).saturating_mul(1032)))
+}
+
 /// True when a gzip member that inflates to a WARC record starts in the first 64 KiB of
 /// `raw` after its first byte (at most 64 candidates tried): a gzip WARC whose first member is
 /// damaged beyond recognition.
@@ -603,6 +616,30 @@ mod tests {
             }
         }
         (out, errors)
+    }
+
+    #[test]
+    fn the_trailer_sizes_a_whole_input_only() {
+        let page = b"<p>".repeat(5000);
+        let packed = gz(&page);
+        let len = packed.len() as u64;
+        assert_eq!(inflated_size(&packed, Some(len)), Some(page.len() as u64));
+        // A buffer that does not hold the whole input has no trailer to read.
+        let part = &packed[..packed.len() - 1];
+        assert_eq!(inflated_size(part, Some(len)), None);
+        assert_eq!(inflated_size(&packed, None), None);
+        // Members before the last do not count: the hint is the last one's.
+        let two = [gz(b"first member"), gz(b"last")].concat();
+        assert_eq!(inflated_size(&two, Some(two.len() as u64)), Some(4));
+        // A trailer that lies is held to deflate's greatest ratio.
+        let mut lie = gz(b"x");
+        let at = lie.len() - 4;
+        lie[at..].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert_eq!(
+            inflated_size(&lie, Some(lie.len() as u64)),
+            Some(lie.len() as u64 * 1032)
+        );
+        assert_eq!(inflated_size(b"abc", Some(3)), None);
     }
 
     #[test]

@@ -522,6 +522,41 @@ const BUF: usize = 1 << 20;
 /// block at a time, so a larger one would rarely fill.
 const DECODED_BUF: usize = 256 << 10;
 
+/// Inflated bytes of a gzip input looked at first: enough for a BOM and the blanks before a
+/// page's first `<` (`starts_as_markup`).
+const PEEK_BYTES: u64 = 512;
+
+/// Whether `head` starts as markup does: `<` after a UTF-8 BOM and ASCII blanks.
+fn starts_as_markup(head: &[u8]) -> bool {
+    let text = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(head);
+    text.trim_ascii_start().first() == Some(&b'<')
+}
+
+/// Appends what `r` gives to `out`, at most `limit` bytes in all (`Read::take` and
+/// `read_to_end` without zeroing each piece of the vector before it is written: the bytes
+/// are copied from `r`'s buffer); the bytes appended.
+fn read_up_to(r: &mut impl BufRead, limit: usize, out: &mut Vec<u8>) -> io::Result<usize> {
+    let start = out.len();
+    loop {
+        let room = limit - (out.len() - start);
+        if room == 0 {
+            break;
+        }
+        let got = match r.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if got.is_empty() {
+            break;
+        }
+        let n = got.len().min(room);
+        out.extend_from_slice(&got[..n]);
+        r.consume(n);
+    }
+    Ok(out.len() - start)
+}
+
 impl Input {
     /// Opens `name` (`-` is stdin) and recognizes its framing.
     pub fn open(
@@ -640,7 +675,7 @@ impl Input {
         // zstd, xz and bzip2 are decompressed here and read as what they hold; a stream that
         // fails at its first bytes is garbage behind a magic number, not an input.
         let compressed = compress::sniff(raw.fill_buf()?);
-        let (mut r, gzip, gz_warc) = match compressed {
+        let (mut r, gzip, gz_warc, inflated_hint) = match compressed {
             Some(kind) => {
                 // Pieces are held until checked up to the record limit (and a little more: a
                 // record's own frame holds its header and record end too).
@@ -669,9 +704,10 @@ impl Input {
                     Stream::Decoded(BufReader::with_capacity(DECODED_BUF, Box::new(d))),
                     false,
                     damaged && gz_warc,
+                    None,
                 )
             }
-            None => Self::gzip_or_plain(raw)?,
+            None => Self::gzip_or_plain(raw, size)?,
         };
         let mut first_error = None;
         let framing = match framing {
@@ -726,9 +762,13 @@ impl Input {
                 Input::Jsonl(reader)
             }
             _ => {
-                let expected = size.map_or(0, |len| len.min(max_record_bytes as u64) as usize);
+                // The page's size, or what its gzip trailer says it inflates to: read into a
+                // vector of that size, it is not grown by doubling and copying.
+                let expected = inflated_hint
+                    .or(size)
+                    .map_or(0, |len| len.min(max_record_bytes as u64) as usize);
                 let mut html = Vec::with_capacity(expected.saturating_add(1));
-                let n = r.take(max_record_bytes as u64 + 1).read_to_end(&mut html)?;
+                let n = read_up_to(&mut r, max_record_bytes.saturating_add(1), &mut html)?;
                 if n > max_record_bytes {
                     return Err(io::Error::new(
                         io::ErrorKind::InvalidData,
@@ -752,29 +792,45 @@ impl Input {
     }
 
     /// The stream of an input that is not zstd, xz or bzip2: gzip members or plain bytes;
-    /// with whether it is gzip and whether its first member(s) inflate to a WARC.
-    fn gzip_or_plain(mut raw: BufReader<Box<dyn Read + Send>>) -> io::Result<(Stream, bool, bool)> {
+    /// with whether it is gzip, whether its first member(s) inflate to a WARC, and the size
+    /// the gzip trailer gives when the whole input is buffered (`gzip::inflated_size`).
+    #[allow(clippy::type_complexity)]
+    fn gzip_or_plain(
+        mut raw: BufReader<Box<dyn Read + Send>>,
+        size: Option<u64>,
+    ) -> io::Result<(Stream, bool, bool, Option<u64>)> {
         // The first bytes of a gzip input as inflated (a member corrupt further on still
         // shows them): a WARC whose first member is damaged is still a WARC.
         // The first members are inflated together, so that a first record cut to a few
         // bytes does not hide the records after it.
-        let mut gz_head = Vec::new();
         let gzip = raw.fill_buf()?.starts_with(&[0x1f, 0x8b]);
         let mut gz_warc = false;
+        let mut inflated_hint = None;
         if gzip {
-            let _ = flate2::bufread::MultiGzDecoder::new(raw.fill_buf()?)
-                .take(64 << 10)
-                .read_to_end(&mut gz_head);
-            gz_warc = gz_head.starts_with(b"WARC/")
-                || warc::record_after_junk(&gz_head)
-                || (gz_head.len() < 5 && gzip::warc_member_within(raw.fill_buf()?));
+            // A page first: its first bytes say markup (`<` after a BOM and blanks), and an
+            // input that starts as markup is neither a WARC nor one after junk
+            // (`warc::record_after_junk`), so the 64 KiB below need not be inflated twice.
+            let mut peek = Vec::new();
+            let peeked = flate2::bufread::MultiGzDecoder::new(raw.fill_buf()?)
+                .take(PEEK_BYTES)
+                .read_to_end(&mut peek);
+            if peeked.is_err() || peek.len() < 5 || !starts_as_markup(&peek) {
+                let mut gz_head = Vec::new();
+                let _ = flate2::bufread::MultiGzDecoder::new(raw.fill_buf()?)
+                    .take(64 << 10)
+                    .read_to_end(&mut gz_head);
+                gz_warc = gz_head.starts_with(b"WARC/")
+                    || warc::record_after_junk(&gz_head)
+                    || (gz_head.len() < 5 && gzip::warc_member_within(raw.fill_buf()?));
+            }
+            inflated_hint = gzip::inflated_size(raw.buffer(), size);
         }
         let r = if gzip {
             Stream::Gzip(Box::new(gzip::Members::new(raw)))
         } else {
             Stream::Plain(raw)
         };
-        Ok((r, gzip, gz_warc))
+        Ok((r, gzip, gz_warc, inflated_hint))
     }
 
     /// The next item; `None` at the end.
@@ -786,5 +842,62 @@ impl Input {
             Input::Jsonl(r) => r.next_item(),
             Input::Ranges(r) => r.next_item(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markup_starts_with_a_tag_after_a_bom_and_blanks() {
+        assert!(starts_as_markup(b"<!doctype html>"));
+        assert!(starts_as_markup(b"\xef\xbb\xbf \r\n\t<html>"));
+        assert!(!starts_as_markup(b"WARC/1.0\r\n"));
+        assert!(!starts_as_markup(b"junk <html>"));
+        assert!(!starts_as_markup(b"\xef\xbb\xbf{\"html\": \"<p>\"}"));
+        assert!(!starts_as_markup(b"   "));
+        assert!(!starts_as_markup(b""));
+    }
+
+    #[test]
+    fn reading_up_to_a_limit_reads_what_take_and_read_to_end_read() {
+        let data: Vec<u8> = (0..50_000u32).map(|i| (i % 251) as u8).collect();
+        for limit in [0, 1, 4095, 4096, 4097, 49_999, 50_000, 50_001, 1 << 20] {
+            // A small buffer, so that the bytes come in many pieces.
+            let mut r = BufReader::with_capacity(4096, &data[..]);
+            let mut ours = b"kept".to_vec();
+            let n = read_up_to(&mut r, limit, &mut ours).unwrap();
+            let mut theirs = b"kept".to_vec();
+            let m = (&data[..])
+                .take(limit as u64)
+                .read_to_end(&mut theirs)
+                .unwrap();
+            assert_eq!((n, &ours), (m, &theirs), "limit {limit}");
+            // What is left over is still there to read.
+            let mut rest = Vec::new();
+            r.read_to_end(&mut rest).unwrap();
+            assert_eq!(rest, data[n..]);
+        }
+    }
+
+    #[test]
+    fn a_read_error_is_passed_on() {
+        struct Failing(usize);
+        impl Read for Failing {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                if self.0 == 0 {
+                    return Err(io::Error::new(io::ErrorKind::InvalidData, "broken"));
+                }
+                self.0 -= 1;
+                buf[0] = b'x';
+                Ok(1)
+            }
+        }
+        let mut r = BufReader::new(Failing(3));
+        let mut out = Vec::new();
+        let e = read_up_to(&mut r, 100, &mut out).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::InvalidData);
+        assert_eq!(out, b"xxx");
     }
 }

@@ -230,16 +230,18 @@ pub fn raw_scores(d: &Described) -> (Vec<f64>, Vec<f64>) {
         .collect();
     // Each block's row for a forest: its tag codes and features, then (the second forest's)
     // its neighbours' probabilities, then the forest's category-set columns.
-    // The buffer is not cleared between pages and forests, only its growth zeroed: every
-    // value of a row a split reads is written here (the tag codes, the N_FEATURES features,
-    // the second forest's RUN_FEATURES, which `BlockModel::read` holds to be the forests'
-    // inputs) or by `prepare` (the set columns). The rows' padding and the padded rows past
-    // `n` keep what they held, which no split reads and no output takes.
+    // The buffer is not cleared between pages and forests, nor shortened, only its growth
+    // zeroed: every value of a row a split reads is written here (the tag codes, the
+    // N_FEATURES features, the second forest's RUN_FEATURES, which `BlockModel::read` holds to
+    // be the forests' inputs) or by `prepare` (the set columns). The rows' padding and the
+    // padded rows past `n` keep what they held, which no split reads and no output takes.
+    // The forests get the page's rows, the first `len` values (returned).
     let fill = |forest: &Forest, rows: &mut Vec<f32>, runs: Option<(&[f64], PageRun)>| {
         let stride = forest.stride();
         let len = forest.padded(n) * stride;
-        rows.truncate(len);
-        rows.resize(len, 0.0);
+        if rows.len() < len {
+            rows.resize(len, 0.0);
+        }
         for ((i, row), &(tag, parent)) in rows.chunks_exact_mut(stride).enumerate().zip(&codes) {
             row[0] = tag;
             row[1] = parent;
@@ -259,6 +261,7 @@ pub fn raw_scores(d: &Described) -> (Vec<f64>, Vec<f64>) {
             }
             forest.prepare(row);
         }
+        len
     };
     ROWS.with(|cell| {
         // A nested call (never made by pith) gets a buffer of its own.
@@ -268,14 +271,16 @@ pub fn raw_scores(d: &Described) -> (Vec<f64>, Vec<f64>) {
             Ok(rows) => rows,
             Err(_) => &mut own,
         };
-        fill(&m.block, rows, None);
+        let len = fill(&m.block, rows, None);
         let mut first = vec![0.0; n];
-        m.block.raw_strided(rows, &mut first);
+        m.block
+            .raw_strided(rows.get(..len).unwrap_or_default(), &mut first);
         let p: Vec<f64> = first.iter().map(|&r| forest::logistic(r)).collect();
         let page = PageRun::new(&p, &words(d));
-        fill(&m.runs, rows, Some((&p, page)));
+        let len = fill(&m.runs, rows, Some((&p, page)));
         let mut second = vec![0.0; n];
-        m.runs.raw_strided(rows, &mut second);
+        m.runs
+            .raw_strided(rows.get(..len).unwrap_or_default(), &mut second);
         if rows.capacity() > KEEP_ROWS {
             *rows = Vec::new();
         }
