@@ -181,7 +181,7 @@ pub(crate) fn describe(doc: &Document<'_>, opts: &extract::AlgoOptions) -> Descr
     let ld = Own::link_density;
     let run_at = sibling_runs(doc);
 
-    let mut class_words = ClassWords::new();
+    let mut class_words = ClassWords::new(tree.nodes.len());
     let mut before = 0.0f32;
     let mut values = Vec::with_capacity(n * N_FEATURES);
     let mut tags = Vec::with_capacity(n);
@@ -491,8 +491,10 @@ fn ancestry(
     let tree = &doc.tree;
     let mut depth = 0.0f32;
     let mut has = [false; 17];
-    let mut anc = [0.0f32; ANCESTOR_BUCKETS];
-    let mut mine = [0.0f32; OWN_BUCKETS];
+    // Counted as integers (an f32 sum of ones is the same number below 2^24), so that
+    // one count does not wait on the last one's floating-point add.
+    let mut anc = [0u32; ANCESTOR_BUCKETS];
+    let mut mine = [0u32; OWN_BUCKETS];
     let (mut rep_position, mut rep_depth) = (0u32, 0.0f32);
     if owner != NONE {
         for (k, a) in std::iter::once(owner)
@@ -528,10 +530,15 @@ fn ancestry(
             };
             has[slot] = true;
             if k < 64 {
-                for &h in class_words.of(doc, a) {
-                    anc[(h % ANCESTOR_BUCKETS as u64) as usize] += 1.0;
-                    if k < 2 {
-                        mine[(h % OWN_BUCKETS as u64) as usize] += 1.0;
+                for &b in class_words.of(doc, a) {
+                    let b = usize::from(b);
+                    if let Some(c) = anc.get_mut(b) {
+                        *c += 1;
+                    }
+                    if k < 2
+                        && let Some(c) = mine.get_mut(b % OWN_BUCKETS)
+                    {
+                        *c += 1;
                     }
                 }
             }
@@ -540,8 +547,8 @@ fn ancestry(
     Ancestry {
         depth,
         has,
-        anc,
-        mine,
+        anc: anc.map(|c| c as f32),
+        mine: mine.map(|c| c as f32),
         rep_position,
         rep_depth,
     }
@@ -549,26 +556,35 @@ fn ancestry(
 
 /// The hashed class and id words of the elements asked about, each element's read once: many
 /// blocks share their ancestors, and an element's attributes are parsed from its source on
-/// every read.
+/// every read. A word is kept as its bucket among [`ANCESTOR_BUCKETS`] (its bucket among
+/// [`OWN_BUCKETS`] follows, 16 dividing 32).
 struct ClassWords {
-    /// Per element asked about: its hashes' range in `hashes`.
-    at: ahash::AHashMap<NodeId, (u32, u32)>,
-    hashes: Vec<u64>,
+    /// Per node of the page: its words' range in `buckets`, [`ClassWords::UNREAD`] until
+    /// asked about.
+    at: Vec<(u32, u32)>,
+    buckets: Vec<u8>,
 }
 
 impl ClassWords {
-    fn new() -> ClassWords {
+    /// A node not asked about yet.
+    const UNREAD: (u32, u32) = (u32::MAX, 0);
+
+    fn new(nodes: usize) -> ClassWords {
         ClassWords {
-            at: ahash::AHashMap::new(),
-            hashes: Vec::new(),
+            at: vec![Self::UNREAD; nodes],
+            buckets: Vec::new(),
         }
     }
 
-    /// The FNV-1a hashes of the lower-cased words of `id`'s `class` then `id` attribute:
-    /// runs of ASCII letters of two or more, at most 32 of each.
-    fn of(&mut self, doc: &Document<'_>, id: NodeId) -> &[u64] {
-        let (start, end) = *self.at.entry(id).or_insert_with(|| {
-            let start = self.hashes.len() as u32;
+    /// The buckets ([`ANCESTOR_BUCKETS`]) of the FNV-1a hashes of the lower-cased words of
+    /// `id`'s `class` then `id` attribute: runs of ASCII letters of two or more, at most 32
+    /// of each.
+    fn of(&mut self, doc: &Document<'_>, id: NodeId) -> &[u8] {
+        let Some(at) = self.at.get_mut(id as usize) else {
+            return &[];
+        };
+        if *at == Self::UNREAD {
+            let start = self.buckets.len() as u32;
             for name in ["class", "id"] {
                 let Some(v) = doc.attr(id, name) else {
                     continue;
@@ -582,12 +598,13 @@ impl ClassWords {
                     for b in w.bytes() {
                         h = fnv1a(h, &[b.to_ascii_lowercase()]);
                     }
-                    self.hashes.push(h);
+                    self.buckets.push((h % ANCESTOR_BUCKETS as u64) as u8);
                 }
             }
-            (start, self.hashes.len() as u32)
-        });
-        self.hashes
+            *at = (start, self.buckets.len() as u32);
+        }
+        let (start, end) = *at;
+        self.buckets
             .get(start as usize..end as usize)
             .unwrap_or_default()
     }
