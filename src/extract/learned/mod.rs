@@ -240,6 +240,9 @@ pub fn raw_scores(d: &Described) -> (Vec<f64>, Vec<f64>) {
         let stride = forest.stride();
         let len = forest.padded(n) * stride;
         if rows.len() < len {
+            // To the page's size, not doubled: a buffer doubled past KEEP_ROWS would be
+            // dropped after the page and grown again, page faults and all, by the next one.
+            rows.reserve_exact(len - rows.len());
             rows.resize(len, 0.0);
         }
         for ((i, row), &(tag, parent)) in rows.chunks_exact_mut(stride).enumerate().zip(&codes) {
