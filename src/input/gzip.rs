@@ -327,6 +327,25 @@ pub(crate) fn inflated_size(whole: &[u8], size: Option<u64>) -> Option<u64> {
     Some(isize.min((whole.len() as u64).saturating_mul(1032)))
 }
 
+/// `gz`, a whole gzip input of one member, inflated in one call into a vector of `size`
+/// bytes (its trailer's [`inflated_size`]): zlib checks the member's header, CRC-32 and size
+/// as [`Members`] does, and with all of the input and all of the output at hand it copies
+/// nothing through its window. `None` (and nothing lost: the caller reads the input through
+/// its members) when `size` is over `limit`, when the member does not end exactly where the
+/// input does (another member or junk follows), when its output is not `size` bytes, or on
+/// any error.
+pub(crate) fn inflate_whole(gz: &[u8], size: u64, limit: usize) -> Option<Vec<u8>> {
+    let size = usize::try_from(size).ok().filter(|&n| n <= limit)?;
+    let mut out = Vec::with_capacity(size);
+    // 15: the largest window, as gzip writers use (the header does not say).
+    let mut d = flate2::Decompress::new_gzip(15);
+    let status = d
+        .decompress_vec(gz, &mut out, flate2::FlushDecompress::Finish)
+        .ok()?;
+    (status == flate2::Status::StreamEnd && d.total_in() == gz.len() as u64 && out.len() == size)
+        .then_some(out)
+}
+
 /// True when a gzip member that inflates to a WARC record starts in the first 64 KiB of
 /// `raw` after its first byte (at most 64 candidates tried): a gzip WARC whose first member is
 /// damaged beyond recognition.
@@ -640,6 +659,38 @@ mod tests {
             Some(lie.len() as u64 * 1032)
         );
         assert_eq!(inflated_size(b"abc", Some(3)), None);
+    }
+
+    #[test]
+    fn a_whole_member_inflates_at_once_and_nothing_else_does() {
+        let page = b"<p>one page</p>".repeat(3000);
+        let packed = gz(&page);
+        let size = page.len() as u64;
+        assert_eq!(inflate_whole(&packed, size, 1 << 20), Some(page.clone()));
+        // Over the record limit: left to the members, which report it.
+        assert_eq!(inflate_whole(&packed, size, page.len() - 1), None);
+        // A size that is not the member's, larger or smaller.
+        assert_eq!(inflate_whole(&packed, size + 1, 1 << 20), None);
+        assert_eq!(inflate_whole(&packed, size - 1, 1 << 20), None);
+        // Two members, even of the same bytes: the first ends before the input does.
+        let twice = [packed.clone(), packed.clone()].concat();
+        assert_eq!(inflate_whole(&twice, size, 1 << 20), None);
+        // Junk after the member.
+        let junk = [packed.clone(), b"junk".to_vec()].concat();
+        assert_eq!(inflate_whole(&junk, size, 1 << 20), None);
+        // A wrong CRC-32, a byte of the body changed, a member cut short.
+        let mut crc = packed.clone();
+        let at = crc.len() - 8;
+        crc[at] ^= 1;
+        assert_eq!(inflate_whole(&crc, size, 1 << 20), None);
+        let mut body = packed.clone();
+        body[20] ^= 0x40;
+        assert_eq!(inflate_whole(&body, size, 1 << 20), None);
+        assert_eq!(
+            inflate_whole(&packed[..packed.len() - 9], size, 1 << 20),
+            None
+        );
+        assert_eq!(inflate_whole(b"<p>plain</p>", 12, 1 << 20), None);
     }
 
     #[test]

@@ -374,6 +374,29 @@ pub enum Stream {
     Gzip(Box<gzip::Members<BufReader<Box<dyn Read + Send>>>>),
     /// A zstd, xz or bzip2 input, decompressed.
     Decoded(BufReader<Box<compress::Decoded>>),
+    /// A gzip page inflated at once ([`Inflated`]).
+    Inflated(Box<Inflated>),
+}
+
+/// A one-member gzip input that was whole in the read buffer, inflated in one call
+/// (`gzip::inflate_whole`: no window copied, no buffer between the inflater and the page),
+/// with the raw input kept unread: an input that is not a page after all is read through its
+/// members as before ([`Stream::into_members`]).
+pub struct Inflated {
+    data: Vec<u8>,
+    pos: usize,
+    raw: BufReader<Box<dyn Read + Send>>,
+}
+
+impl Stream {
+    /// A stream of gzip [`Inflated`] at once as the members' stream it stands for, from the
+    /// raw input's start; any other stream as it is.
+    fn into_members(self) -> Stream {
+        match self {
+            Stream::Inflated(i) => Stream::Gzip(Box::new(gzip::Members::new(i.raw))),
+            s => s,
+        }
+    }
 }
 
 impl Read for Stream {
@@ -382,6 +405,7 @@ impl Read for Stream {
             Stream::Plain(r) => r.read(buf),
             Stream::Gzip(r) => r.read(buf),
             Stream::Decoded(r) => r.read(buf),
+            Stream::Inflated(i) => gzip::read_buffered(&mut **i, buf),
         }
     }
 }
@@ -392,6 +416,7 @@ impl BufRead for Stream {
             Stream::Plain(r) => r.fill_buf(),
             Stream::Gzip(r) => r.fill_buf(),
             Stream::Decoded(r) => r.fill_buf(),
+            Stream::Inflated(i) => i.fill_buf(),
         }
     }
     fn consume(&mut self, n: usize) {
@@ -399,6 +424,7 @@ impl BufRead for Stream {
             Stream::Plain(r) => r.consume(n),
             Stream::Gzip(r) => r.consume(n),
             Stream::Decoded(r) => r.consume(n),
+            Stream::Inflated(i) => i.consume(n),
         }
     }
 }
@@ -441,10 +467,25 @@ pub trait Source: BufRead {
     }
 }
 
+impl BufRead for Inflated {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        Ok(self.data.get(self.pos..).unwrap_or_default())
+    }
+    fn consume(&mut self, n: usize) {
+        self.pos = self.pos.saturating_add(n).min(self.data.len());
+    }
+}
+
+impl Read for Inflated {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        gzip::read_buffered(self, buf)
+    }
+}
+
 impl Source for Stream {
     fn member(&self) -> Option<(u64, u64)> {
         match self {
-            Stream::Plain(_) | Stream::Decoded(_) => None,
+            Stream::Plain(_) | Stream::Decoded(_) | Stream::Inflated(_) => None,
             Stream::Gzip(m) => m.member(),
         }
     }
@@ -488,7 +529,7 @@ impl Source for Stream {
     }
     fn skip_member(&mut self, resume_out: u64) -> bool {
         match self {
-            Stream::Plain(_) | Stream::Decoded(_) => false,
+            Stream::Plain(_) | Stream::Decoded(_) | Stream::Inflated(_) => false,
             Stream::Gzip(m) => {
                 m.skip_member(resume_out);
                 true
@@ -674,6 +715,7 @@ impl Input {
         }
         // zstd, xz and bzip2 are decompressed here and read as what they hold; a stream that
         // fails at its first bytes is garbage behind a magic number, not an input.
+        let requested = framing;
         let compressed = compress::sniff(raw.fill_buf()?);
         let (mut r, gzip, gz_warc, inflated_hint) = match compressed {
             Some(kind) => {
@@ -707,41 +749,18 @@ impl Input {
                     None,
                 )
             }
-            None => Self::gzip_or_plain(raw, size)?,
+            None => Self::gzip_or_plain(raw, size, max_record_bytes)?,
         };
-        let mut first_error = None;
-        let framing = match framing {
-            Framing::Auto if gz_warc => Framing::Warc,
-            Framing::Auto => match r.fill_buf() {
-                // gzip whose first member is corrupt: read as WARC, which reports it and
-                // goes on with the next member.
-                Err(e) if gzip && e.kind() == io::ErrorKind::InvalidData => {
-                    first_error = Some(e);
-                    Framing::Warc
-                }
-                Err(e) => return Err(e),
-                Ok(head) => {
-                    // JSON lines may start with a BOM (which the reader skips).
-                    let text = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(head);
-                    let first = text.iter().find(|b| !b.is_ascii_whitespace());
-                    if head.starts_with(b"WARC/") {
-                        Framing::Warc
-                    } else if first == Some(&b'{') {
-                        Framing::Jsonl
-                    } else if warc::record_after_junk(head) {
-                        // Junk before the first record: the reader reports it.
-                        Framing::Warc
-                    } else if jsonl::looks_like(head) {
-                        // Junk, or the end of a record cut at its start, before JSON lines:
-                        // the reader reports that line.
-                        Framing::Jsonl
-                    } else {
-                        Framing::Html
-                    }
-                }
-            },
-            f => f,
-        };
+        let (mut framing, mut first_error) = detect(&mut r, framing, gzip, gz_warc)?;
+        // A page inflated at once stays so only as a page (a head that says page says page
+        // through the members too: the members' first piece is a prefix of it, and no check
+        // but `jsonl::looks_like`, which finds no fewer lines in a longer head, can say other
+        // than page of a head that starts as markup); anything else is read and recognized
+        // through its members, as before.
+        if framing != Framing::Html && matches!(r, Stream::Inflated(_)) {
+            r = r.into_members();
+            (framing, first_error) = detect(&mut r, requested, gzip, gz_warc)?;
+        }
         let source: Arc<str> = Arc::from(name);
         let input = match framing {
             Framing::Warc => {
@@ -767,8 +786,17 @@ impl Input {
                 let expected = inflated_hint
                     .or(size)
                     .map_or(0, |len| len.min(max_record_bytes as u64) as usize);
-                let mut html = Vec::with_capacity(expected.saturating_add(1));
-                let n = read_up_to(&mut r, max_record_bytes.saturating_add(1), &mut html)?;
+                let (html, n) = match r {
+                    Stream::Inflated(i) if i.pos == 0 => {
+                        let n = i.data.len();
+                        (i.data, n)
+                    }
+                    mut r => {
+                        let mut html = Vec::with_capacity(expected.saturating_add(1));
+                        let n = read_up_to(&mut r, max_record_bytes.saturating_add(1), &mut html)?;
+                        (html, n)
+                    }
+                };
                 if n > max_record_bytes {
                     return Err(io::Error::new(
                         io::ErrorKind::InvalidData,
@@ -798,6 +826,7 @@ impl Input {
     fn gzip_or_plain(
         mut raw: BufReader<Box<dyn Read + Send>>,
         size: Option<u64>,
+        max_record_bytes: usize,
     ) -> io::Result<(Stream, bool, bool, Option<u64>)> {
         // The first bytes of a gzip input as inflated (a member corrupt further on still
         // shows them): a WARC whose first member is damaged is still a WARC.
@@ -814,7 +843,8 @@ impl Input {
             let peeked = flate2::bufread::MultiGzDecoder::new(raw.fill_buf()?)
                 .take(PEEK_BYTES)
                 .read_to_end(&mut peek);
-            if peeked.is_err() || peek.len() < 5 || !starts_as_markup(&peek) {
+            let markup = peeked.is_ok() && peek.len() >= 5 && starts_as_markup(&peek);
+            if !markup {
                 let mut gz_head = Vec::new();
                 let _ = flate2::bufread::MultiGzDecoder::new(raw.fill_buf()?)
                     .take(64 << 10)
@@ -824,6 +854,14 @@ impl Input {
                     || (gz_head.len() < 5 && gzip::warc_member_within(raw.fill_buf()?));
             }
             inflated_hint = gzip::inflated_size(raw.buffer(), size);
+            // A page whole in the buffer, of one member: inflated at once.
+            if markup
+                && let Some(n) = inflated_hint
+                && let Some(data) = gzip::inflate_whole(raw.buffer(), n, max_record_bytes)
+            {
+                let i = Inflated { data, pos: 0, raw };
+                return Ok((Stream::Inflated(Box::new(i)), true, false, inflated_hint));
+            }
         }
         let r = if gzip {
             Stream::Gzip(Box::new(gzip::Members::new(raw)))
@@ -845,6 +883,51 @@ impl Input {
     }
 }
 
+/// The framing of an input whose stream is `r` (`requested` unless it is `Auto`), from its
+/// first bytes, and the error of a gzip input whose first member is corrupt (read as a WARC,
+/// which reports it and goes on with the next member).
+fn detect(
+    r: &mut Stream,
+    requested: Framing,
+    gzip: bool,
+    gz_warc: bool,
+) -> io::Result<(Framing, Option<io::Error>)> {
+    let mut first_error = None;
+    let framing = match requested {
+        Framing::Auto if gz_warc => Framing::Warc,
+        Framing::Auto => match r.fill_buf() {
+            // gzip whose first member is corrupt: read as WARC, which reports it and
+            // goes on with the next member.
+            Err(e) if gzip && e.kind() == io::ErrorKind::InvalidData => {
+                first_error = Some(e);
+                Framing::Warc
+            }
+            Err(e) => return Err(e),
+            Ok(head) => {
+                // JSON lines may start with a BOM (which the reader skips).
+                let text = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(head);
+                let first = text.iter().find(|b| !b.is_ascii_whitespace());
+                if head.starts_with(b"WARC/") {
+                    Framing::Warc
+                } else if first == Some(&b'{') {
+                    Framing::Jsonl
+                } else if warc::record_after_junk(head) {
+                    // Junk before the first record: the reader reports it.
+                    Framing::Warc
+                } else if jsonl::looks_like(head) {
+                    // Junk, or the end of a record cut at its start, before JSON lines:
+                    // the reader reports that line.
+                    Framing::Jsonl
+                } else {
+                    Framing::Html
+                }
+            }
+        },
+        f => f,
+    };
+    Ok((framing, first_error))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -858,6 +941,73 @@ mod tests {
         assert!(!starts_as_markup(b"\xef\xbb\xbf{\"html\": \"<p>\"}"));
         assert!(!starts_as_markup(b"   "));
         assert!(!starts_as_markup(b""));
+    }
+
+    fn gz(data: &[u8]) -> Vec<u8> {
+        use std::io::Write;
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(data).unwrap();
+        e.finish().unwrap()
+    }
+
+    /// `bytes` opened as a file of their size is: its framing, and its page when it is one.
+    fn open_sized(bytes: Vec<u8>, max: usize) -> io::Result<(Framing, Option<Vec<u8>>)> {
+        let size = bytes.len() as u64;
+        let raw: Box<dyn Read + Send> = Box::new(io::Cursor::new(bytes));
+        let (mut input, framing) =
+            Input::from_sized_reader(raw, Some(size), "t.gz", Framing::Auto, max, false)?;
+        let page = match (&mut input, framing) {
+            (Input::Html(_), Framing::Html) => match input.next_item() {
+                Some(Item::Page(rec)) => Some(rec.html),
+                _ => None,
+            },
+            _ => None,
+        };
+        Ok((framing, page))
+    }
+
+    #[test]
+    fn a_gzip_page_reads_the_same_inflated_at_once_or_by_members() {
+        let page = b"<!doctype html><p>words</p>".repeat(4000);
+        // One member, whole in the buffer: inflated at once.
+        let (framing, got) = open_sized(gz(&page), 1 << 20).unwrap();
+        assert_eq!((framing, got.as_deref()), (Framing::Html, Some(&page[..])));
+        // Two members of the same bytes: both, through the members.
+        let (framing, got) = open_sized([gz(&page), gz(&page)].concat(), 1 << 20).unwrap();
+        assert_eq!(framing, Framing::Html);
+        assert_eq!(got, Some([page.clone(), page.clone()].concat()));
+        // Over the record limit: the members' error, as before.
+        let e = open_sized(gz(&page), page.len() - 1).unwrap_err();
+        assert!(e.to_string().contains("over the record limit"), "{e}");
+        // Markup, then JSON lines: recognized through the members as JSON lines.
+        let lines = b"<junk>\n{\"html\": \"<p>a</p>\"}\n{\"html\": \"<p>b</p>\"}\n";
+        let (framing, _) = open_sized(gz(lines), 1 << 20).unwrap();
+        assert_eq!(framing, Framing::Jsonl);
+    }
+
+    #[test]
+    fn only_a_page_of_one_member_whole_in_the_buffer_is_inflated_at_once() {
+        let stream = |bytes: Vec<u8>, buffer: usize| {
+            let size = bytes.len() as u64;
+            let raw: Box<dyn Read + Send> = Box::new(io::Cursor::new(bytes));
+            let mut raw = BufReader::with_capacity(buffer, raw);
+            raw.fill_buf().unwrap();
+            Input::gzip_or_plain(raw, Some(size), 1 << 20).unwrap().0
+        };
+        let page = b"<p>words</p>".repeat(1000);
+        let one = gz(&page);
+        assert!(matches!(stream(one.clone(), 1 << 20), Stream::Inflated(_)));
+        // Not whole in the buffer, two members, not markup: through the members.
+        assert!(matches!(stream(one.clone(), 64), Stream::Gzip(_)));
+        assert!(matches!(
+            stream([one.clone(), one].concat(), 1 << 20),
+            Stream::Gzip(_)
+        ));
+        assert!(matches!(
+            stream(gz(b"WARC/1.0\r\n"), 1 << 20),
+            Stream::Gzip(_)
+        ));
+        assert!(matches!(stream(page.clone(), 1 << 20), Stream::Plain(_)));
     }
 
     #[test]
