@@ -26,6 +26,9 @@
 //! Outside the hunt, for WARC input, raw bytes between members that are not a member are
 //! handed up as they are (`member()` is `None` for them): the WARC reader reports junk and
 //! reads uncompressed records that follow compressed ones.
+//!
+//! Beside the members' reader: [`inflated_size`] (what a whole input's trailer says it
+//! inflates to) and [`inflate_whole`] (a one-member input inflated in one call, or nothing).
 
 use std::io::{self, BufRead, Read};
 

@@ -8,7 +8,10 @@
 //! `jsonl::looks_like`), else one HTML page) unless the user said, and
 //! [`Input::next_item`] yields [`Item`]s: a page to extract, a record skipped (and why), or a
 //! fault with the record's number, offset and id. Nothing is read whole: WARC and JSON lines
-//! stream record by record, and no record grows past `--max-record-bytes`.
+//! stream record by record, and no record grows past `--max-record-bytes`. One case is read
+//! at once: a gzip page of one member that was whole in the read buffer is inflated in one
+//! call ([`Inflated`]; any other input, or a head that is not a page, goes through the
+//! members).
 
 pub(crate) mod compress;
 #[doc(hidden)]
