@@ -384,7 +384,7 @@ pub enum Stream {
 /// A one-member gzip input that was whole in the read buffer, inflated in one call
 /// (`gzip::inflate_whole`: no window copied, no buffer between the inflater and the page),
 /// with the raw input kept unread: an input that is not a page after all is read through its
-/// members as before ([`Stream::into_members`]).
+/// members as before (`Stream::into_members`).
 pub struct Inflated {
     data: Vec<u8>,
     pos: usize,
