@@ -203,18 +203,14 @@ pub(crate) fn describe(doc: &Document<'_>, opts: &extract::AlgoOptions) -> Descr
         ]);
         // The ancestors: depth, context tags, class/id words.
         let a = ancestry(doc, owner, &run_at, &mut class_words);
-        let ctx_all = |bit: u8| {
-            let mut any = false;
-            let all = b
-                .nodes
-                .iter()
-                .filter(|(id, _)| page.solid(*id))
-                .all(|&(id, _)| {
-                    any = true;
-                    tree.node(id).context() & bit != 0
-                });
-            f32::from(u8::from(any && all))
-        };
+        // The context bits every solid text node of the block has (none when it has none),
+        // in one pass for the three bits asked below.
+        let (mut any, mut shared) = (false, u8::MAX);
+        for &(id, _) in b.nodes.iter().filter(|(id, _)| page.solid(*id)) {
+            any = true;
+            shared &= tree.node(id).context();
+        }
+        let ctx_all = |bit: u8| f32::from(u8::from(any && shared & bit != 0));
         let flag = |k: usize| f32::from(u8::from(a.has[k]));
         f.extend([
             a.depth,
