@@ -386,8 +386,7 @@ pub enum Stream {
 /// with the raw input kept unread: an input that is not a page after all is read through its
 /// members as before (`Stream::into_members`).
 pub struct Inflated {
-    data: Vec<u8>,
-    pos: usize,
+    data: io::Cursor<Vec<u8>>,
     raw: BufReader<Box<dyn Read + Send>>,
 }
 
@@ -408,7 +407,7 @@ impl Read for Stream {
             Stream::Plain(r) => r.read(buf),
             Stream::Gzip(r) => r.read(buf),
             Stream::Decoded(r) => r.read(buf),
-            Stream::Inflated(i) => gzip::read_buffered(&mut **i, buf),
+            Stream::Inflated(i) => i.data.read(buf),
         }
     }
 }
@@ -419,7 +418,7 @@ impl BufRead for Stream {
             Stream::Plain(r) => r.fill_buf(),
             Stream::Gzip(r) => r.fill_buf(),
             Stream::Decoded(r) => r.fill_buf(),
-            Stream::Inflated(i) => i.fill_buf(),
+            Stream::Inflated(i) => i.data.fill_buf(),
         }
     }
     fn consume(&mut self, n: usize) {
@@ -427,7 +426,7 @@ impl BufRead for Stream {
             Stream::Plain(r) => r.consume(n),
             Stream::Gzip(r) => r.consume(n),
             Stream::Decoded(r) => r.consume(n),
-            Stream::Inflated(i) => i.consume(n),
+            Stream::Inflated(i) => i.data.consume(n),
         }
     }
 }
@@ -467,21 +466,6 @@ pub trait Source: BufRead {
     fn skip_frame(&mut self, start: u64, end: u64) -> bool {
         let _ = (start, end);
         false
-    }
-}
-
-impl BufRead for Inflated {
-    fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        Ok(self.data.get(self.pos..).unwrap_or_default())
-    }
-    fn consume(&mut self, n: usize) {
-        self.pos = self.pos.saturating_add(n).min(self.data.len());
-    }
-}
-
-impl Read for Inflated {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        gzip::read_buffered(self, buf)
     }
 }
 
@@ -790,9 +774,10 @@ impl Input {
                     .or(size)
                     .map_or(0, |len| len.min(max_record_bytes as u64) as usize);
                 let (html, n) = match r {
-                    Stream::Inflated(i) if i.pos == 0 => {
-                        let n = i.data.len();
-                        (i.data, n)
+                    Stream::Inflated(i) if i.data.position() == 0 => {
+                        let data = i.data.into_inner();
+                        let n = data.len();
+                        (data, n)
                     }
                     mut r => {
                         let mut html = Vec::with_capacity(expected.saturating_add(1));
@@ -862,7 +847,10 @@ impl Input {
                 && let Some(n) = inflated_hint
                 && let Some(data) = gzip::inflate_whole(raw.buffer(), n, max_record_bytes)
             {
-                let i = Inflated { data, pos: 0, raw };
+                let i = Inflated {
+                    data: io::Cursor::new(data),
+                    raw,
+                };
                 return Ok((Stream::Inflated(Box::new(i)), true, false, inflated_hint));
             }
         }

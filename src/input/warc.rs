@@ -288,11 +288,9 @@ pub(crate) fn record_after_junk(head: &[u8]) -> bool {
     else {
         return false;
     };
-    // A markup document (a page that quotes a WARC header) starts with `<`.
-    let before = head[..at]
-        .strip_prefix(b"\xef\xbb\xbf")
-        .unwrap_or(&head[..at]);
-    before.trim_ascii_start().first() != Some(&b'<')
+    // A markup document (a page that quotes a WARC header) starts with `<` (the same test
+    // lets a gzip page skip this search: `Input::gzip_or_plain`).
+    !super::starts_as_markup(&head[..at])
 }
 
 /// What follows a block.
