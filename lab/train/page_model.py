@@ -30,6 +30,10 @@ Deterministic: fixed seeds, deterministic=True, force_row_wise, a fixed thread c
 table's row order. Nothing here depends on the clock, so a re-run writes the same bytes.
 
 Usage: page_model.py PAGES.tsv --model OUT_MODEL --words OUT_BIN --predictions PREDICTIONS --report REPORT
+       [--oof OOF.tsv] [--cv-only]
+
+--cv-only is the experiment loop (under 3 minutes): the CV, the page type's leave-one-set-out
+counts and wcxb_dev held out, printed; nothing is written but --oof.
 """
 
 import argparse
@@ -220,6 +224,10 @@ def main():
     ap.add_argument("--words", required=True, help="the text model's weights (words.bin)")
     ap.add_argument("--predictions", required=True)
     ap.add_argument("--report", required=True)
+    ap.add_argument("--oof", help="also write each wcxb_train page's out-of-fold type here (TSV: "
+                    "set, page, host, url, type, predicted, the text model's guess)")
+    ap.add_argument("--cv-only", action="store_true",
+                    help="stop after the CV: print its accuracy per type, write --oof, no models")
     a = ap.parse_args()
     t0 = time.time()
     df, feats = read_features(a.pages, META)
@@ -257,9 +265,16 @@ def main():
         fold_of[test] = k
         print(f"fold {k + 1}: {len(test)} pages, type trained on {len(tr_type)}, confidence on {len(tr_conf)}", file=sys.stderr)
 
+    if a.oof:
+        with open(a.oof, "w") as f:
+            f.write("set\tpage\thost\turl\ttype\tpredicted\ttext\n")
+            for i in cv:
+                f.write("\t".join([df["set"].iat[i], df["page"].iat[i], hosts[i], str(df["url"].iat[i]),
+                                   classes[y_type[i]], classes[oof_type[i]], classes[oof_text[i]]]) + "\n")
+
     # Confidence, leave one set out.
     loso = {}
-    for s in sorted(df["set"].unique()):
+    for s in ([] if a.cv_only else sorted(df["set"].unique())):
         test = np.flatnonzero((df["set"] == s).to_numpy())
         held = set(hosts[test])
         train = np.flatnonzero((df["set"] != s).to_numpy() & ~np.isin(hosts, list(held)))
@@ -278,6 +293,25 @@ def main():
         p = m.predict(stack(X.iloc[test], tm.probs(W[test]), classes)).argmax(axis=1)
         counts = np.bincount(p, minlength=len(classes))
         type_loso[s] = (len(test), len(train), counts)
+
+    if a.cv_only:
+        truth, pred = y_type[cv], oof_type[cv]
+        print(f"page type CV accuracy {np.mean(truth == pred):.3f}")
+        for k, c in enumerate(classes):
+            sel = truth == k
+            print(f"  {c}: {np.mean(pred[sel] == k):.3f} of {int(sel.sum())}")
+        for s, (n, _, counts) in type_loso.items():
+            print(f"held out {s}: {counts[cls_index['article']]} of {n} typed article")
+        # wcxb_dev held out: a second sample of typed pages, none of whose hosts is trained on.
+        test = np.flatnonzero((df["set"] == "wcxb_dev").to_numpy())
+        train = np.flatnonzero(is_type & ~np.isin(hosts, list(set(hosts[test]))))
+        m, tm = fit_stacked_type(X, W, y_type, hosts, train, classes)
+        p = m.predict(stack(X.iloc[test], tm.probs(W[test]), classes)).argmax(axis=1)
+        print(f"held out wcxb_dev: accuracy {np.mean(p == y_type[test]):.3f} of {len(test)}")
+        for k, c in enumerate(classes):
+            sel = y_type[test] == k
+            print(f"  {c}: {np.mean(p[sel] == k):.3f} of {int(sel.sum())}")
+        return
 
     # Final models on all their pages.
     all_type = np.flatnonzero(is_type)

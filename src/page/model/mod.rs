@@ -8,7 +8,8 @@
 //! visible text kept, its link density, the output's size), the page's declarations (JSON-LD
 //! `@type` and `og:type`, hashed) and the words of its URL's path and of its class/id
 //! attributes and of its headings, hashed into a few buckets as FastCE hashes its paths; runs
-//! of alike sibling cards (listings, collections) and densities per 1,000 characters of text
+//! of alike sibling cards (listings, collections), headings that are links (teasers), the
+//! words of the URL's last segment (a slug) and densities per 1,000 characters of text
 //! (headings, form controls, links). One linear pass over the
 //! nodes; only computed when JSON output is asked for ([`crate::page::Options::metadata`]).
 //!
@@ -234,7 +235,7 @@ const COUNT_SLOT: [u8; Tag::Other as usize + 1] = {
 };
 
 /// The named features, in order, before the hashed buckets (path, class/id, JSON-LD, og:type).
-pub(crate) const NAMED: [&str; 80] = [
+pub(crate) const NAMED: [&str; 84] = [
     "bytes",
     "elements",
     "text_nodes",
@@ -315,6 +316,10 @@ pub(crate) const NAMED: [&str; 80] = [
     "links_per_k",
     "output_longest_line",
     "output_paragraph_share",
+    "linked_heading_share",
+    "linked_headings",
+    "url_slug_words",
+    "url_slash_end",
 ];
 
 /// How many features `features` gives.
@@ -555,6 +560,8 @@ struct Walked<'a> {
     text_nodes: f64,
     link_chars: f64,
     heading_chars: f64,
+    linked_heading_chars: f64,
+    linked_headings: f64,
     all: TextCount,
     classes: [f64; CLASS_BUCKETS],
     heads: [f64; HEADING_BUCKETS],
@@ -616,6 +623,7 @@ fn walk<'a>(doc: &Document<'a>, selection: &Selection) -> Walked<'a> {
     let mut counter = words::Counter::default();
     let mut counts = [0.0f64; COUNTED.len()];
     let (mut elements, mut text_nodes, mut link_chars, mut heading_chars) = (0.0, 0.0, 0.0, 0.0);
+    let (mut linked_heading_chars, mut linked_headings) = (0.0, 0.0);
     let mut all = TextCount::default();
     let mut classes = [0.0f64; CLASS_BUCKETS];
     let mut heads = [0.0f64; HEADING_BUCKETS];
@@ -695,6 +703,10 @@ fn walk<'a>(doc: &Document<'a>, selection: &Selection) -> Walked<'a> {
                     if ctx & context::HEADING != 0 {
                         heading_chars += added;
                         hash_words(doc.raw_text(id), &mut heads);
+                        if ctx & context::LINK != 0 && added > 0.0 {
+                            linked_heading_chars += added;
+                            linked_headings += 1.0;
+                        }
                     }
                     for (bit, sum) in in_region.iter_mut().enumerate() {
                         if inherited & (1 << bit) != 0 {
@@ -729,6 +741,8 @@ fn walk<'a>(doc: &Document<'a>, selection: &Selection) -> Walked<'a> {
         text_nodes,
         link_chars,
         heading_chars,
+        linked_heading_chars,
+        linked_headings,
         all,
         classes,
         heads,
@@ -851,6 +865,15 @@ pub(crate) fn features(
         longest as f64,
         ratio(paragraph_chars as f64, line_chars as f64),
     ]);
+    // Teasers (a heading that is a link: a listing's items) and the URL's last segment (an
+    // article's slug is many words; a section's one, often with a closing slash).
+    let slug = path.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+    f.extend([
+        ratio(w.linked_heading_chars, w.heading_chars),
+        w.linked_headings,
+        slug.split(['-', '_']).filter(|s| !s.is_empty()).count() as f64,
+        f64::from(u8::from(path.len() > 1 && path.ends_with('/'))),
+    ]);
     let mut paths = [0.0f64; PATH_BUCKETS];
     hash_words(path, &mut paths);
     w.counter.url_path(path);
@@ -967,7 +990,7 @@ mod tests {
     #[test]
     fn names_match_the_features() {
         assert_eq!(feature_names().len(), N_FEATURES);
-        assert_eq!(COUNTED.len() + 10 + 36, NAMED.len());
+        assert_eq!(COUNTED.len() + 10 + 40, NAMED.len());
         let m = model();
         assert_eq!(m.features, feature_names());
         let text: Vec<String> = m.classes.iter().map(|c| format!("text_{c}")).collect();
@@ -994,6 +1017,8 @@ mod tests {
         assert_eq!(at("ld_types"), 2.0);
         assert_eq!(at("og_type"), 1.0);
         assert_eq!((at("url_depth"), at("url_query")), (2.0, 1.0));
+        // The last segment "red-shoe" is two words; the path does not end with a slash.
+        assert_eq!((at("url_slug_words"), at("url_slash_end")), (2.0, 0.0));
         assert_eq!(at("n_form"), 1.0);
         assert_eq!(at("n_h1"), 1.0);
         assert!(at("link_density") > 0.0 && at("link_density") < 1.0);
@@ -1007,6 +1032,31 @@ mod tests {
         let empty = Document::parse("<html><head><title>x</title></head></html>", &arena);
         let f = features(&empty, &Selection::default(), "", None);
         assert_eq!(page_type(&f), PageType::Other);
+    }
+
+    #[test]
+    fn headings_that_are_links_and_section_urls_are_counted() {
+        let arena = bumpalo::Bump::new();
+        // A section front: two teasers whose headings are links, one plain heading.
+        let src = "<html><body><h1>News</h1><h2><a href=/a>First story here</a></h2><p>Teaser.</p>\
+                   <h2><a href=/b>Second</a></h2><p>Another teaser.</p></body></html>";
+        let doc = Document::parse(src, &arena);
+        let f = features(
+            &doc,
+            &Selection::default(),
+            "",
+            Some("https://x.org/news/world/"),
+        )
+        .values;
+        let at = |name: &str| f[NAMED.iter().position(|n| *n == name).unwrap()];
+        assert_eq!(at("linked_headings"), 2.0);
+        // "FirststoryhereSecond" (20 characters, blanks not counted) of "News" + those.
+        assert!((at("linked_heading_share") - 20.0 / 24.0).abs() < 1e-12);
+        assert_eq!((at("url_slug_words"), at("url_slash_end")), (1.0, 1.0));
+        // The site's root is no section: its path "/" has no last segment.
+        let f = features(&doc, &Selection::default(), "", Some("https://x.org/")).values;
+        let at = |name: &str| f[NAMED.iter().position(|n| *n == name).unwrap()];
+        assert_eq!((at("url_slug_words"), at("url_slash_end")), (0.0, 0.0));
     }
 
     #[test]
