@@ -108,7 +108,7 @@ pub mod page {
     };
     pub mod model {
         pub use crate::page::model::{
-            N_FEATURES, PageType, confidence, feature_names, model, type_probs,
+            N_FEATURES, PageType, confidence, feature_names, model, skip_models, type_probs,
         };
     }
 }

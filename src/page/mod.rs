@@ -472,7 +472,8 @@ fn from_text(
             // algorithm's.
             let confidence = match &judged {
                 Some(j) => Some(j.best_f1),
-                None => (algo == Algo::Rules.name()).then(|| model::confidence(&features)),
+                None => (algo == Algo::Rules.name() && !model::models_skipped())
+                    .then(|| model::confidence(&features)),
             };
             return Extracted {
                 url: m.url,
@@ -491,7 +492,7 @@ fn from_text(
                 images,
                 algo,
                 encoding,
-                page_type: Some(model::page_type(&features)),
+                page_type: (!model::models_skipped()).then(|| model::page_type(&features)),
                 confidence,
                 features,
             };

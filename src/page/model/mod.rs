@@ -86,6 +86,22 @@ impl PageModel {
     }
 }
 
+/// Set by [`skip_models`]: the page models are not evaluated.
+static SKIPPED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// From now on, in this process, pages get no `page_type` and no page-model `confidence`;
+/// their features are computed as before. For `pith-lab pages`, whose table the models are
+/// trained on: with a feature added, the compiled-in models no longer fit the features (and
+/// [`model`] would refuse them) until `just train` has written new ones from that table.
+pub fn skip_models() {
+    SKIPPED.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether [`skip_models`] was called.
+pub(crate) fn models_skipped() -> bool {
+    SKIPPED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// The shipped page models, read from the bytes compiled in on first use.
 pub fn model() -> &'static PageModel {
     static MODEL: LazyLock<PageModel> = LazyLock::new(|| {
