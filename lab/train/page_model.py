@@ -284,33 +284,33 @@ def main():
 
     # Page type, leave one set out: the share of each article set's pages called `article` by
     # a model trained without that set (and its hosts).
-    type_loso = {}
-    for s in ARTICLE_SETS + REPORTED_SETS:
+    def held_out_types(s):
+        """Set `s`'s rows, the typed rows trained on (no page of `s` or of its hosts) and the
+        types a model trained on them gives `s`'s pages."""
         test = np.flatnonzero((df["set"] == s).to_numpy())
         held = set(hosts[test])
         train = np.flatnonzero(is_type & (df["set"] != s).to_numpy() & ~np.isin(hosts, list(held)))
         m, tm = fit_stacked_type(X, W, y_type, hosts, train, classes)
-        p = m.predict(stack(X.iloc[test], tm.probs(W[test]), classes)).argmax(axis=1)
-        counts = np.bincount(p, minlength=len(classes))
-        type_loso[s] = (len(test), len(train), counts)
+        return test, train, m.predict(stack(X.iloc[test], tm.probs(W[test]), classes)).argmax(axis=1)
+
+    type_loso = {}
+    for s in ARTICLE_SETS + REPORTED_SETS:
+        test, train, p = held_out_types(s)
+        type_loso[s] = (len(test), len(train), np.bincount(p, minlength=len(classes)))
 
     if a.cv_only:
-        truth, pred = y_type[cv], oof_type[cv]
-        print(f"page type CV accuracy {np.mean(truth == pred):.3f}")
-        for k, c in enumerate(classes):
-            sel = truth == k
-            print(f"  {c}: {np.mean(pred[sel] == k):.3f} of {int(sel.sum())}")
+        def print_accuracy(what, truth, pred):
+            print(f"{what} {np.mean(truth == pred):.3f} of {len(truth)}")
+            for k, c in enumerate(classes):
+                sel = truth == k
+                print(f"  {c}: {np.mean(pred[sel] == k):.3f} of {int(sel.sum())}")
+
+        print_accuracy("page type CV accuracy", y_type[cv], oof_type[cv])
         for s, (n, _, counts) in type_loso.items():
             print(f"held out {s}: {counts[cls_index['article']]} of {n} typed article")
         # wcxb_dev held out: a second sample of typed pages, none of whose hosts is trained on.
-        test = np.flatnonzero((df["set"] == "wcxb_dev").to_numpy())
-        train = np.flatnonzero(is_type & ~np.isin(hosts, list(set(hosts[test]))))
-        m, tm = fit_stacked_type(X, W, y_type, hosts, train, classes)
-        p = m.predict(stack(X.iloc[test], tm.probs(W[test]), classes)).argmax(axis=1)
-        print(f"held out wcxb_dev: accuracy {np.mean(p == y_type[test]):.3f} of {len(test)}")
-        for k, c in enumerate(classes):
-            sel = y_type[test] == k
-            print(f"  {c}: {np.mean(p[sel] == k):.3f} of {int(sel.sum())}")
+        test, _, p = held_out_types("wcxb_dev")
+        print_accuracy("held out wcxb_dev: accuracy", y_type[test], p)
         return
 
     # Final models on all their pages.

@@ -470,10 +470,12 @@ fn from_text(
             // The block model's own expectation (its best expected F1); the page model's
             // estimate for the rules' output, which it was trained on; none for another
             // algorithm's.
+            let models = !model::models_skipped();
             let confidence = match &judged {
                 Some(j) => Some(j.best_f1),
-                None => (algo == Algo::Rules.name() && !model::models_skipped())
-                    .then(|| model::confidence(&features)),
+                None => {
+                    (algo == Algo::Rules.name() && models).then(|| model::confidence(&features))
+                }
             };
             return Extracted {
                 url: m.url,
@@ -492,7 +494,7 @@ fn from_text(
                 images,
                 algo,
                 encoding,
-                page_type: (!model::models_skipped()).then(|| model::page_type(&features)),
+                page_type: models.then(|| model::page_type(&features)),
                 confidence,
                 features,
             };

@@ -971,6 +971,11 @@ pub fn confidence(features: &Features) -> f64 {
 mod tests {
     use super::*;
 
+    /// The feature called `name` among a page's `values`.
+    fn named(values: &[f64], name: &str) -> f64 {
+        values[NAMED.iter().position(|n| *n == name).unwrap()]
+    }
+
     #[test]
     fn ascii_text_is_counted_as_the_character_loop_counts_it() {
         let counts = |t: &TextCount| (t.chars, t.words, t.digits, t.prices, t.stops, t.commas);
@@ -1028,7 +1033,7 @@ mod tests {
         // u:red, u:shoe ("$49.99", "45" and "€" are not words; the title is not visible text).
         let counted: u32 = f.words.0.iter().map(|&(_, n)| n).sum();
         assert_eq!(counted, 10, "{:?}", f.words);
-        let at = |name: &str| f.values[NAMED.iter().position(|n| *n == name).unwrap()];
+        let at = |name: &str| named(&f.values, name);
         assert_eq!(at("price_tokens"), 2.0);
         assert_eq!(at("ld_types"), 2.0);
         assert_eq!(at("og_type"), 1.0);
@@ -1064,14 +1069,14 @@ mod tests {
             Some("https://x.org/news/world/"),
         )
         .values;
-        let at = |name: &str| f[NAMED.iter().position(|n| *n == name).unwrap()];
+        let at = |name: &str| named(&f, name);
         assert_eq!(at("linked_headings"), 2.0);
         // "FirststoryhereSecond" (20 characters, blanks not counted) of "News" + those.
         assert!((at("linked_heading_share") - 20.0 / 24.0).abs() < 1e-12);
         assert_eq!((at("url_slug_words"), at("url_slash_end")), (1.0, 1.0));
         // The site's root is no section: its path "/" has no last segment.
         let f = features(&doc, &Selection::default(), "", Some("https://x.org/")).values;
-        let at = |name: &str| f[NAMED.iter().position(|n| *n == name).unwrap()];
+        let at = |name: &str| named(&f, name);
         assert_eq!((at("url_slug_words"), at("url_slash_end")), (0.0, 0.0));
     }
 
@@ -1085,7 +1090,7 @@ mod tests {
                    </ul><p>one</p><p>two</p><p>three</p></body></html>";
         let doc = Document::parse(src, &arena);
         let f = features(&doc, &Selection::default(), "", None).values;
-        let at = |name: &str| f[NAMED.iter().position(|n| *n == name).unwrap()];
+        let at = |name: &str| named(&f, name);
         assert_eq!(at("rep_groups"), 1.0);
         assert_eq!(at("rep_largest"), 4.0);
         assert_eq!(at("rep_prices"), 3.0);
